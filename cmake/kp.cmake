@@ -40,3 +40,30 @@ function(kp_cc_library)
     gtest_discover_tests(kp_${KP_NAME}_test PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
   endif()
 endfunction()
+
+# kp_fuzz_target(NAME name SRCS ... DEPS ...): a libFuzzer binary `name` (e.g. quantity_fuzz),
+# linked with -fsanitize=fuzzer,address. With KP_FUZZ on, every other target is compiled with
+# coverage instrumentation (fuzzer-no-link) and ASan, so libFuzzer is guided by the code under test,
+# not only by the fuzz entry point. The `kp_fuzz_all` target builds every fuzz target; the `fuzz`
+# build preset and scripts/test.sh build just that, then run each `*_fuzz` binary found.
+if(KP_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "KP_FUZZ needs clang (libFuzzer); use the `fuzz` preset (clang++-14)")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link,address -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address)
+  add_custom_target(kp_fuzz_all)
+endif()
+
+function(kp_fuzz_target)
+  cmake_parse_arguments(KP "" "NAME" "SRCS;DEPS" ${ARGN})
+  if(NOT KP_FUZZ)
+    return()
+  endif()
+  add_executable(${KP_NAME} ${KP_SRCS})
+  target_include_directories(${KP_NAME} PRIVATE ${PROJECT_SOURCE_DIR})
+  target_link_libraries(${KP_NAME} PRIVATE ${KP_DEPS})
+  target_link_options(${KP_NAME} PRIVATE -fsanitize=fuzzer,address)
+  kp_apply_flags(${KP_NAME})
+  add_dependencies(kp_fuzz_all ${KP_NAME})
+endfunction()

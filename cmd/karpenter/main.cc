@@ -1,11 +1,13 @@
-// karpenter: the thin command-line driver. Subcommands live in their own files.
-#include <iostream>
-
+// karpenter: the thin command-line driver; each subcommand lives in its own file.
 #include "CLI/CLI.hpp"
+#include "cmd/karpenter/validate_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"Karpenter C++: group-less node autoscaler for Amazon EKS"};
   app.require_subcommand(1);
+  int exit_code = 0;
+  karpenter::cli::ValidateOptions validate;
+  karpenter::cli::AddValidateCommand(app, validate, exit_code);
   CLI11_PARSE(app, argc, argv);
-  return 0;
+  return exit_code;
 }

@@ -9,10 +9,10 @@
 #define KP_STATUS_CONCAT_(a, b) KP_STATUS_CONCAT_INNER_(a, b)
 
 // Returns from the enclosing function when `expr` (an absl::Status) is not OK.
-#define KP_RETURN_IF_ERROR(expr)                   \
-  do {                                             \
-    ::absl::Status kp_status_ = (expr);            \
-    if (!kp_status_.ok()) return kp_status_;       \
+#define KP_RETURN_IF_ERROR(expr)             \
+  do {                                       \
+    ::absl::Status kp_status_ = (expr);      \
+    if (!kp_status_.ok()) return kp_status_; \
   } while (false)
 
 // `KP_ASSIGN_OR_RETURN(auto x, MakeX());` unwraps a StatusOr or returns its error.

@@ -1,0 +1,22 @@
+// `karpenter validate -f FILE [-f FILE...]`: CRD schema and CEL-equivalent validation with
+// Kubernetes field paths. Exit 0 when every object is valid, 1 otherwise.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+
+namespace karpenter::cli {
+
+struct ValidateOptions {
+  std::vector<std::string> files;
+};
+
+void AddValidateCommand(CLI::App& app, ValidateOptions& options, int& exit_code);
+
+// Returns the process exit code; writes one line per error to `out`, notes to `err`.
+int RunValidate(const ValidateOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace karpenter::cli

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# THE test command: installs what is missing, checks formatting and banned APIs, builds the `asan`
+# preset and runs every ctest test, then builds the libFuzzer targets and fuzzes each one briefly.
+# Exits non-zero on the first failure. Re-runnable: builds are incremental.
+#
+# Environment:
+#   KP_JOBS=2               parallel compile and test jobs
+#   KP_FUZZ_SECONDS=20      libFuzzer -max_total_time per target
+#   KP_ALLOW_NO_TESTS=1     accept an empty ctest run (only while the project has no tests yet)
+#   KP_SKIP_FUZZ=1          skip the fuzz stage
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+readonly JOBS="${KP_JOBS:-2}"
+readonly FUZZ_SECONDS="${KP_FUZZ_SECONDS:-20}"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+die() {
+  printf '\nFAILED: %s\n' "$*" >&2
+  exit 1
+}
+
+list_sources() {
+  if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git ls-files -- '*.cc' '*.h'
+  else
+    find . -path ./build -prune -o -type f \( -name '*.cc' -o -name '*.h' \) -print | sed 's|^\./||'
+  fi
+}
+
+check_format() {
+  local files=() bad=() file
+  mapfile -t files < <(list_sources)
+  for file in "${files[@]}"; do
+    [[ -f "${file}" ]] || continue  # tracked but deleted in the work tree
+    clang-format-14 --dry-run --Werror "${file}" >/dev/null 2>&1 || bad+=("${file}")
+  done
+  if [[ "${#bad[@]}" -ne 0 ]]; then
+    printf '  needs clang-format-14 -i: %s\n' "${bad[@]}" >&2
+    die "${#bad[@]} file(s) not formatted (run: clang-format-14 -i FILE...)"
+  fi
+  echo "formatting ok (${#files[@]} files)"
+}
+
+run_ctest() {
+  local no_tests=error
+  if [[ "${KP_ALLOW_NO_TESTS:-0}" == "1" ]]; then
+    no_tests=ignore
+  fi
+  ctest --preset asan --output-on-failure -j"${JOBS}" --no-tests="${no_tests}" ||
+    die "ctest (asan) failed"
+}
+
+# Runs one libFuzzer binary for FUZZ_SECONDS. New inputs go to a scratch corpus under build/, so
+# the checked-in seeds in fuzz/corpus/<name>/ are read but never modified.
+run_fuzzer() {
+  local binary="$1" name work log
+  name="$(basename "${binary}")"
+  work="build/fuzz/corpus/${name}"
+  log="build/fuzz/logs/${name}.log"
+  mkdir -p "${work}" build/fuzz/artifacts build/fuzz/logs
+  local corpora=("${work}")
+  if [[ -d "fuzz/corpus/${name}" ]]; then
+    corpora+=("fuzz/corpus/${name}")
+  fi
+  echo "fuzzing ${name} for ${FUZZ_SECONDS}s (corpus: ${corpora[*]}; log: ${log})"
+  if ! "${binary}" -max_total_time="${FUZZ_SECONDS}" -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="build/fuzz/artifacts/${name}-" -print_final_stats=1 \
+    "${corpora[@]}" >"${log}" 2>&1; then
+    tail -n 60 "${log}" >&2
+    die "fuzz target ${name} crashed (reproducer under build/fuzz/artifacts/)"
+  fi
+  grep -E '^(Done|stat::number_of_executed_units)' "${log}" | sed 's/^/  /' || true
+}
+
+fuzz_all() {
+  local binaries=() binary
+  mapfile -t binaries < <(find build/fuzz/fuzz -maxdepth 1 -type f -name '*_fuzz' -perm -u+x \
+    2>/dev/null | sort)
+  if [[ "${#binaries[@]}" -eq 0 ]]; then
+    echo "no fuzz targets built yet (build/fuzz/fuzz/*_fuzz)"
+    return
+  fi
+  for binary in "${binaries[@]}"; do
+    run_fuzzer "${binary}"
+  done
+}
+
+main() {
+  step "setup: build dependencies"
+  ./scripts/setup.sh
+
+  step "format check (clang-format-14 --dry-run --Werror)"
+  check_format
+
+  step "banned API check (tools/check_banned.sh)"
+  tools/check_banned.sh || die "banned APIs found"
+
+  step "configure + build: asan preset (-j${JOBS})"
+  cmake --preset asan
+  cmake --build --preset asan -j"${JOBS}"
+
+  step "tests: ctest --preset asan"
+  run_ctest
+
+  if [[ "${KP_SKIP_FUZZ:-0}" == "1" ]]; then
+    step "fuzz: skipped (KP_SKIP_FUZZ=1)"
+  elif ! command -v clang++-14 >/dev/null 2>&1; then
+    step "fuzz: skipped (clang++-14 not found)"
+  else
+    step "configure + build: fuzz preset (-j${JOBS})"
+    cmake --preset fuzz
+    cmake --build --preset fuzz -j"${JOBS}"
+    step "fuzz: each target for ${FUZZ_SECONDS}s"
+    fuzz_all
+  fi
+
+  step "all checks passed"
+}
+
+main "$@"

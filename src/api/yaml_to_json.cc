@@ -1,0 +1,194 @@
+#include "src/api/yaml_to_json.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <string>
+
+#include "fmt/format.h"
+#include "src/api/json_writer.h"
+#include "yaml-cpp/yaml.h"
+
+namespace karpenter::api {
+namespace {
+
+bool IsOneOf(std::string_view s, std::initializer_list<std::string_view> options) {
+  for (std::string_view o : options) {
+    if (s == o) return true;
+  }
+  return false;
+}
+
+bool AllDigits(std::string_view s, int base) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (c == '_') continue;
+    bool ok = base == 16 ? std::isxdigit(static_cast<unsigned char>(c)) != 0
+                         : (c >= '0' && c < static_cast<char>('0' + base));
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::string WithoutUnderscores(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c != '_') out += c;
+  }
+  return out;
+}
+
+// Integer forms of YAML 1.1: [-+]?0b..., [-+]?0..., [-+]?0x..., [-+]?[1-9][0-9_]*.
+bool IntegerToJson(std::string_view s, std::string& out) {
+  std::string_view body = s;
+  bool negative = false;
+  if (!body.empty() && (body[0] == '-' || body[0] == '+')) {
+    negative = body[0] == '-';
+    body.remove_prefix(1);
+  }
+  int base = 10;
+  if (body.size() > 2 && body[0] == '0' && (body[1] == 'x' || body[1] == 'X')) {
+    base = 16;
+    body.remove_prefix(2);
+  } else if (body.size() > 2 && body[0] == '0' && (body[1] == 'b' || body[1] == 'B')) {
+    base = 2;
+    body.remove_prefix(2);
+  } else if (body.size() > 1 && body[0] == '0') {
+    base = 8;
+    body.remove_prefix(1);
+  }
+  if (!AllDigits(body, base)) return false;
+  std::string digits = WithoutUnderscores(body);
+  if (digits.empty() || digits.size() > 19) return false;
+  errno = 0;
+  char* end = nullptr;
+  unsigned long long value = std::strtoull(digits.c_str(), &end, base);
+  if (errno != 0 || *end != '\0' || value > 9223372036854775807ULL) return false;
+  out = (negative && value != 0 ? "-" : "") + std::to_string(value);
+  return true;
+}
+
+// Float forms: [-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+][0-9]+)? (exponent sign is
+// optional here, as go-yaml accepts it).
+bool FloatToJson(std::string_view s, std::string& out) {
+  size_t i = 0;
+  std::string digits;
+  if (i < s.size() && (s[i] == '-' || s[i] == '+')) {
+    if (s[i] == '-') digits += '-';
+    ++i;
+  }
+  bool int_digits = false;
+  bool frac_digits = false;
+  std::string mantissa_int;
+  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '_')) {
+    if (s[i] != '_') mantissa_int += s[i];
+    int_digits = true;
+    ++i;
+  }
+  std::string fraction;
+  bool has_dot = false;
+  if (i < s.size() && s[i] == '.') {
+    has_dot = true;
+    ++i;
+    while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '_')) {
+      if (s[i] != '_') fraction += s[i];
+      frac_digits = true;
+      ++i;
+    }
+  }
+  if (!int_digits && !frac_digits) return false;
+  std::string exponent;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) exponent += s[i++];
+    size_t start = i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) exponent += s[i++];
+    if (i == start) return false;
+  }
+  if (i != s.size()) return false;
+  if (!has_dot && exponent.empty()) return false;  // plain integers are handled elsewhere
+  digits += mantissa_int.empty() ? "0" : mantissa_int;
+  if (!fraction.empty()) digits += "." + fraction;
+  if (!exponent.empty()) digits += "e" + exponent;
+  out = digits;
+  return true;
+}
+
+void EmitNode(const YAML::Node& node, JsonWriter& writer);
+
+void EmitScalar(const YAML::Node& node, JsonWriter& writer) {
+  const std::string& text = node.Scalar();
+  // "!" is yaml-cpp's tag for a quoted (non-plain) scalar; explicit !!str also stays a string.
+  if (node.Tag() == "!" || node.Tag() == "tag:yaml.org,2002:str") {
+    writer.String(text);
+    return;
+  }
+  writer.Raw(PlainScalarToJson(text));
+}
+
+void EmitNode(const YAML::Node& node, JsonWriter& writer) {
+  switch (node.Type()) {
+    case YAML::NodeType::Undefined:
+    case YAML::NodeType::Null:
+      writer.Null();
+      return;
+    case YAML::NodeType::Scalar:
+      EmitScalar(node, writer);
+      return;
+    case YAML::NodeType::Sequence:
+      writer.BeginArray();
+      for (const YAML::Node& item : node) EmitNode(item, writer);
+      writer.EndArray();
+      return;
+    case YAML::NodeType::Map:
+      writer.BeginObject();
+      for (const auto& entry : node) {
+        writer.Key(entry.first.IsScalar() ? entry.first.Scalar() : YAML::Dump(entry.first));
+        EmitNode(entry.second, writer);
+      }
+      writer.EndObject();
+      return;
+  }
+}
+
+}  // namespace
+
+std::string PlainScalarToJson(std::string_view s) {
+  if (IsOneOf(s, {"", "~", "null", "Null", "NULL"})) return "null";
+  if (IsOneOf(s, {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON", "y", "Y"})) {
+    return "true";
+  }
+  if (IsOneOf(s, {"false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF", "n", "N"})) {
+    return "false";
+  }
+  std::string number;
+  if (IntegerToJson(s, number) || FloatToJson(s, number)) return number;
+  std::string quoted;
+  AppendJsonString(quoted, s);
+  return quoted;
+}
+
+absl::StatusOr<std::vector<JsonDocument>> YamlToJson(std::string_view yaml) {
+  std::vector<YAML::Node> nodes;
+  try {
+    nodes = YAML::LoadAll(std::string(yaml));
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(
+        fmt::format("line {}, column {}: {}", e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+  std::vector<JsonDocument> docs;
+  docs.reserve(nodes.size());
+  for (const YAML::Node& node : nodes) {
+    if (node.IsNull()) continue;
+    JsonWriter writer;
+    try {
+      EmitNode(node, writer);
+    } catch (const YAML::Exception& e) {
+      return absl::InvalidArgumentError(
+          fmt::format("line {}, column {}: {}", e.mark.line + 1, e.mark.column + 1, e.msg));
+    }
+    docs.push_back({writer.Take(), node.Mark().line + 1});
+  }
+  return docs;
+}
+
+}  // namespace karpenter::api

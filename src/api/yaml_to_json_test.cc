@@ -1,0 +1,62 @@
+#include "src/api/yaml_to_json.h"
+
+#include <gtest/gtest.h>
+
+namespace karpenter::api {
+namespace {
+
+TEST(YamlToJson, ScalarTypingFollowsYaml11) {
+  EXPECT_EQ(PlainScalarToJson("true"), "true");
+  EXPECT_EQ(PlainScalarToJson("yes"), "true");
+  EXPECT_EQ(PlainScalarToJson("Off"), "false");
+  EXPECT_EQ(PlainScalarToJson("~"), "null");
+  EXPECT_EQ(PlainScalarToJson("42"), "42");
+  EXPECT_EQ(PlainScalarToJson("-0"), "0");
+  EXPECT_EQ(PlainScalarToJson("+7"), "7");
+  EXPECT_EQ(PlainScalarToJson("0x1F"), "31");
+  EXPECT_EQ(PlainScalarToJson("010"), "8");
+  EXPECT_EQ(PlainScalarToJson("1_000"), "1000");
+  EXPECT_EQ(PlainScalarToJson("1.5"), "1.5");
+  EXPECT_EQ(PlainScalarToJson(".5"), "0.5");
+  EXPECT_EQ(PlainScalarToJson("1e3"), "1e3");
+  EXPECT_EQ(PlainScalarToJson("2.5E-3"), "2.5e-3");
+  EXPECT_EQ(PlainScalarToJson("500m"), "\"500m\"");
+  EXPECT_EQ(PlainScalarToJson("720h"), "\"720h\"");
+  EXPECT_EQ(PlainScalarToJson("1.2.3"), "\"1.2.3\"");
+  EXPECT_EQ(PlainScalarToJson("99999999999999999999"), "\"99999999999999999999\"");
+  EXPECT_EQ(PlainScalarToJson("al2023@latest"), "\"al2023@latest\"");
+}
+
+TEST(YamlToJson, QuotedScalarsStayStrings) {
+  auto docs = YamlToJson("a: \"5\"\nb: 'true'\nc: 5\nd: true\ne:\n");
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  ASSERT_EQ(docs->size(), 1u);
+  EXPECT_EQ((*docs)[0].json, R"({"a":"5","b":"true","c":5,"d":true,"e":null})");
+}
+
+TEST(YamlToJson, SplitsDocumentsAndSkipsEmptyOnes) {
+  auto docs = YamlToJson("---\na: 1\n---\n---\n# only a comment\n---\nb: [x, y]\n");
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  ASSERT_EQ(docs->size(), 2u);
+  EXPECT_EQ((*docs)[0].json, R"({"a":1})");
+  EXPECT_EQ((*docs)[1].json, R"({"b":["x","y"]})");
+  EXPECT_EQ((*docs)[1].line, 7);
+}
+
+TEST(YamlToJson, SyntaxErrorNamesTheLine) {
+  auto docs = YamlToJson("a: 1\nb: [unclosed\nc: 2\n");
+  ASSERT_FALSE(docs.ok());
+  EXPECT_NE(docs.status().message().find("line "), std::string::npos) << docs.status();
+  auto tabs = YamlToJson("a:\n  b: 1\n c: 2\n");
+  ASSERT_FALSE(tabs.ok());
+  EXPECT_NE(tabs.status().message().find("line 3"), std::string::npos) << tabs.status();
+}
+
+TEST(YamlToJson, AnchorsAndBlockScalars) {
+  auto docs = YamlToJson("base: &b {x: 1}\ncopy: *b\ntext: |\n  line1\n  line2\n");
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  EXPECT_EQ((*docs)[0].json, R"({"base":{"x":1},"copy":{"x":1},"text":"line1\nline2\n"})");
+}
+
+}  // namespace
+}  // namespace karpenter::api
