@@ -110,11 +110,7 @@ void ValidateNetworkInterfaces(const std::vector<NetworkInterface>& interfaces,
   }
 }
 
-}  // namespace ec2nodeclass_internal
-
 namespace {
-
-using namespace ec2nodeclass_internal;  // NOLINT(build/namespaces): file-local rule helpers
 
 // Exactly one of role / instanceProfile, each non-empty when present.
 void ValidateIdentity(const EC2NodeClassSpec& spec, const std::string& path, FieldErrors* errors) {
@@ -308,10 +304,11 @@ void ValidateSpec(const EC2NodeClassSpec& spec, const std::string& path, FieldEr
 }
 
 }  // namespace
+}  // namespace ec2nodeclass_internal
 
 void ValidateEC2NodeClass(const EC2NodeClass& node_class, FieldErrors* errors) {
-  ValidateSpec(node_class.spec, "spec", errors);
-  ValidateStatus(node_class.status, "status", errors);
+  ec2nodeclass_internal::ValidateSpec(node_class.spec, "spec", errors);
+  ec2nodeclass_internal::ValidateStatus(node_class.status, "status", errors);
 }
 
 }  // namespace karpenter::api
