@@ -79,6 +79,11 @@ absl::StatusOr<Requirements> FromPodSelectors(
   return out;
 }
 
+absl::StatusOr<Requirements> FromPodSpec(const api::PodSpec& spec,
+                                         const PodRequirementOptions& options) {
+  return FromPodSelectors(spec.node_selector, spec.affinity, options);
+}
+
 std::vector<api::NodeSelectorRequirement> ToNodeSelectorRequirements(
     const Requirement& requirement) {
   if (requirement.gte() && requirement.lte()) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "karpenter/common/status.h"
+#include "src/api/pod.h"
 #include "src/api/selector.h"
 #include "src/scheduling/requirement.h"
 #include "src/scheduling/requirements.h"
@@ -51,6 +52,10 @@ struct PodRequirementOptions {
 absl::StatusOr<Requirements> FromPodSelectors(
     const std::map<std::string, std::string>& node_selector,
     const std::optional<api::Affinity>& affinity, const PodRequirementOptions& options = {});
+
+// The same from a pod's spec (nodeSelector and affinity).
+absl::StatusOr<Requirements> FromPodSpec(const api::PodSpec& spec,
+                                         const PodRequirementOptions& options = {});
 
 // Back to API form: one NodeSelectorRequirement, or two (Gte and Lte) when both bounds are set.
 // Bounds print as Gte/Lte; a bounded NotIn keeps only its bounds, as upstream. minValues is not

@@ -149,6 +149,21 @@ TEST(SelectorConversion, PodTreatsHeaviestPreferenceAsRequiredUnlessStrict) {
   EXPECT_EQ(strict->Get("zone"), Requirement::In("zone", {"a", "b", "c"}));
 }
 
+TEST(SelectorConversion, PodSpecUsesNodeSelectorAndAffinity) {
+  api::PodSpec spec;
+  spec.node_selector = {{"beta.kubernetes.io/arch", "arm64"}};
+  spec.affinity = WithNodeAffinity(
+      {{.match_expressions = {{.key = "zone", .operator_ = "NotIn", .values = {"a"}}}}},
+      {{.weight = 1,
+        .preference = {.match_expressions = {{.key = "team", .operator_ = "Exists"}}}}});
+  absl::StatusOr<Requirements> all = FromPodSpec(spec);
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->Keys(), (std::vector<std::string>{"kubernetes.io/arch", "team", "zone"}));
+  absl::StatusOr<Requirements> strict = FromPodSpec(spec, {.include_preferred = false});
+  ASSERT_TRUE(strict.ok());
+  EXPECT_EQ(strict->Keys(), (std::vector<std::string>{"kubernetes.io/arch", "zone"}));
+}
+
 TEST(SelectorConversion, PodIgnoresMatchFields) {
   api::Affinity affinity = WithNodeAffinity(
       {{.match_fields = {{.key = "metadata.name", .operator_ = "In", .values = {"node-1"}}}}}, {});
