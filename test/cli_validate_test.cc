@@ -1,12 +1,12 @@
 // `karpenter validate` as a user runs it: exit codes and the `FILE: Kind/name: path: message`
 // line format of DESIGN.md §3.
+#include <gtest/gtest.h>
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 namespace {
 
@@ -24,7 +24,8 @@ CliRun RunCli(const std::string& args) {
   if (pipe == nullptr) return run;
   std::array<char, 4096> buffer;
   size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) run.output.append(buffer.data(), n);
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    run.output.append(buffer.data(), n);
   int status = pclose(pipe);
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return run;
@@ -42,8 +43,8 @@ fs::path WriteTemp(const std::string& name, const std::string& content) {
 
 TEST(CliValidate, AcceptsTheArticleManifests) {
   CliRun run = RunCli("validate -f " + Source("examples/article/ec2nodeclass.yaml") + " -f " +
-                   Source("examples/article/nodepool.yaml") + " -f " +
-                   Source("examples/article/workload-sample.yaml"));
+                      Source("examples/article/nodepool.yaml") + " -f " +
+                      Source("examples/article/workload-sample.yaml"));
   EXPECT_EQ(run.exit_code, 0) << run.output;
   EXPECT_EQ(run.output, "");
 }
@@ -92,8 +93,8 @@ TEST(CliValidate, ValidAndInvalidFilesTogetherStillFail) {
   "metadata":{"name":"x"},"spec":{"weight":0,"template":{"spec":{
   "nodeClassRef":{"group":"karpenter.k8s.aws","kind":"EC2NodeClass","name":"default"},
   "requirements":[]}}}})");
-  CliRun run = RunCli("validate -f " + Source("examples/article/nodepool.yaml") + " -f " +
-                   bad.string());
+  CliRun run =
+      RunCli("validate -f " + Source("examples/article/nodepool.yaml") + " -f " + bad.string());
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.output.find("NodePool/x: spec.weight"), std::string::npos) << run.output;
   EXPECT_EQ(run.output.find("NodePool/default"), std::string::npos) << run.output;

@@ -1,12 +1,12 @@
 // Every file in test/validation/malformed/ breaks exactly one rule and names it on its first
 // line: `# expect: <field.path>: <message substring>`. Each must be rejected with that path.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "src/api/manifest.h"
 #include "src/api/validation.h"
@@ -68,7 +68,8 @@ TEST_P(MalformedManifest, IsRejectedWithItsFieldPath) {
 
 std::string TestName(const testing::TestParamInfo<std::string>& info) {
   std::string name = fs::path(info.param).stem().string();
-  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
+  std::replace_if(
+      name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
   return name;
 }
 

@@ -38,93 +38,120 @@ std::string JsonPath::Render() const {
 namespace codec {
 namespace {
 
-std::string_view JsonTypeName(Element e) {
-  switch (e.type()) {
-    case simdjson::dom::element_type::ARRAY:
+std::string_view JsonTypeName(JsonType type) {
+  switch (type) {
+    case JsonType::array:
       return "array";
-    case simdjson::dom::element_type::OBJECT:
+    case JsonType::object:
       return "object";
-    case simdjson::dom::element_type::INT64:
-    case simdjson::dom::element_type::UINT64:
-      return "integer";
-    case simdjson::dom::element_type::DOUBLE:
+    case JsonType::number:
       return "number";
-    case simdjson::dom::element_type::STRING:
+    case JsonType::string:
       return "string";
-    case simdjson::dom::element_type::BOOL:
+    case JsonType::boolean:
       return "boolean";
-    case simdjson::dom::element_type::NULL_VALUE:
+    case JsonType::null:
       return "null";
   }
   return "unknown";
 }
 
-// The text of a scalar that Kubernetes accepts either quoted or bare (quantities).
-bool ScalarText(Element e, std::string& out) {
-  std::string_view s;
-  if (e.get_string().get(s) == simdjson::SUCCESS) {
-    out.assign(s);
-    return true;
+std::string_view TrimToken(std::string_view token) {
+  while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' ||
+                            token.back() == '\t')) {
+    token.remove_suffix(1);
   }
-  int64_t i;
-  if (e.get_int64().get(i) == simdjson::SUCCESS) {
-    out = std::to_string(i);
-    return true;
-  }
-  uint64_t u;
-  if (e.get_uint64().get(u) == simdjson::SUCCESS) {
-    out = std::to_string(u);
-    return true;
-  }
-  double d;
-  if (e.get_double().get(d) == simdjson::SUCCESS) {
-    out = fmt::format("{}", d);
-    return true;
-  }
-  return false;
+  return token;
 }
 
 }  // namespace
 
-void Decoder::TypeError(const JsonPath& path, Element e, std::string_view expected) {
-  std::string actual(JsonTypeName(e));
-  report_.errors.Invalid(path.Render(), Quote(actual),
-                         "must be of type " + std::string(expected));
+bool Decoder::ReadString(Value& v, std::string_view& out) {
+  // Most strings have no escapes: view them in the input instead of unescaping into the
+  // parser's buffer, which would otherwise grow with every string of a large list.
+  std::string_view token = TrimToken(v.raw_json_token());
+  if (token.size() >= 2 && token.front() == '"' && token.back() == '"' &&
+      token.find('\\') == std::string_view::npos) {
+    out = token.substr(1, token.size() - 2);
+    return true;
+  }
+  return !Fail(v.get_string().get(out));
 }
 
-void Decoder::ReportUnknown(const JsonPath& path, std::string_view key) {
+bool Decoder::ReadKey(simdjson::ondemand::field& field, std::string_view& out) {
+  const char* start = field.key().raw();
+  const char* end = start;
+  while (*end != '"' && *end != '\\') ++end;  // the input is padded and quotes are balanced
+  if (*end == '"') {
+    out = std::string_view(start, static_cast<size_t>(end - start));
+    return true;
+  }
+  return !Fail(field.unescaped_key().get(out));
+}
+
+bool Decoder::Expect(Value& v, const JsonPath& path, JsonType expected, std::string_view name) {
+  JsonType actual;
+  if (Fail(v.type().get(actual))) return false;
+  if (actual == expected) return true;
+  std::string actual_name(JsonTypeName(actual));
+  if (actual == JsonType::number) {
+    bool integer = false;
+    if (v.is_integer().get(integer) == simdjson::SUCCESS && integer) actual_name = "integer";
+  }
+  report_.errors.Invalid(path.Render(), Quote(actual_name), "must be of type " + std::string(name));
+  return false;
+}
+
+bool Decoder::IsNull(Value& v) {
+  JsonType type;
+  if (Fail(v.type().get(type))) return true;
+  return type == JsonType::null;
+}
+
+void Decoder::ReportUnknown(const JsonPath& path, simdjson::ondemand::field& field) {
   ++report_.unknown_count;
   if (report_.unknown_fields.size() >= DecodeReport::kMaxUnknownPaths) return;
+  std::string_view key;
+  if (!ReadKey(field, key)) return;
   report_.unknown_fields.push_back(path.Field(key).Render());
 }
 
-void Decoder::Decode(Element e, const JsonPath& path, std::string& out) {
+void Decoder::Decode(Value v, const JsonPath& path, std::string& out) {
+  if (!Expect(v, path, JsonType::string, "string")) return;
   std::string_view s;
-  if (e.get_string().get(s) != simdjson::SUCCESS) return TypeError(path, e, "string");
-  out.assign(s);
+  if (ReadString(v, s)) out.assign(s);
 }
 
-void Decoder::Decode(Element e, const JsonPath& path, bool& out) {
-  if (e.get_bool().get(out) != simdjson::SUCCESS) TypeError(path, e, "boolean");
+void Decoder::Decode(Value v, const JsonPath& path, bool& out) {
+  if (!Expect(v, path, JsonType::boolean, "boolean")) return;
+  Fail(v.get_bool().get(out));
 }
 
-void Decoder::Decode(Element e, const JsonPath& path, int64_t& out) {
-  if (e.get_int64().get(out) == simdjson::SUCCESS) return;
-  double d;
+void Decoder::Decode(Value v, const JsonPath& path, int64_t& out) {
+  if (!Expect(v, path, JsonType::number, "integer")) return;
+  simdjson::ondemand::number number;
+  if (Fail(v.get_number().get(number))) return;
+  if (number.is_int64()) {
+    out = number.get_int64();
+    return;
+  }
+  double d = number.as_double();
   // YAML and some clients write integral values as 3.0; accept those, reject fractions.
-  if (e.get_double().get(d) == simdjson::SUCCESS && std::floor(d) == d &&
-      std::fabs(d) < 9.0e18) {
+  if (!number.is_uint64() && std::floor(d) == d && std::fabs(d) < 9.0e18) {
     out = static_cast<int64_t>(d);
     return;
   }
-  TypeError(path, e, "integer");
+  std::string text(TrimToken(v.raw_json_token()));
+  report_.errors.Invalid(
+      path.Render(), text,
+      number.is_uint64() ? "must fit in a 64-bit integer" : "must be of type integer");
 }
 
-void Decoder::Decode(Element e, const JsonPath& path, int32_t& out) {
+void Decoder::Decode(Value v, const JsonPath& path, int32_t& out) {
   int64_t wide = 0;
   size_t before = report_.errors.size();
-  Decode(e, path, wide);
-  if (report_.errors.size() != before) return;
+  Decode(v, path, wide);
+  if (failed() || report_.errors.size() != before) return;
   if (wide < std::numeric_limits<int32_t>::min() || wide > std::numeric_limits<int32_t>::max()) {
     report_.errors.Invalid(path.Render(), std::to_string(wide), "must fit in a 32-bit integer");
     return;
@@ -132,70 +159,80 @@ void Decoder::Decode(Element e, const JsonPath& path, int32_t& out) {
   out = static_cast<int32_t>(wide);
 }
 
-void Decoder::Decode(Element e, const JsonPath& path, double& out) {
-  if (e.get_double().get(out) == simdjson::SUCCESS) return;
-  int64_t i;
-  if (e.get_int64().get(i) == simdjson::SUCCESS) {
-    out = static_cast<double>(i);
-    return;
-  }
-  TypeError(path, e, "number");
+void Decoder::Decode(Value v, const JsonPath& path, double& out) {
+  if (!Expect(v, path, JsonType::number, "number")) return;
+  simdjson::ondemand::number number;
+  if (Fail(v.get_number().get(number))) return;
+  out = number.as_double();
 }
 
-void Decoder::Decode(Element e, const JsonPath& path, Quantity& out) {
+void Decoder::Decode(Value v, const JsonPath& path, Quantity& out) {
+  JsonType type;
+  if (Fail(v.type().get(type))) return;
   std::string text;
-  if (!ScalarText(e, text)) return TypeError(path, e, "string or number");
+  if (type == JsonType::number) {
+    // Kubernetes parses a bare number's own digits ("0.5", "1e3"), never a float rendering.
+    text.assign(TrimToken(v.raw_json_token()));
+  } else {
+    if (!Expect(v, path, JsonType::string, "string or number")) return;
+    std::string_view s;
+    if (!ReadString(v, s)) return;
+    text.assign(s);
+  }
   auto parsed = Quantity::Parse(text);
   if (!parsed.ok()) {
     report_.errors.Invalid(path.Render(), Quote(text), std::string(parsed.status().message()));
     return;
   }
-  out = *parsed;
+  out = *std::move(parsed);
 }
 
-void Decoder::Decode(Element e, const JsonPath& path, Duration& out) {
+namespace {
+
+// Shared by the string-encoded scalar types: read the string, then parse it.
+template <class T, class ParseFn>
+void DecodeParsedString(Decoder& decoder, Value& v, const JsonPath& path, T& out, ParseFn parse,
+                        FieldErrors& errors) {
+  if (!decoder.Expect(v, path, JsonType::string, "string")) return;
   std::string_view s;
-  if (e.get_string().get(s) != simdjson::SUCCESS) return TypeError(path, e, "string");
-  auto parsed = Duration::Parse(s);
+  if (!decoder.ReadString(v, s)) return;
+  auto parsed = parse(s);
   if (!parsed.ok()) {
-    report_.errors.Invalid(path.Render(), Quote(s), std::string(parsed.status().message()));
+    errors.Invalid(path.Render(), Quote(s), std::string(parsed.status().message()));
     return;
   }
-  out = *parsed;
+  out = *std::move(parsed);
 }
 
-void Decoder::Decode(Element e, const JsonPath& path, NillableDuration& out) {
-  std::string_view s;
-  if (e.get_string().get(s) != simdjson::SUCCESS) return TypeError(path, e, "string");
-  auto parsed = NillableDuration::Parse(s);
-  if (!parsed.ok()) {
-    report_.errors.Invalid(path.Render(), Quote(s), std::string(parsed.status().message()));
-    return;
-  }
-  out = *parsed;
+}  // namespace
+
+void Decoder::Decode(Value v, const JsonPath& path, Duration& out) {
+  DecodeParsedString(*this, v, path, out, &Duration::Parse, report_.errors);
 }
 
-void Decoder::Decode(Element e, const JsonPath& path, Time& out) {
-  std::string_view s;
-  if (e.get_string().get(s) != simdjson::SUCCESS) return TypeError(path, e, "string");
-  auto parsed = Time::ParseRfc3339(s);
-  if (!parsed.ok()) {
-    report_.errors.Invalid(path.Render(), Quote(s), std::string(parsed.status().message()));
-    return;
-  }
-  out = *parsed;
+void Decoder::Decode(Value v, const JsonPath& path, NillableDuration& out) {
+  DecodeParsedString(*this, v, path, out, &NillableDuration::Parse, report_.errors);
 }
 
-void Decoder::Decode(Element e, const JsonPath& path, IntOrString& out) {
-  std::string_view s;
-  if (e.get_string().get(s) == simdjson::SUCCESS) {
+void Decoder::Decode(Value v, const JsonPath& path, Time& out) {
+  DecodeParsedString(*this, v, path, out, &Time::ParseRfc3339, report_.errors);
+}
+
+void Decoder::Decode(Value v, const JsonPath& path, IntOrString& out) {
+  JsonType type;
+  if (Fail(v.type().get(type))) return;
+  if (type == JsonType::string) {
+    std::string_view s;
+    if (!ReadString(v, s)) return;
     out = IntOrString{.is_int = false, .int_value = 0, .str_value = std::string(s)};
     return;
   }
   int32_t i = 0;
   size_t before = report_.errors.size();
-  Decode(e, path, i);
-  if (report_.errors.size() == before) out = IntOrString{.is_int = true, .int_value = i, .str_value = {}};
+  Decode(v, path, i);
+  if (!failed() && report_.errors.size() == before) {
+    out = IntOrString{.is_int = true, .int_value = i, .str_value = {}};
+  }
 }
 
 }  // namespace codec

@@ -42,7 +42,7 @@ struct DecodeReport {
 
 namespace codec {
 
-// Collects the JSON names a type declares (used only when an object has unknown keys).
+// Collects the JSON names a type declares.
 class KeyCollector {
  public:
   template <class F>
@@ -54,108 +54,144 @@ class KeyCollector {
 };
 
 template <class T>
-concept HasFields = requires(T& t, KeyCollector& k) { t.Fields(k); };
+concept HasFields = requires(T& t, KeyCollector& k) {
+  t.Fields(k);
+};
 
-using Element = simdjson::dom::element;
+using Value = simdjson::ondemand::value;
+using JsonType = simdjson::ondemand::json_type;
 
+// Walks simdjson's on-demand parser, so memory stays at the input plus the typed result: no
+// DOM is built. A structural JSON error stops the walk (`failed()`); type mismatches and bad
+// scalars are field errors and decoding goes on.
 class Decoder {
  public:
   explicit Decoder(DecodeReport& report) : report_(report) {}
 
-  void Decode(Element e, const JsonPath& path, std::string& out);
-  void Decode(Element e, const JsonPath& path, bool& out);
-  void Decode(Element e, const JsonPath& path, int32_t& out);
-  void Decode(Element e, const JsonPath& path, int64_t& out);
-  void Decode(Element e, const JsonPath& path, double& out);
-  void Decode(Element e, const JsonPath& path, Quantity& out);
-  void Decode(Element e, const JsonPath& path, Duration& out);
-  void Decode(Element e, const JsonPath& path, NillableDuration& out);
-  void Decode(Element e, const JsonPath& path, Time& out);
-  void Decode(Element e, const JsonPath& path, IntOrString& out);
+  bool failed() const { return fatal_ != simdjson::SUCCESS; }
+  simdjson::error_code fatal() const { return fatal_; }
+  // Records a structural error; returns true when `error` is one.
+  bool Fail(simdjson::error_code error) {
+    if (error == simdjson::SUCCESS) return false;
+    if (fatal_ == simdjson::SUCCESS) fatal_ = error;
+    return true;
+  }
+
+  void Decode(Value v, const JsonPath& path, std::string& out);
+  void Decode(Value v, const JsonPath& path, bool& out);
+  void Decode(Value v, const JsonPath& path, int32_t& out);
+  void Decode(Value v, const JsonPath& path, int64_t& out);
+  void Decode(Value v, const JsonPath& path, double& out);
+  void Decode(Value v, const JsonPath& path, Quantity& out);
+  void Decode(Value v, const JsonPath& path, Duration& out);
+  void Decode(Value v, const JsonPath& path, NillableDuration& out);
+  void Decode(Value v, const JsonPath& path, Time& out);
+  void Decode(Value v, const JsonPath& path, IntOrString& out);
 
   template <class T>
-  void Decode(Element e, const JsonPath& path, std::optional<T>& out) {
+  void Decode(Value v, const JsonPath& path, std::optional<T>& out) {
     out.emplace();
-    Decode(e, path, *out);
+    Decode(v, path, *out);
   }
 
   template <class T>
-  void Decode(Element e, const JsonPath& path, std::vector<T>& out) {
-    simdjson::dom::array array;
-    if (e.get_array().get(array) != simdjson::SUCCESS) return TypeError(path, e, "array");
+  void Decode(Value v, const JsonPath& path, std::vector<T>& out) {
+    simdjson::ondemand::array array;
+    if (!Expect(v, path, JsonType::array, "array")) return;
+    if (Fail(v.get_array().get(array))) return;
     out.clear();
-    out.reserve(array.size());
     size_t index = 0;
-    for (Element item : array) {
+    for (auto item_result : array) {
+      Value item;
+      if (Fail(std::move(item_result).get(item))) return;
       JsonPath item_path = path.Index(index++);
-      if (item.is_null()) {
-        out.emplace_back();
-        continue;
-      }
-      Decode(item, item_path, out.emplace_back());
+      T& slot = out.emplace_back();
+      if (IsNull(item)) continue;
+      Decode(item, item_path, slot);
+      if (failed()) return;
     }
   }
 
   template <class T>
-  void Decode(Element e, const JsonPath& path, std::map<std::string, T>& out) {
-    simdjson::dom::object object;
-    if (e.get_object().get(object) != simdjson::SUCCESS) return TypeError(path, e, "object");
+  void Decode(Value v, const JsonPath& path, std::map<std::string, T>& out) {
+    simdjson::ondemand::object object;
+    if (!Expect(v, path, JsonType::object, "object")) return;
+    if (Fail(v.get_object().get(object))) return;
     out.clear();
-    for (auto field : object) {
-      T& value = out[std::string(field.key)];
-      if (field.value.is_null()) continue;
-      Decode(field.value, path.Key(field.key), value);
+    for (auto field_result : object) {
+      simdjson::ondemand::field field;
+      if (Fail(std::move(field_result).get(field))) return;
+      std::string_view key;
+      if (!ReadKey(field, key)) return;
+      T& value = out[std::string(key)];
+      if (IsNull(field.value())) continue;
+      Decode(field.value(), path.Key(key), value);
+      if (failed()) return;
     }
   }
 
   template <HasFields T>
-  void Decode(Element e, const JsonPath& path, T& out);
+  void Decode(Value v, const JsonPath& path, T& out) {
+    simdjson::ondemand::object object;
+    if (!Expect(v, path, JsonType::object, "object")) return;
+    if (Fail(v.get_object().get(object))) return;
+    DecodeFields(object, path, out);
+  }
 
-  void TypeError(const JsonPath& path, Element e, std::string_view expected);
-  void ReportUnknown(const JsonPath& path, std::string_view key);
+  // Decodes every field of `object` into `out`, reporting keys `T` does not declare.
+  template <HasFields T>
+  void DecodeFields(simdjson::ondemand::object& object, const JsonPath& path, T& out);
+
+  // True when `v` has type `expected`; otherwise records a type error (or a structural one).
+  bool Expect(Value& v, const JsonPath& path, JsonType expected, std::string_view name);
+  bool IsNull(Value& v);
+  // A string value or object key; views the input when it has no escapes. False on a
+  // structural error.
+  bool ReadString(Value& v, std::string_view& out);
+  bool ReadKey(simdjson::ondemand::field& field, std::string_view& out);
+  void ReportUnknown(const JsonPath& path, simdjson::ondemand::field& field);
 
  private:
   DecodeReport& report_;
+  simdjson::error_code fatal_ = simdjson::SUCCESS;
 };
 
-class FieldDecoder {
+// Offered to a type's `Fields` list for one JSON key: the declared field with that name
+// decodes the value.
+class FieldDispatcher {
  public:
-  FieldDecoder(Decoder& decoder, simdjson::dom::object object, const JsonPath& path)
-      : decoder_(decoder), object_(object), path_(path) {}
+  FieldDispatcher(Decoder& decoder, simdjson::ondemand::field& field, const JsonPath& path)
+      : decoder_(decoder), field_(field), path_(path) {}
 
   template <class F>
-  void operator()(std::string_view name, F& field) {
-    Element child;
-    if (object_.at_key(name).get(child) != simdjson::SUCCESS) return;
-    ++matched_;
-    if (child.is_null()) return;  // null means unset, as in Kubernetes
-    decoder_.Decode(child, path_.Field(name), field);
+  void operator()(std::string_view name, F& out) {
+    if (matched_ || !field_.key().unsafe_is_equal(name)) return;
+    matched_ = true;
+    Value& value = field_.value();
+    if (decoder_.IsNull(value)) return;  // null means unset, as in Kubernetes
+    decoder_.Decode(value, path_.Field(name), out);
   }
   void Ignore(std::string_view name) {
-    if (object_.at_key(name).error() == simdjson::SUCCESS) ++matched_;
+    if (!matched_ && field_.key().unsafe_is_equal(name)) matched_ = true;
   }
-  size_t matched() const { return matched_; }
+  bool matched() const { return matched_; }
 
  private:
   Decoder& decoder_;
-  simdjson::dom::object object_;
+  simdjson::ondemand::field& field_;
   const JsonPath& path_;
-  size_t matched_ = 0;
+  bool matched_ = false;
 };
 
 template <HasFields T>
-void Decoder::Decode(Element e, const JsonPath& path, T& out) {
-  simdjson::dom::object object;
-  if (e.get_object().get(object) != simdjson::SUCCESS) return TypeError(path, e, "object");
-  FieldDecoder fields(*this, object, path);
-  out.Fields(fields);
-  if (fields.matched() >= object.size()) return;
-  KeyCollector known;
-  out.Fields(known);
-  for (auto field : object) {
-    bool declared = false;
-    for (std::string_view name : known.names) declared = declared || name == field.key;
-    if (!declared) ReportUnknown(path, field.key);
+void Decoder::DecodeFields(simdjson::ondemand::object& object, const JsonPath& path, T& out) {
+  for (auto field_result : object) {
+    simdjson::ondemand::field field;
+    if (Fail(std::move(field_result).get(field))) return;
+    FieldDispatcher dispatcher(*this, field, path);
+    out.Fields(dispatcher);
+    if (failed()) return;
+    if (!dispatcher.matched()) ReportUnknown(path, field);
   }
 }
 
@@ -235,8 +271,7 @@ class FieldEncoder {
     // Plain structs have no natural "empty"; drop ones that encoded to {} as omitempty
     // would. A set optional (`nodeClassRef: {}`) keeps its {} so presence survives a round trip.
     constexpr bool kIsOptional = requires { field.has_value(); };
-    if (!kIsOptional && w.size() - value_start == 2 &&
-        w.str().compare(value_start, 2, "{}") == 0) {
+    if (!kIsOptional && w.size() - value_start == 2 && w.str().compare(value_start, 2, "{}") == 0) {
       w.Truncate(mark, was_first);
     }
   }
@@ -257,25 +292,26 @@ void Encoder::Encode(const T& value) {
 
 }  // namespace codec
 
-// Decodes an already-parsed DOM element into `out`.
-template <class T>
-void DecodeElement(simdjson::dom::element element, T& out, DecodeReport& report) {
-  codec::Decoder decoder(report);
-  decoder.Decode(element, JsonPath::Root(), out);
-}
-
 // Parses `json` and decodes it into `out`. Returns InvalidArgument for malformed JSON;
 // field-level problems go to `report`.
 template <class T>
 absl::Status DecodeJsonText(std::string_view json, T& out, DecodeReport& report) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
+  simdjson::ondemand::parser parser;
   simdjson::padded_string padded(json);
-  if (auto error = parser.parse(padded).get(root); error != simdjson::SUCCESS) {
-    return absl::InvalidArgumentError(std::string("invalid JSON: ") +
-                                      simdjson::error_message(error));
+  simdjson::ondemand::document doc;
+  simdjson::ondemand::value root;
+  codec::Decoder decoder(report);
+  if (!decoder.Fail(parser.iterate(padded).get(doc)) && !decoder.Fail(doc.get_value().get(root))) {
+    decoder.Decode(root, JsonPath::Root(), out);
   }
-  DecodeElement(root, out, report);
+  const char* trailing = nullptr;
+  if (!decoder.failed() && doc.current_location().get(trailing) == simdjson::SUCCESS) {
+    decoder.Fail(simdjson::TRAILING_CONTENT);
+  }
+  if (decoder.failed()) {
+    return absl::InvalidArgumentError(std::string("invalid JSON: ") +
+                                      simdjson::error_message(decoder.fatal()));
+  }
   return absl::OkStatus();
 }
 

@@ -1,9 +1,7 @@
 #include "src/api/manifest.h"
 
-#include <fstream>
 #include <iostream>
 #include <iterator>
-#include <sstream>
 
 #include "fmt/format.h"
 #include "src/api/yaml_to_json.h"
@@ -11,15 +9,20 @@
 namespace karpenter::api {
 namespace {
 
+using simdjson::ondemand::json_type;
+
+// Decodes one object whose fields are still unread; structural errors stay in `decoder`.
 template <class T>
-void DecodeTyped(simdjson::dom::element element, Manifest& manifest) {
+void DecodeTyped(codec::Decoder& decoder, simdjson::ondemand::object& object, Manifest& manifest) {
   T typed;
-  DecodeElement(element, typed, manifest.report);
+  decoder.DecodeFields(object, JsonPath::Root(), typed);
   if constexpr (requires { ApplyDefaults(typed); }) ApplyDefaults(typed);
+  manifest.name = typed.metadata.name;
+  manifest.namespace_ = typed.metadata.namespace_;
   manifest.object = std::move(typed);
 }
 
-using DecodeFn = void (*)(simdjson::dom::element, Manifest&);
+using DecodeFn = void (*)(codec::Decoder&, simdjson::ondemand::object&, Manifest&);
 
 struct KindInfo {
   std::string_view api_version;
@@ -45,69 +48,124 @@ constexpr KindInfo kKinds[] = {
     {"storage.k8s.io/v1", "CSINode", &DecodeTyped<CSINode>},
 };
 
-std::string_view StringField(simdjson::dom::element element, std::string_view key) {
-  std::string_view value;
-  if (element.at_key(key).get_string().get(value) != simdjson::SUCCESS) return {};
-  return value;
-}
+// Walks documents with the on-demand parser; every structural error aborts the whole input.
+class ManifestReader {
+ public:
+  ManifestReader(std::string_view source, std::vector<Manifest>& out)
+      : source_(source), out_(out) {}
 
-std::string_view MetadataField(simdjson::dom::element element, std::string_view key) {
-  simdjson::dom::element metadata;
-  if (element.at_key("metadata").get(metadata) != simdjson::SUCCESS) return {};
-  return StringField(metadata, key);
-}
-
-void DecodeOne(simdjson::dom::element element, std::string_view source, int line,
-               std::vector<Manifest>& out) {
-  Manifest& manifest = out.emplace_back();
-  manifest.source = std::string(source);
-  manifest.line = line;
-  if (!element.is_object()) {
-    manifest.report.errors.Invalid("", "\"" + std::string(source) + "\"",
-                                   "each document must be an object with apiVersion and kind");
-    return;
+  // Returns the first structural error, if any.
+  simdjson::error_code ReadDocument(simdjson::ondemand::parser& parser,
+                                    simdjson::padded_string_view json, int line) {
+    line_ = line;
+    simdjson::ondemand::document doc;
+    if (auto error = parser.iterate(json).get(doc)) return error;
+    simdjson::ondemand::value root;
+    if (auto error = doc.get_value().get(root)) return error;
+    return ReadValue(root);
   }
-  manifest.api_version = std::string(StringField(element, "apiVersion"));
-  manifest.kind = std::string(StringField(element, "kind"));
-  manifest.name = std::string(MetadataField(element, "name"));
-  manifest.namespace_ = std::string(MetadataField(element, "namespace"));
-  if (manifest.kind.empty()) manifest.report.errors.Required("kind");
-  if (manifest.api_version.empty()) manifest.report.errors.Required("apiVersion");
-  if (manifest.kind.empty() || manifest.api_version.empty()) return;
-  for (const KindInfo& info : kKinds) {
-    if (info.kind != manifest.kind) continue;
-    if (info.api_version != manifest.api_version) {
-      manifest.report.errors.NotSupported("apiVersion", manifest.api_version,
-                                          {info.api_version});
-      return;
+
+ private:
+  simdjson::error_code ReadValue(simdjson::ondemand::value& value) {
+    json_type type;
+    if (auto error = value.type().get(type)) return error;
+    if (type == json_type::array) {
+      simdjson::ondemand::array items;
+      if (auto error = value.get_array().get(items)) return error;
+      // Sizing the result up front keeps a large list from being copied while it grows.
+      size_t count = 0;
+      if (auto error = items.count_elements().get(count)) return error;
+      out_.reserve(out_.size() + count);
+      for (auto item_result : items) {
+        simdjson::ondemand::value item;
+        if (auto error = std::move(item_result).get(item)) return error;
+        if (auto error = ReadValue(item)) return error;
+      }
+      return simdjson::SUCCESS;
     }
-    info.decode(element, manifest);
-    return;
-  }
-}
-
-// A `kind: List` (or `NodeList`, `PodList`, ...) with `items` expands to its items.
-bool ExpandList(simdjson::dom::element element, std::string_view source, int line,
-                std::vector<Manifest>& out) {
-  std::string_view kind = StringField(element, "kind");
-  if (kind.size() < 4 || kind.substr(kind.size() - 4) != "List") return false;
-  simdjson::dom::array items;
-  if (element.at_key("items").get_array().get(items) != simdjson::SUCCESS) return false;
-  out.reserve(out.size() + items.size());
-  for (simdjson::dom::element item : items) DecodeOne(item, source, line, out);
-  return true;
-}
-
-void DecodeRoot(simdjson::dom::element root, std::string_view source, int line,
-                std::vector<Manifest>& out) {
-  if (root.is_array()) {
-    for (simdjson::dom::element item : root.get_array().value_unsafe()) {
-      if (!ExpandList(item, source, line, out)) DecodeOne(item, source, line, out);
+    if (type != json_type::object) {
+      Manifest& manifest = NewManifest();
+      manifest.report.errors.Invalid("", Quote(source_),
+                                     "each document must be an object with apiVersion and kind");
+      return simdjson::SUCCESS;
     }
-    return;
+    simdjson::ondemand::object object;
+    if (auto error = value.get_object().get(object)) return error;
+    return ReadObject(object);
   }
-  if (!ExpandList(root, source, line, out)) DecodeOne(root, source, line, out);
-}
+
+  // Reads a top-level string field, then rewinds so the object can be walked again.
+  static simdjson::error_code PeekString(simdjson::ondemand::object& object, std::string_view key,
+                                         std::string& out) {
+    out.clear();
+    simdjson::ondemand::value value;
+    auto error = object.find_field_unordered(key).get(value);
+    if (error == simdjson::SUCCESS) {
+      std::string_view s;
+      if (value.get_string().get(s) == simdjson::SUCCESS) out.assign(s);
+    } else if (error != simdjson::NO_SUCH_FIELD) {
+      return error;
+    }
+    bool ignored;
+    return object.reset().get(ignored);
+  }
+
+  simdjson::error_code ReadObject(simdjson::ondemand::object& object) {
+    std::string api_version;
+    std::string kind;
+    if (auto error = PeekString(object, "apiVersion", api_version)) return error;
+    if (auto error = PeekString(object, "kind", kind)) return error;
+    if (kind.ends_with("List")) {
+      simdjson::ondemand::value items;
+      auto error = object.find_field_unordered("items").get(items);
+      if (error == simdjson::SUCCESS) return ReadValue(items);
+      if (error != simdjson::NO_SUCH_FIELD) return error;
+      bool ignored;
+      if (auto reset_error = object.reset().get(ignored)) return reset_error;
+    }
+    Manifest& manifest = NewManifest();
+    manifest.api_version = api_version;
+    manifest.kind = kind;
+    if (kind.empty()) manifest.report.errors.Required("kind");
+    if (api_version.empty()) manifest.report.errors.Required("apiVersion");
+    if (kind.empty() || api_version.empty()) return simdjson::SUCCESS;
+    for (const KindInfo& info : kKinds) {
+      if (info.kind != kind) continue;
+      if (info.api_version != api_version) {
+        manifest.report.errors.NotSupported("apiVersion", api_version, {info.api_version});
+        return simdjson::SUCCESS;
+      }
+      codec::Decoder decoder(manifest.report);
+      info.decode(decoder, object, manifest);
+      return decoder.fatal();
+    }
+    return ReadUnmodelledMetadata(object, manifest);
+  }
+
+  // Kinds the engine does not model still get a name for messages.
+  static simdjson::error_code ReadUnmodelledMetadata(simdjson::ondemand::object& object,
+                                                     Manifest& manifest) {
+    simdjson::ondemand::object metadata;
+    auto error = object.find_field_unordered("metadata").get_object().get(metadata);
+    if (error == simdjson::NO_SUCH_FIELD || error == simdjson::INCORRECT_TYPE) {
+      return simdjson::SUCCESS;
+    }
+    if (error) return error;
+    if (auto peek = PeekString(metadata, "name", manifest.name)) return peek;
+    return PeekString(metadata, "namespace", manifest.namespace_);
+  }
+
+  Manifest& NewManifest() {
+    Manifest& manifest = out_.emplace_back();
+    manifest.source = std::string(source_);
+    manifest.line = line_;
+    return manifest;
+  }
+
+  std::string_view source_;
+  std::vector<Manifest>& out_;
+  int line_ = 0;
+};
 
 bool LooksLikeJson(std::string_view content) {
   for (char c : content) {
@@ -115,6 +173,29 @@ bool LooksLikeJson(std::string_view content) {
     return c == '{' || c == '[';
   }
   return false;
+}
+
+absl::Status JsonError(simdjson::error_code error, int line) {
+  if (line > 0) {
+    return absl::InvalidArgumentError(
+        fmt::format("line {}: invalid document: {}", line, simdjson::error_message(error)));
+  }
+  return absl::InvalidArgumentError(
+      fmt::format("invalid JSON: {}", simdjson::error_message(error)));
+}
+
+absl::StatusOr<std::vector<Manifest>> DecodeYaml(std::string_view content,
+                                                 std::string_view source) {
+  KP_ASSIGN_OR_RETURN(std::vector<JsonDocument> docs, YamlToJson(content));
+  std::vector<Manifest> out;
+  simdjson::ondemand::parser parser;
+  ManifestReader reader(source, out);
+  for (JsonDocument& doc : docs) {
+    doc.json.reserve(doc.json.size() + simdjson::SIMDJSON_PADDING);
+    simdjson::padded_string_view view(doc.json.data(), doc.json.size(), doc.json.capacity());
+    if (auto error = reader.ReadDocument(parser, view, doc.line)) return JsonError(error, doc.line);
+  }
+  return out;
 }
 
 }  // namespace
@@ -131,44 +212,37 @@ std::vector<std::string_view> SupportedKinds() {
   return kinds;
 }
 
-absl::StatusOr<std::vector<Manifest>> DecodeManifests(std::string_view content,
+absl::StatusOr<std::vector<Manifest>> DecodeManifests(simdjson::padded_string_view content,
                                                       std::string_view source) {
-  std::vector<Manifest> out;
-  simdjson::dom::parser parser;
   if (LooksLikeJson(content)) {
-    // The fast path for `kubectl get -o json`: parse the bytes directly.
-    simdjson::padded_string padded(content);
-    simdjson::dom::element root;
-    if (parser.parse(padded).get(root) == simdjson::SUCCESS) {
-      DecodeRoot(root, source, 0, out);
-      return out;
-    }
+    // The fast path for `kubectl get -o json`: walk the bytes where they are.
+    std::vector<Manifest> out;
+    simdjson::ondemand::parser parser;
+    ManifestReader reader(source, out);
+    if (reader.ReadDocument(parser, content, 0) == simdjson::SUCCESS) return out;
     // Not strict JSON (comments, trailing commas): let the YAML reader explain or accept it.
   }
-  KP_ASSIGN_OR_RETURN(std::vector<JsonDocument> docs, YamlToJson(content));
-  for (const JsonDocument& doc : docs) {
-    simdjson::dom::element root;
-    if (auto error = parser.parse(doc.json).get(root); error != simdjson::SUCCESS) {
-      return absl::InternalError(fmt::format("line {}: converted document is not JSON: {}",
-                                             doc.line, simdjson::error_message(error)));
-    }
-    DecodeRoot(root, source, doc.line, out);
-  }
-  return out;
+  return DecodeYaml(content, source);
+}
+
+absl::StatusOr<std::vector<Manifest>> DecodeManifests(std::string_view content,
+                                                      std::string_view source) {
+  simdjson::padded_string padded(content);
+  return DecodeManifests(simdjson::padded_string_view(padded), source);
 }
 
 absl::StatusOr<std::vector<Manifest>> LoadManifestFile(const std::string& path) {
-  std::string content;
   if (path == "-") {
-    content.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return absl::NotFoundError(fmt::format("cannot open {}", path));
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    content = std::move(buffer).str();
+    std::string content((std::istreambuf_iterator<char>(std::cin)),
+                        std::istreambuf_iterator<char>());
+    return DecodeManifests(content, "<stdin>");
   }
-  return DecodeManifests(content, path == "-" ? "<stdin>" : path);
+  // Read straight into a padded buffer: no second copy of large snapshots.
+  simdjson::padded_string content;
+  if (simdjson::padded_string::load(path).get(content) != simdjson::SUCCESS) {
+    return absl::NotFoundError(fmt::format("cannot open {}", path));
+  }
+  return DecodeManifests(simdjson::padded_string_view(content), path);
 }
 
 std::string EncodeObject(const Object& object) {

@@ -48,6 +48,9 @@ std::vector<std::string_view> SupportedKinds();
 // Decodes every object in `content`. `source` only labels the results.
 absl::StatusOr<std::vector<Manifest>> DecodeManifests(std::string_view content,
                                                       std::string_view source);
+// The same without copying: `content` must carry simdjson's padding.
+absl::StatusOr<std::vector<Manifest>> DecodeManifests(simdjson::padded_string_view content,
+                                                      std::string_view source);
 
 // Reads and decodes a file ("-" reads standard input).
 absl::StatusOr<std::vector<Manifest>> LoadManifestFile(const std::string& path);
