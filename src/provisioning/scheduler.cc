@@ -100,7 +100,12 @@ class Scheduler {
 
 void Scheduler::BuildPools() {
   std::vector<const NodePoolInstanceTypes*> ordered;
-  for (const NodePoolInstanceTypes& pool : input_.node_pools) ordered.push_back(&pool);
+  for (const NodePoolInstanceTypes& pool : input_.node_pools) {
+    // Deleting pools launch nothing more; static pools (replicas set) are provisioned by count,
+    // not by pending pods.
+    if (pool.node_pool.metadata.deletion_timestamp || pool.node_pool.spec.replicas) continue;
+    ordered.push_back(&pool);
+  }
   std::stable_sort(ordered.begin(), ordered.end(), [](const auto* a, const auto* b) {
     const int32_t wa = a->node_pool.spec.weight.value_or(0);
     const int32_t wb = b->node_pool.spec.weight.value_or(0);

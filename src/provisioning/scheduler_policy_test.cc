@@ -137,6 +137,50 @@ TEST(Scheduler, HeavierNodePoolIsTriedFirst) {
   EXPECT_EQ(result.new_node_claims[0].node_pool, "heavy");
 }
 
+TEST(Scheduler, EqualWeightsPreferTheNameLaterInTheAlphabet) {
+  SchedulerInput input;
+  input.node_pools.push_back({MakeNodePool("alpha", 10), Catalog()});
+  input.node_pools.push_back({MakeNodePool("zulu", 10), Catalog()});
+  input.node_pools.push_back({MakeNodePool("mike", 10), Catalog()});
+  input.pending_pods = {MakePod("a")};
+  const SchedulerResult result = Solve(input);
+  ASSERT_THAT(result.new_node_claims, SizeIs(1));
+  EXPECT_EQ(result.new_node_claims[0].node_pool, "zulu");
+}
+
+TEST(Scheduler, DeletingAndStaticNodePoolsAreSkipped) {
+  SchedulerInput input;
+  api::NodePool deleting = MakeNodePool("deleting", 50);
+  deleting.metadata.deletion_timestamp = api::Time::FromUnixSeconds(10);
+  api::NodePool fixed = MakeNodePool("static", 40);
+  fixed.spec.replicas = 3;
+  input.node_pools.push_back({deleting, Catalog()});
+  input.node_pools.push_back({fixed, Catalog()});
+  input.node_pools.push_back({MakeNodePool("dynamic", 1), Catalog()});
+  input.pending_pods = {MakePod("a")};
+  const SchedulerResult result = Solve(input);
+  ASSERT_THAT(result.new_node_claims, SizeIs(1));
+  EXPECT_EQ(result.new_node_claims[0].node_pool, "dynamic");
+}
+
+TEST(Scheduler, ErrorsListEveryNodePoolInPriorityOrder) {
+  SchedulerInput input;
+  api::NodePool arm = MakeNodePool("arm", 20);
+  AddRequirement(arm, "kubernetes.io/arch", "In", {"arm64"});
+  api::NodePool small = MakeNodePool("small", 10);
+  AddRequirement(small, "node.kubernetes.io/instance-type", "In", {"t.small"});
+  input.node_pools.push_back({small, Catalog()});
+  input.node_pools.push_back({arm, Catalog()});
+  api::Pod pod = MakePod("amd", "2", "1Gi");
+  pod.spec.node_selector = {{"kubernetes.io/arch", "amd64"}};
+  input.pending_pods = {pod};
+  const std::string reason = Solve(input).unschedulable.at("default/amd");
+  EXPECT_THAT(reason, ::testing::StartsWith("incompatible with nodepool \"arm\", daemonset "
+                                            "overhead={}, incompatible requirements, key "
+                                            "kubernetes.io/arch"));
+  EXPECT_THAT(reason, HasSubstr("; incompatible with nodepool \"small\""));
+}
+
 TEST(Scheduler, FallsBackToLighterNodePoolWhenHeavierCannotFit) {
   SchedulerInput input;
   api::NodePool heavy = MakeNodePool("heavy", 50);
