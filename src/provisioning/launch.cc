@@ -100,6 +100,11 @@ absl::StatusOr<NewNodeClaim> FinalizeNodeClaim(const InFlightNodeClaim& claim,
   for (const api::Pod* pod : claim.pods()) {
     out.pods.push_back(pod->metadata.namespace_ + "/" + pod->metadata.name);
   }
+  // Well-known keys are the cloud provider's to set and restricted ones are refused on nodes.
+  out.labels = requirements.Labels([](std::string_view key) {
+    return api::IsWellKnownLabel(key) || api::IsRestrictedLabel(key) || key == api::kLabelHostname;
+  });
+  for (const auto& [key, value] : claim.node_claim_template().labels) out.labels[key] = value;
   out.requests = Merge(claim.pod_requests(), MinOverhead(kept));
   out.min_values_relaxed = claim.min_values_relaxed();
   return out;

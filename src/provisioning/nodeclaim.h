@@ -8,6 +8,7 @@
 // pods that need them are rejected before they reach a claim.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@ struct NodeClaimTemplate {
   std::string node_pool;
   // Template requirements (with minValues) ∩ template labels ∩ karpenter.sh/nodepool.
   scheduling::Requirements requirements;
+  std::map<std::string, std::string> labels;  // Template labels plus karpenter.sh/nodepool.
   std::vector<api::Taint> taints;  // startupTaints are not listed: pods need not tolerate them.
   // Types whose requirements intersect the template's, with their daemonset overhead.
   std::vector<TypeCandidate> candidates;

@@ -120,6 +120,8 @@ void Scheduler::BuildPools() {
     NodeClaimTemplate& tmpl = state.node_claim_template;
     tmpl.node_pool = pool->node_pool.metadata.name;
     tmpl.requirements = *std::move(requirements);
+    tmpl.labels = pool->node_pool.spec.template_.metadata.labels;
+    tmpl.labels[std::string(api::kNodePoolLabelKey)] = tmpl.node_pool;
     tmpl.taints = pool->node_pool.spec.template_.spec.taints;
     state.startup_taints = pool->node_pool.spec.template_.spec.startup_taints;
     for (const api::Taint& taint : tmpl.taints) {

@@ -71,6 +71,10 @@ TEST(Scheduler, CustomLabelDefinedByTemplateLabelsSchedules) {
   const SchedulerResult result = Solve(input);
   ASSERT_THAT(result.new_node_claims, SizeIs(1));
   EXPECT_TRUE(result.new_node_claims[0].requirements.Get("team").Has("a"));
+  EXPECT_THAT(
+      result.new_node_claims[0].labels,
+      ElementsAre(std::pair<const std::string, std::string>("karpenter.sh/nodepool", "default"),
+                  std::pair<const std::string, std::string>("team", "a")));
 }
 
 TEST(Scheduler, UndefinedCustomLabelWithNotInOrDoesNotExistSchedules) {
@@ -83,6 +87,21 @@ TEST(Scheduler, UndefinedCustomLabelWithNotInOrDoesNotExistSchedules) {
   const SchedulerResult result = Solve(input);
   EXPECT_THAT(result.unschedulable, IsEmpty());
   EXPECT_THAT(ClaimedPods(result), SizeIs(2));
+}
+
+TEST(Scheduler, CustomRequirementWithConcreteValueBecomesLabel) {
+  SchedulerInput input = DefaultInput();
+  AddRequirement(input.node_pools[0].node_pool, "team", "In", {"a", "b"});
+  api::Pod pod = MakePod("team-b");
+  pod.spec.node_selector = {{"team", "b"}, {"kubernetes.io/arch", "arm64"}};
+  input.pending_pods = {pod};
+  const SchedulerResult result = Solve(input);
+  ASSERT_THAT(result.new_node_claims, SizeIs(1));
+  // Well-known keys (arch, instance type, capacity type) are left to the provider.
+  EXPECT_THAT(
+      result.new_node_claims[0].labels,
+      ElementsAre(std::pair<const std::string, std::string>("karpenter.sh/nodepool", "default"),
+                  std::pair<const std::string, std::string>("team", "b")));
 }
 
 TEST(Scheduler, RestrictedLabelInSelectorIsUnschedulable) {

@@ -94,6 +94,9 @@ struct NewNodeClaim {
   std::vector<std::string> capacity_types;  // Sorted.
   std::vector<std::string> zones;           // Sorted.
   std::vector<std::string> pods;            // "namespace/name", in placement order.
+  // Template labels, karpenter.sh/nodepool, and a value for every requirement on a key that is
+  // neither well-known nor restricted (e.g. a custom label a pod selected with In).
+  std::map<std::string, std::string> labels;
   // Pod requests plus the smallest daemonset overhead among the remaining types.
   api::ResourceList requests;
   // MIN_VALUES_POLICY=BestEffort lowered some minValues (annotation
