@@ -147,7 +147,7 @@ void Decoder::Decode(Element e, const JsonPath& path, Quantity& out) {
   if (!ScalarText(e, text)) return TypeError(path, e, "string or number");
   auto parsed = Quantity::Parse(text);
   if (!parsed.ok()) {
-    report_.errors.Invalid(path.Render(), Quote(text), parsed.status().message());
+    report_.errors.Invalid(path.Render(), Quote(text), std::string(parsed.status().message()));
     return;
   }
   out = *parsed;
@@ -158,7 +158,7 @@ void Decoder::Decode(Element e, const JsonPath& path, Duration& out) {
   if (e.get_string().get(s) != simdjson::SUCCESS) return TypeError(path, e, "string");
   auto parsed = Duration::Parse(s);
   if (!parsed.ok()) {
-    report_.errors.Invalid(path.Render(), Quote(s), parsed.status().message());
+    report_.errors.Invalid(path.Render(), Quote(s), std::string(parsed.status().message()));
     return;
   }
   out = *parsed;
@@ -169,7 +169,7 @@ void Decoder::Decode(Element e, const JsonPath& path, NillableDuration& out) {
   if (e.get_string().get(s) != simdjson::SUCCESS) return TypeError(path, e, "string");
   auto parsed = NillableDuration::Parse(s);
   if (!parsed.ok()) {
-    report_.errors.Invalid(path.Render(), Quote(s), parsed.status().message());
+    report_.errors.Invalid(path.Render(), Quote(s), std::string(parsed.status().message()));
     return;
   }
   out = *parsed;
@@ -180,7 +180,7 @@ void Decoder::Decode(Element e, const JsonPath& path, Time& out) {
   if (e.get_string().get(s) != simdjson::SUCCESS) return TypeError(path, e, "string");
   auto parsed = Time::ParseRfc3339(s);
   if (!parsed.ok()) {
-    report_.errors.Invalid(path.Render(), Quote(s), parsed.status().message());
+    report_.errors.Invalid(path.Render(), Quote(s), std::string(parsed.status().message()));
     return;
   }
   out = *parsed;
@@ -195,7 +195,7 @@ void Decoder::Decode(Element e, const JsonPath& path, IntOrString& out) {
   int32_t i = 0;
   size_t before = report_.errors.size();
   Decode(e, path, i);
-  if (report_.errors.size() == before) out = IntOrString{.is_int = true, .int_value = i};
+  if (report_.errors.size() == before) out = IntOrString{.is_int = true, .int_value = i, .str_value = {}};
 }
 
 }  // namespace codec

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "src/api/selector.h"
 #include "src/api/taint.h"
 
@@ -101,8 +103,9 @@ TEST(JsonCodec, ReportsUnknownFieldsButNotIgnoredOnes) {
   MustDecode(R"({"name":"a","managedFields":[],"surprise":1,"taints":[{"key":"k","colour":"red"}]})",
              report);
   EXPECT_TRUE(report.errors.empty());
-  EXPECT_EQ(report.unknown_fields,
-            (std::vector<std::string>{"surprise", "taints[0].colour"}));
+  std::vector<std::string> unknown = report.unknown_fields;
+  std::sort(unknown.begin(), unknown.end());
+  EXPECT_EQ(unknown, (std::vector<std::string>{"surprise", "taints[0].colour"}));
   EXPECT_EQ(report.unknown_count, 2u);
 }
 
@@ -119,7 +122,7 @@ TEST(JsonCodec, EncodesInDeclarationOrderOmittingEmpty) {
   s.limit = 0;
   s.enabled = false;
   s.resources["cpu"] = *Quantity::Parse("1.5");
-  s.budget = IntOrString{.is_int = true, .int_value = 3};
+  s.budget = IntOrString{.is_int = true, .int_value = 3, .str_value = ""};
   s.selector = LabelSelector{};
   EXPECT_EQ(EncodeJson(s),
             R"({"name":"a","limit":0,"enabled":false,"resources":{"cpu":"1500m"},"budget":3})");

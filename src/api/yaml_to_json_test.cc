@@ -9,6 +9,9 @@ TEST(YamlToJson, ScalarTypingFollowsYaml11) {
   EXPECT_EQ(PlainScalarToJson("true"), "true");
   EXPECT_EQ(PlainScalarToJson("yes"), "true");
   EXPECT_EQ(PlainScalarToJson("Off"), "false");
+  // go-yaml v2 (what kubectl's YAML reader uses) resolves y/n as booleans too.
+  EXPECT_EQ(PlainScalarToJson("y"), "true");
+  EXPECT_EQ(PlainScalarToJson("N"), "false");
   EXPECT_EQ(PlainScalarToJson("~"), "null");
   EXPECT_EQ(PlainScalarToJson("42"), "42");
   EXPECT_EQ(PlainScalarToJson("-0"), "0");
@@ -35,11 +38,11 @@ TEST(YamlToJson, QuotedScalarsStayStrings) {
 }
 
 TEST(YamlToJson, SplitsDocumentsAndSkipsEmptyOnes) {
-  auto docs = YamlToJson("---\na: 1\n---\n---\n# only a comment\n---\nb: [x, y]\n");
+  auto docs = YamlToJson("---\na: 1\n---\n---\n# only a comment\n---\nb: [x, z]\n");
   ASSERT_TRUE(docs.ok()) << docs.status();
   ASSERT_EQ(docs->size(), 2u);
   EXPECT_EQ((*docs)[0].json, R"({"a":1})");
-  EXPECT_EQ((*docs)[1].json, R"({"b":["x","y"]})");
+  EXPECT_EQ((*docs)[1].json, R"({"b":["x","z"]})");
   EXPECT_EQ((*docs)[1].line, 7);
 }
 
