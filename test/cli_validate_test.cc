@@ -12,14 +12,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
+struct CliRun {
   int exit_code = -1;
   std::string output;
 };
 
-Run RunCli(const std::string& args) {
+CliRun RunCli(const std::string& args) {
   std::string command = std::string(KP_KARPENTER_BIN) + " " + args + " 2>/dev/null";
-  Run run;
+  CliRun run;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return run;
   std::array<char, 4096> buffer;
@@ -41,7 +41,7 @@ fs::path WriteTemp(const std::string& name, const std::string& content) {
 }
 
 TEST(CliValidate, AcceptsTheArticleManifests) {
-  Run run = RunCli("validate -f " + Source("examples/article/ec2nodeclass.yaml") + " -f " +
+  CliRun run = RunCli("validate -f " + Source("examples/article/ec2nodeclass.yaml") + " -f " +
                    Source("examples/article/nodepool.yaml") + " -f " +
                    Source("examples/article/workload-sample.yaml"));
   EXPECT_EQ(run.exit_code, 0) << run.output;
@@ -65,7 +65,7 @@ spec:
           operator: Foo
           values: [spot]
 )");
-  Run run = RunCli("validate -f " + file.string());
+  CliRun run = RunCli("validate -f " + file.string());
   EXPECT_EQ(run.exit_code, 1);
   std::string expected_prefix = file.string() +
                                 ": NodePool/bad: spec.template.spec.requirements[1].operator: "
@@ -75,13 +75,13 @@ spec:
 
 TEST(CliValidate, YamlSyntaxErrorNamesTheLineAndFails) {
   fs::path file = WriteTemp("syntax.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: [x\n");
-  Run run = RunCli("validate -f " + file.string());
+  CliRun run = RunCli("validate -f " + file.string());
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.output.find("line "), std::string::npos) << run.output;
 }
 
 TEST(CliValidate, MissingFileFails) {
-  Run run = RunCli("validate -f /nonexistent/file.yaml");
+  CliRun run = RunCli("validate -f /nonexistent/file.yaml");
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.output.find("cannot open"), std::string::npos) << run.output;
 }
@@ -92,7 +92,7 @@ TEST(CliValidate, ValidAndInvalidFilesTogetherStillFail) {
   "metadata":{"name":"x"},"spec":{"weight":0,"template":{"spec":{
   "nodeClassRef":{"group":"karpenter.k8s.aws","kind":"EC2NodeClass","name":"default"},
   "requirements":[]}}}})");
-  Run run = RunCli("validate -f " + Source("examples/article/nodepool.yaml") + " -f " +
+  CliRun run = RunCli("validate -f " + Source("examples/article/nodepool.yaml") + " -f " +
                    bad.string());
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.output.find("NodePool/x: spec.weight"), std::string::npos) << run.output;

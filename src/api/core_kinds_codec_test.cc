@@ -110,7 +110,7 @@ status:
 )";
 
 TEST(CoreKindsCodec, DecodesPodFieldsAndAppliesDefaults) {
-  Pod pod = DecodeOnly<Pod>(kPod);
+  auto pod = DecodeOnly<Pod>(kPod);
   ASSERT_EQ(pod.spec.containers.size(), 1u);
   const Container& app = pod.spec.containers[0];
   EXPECT_EQ(app.resources.requests.at("cpu"), Q("500m"));
@@ -171,7 +171,7 @@ status: {replicas: 2, readyReplicas: 1, currentRevision: db-1}
 )";
 
 TEST(CoreKindsCodec, DecodesStatefulSet) {
-  StatefulSet set = DecodeOnly<StatefulSet>(kWorkloads);
+  auto set = DecodeOnly<StatefulSet>(kWorkloads);
   EXPECT_EQ(set.spec.replicas, 1);  // defaulted
   EXPECT_EQ(set.spec.pod_management_policy, "Parallel");
   EXPECT_EQ(set.spec.ordinals->start, 5);
@@ -202,7 +202,7 @@ status: {active: 2, succeeded: 1, failed: 0, startTime: "2024-05-01T10:00:00Z", 
 )";
 
 TEST(CoreKindsCodec, DecodesJob) {
-  Job job = DecodeOnly<Job>(kJob);
+  auto job = DecodeOnly<Job>(kJob);
   EXPECT_EQ(job.spec.parallelism, 2);
   EXPECT_EQ(job.spec.completions, 4);
   EXPECT_EQ(job.spec.backoff_limit, 1);
@@ -226,7 +226,7 @@ status: {currentHealthy: 3, desiredHealthy: 2, disruptionsAllowed: 1, expectedPo
 )";
 
 TEST(CoreKindsCodec, DecodesPodDisruptionBudget) {
-  PodDisruptionBudget pdb = DecodeOnly<PodDisruptionBudget>(kPdb);
+  auto pdb = DecodeOnly<PodDisruptionBudget>(kPdb);
   ASSERT_TRUE(pdb.spec.max_unavailable.has_value());
   EXPECT_TRUE(pdb.spec.max_unavailable->is_int);
   EXPECT_EQ(pdb.spec.max_unavailable->int_value, 1);
@@ -257,7 +257,7 @@ status:
 )";
 
 TEST(CoreKindsCodec, DecodesNodeAndDefaultsAllocatable) {
-  Node node = DecodeOnly<Node>(kNode);
+  auto node = DecodeOnly<Node>(kNode);
   EXPECT_EQ(node.spec.provider_id, "aws:///us-east-1a/i-0123");
   EXPECT_TRUE(node.spec.unschedulable);
   EXPECT_EQ(node.spec.taints[0].key, "karpenter.sh/disrupted");
@@ -287,7 +287,7 @@ status: {phase: Bound}
 )";
 
 TEST(CoreKindsCodec, DecodesPersistentVolume) {
-  PersistentVolume volume = DecodeOnly<PersistentVolume>(kStorage);
+  auto volume = DecodeOnly<PersistentVolume>(kStorage);
   EXPECT_EQ(volume.spec.aws_elastic_block_store->volume_id, "vol-0123");
   EXPECT_EQ(volume.spec.claim_ref->name, "data-web-0");
   EXPECT_EQ(volume.spec.persistent_volume_reclaim_policy, "Retain");  // defaulted
@@ -311,7 +311,7 @@ allowedTopologies:
 )";
 
 TEST(CoreKindsCodec, DecodesStorageClass) {
-  StorageClass storage_class = DecodeOnly<StorageClass>(kStorageClass);
+  auto storage_class = DecodeOnly<StorageClass>(kStorageClass);
   EXPECT_EQ(storage_class.provisioner, "ebs.csi.aws.com");
   EXPECT_EQ(storage_class.parameters.at("type"), "gp3");
   EXPECT_EQ(storage_class.volume_binding_mode, "WaitForFirstConsumer");
@@ -334,7 +334,7 @@ spec:
 )";
 
 TEST(CoreKindsCodec, DecodesCSINode) {
-  CSINode csi_node = DecodeOnly<CSINode>(kCSINode);
+  auto csi_node = DecodeOnly<CSINode>(kCSINode);
   ASSERT_EQ(csi_node.spec.drivers.size(), 1u);
   EXPECT_EQ(csi_node.spec.drivers[0].node_id, "i-0123");
   EXPECT_EQ(csi_node.spec.drivers[0].allocatable->count, 25);

@@ -173,7 +173,7 @@ using validation_internal::InvalidEach;
 
 namespace {
 
-constexpr size_t kTotalAnnotationSizeLimit = 256 * 1024;
+constexpr size_t kTotalAnnotationSizeLimit = size_t{256} * 1024;
 
 // Finalizers Kubernetes itself defines may be unqualified; everything else needs a domain.
 bool IsStandardFinalizer(std::string_view name) {
@@ -186,7 +186,7 @@ void ValidateFinalizers(const std::vector<std::string>& finalizers, std::string_
     std::vector<std::string> messages = IsQualifiedName(finalizer);
     if (messages.empty() && !IsStandardFinalizer(finalizer) &&
         finalizer.find('/') == std::string::npos) {
-      messages.push_back("name is neither a standard finalizer name nor is it fully qualified");
+      messages.emplace_back("name is neither a standard finalizer name nor is it fully qualified");
     }
     InvalidEach(errors, path, Quote(finalizer), messages);
   }

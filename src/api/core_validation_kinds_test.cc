@@ -349,7 +349,8 @@ TEST(ValidatePersistentVolume, CapacitySourcesAndNodeAffinity) {
   volume.spec.node_affinity = VolumeNodeAffinity{};
   FieldErrors errors = Validate(volume);
   EXPECT_TRUE(HasError(errors, "spec.capacity", "supported values: \"storage\""));
-  EXPECT_TRUE(HasError(errors, "spec.local", "may not specify more than 1 volume type"));
+  // Kubernetes counts local before csi, so the CSI source is the extra one.
+  EXPECT_TRUE(HasError(errors, "spec.csi", "may not specify more than 1 volume type"));
   EXPECT_TRUE(
       HasError(errors, "spec.persistentVolumeReclaimPolicy", "Unsupported value: \"Keep\""));
   EXPECT_TRUE(

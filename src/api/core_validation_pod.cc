@@ -34,7 +34,7 @@ constexpr char kPodDeletionCostAnnotation[] = "controller.kubernetes.io/pod-dele
 // IANA service names (IsValidPortName).
 std::vector<std::string> PortNameProblems(std::string_view name) {
   std::vector<std::string> problems;
-  if (name.size() > 15) problems.push_back("must be no more than 15 characters");
+  if (name.size() > 15) problems.emplace_back("must be no more than 15 characters");
   bool alnum_or_hyphen = true;
   bool has_letter = false;
   for (char c : name) {
@@ -43,14 +43,14 @@ std::vector<std::string> PortNameProblems(std::string_view name) {
     has_letter |= lower;
   }
   if (!alnum_or_hyphen) {
-    problems.push_back("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+    problems.emplace_back("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
   }
-  if (!has_letter) problems.push_back("must contain at least one letter (a-z)");
+  if (!has_letter) problems.emplace_back("must contain at least one letter (a-z)");
   if (name.find("--") != std::string_view::npos) {
-    problems.push_back("must not contain consecutive hyphens");
+    problems.emplace_back("must not contain consecutive hyphens");
   }
   if (!name.empty() && (name.front() == '-' || name.back() == '-')) {
-    problems.push_back("must not begin or end with a hyphen");
+    problems.emplace_back("must not begin or end with a hyphen");
   }
   return problems;
 }

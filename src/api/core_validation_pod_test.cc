@@ -55,7 +55,7 @@ TEST(ValidatePod, RejectsBadLabelKeyValueAndAnnotationKey) {
 
 TEST(ValidatePod, RejectsOversizedAnnotations) {
   Pod pod = ValidPod();
-  pod.metadata.annotations["big"] = std::string(256 * 1024, 'x');
+  pod.metadata.annotations["big"] = std::string(size_t{256} * 1024, 'x');
   EXPECT_TRUE(HasError(Validate(pod), "metadata.annotations", "Too long"));
 }
 
@@ -240,12 +240,16 @@ TEST(ValidatePod, VolumesNeedUniqueDnsLabelNamesAndOneSource) {
   Volume upper;
   upper.name = "Cache";
   upper.empty_dir = EmptyDirVolumeSource{.size_limit = Q("-1Gi")};
-  pod.spec.volumes = {data, duplicate, upper};
+  Volume unnamed_claim;
+  unnamed_claim.name = "claim";
+  unnamed_claim.persistent_volume_claim = PersistentVolumeClaimVolumeSource{};
+  pod.spec.volumes = {data, duplicate, upper, unnamed_claim};
   FieldErrors errors = Validate(pod);
-  EXPECT_TRUE(
-      HasError(errors, "spec.volumes[0].persistentVolumeClaim.claimName", "Required value"));
+  // Sources are counted in Kubernetes' order (emptyDir before persistentVolumeClaim).
   EXPECT_TRUE(HasError(errors, "spec.volumes[0].persistentVolumeClaim",
                        "may not specify more than 1 volume type"));
+  EXPECT_TRUE(
+      HasError(errors, "spec.volumes[3].persistentVolumeClaim.claimName", "Required value"));
   EXPECT_TRUE(HasError(errors, "spec.volumes[1].name", "Duplicate value: \"data\""));
   EXPECT_TRUE(HasError(errors, "spec.volumes[2].name", "Invalid value: \"Cache\""));
   EXPECT_TRUE(HasError(errors, "spec.volumes[2].emptyDir.sizeLimit", "valid resource quantity"));

@@ -232,8 +232,11 @@ class FieldEncoder {
     w.Key(name);
     size_t value_start = w.size();
     encoder_.Encode(field);
-    // Structs have no natural "empty"; drop ones that encoded to {} as omitempty would.
-    if (w.size() - value_start == 2 && w.str().compare(value_start, 2, "{}") == 0) {
+    // Plain structs have no natural "empty"; drop ones that encoded to {} as omitempty
+    // would. A set optional (`nodeClassRef: {}`) keeps its {} so presence survives a round trip.
+    constexpr bool kIsOptional = requires { field.has_value(); };
+    if (!kIsOptional && w.size() - value_start == 2 &&
+        w.str().compare(value_start, 2, "{}") == 0) {
       w.Truncate(mark, was_first);
     }
   }

@@ -158,3 +158,31 @@ TEST(JsonCodec, ObjectExpectedWhereScalarGiven) {
 
 }  // namespace
 }  // namespace karpenter::api
+
+namespace karpenter::api {
+namespace {
+
+struct Holder {
+  std::optional<LabelSelector> selector;
+  LabelSelector plain;
+  bool operator==(const Holder&) const = default;
+  template <class V>
+  void Fields(V& v) {
+    v("selector", selector);
+    v("plain", plain);
+  }
+};
+
+TEST(JsonCodec, SetButEmptyOptionalStructSurvivesRoundTrip) {
+  Holder h;
+  h.selector = LabelSelector{};
+  std::string json = EncodeJson(h);
+  EXPECT_EQ(json, R"({"selector":{}})");
+  Holder back;
+  DecodeReport report;
+  ASSERT_TRUE(DecodeJsonText(json, back, report).ok());
+  EXPECT_EQ(back, h);
+}
+
+}  // namespace
+}  // namespace karpenter::api

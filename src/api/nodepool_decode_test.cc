@@ -1,0 +1,181 @@
+// NodePool and NodeClaim through the codec: YAML as users write it, decoded, defaulted and
+// validated, and encoded back.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "src/api/json_codec.h"
+#include "src/api/nodeclaim_validation.h"
+#include "src/api/nodepool_test_util.h"
+#include "src/api/nodepool_validation.h"
+#include "src/api/yaml_to_json.h"
+
+namespace karpenter::api {
+namespace {
+
+using np_test::ArticleNodePool;
+using np_test::Dump;
+using np_test::HasError;
+
+struct Decoded {
+  NodePool pool;
+  DecodeReport report;
+  FieldErrors errors;  // decode errors, then validation
+};
+
+Decoded DecodePool(std::string_view yaml) {
+  Decoded out;
+  absl::StatusOr<std::vector<JsonDocument>> docs = YamlToJson(yaml);
+  EXPECT_TRUE(docs.ok()) << docs.status();
+  if (!docs.ok() || docs->size() != 1) return out;
+  EXPECT_TRUE(DecodeJsonText((*docs)[0].json, out.pool, out.report).ok());
+  ApplyDefaults(out.pool);
+  out.errors.Append(out.report.errors);
+  ValidateNodePool(out.pool, &out.errors);
+  return out;
+}
+
+std::string ReadArticlePool() {
+  std::ifstream in(std::string(KP_SOURCE_DIR) + "/examples/article/nodepool.yaml");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+constexpr std::string_view kMinimalPool = R"(
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: minimal
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements: []
+)";
+
+TEST(NodePoolDecode, ArticleYamlDecodesToTheArticlePoolWithNoErrors) {
+  const std::string yaml = ReadArticlePool();
+  ASSERT_FALSE(yaml.empty());
+  Decoded decoded = DecodePool(yaml);
+  EXPECT_TRUE(decoded.report.unknown_fields.empty());
+  EXPECT_TRUE(decoded.errors.empty()) << Dump(decoded.errors);
+  EXPECT_EQ(decoded.pool, ArticleNodePool());
+}
+
+TEST(NodePoolDecode, EncodingRoundTripsAndKeepsDurationsAsWritten) {
+  Decoded first = DecodePool(ReadArticlePool());
+  const std::string json = EncodeJson(first.pool);
+  EXPECT_NE(json.find("\"expireAfter\":\"720h\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"consolidateAfter\":\"1m\""), std::string::npos) << json;
+  NodePool second;
+  DecodeReport report;
+  ASSERT_TRUE(DecodeJsonText(json, second, report).ok());
+  EXPECT_TRUE(report.errors.empty());
+  EXPECT_TRUE(report.unknown_fields.empty());
+  EXPECT_EQ(second, first.pool);
+  EXPECT_EQ(EncodeJson(second), json);
+}
+
+TEST(NodePoolDecode, AbsentDisruptionAndExpireAfterAreDefaulted) {
+  Decoded decoded = DecodePool(kMinimalPool);
+  EXPECT_TRUE(decoded.errors.empty()) << Dump(decoded.errors);
+  ASSERT_TRUE(decoded.pool.spec.disruption.has_value());
+  EXPECT_EQ(decoded.pool.spec.disruption->consolidate_after->ToString(), "0s");
+  EXPECT_EQ(decoded.pool.spec.disruption->consolidation_policy, "WhenEmptyOrUnderutilized");
+  EXPECT_EQ(decoded.pool.spec.disruption->budgets->at(0).nodes, "10%");
+  EXPECT_EQ(decoded.pool.spec.template_.spec.expire_after->ToString(), "720h");
+}
+
+TEST(NodePoolDecode, PresenceOfOptionalFieldsSurvivesDecoding) {
+  Decoded decoded = DecodePool(std::string(kMinimalPool) + R"(
+      expireAfter: Never
+  disruption:
+    consolidationPolicy: WhenEmpty
+    budgets: []
+)");
+  EXPECT_TRUE(decoded.pool.spec.template_.spec.expire_after->IsNever());
+  EXPECT_TRUE(decoded.pool.spec.disruption->budgets->empty());
+  EXPECT_TRUE(HasError(decoded.errors, "spec.disruption.consolidateAfter", "Required value"))
+      << Dump(decoded.errors);
+  EXPECT_EQ(decoded.errors.size(), 1u) << Dump(decoded.errors);
+}
+
+TEST(NodePoolDecode, BudgetFieldsDecodeWithTheirPresence) {
+  Decoded decoded = DecodePool(std::string(kMinimalPool) + R"(
+  disruption:
+    consolidateAfter: Never
+    budgets:
+      - reasons: [Drifted]
+      - nodes: "0"
+        schedule: "0 9 * * mon-fri"
+        duration: 8h
+  weight: 10
+)");
+  EXPECT_TRUE(decoded.errors.empty()) << Dump(decoded.errors);
+  const std::vector<Budget>& budgets = *decoded.pool.spec.disruption->budgets;
+  ASSERT_EQ(budgets.size(), 2u);
+  EXPECT_EQ(budgets[0].nodes, "10%");
+  EXPECT_FALSE(budgets[0].schedule.has_value());
+  EXPECT_EQ(budgets[1].schedule, "0 9 * * mon-fri");
+  EXPECT_EQ(budgets[1].duration, Duration::FromHours(8));
+  EXPECT_EQ(decoded.pool.spec.weight, 10);
+}
+
+TEST(NodePoolDecode, WrongTypesAndUnknownFieldsAreReportedWithPaths) {
+  Decoded decoded = DecodePool(std::string(kMinimalPool) + R"(
+  weight: heavy
+  replicas: 3
+  unknownField: 1
+)");
+  EXPECT_TRUE(HasError(decoded.errors, "spec.weight", "must be of type integer"))
+      << Dump(decoded.errors);
+  ASSERT_EQ(decoded.report.unknown_fields.size(), 1u);
+  EXPECT_EQ(decoded.report.unknown_fields[0], "spec.unknownField");
+  EXPECT_EQ(decoded.pool.spec.replicas, 3);
+}
+
+TEST(NodeClaimDecode, ClaimYamlDecodesAndValidates) {
+  constexpr std::string_view kClaim = R"(
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata:
+  generateName: default-
+spec:
+  nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+  requirements:
+    - {key: karpenter.sh/nodepool, operator: In, values: [default]}
+    - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large, m5.xlarge], minValues: 2}
+  resources:
+    requests: {cpu: 500m, memory: 512Mi}
+  terminationGracePeriod: 1h
+status:
+  nodeName: ip-10-0-0-1.ec2.internal
+  providerID: aws:///us-west-2a/i-0123456789abcdef0
+  capacity: {cpu: "2", memory: 8Gi}
+  conditions:
+    - {type: Launched, status: "True", lastTransitionTime: "2024-06-01T10:00:00Z"}
+  lastPodEventTime: "2024-06-01T10:05:00Z"
+)";
+  absl::StatusOr<std::vector<JsonDocument>> docs = YamlToJson(kClaim);
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  NodeClaim claim;
+  DecodeReport report;
+  ASSERT_TRUE(DecodeJsonText((*docs)[0].json, claim, report).ok());
+  EXPECT_TRUE(report.errors.empty()) << Dump(report.errors);
+  EXPECT_TRUE(report.unknown_fields.empty());
+  ApplyDefaults(claim);
+  FieldErrors errors;
+  ValidateNodeClaim(claim, &errors);
+  EXPECT_TRUE(errors.empty()) << Dump(errors);
+  EXPECT_EQ(claim.spec.requirements[1].min_values, 2);
+  EXPECT_EQ(claim.spec.expire_after->ToString(), "720h");
+  EXPECT_EQ(claim.spec.termination_grace_period, Duration::FromHours(1));
+  EXPECT_EQ(claim.status.capacity.at("memory"), *Quantity::Parse("8Gi"));
+  EXPECT_EQ(claim.status.last_pod_event_time->Rfc3339(), "2024-06-01T10:05:00Z");
+}
+
+}  // namespace
+}  // namespace karpenter::api
