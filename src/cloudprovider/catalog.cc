@@ -5,9 +5,9 @@
 #include <utility>
 
 #include "karpenter/common/status.h"
+#include "src/api/karpenter_labels.h"
 #include "src/cloudprovider/embedded_data.h"
 #include "src/cloudprovider/on_demand_prices.h"
-#include "src/cloudprovider/well_known.h"
 
 namespace karpenter::cloudprovider {
 namespace {
@@ -31,14 +31,14 @@ std::vector<Offering> Offerings(const InstanceTypeInfo& info, const std::vector<
     bool available = offered && runnable && on_demand.has_value();
     if (info.on_demand) {
       offerings.push_back({.zone = zone,
-                           .capacity_type = std::string(kCapacityTypeOnDemand),
+                           .capacity_type = std::string(api::kCapacityTypeOnDemand),
                            .price = on_demand.value_or(0),
                            .available = available});
     }
     if (info.spot) {
       double spot = on_demand ? SpotPrice(options.spot, info.name, zone, *on_demand) : 0;
       offerings.push_back({.zone = zone,
-                           .capacity_type = std::string(kCapacityTypeSpot),
+                           .capacity_type = std::string(api::kCapacityTypeSpot),
                            .price = spot,
                            .available = available});
     }

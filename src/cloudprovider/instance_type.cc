@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "fmt/core.h"
 #include "karpenter/common/status.h"
-#include "src/cloudprovider/well_known.h"
+#include "src/cloudprovider/resource_names.h"
 
 namespace karpenter::cloudprovider {
 namespace {
