@@ -123,7 +123,6 @@ TEST(JsonCodec, EncodesInDeclarationOrderOmittingEmpty) {
   s.enabled = false;
   s.resources["cpu"] = *Quantity::Parse("1.5");
   s.budget = IntOrString{.is_int = true, .int_value = 3, .str_value = ""};
-  s.selector = LabelSelector{};
   EXPECT_EQ(EncodeJson(s),
             R"({"name":"a","limit":0,"enabled":false,"resources":{"cpu":"1500m"},"budget":3})");
 }
