@@ -165,6 +165,15 @@ TEST(BoxCodec, ReportsUnknownKeysAndTypeErrorsInsideBox) {
   EXPECT_EQ(bad_report.errors.errors()[0].path, "inner.values");
 }
 
+TEST(BoxCodec, NonObjectValueIsATypeErrorAndLeavesBoxEmpty) {
+  Outer out;
+  DecodeReport report;
+  ASSERT_TRUE(DecodeJsonText(R"({"inner":5})", out, report).ok());
+  ASSERT_EQ(report.errors.size(), 1u);
+  EXPECT_EQ(report.errors.errors()[0].path, "inner");
+  EXPECT_FALSE(out.inner.has_value());
+}
+
 TEST(BoxCodec, EncodeOmitsEmptyBoxAndKeepsSetEmptyOne) {
   EXPECT_EQ(EncodeJson(Outer{.id = "x", .inner = {}}), R"({"id":"x"})");
   EXPECT_EQ(EncodeJson(Outer{.id = "x", .inner = Inner{}}), R"({"id":"x","inner":{}})");
