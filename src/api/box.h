@@ -76,17 +76,6 @@ class Box {
   }
   void reset() { ptr_.reset(); }
 
-  // Lets the field-list JSON codec (json_codec.h) read and write a box as the struct it holds,
-  // the way it handles `std::optional<T>`: the codec visits a struct's fields only when its JSON
-  // key is present (decoding) or when the box is set (encoding omits empty boxes), so visiting an
-  // empty box means "decode into a new value".
-  template <class V>
-  requires requires(T& t, V& v) { t.Fields(v); }
-  void Fields(V& v) {
-    if (!ptr_) ptr_ = std::make_unique<T>();
-    ptr_->Fields(v);
-  }
-
   friend bool operator==(const Box& a, const Box& b) {
     if (!a.ptr_ || !b.ptr_) return a.ptr_ == b.ptr_;
     return *a.ptr_ == *b.ptr_;

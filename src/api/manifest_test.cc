@@ -130,3 +130,34 @@ TEST(LoadManifestFile, MissingFileIsNotFound) {
 
 }  // namespace
 }  // namespace karpenter::api
+
+namespace karpenter::api {
+namespace {
+
+TEST(DecodeManifests, MalformedListFailsTheWholeList) {
+  // Unbalanced in JSON and in YAML alike: nothing of the list may come back.
+  auto manifests = DecodeManifests(
+      R"({"apiVersion":"v1","kind":"List","items":[
+          {"apiVersion":"v1","kind":"Node","metadata":{"name":"n"}},
+          {"apiVersion":"v1","kind":"Node","metadata":{"name":"m"})",
+      "bad.json");
+  EXPECT_FALSE(manifests.ok());
+}
+
+TEST(DecodeManifests, ListItemsAreDecodedOneByOneWithTheSameResult) {
+  // The per-item path (a kubectl List) and the whole-document path (a bare array) agree.
+  auto list = DecodeManifests(kPodList, "list.json");
+  std::string array = std::string(kPodList);
+  array = array.substr(array.find('['));
+  array = array.substr(0, array.rfind(']') + 1);
+  auto bare = DecodeManifests(array, "list.json");
+  ASSERT_TRUE(list.ok() && bare.ok());
+  ASSERT_EQ(list->size(), bare->size());
+  for (size_t i = 0; i < list->size(); ++i) {
+    EXPECT_EQ((*list)[i].Ref(), (*bare)[i].Ref());
+    EXPECT_EQ((*list)[i].object, (*bare)[i].object);
+  }
+}
+
+}  // namespace
+}  // namespace karpenter::api
