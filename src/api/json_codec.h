@@ -21,6 +21,7 @@
 
 #include "karpenter/common/status.h"
 #include "simdjson.h"
+#include "src/api/box.h"
 #include "src/api/duration.h"
 #include "src/api/field_errors.h"
 #include "src/api/json_path.h"
@@ -90,6 +91,11 @@ class Decoder {
 
   template <class T>
   void Decode(Value v, const JsonPath& path, std::optional<T>& out) {
+    out.emplace();
+    Decode(v, path, *out);
+  }
+  template <class T>
+  void Decode(Value v, const JsonPath& path, Box<T>& out) {
     out.emplace();
     Decode(v, path, *out);
   }
@@ -230,6 +236,11 @@ class Encoder {
   template <class T>
   void Encode(const std::optional<T>& value) {
     if (!value) return writer_.Null();
+    Encode(*value);
+  }
+  template <class T>
+  void Encode(const Box<T>& value) {
+    if (!value.has_value()) return writer_.Null();
     Encode(*value);
   }
   template <class T>

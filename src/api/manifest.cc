@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "fmt/format.h"
+#include "src/api/json_list_splitter.h"
 #include "src/api/yaml_to_json.h"
 
 namespace karpenter::api {
@@ -61,9 +62,16 @@ class ManifestReader {
     simdjson::ondemand::document doc;
     if (auto error = parser.iterate(json).get(doc)) return error;
     simdjson::ondemand::value root;
-    if (auto error = doc.get_value().get(root)) return error;
+    auto error = doc.get_value().get(root);
+    if (error == simdjson::SCALAR_DOCUMENT_AS_VALUE) {
+      NotAnObject();
+      return simdjson::SUCCESS;
+    }
+    if (error) return error;
     return ReadValue(root);
   }
+
+  void Reserve(size_t count) { out_.reserve(out_.size() + count); }
 
  private:
   simdjson::error_code ReadValue(simdjson::ondemand::value& value) {
@@ -84,9 +92,7 @@ class ManifestReader {
       return simdjson::SUCCESS;
     }
     if (type != json_type::object) {
-      Manifest& manifest = NewManifest();
-      manifest.report.errors.Invalid("", Quote(source_),
-                                     "each document must be an object with apiVersion and kind");
+      NotAnObject();
       return simdjson::SUCCESS;
     }
     simdjson::ondemand::object object;
@@ -155,6 +161,11 @@ class ManifestReader {
     return PeekString(metadata, "namespace", manifest.namespace_);
   }
 
+  void NotAnObject() {
+    NewManifest().report.errors.Invalid("", Quote(source_),
+                                        "each document must be an object with apiVersion and kind");
+  }
+
   Manifest& NewManifest() {
     Manifest& manifest = out_.emplace_back();
     manifest.source = std::string(source_);
@@ -182,6 +193,24 @@ absl::Status JsonError(simdjson::error_code error, int line) {
   }
   return absl::InvalidArgumentError(
       fmt::format("invalid JSON: {}", simdjson::error_message(error)));
+}
+
+// Validates the list's own members and decodes each item; false on any malformed JSON.
+bool DecodeListItems(const JsonListSplit& split, simdjson::padded_string_view content,
+                     simdjson::ondemand::parser& parser, ManifestReader& reader) {
+  simdjson::dom::parser validator;
+  for (std::string_view value : split.other_values) {
+    simdjson::dom::element ignored;
+    if (validator.parse(value.data(), value.size(), true).get(ignored)) return false;
+  }
+  reader.Reserve(split.items.size());
+  for (std::string_view item : split.items) {
+    // The item lies inside the padded input, so the bytes after it are readable padding.
+    size_t offset = static_cast<size_t>(item.data() - content.data());
+    simdjson::padded_string_view view(item.data(), item.size(), content.capacity() - offset);
+    if (reader.ReadDocument(parser, view, 0) != simdjson::SUCCESS) return false;
+  }
+  return true;
 }
 
 absl::StatusOr<std::vector<Manifest>> DecodeYaml(std::string_view content,
@@ -215,10 +244,16 @@ std::vector<std::string_view> SupportedKinds() {
 absl::StatusOr<std::vector<Manifest>> DecodeManifests(simdjson::padded_string_view content,
                                                       std::string_view source) {
   if (LooksLikeJson(content)) {
-    // The fast path for `kubectl get -o json`: walk the bytes where they are.
     std::vector<Manifest> out;
     simdjson::ondemand::parser parser;
     ManifestReader reader(source, out);
+    // `kubectl get -o json` lists are parsed item by item, so the parser's index covers one
+    // object at a time rather than the whole snapshot.
+    if (auto split = SplitJsonList(content);
+        split && DecodeListItems(*split, content, parser, reader)) {
+      return out;
+    }
+    out.clear();
     if (reader.ReadDocument(parser, content, 0) == simdjson::SUCCESS) return out;
     // Not strict JSON (comments, trailing commas): let the YAML reader explain or accept it.
   }

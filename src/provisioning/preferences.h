@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "karpenter/common/status.h"
+#include "src/api/box.h"
 #include "src/api/pod.h"
 #include "src/scheduling/requirements.h"
 
@@ -16,7 +17,7 @@ namespace karpenter::provisioning {
 
 struct PodAttempt {
   const api::Pod* pod = nullptr;
-  std::optional<api::Affinity> affinity;
+  api::Box<api::Affinity> affinity;
   std::vector<api::Toleration> tolerations;
   std::vector<api::TopologySpreadConstraint> topology_spread_constraints;
 

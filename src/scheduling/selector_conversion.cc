@@ -53,7 +53,7 @@ Requirements FromLabels(const std::map<std::string, std::string>& labels) {
 
 absl::StatusOr<Requirements> FromPodSelectors(
     const std::map<std::string, std::string>& node_selector,
-    const std::optional<api::Affinity>& affinity, const PodRequirementOptions& options) {
+    const api::Box<api::Affinity>& affinity, const PodRequirementOptions& options) {
   Requirements out = FromLabels(node_selector);
   if (!affinity || !affinity->node_affinity) return out;
   const api::NodeAffinity& node_affinity = *affinity->node_affinity;

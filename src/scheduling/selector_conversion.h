@@ -51,7 +51,7 @@ struct PodRequirementOptions {
 // or a `required_term` past the last term.
 absl::StatusOr<Requirements> FromPodSelectors(
     const std::map<std::string, std::string>& node_selector,
-    const std::optional<api::Affinity>& affinity, const PodRequirementOptions& options = {});
+    const api::Box<api::Affinity>& affinity, const PodRequirementOptions& options = {});
 
 // The same from a pod's spec (nodeSelector and affinity).
 absl::StatusOr<Requirements> FromPodSpec(const api::PodSpec& spec,
