@@ -82,7 +82,8 @@ TEST(JsonCodec, ReportsTypeErrorsWithFieldPaths) {
   EXPECT_TRUE(report.errors.Contains("tags[0]"));
   EXPECT_TRUE(report.errors.Contains("resources[cpu]"));
   EXPECT_TRUE(report.errors.Contains("taints[0].key"));
-  EXPECT_EQ(report.errors.errors()[0].message, "Invalid value: \"integer\": must be of type string");
+  EXPECT_EQ(report.errors.errors()[0].message,
+            "Invalid value: \"integer\": must be of type string");
 }
 
 TEST(JsonCodec, RejectsFractionalIntegersAndOverflowingInt32) {
@@ -100,8 +101,9 @@ TEST(JsonCodec, RejectsFractionalIntegersAndOverflowingInt32) {
 
 TEST(JsonCodec, ReportsUnknownFieldsButNotIgnoredOnes) {
   DecodeReport report;
-  MustDecode(R"({"name":"a","managedFields":[],"surprise":1,"taints":[{"key":"k","colour":"red"}]})",
-             report);
+  MustDecode(
+      R"({"name":"a","managedFields":[],"surprise":1,"taints":[{"key":"k","colour":"red"}]})",
+      report);
   EXPECT_TRUE(report.errors.empty());
   std::vector<std::string> unknown = report.unknown_fields;
   std::sort(unknown.begin(), unknown.end());

@@ -61,7 +61,12 @@ class ManifestReader {
     simdjson::ondemand::document doc;
     if (auto error = parser.iterate(json).get(doc)) return error;
     simdjson::ondemand::value root;
-    if (auto error = doc.get_value().get(root)) return error;
+    auto error = doc.get_value().get(root);
+    if (error == simdjson::SCALAR_DOCUMENT_AS_VALUE) {
+      NotAnObject();
+      return simdjson::SUCCESS;
+    }
+    if (error) return error;
     return ReadValue(root);
   }
 
@@ -84,9 +89,7 @@ class ManifestReader {
       return simdjson::SUCCESS;
     }
     if (type != json_type::object) {
-      Manifest& manifest = NewManifest();
-      manifest.report.errors.Invalid("", Quote(source_),
-                                     "each document must be an object with apiVersion and kind");
+      NotAnObject();
       return simdjson::SUCCESS;
     }
     simdjson::ondemand::object object;
@@ -153,6 +156,11 @@ class ManifestReader {
     if (error) return error;
     if (auto peek = PeekString(metadata, "name", manifest.name)) return peek;
     return PeekString(metadata, "namespace", manifest.namespace_);
+  }
+
+  void NotAnObject() {
+    NewManifest().report.errors.Invalid("", Quote(source_),
+                                        "each document must be an object with apiVersion and kind");
   }
 
   Manifest& NewManifest() {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "src/api/box.h"
 #include "src/api/meta.h"
 #include "src/api/quantity.h"
 #include "src/api/resource_list.h"
@@ -155,6 +156,8 @@ struct PodResourceClaim {
   }
 };
 
+// Rarely set structs (affinity, os, pod-level resources) are boxed so that the thousands of
+// pods in a cluster snapshot do not each carry room for them.
 struct PodSpec {
   std::vector<Volume> volumes;
   std::vector<Container> init_containers;
@@ -166,7 +169,7 @@ struct PodSpec {
   std::string service_account_name;
   std::string node_name;
   bool host_network = false;
-  std::optional<Affinity> affinity;
+  Box<Affinity> affinity;
   std::string scheduler_name;
   std::vector<Toleration> tolerations;
   std::string priority_class_name;
@@ -175,12 +178,12 @@ struct PodSpec {
   std::optional<std::string> preemption_policy;  // PreemptLowerPriority | Never
   ResourceList overhead;
   std::vector<TopologySpreadConstraint> topology_spread_constraints;
-  std::optional<PodOS> os;
+  Box<PodOS> os;
   std::vector<PodSchedulingGate> scheduling_gates;
   std::vector<PodResourceClaim> resource_claims;
   // Pod-level resources (PodLevelResources): when set, cpu/memory/hugepages requests here
   // replace the aggregate of the containers'.
-  std::optional<ResourceRequirements> resources;
+  Box<ResourceRequirements> resources;
   bool operator==(const PodSpec&) const = default;
   template <class V>
   void Fields(V& v) {

@@ -323,7 +323,10 @@ absl::StatusOr<Quantity> Quantity::Parse(std::string_view text) {
       pieces->negative ? -static_cast<quantity_internal::I128>(*magnitude)
                        : static_cast<quantity_internal::I128>(*magnitude);
   Quantity q(quantity_internal::FromNative(signed_nanos), format);
-  if (UpstreamKeepsText(*pieces, *suffix)) q.text_ = std::string(text);
+  if (UpstreamKeepsText(*pieces, *suffix) &&
+      quantity_internal::CanonicalText(q.Nanos(), q.format()).view() != text) {
+    q.text_ = std::string(text);
+  }
   return q;
 }
 

@@ -7,6 +7,11 @@
 // values; here magnitudes must stay below 10^29 (38 decimal digits of nano-units). Parse rejects
 // larger decimal values with OutOfRange, while binary-suffixed values are capped at 2^63-1 exactly
 // as upstream caps them. Add and Sub saturate at the range limit instead of wrapping.
+//
+// A Quantity is 32 bytes: resource lists hold many of them, so the value is stored as two
+// 64-bit halves (no 16-byte alignment) and the verbatim input text that upstream's String()
+// sometimes returns is kept on the heap, only in the rare case that it differs from the
+// canonical form ("+1", "1E3", "1.500").
 #pragma once
 
 #include <compare>
@@ -16,6 +21,7 @@
 
 #include "absl/numeric/int128.h"
 #include "absl/status/statusor.h"
+#include "src/api/box.h"
 
 namespace karpenter::api {
 
@@ -53,13 +59,15 @@ class Quantity {
   int64_t MilliValue() const;
   double AsApproximateFloat64() const;
   // The exact value in nano-units.
-  absl::int128 Nanos() const { return nanos_; }
+  absl::int128 Nanos() const { return absl::MakeInt128(nanos_high_, nanos_low_); }
 
   Format format() const { return format_; }
-  bool IsZero() const { return nanos_ == 0; }
-  int Sign() const { return nanos_ < 0 ? -1 : (nanos_ == 0 ? 0 : 1); }
+  bool IsZero() const { return nanos_high_ == 0 && nanos_low_ == 0; }
+  int Sign() const { return nanos_high_ < 0 ? -1 : (IsZero() ? 0 : 1); }
   int Cmp(const Quantity& other) const {
-    return nanos_ < other.nanos_ ? -1 : (nanos_ == other.nanos_ ? 0 : 1);
+    const absl::int128 a = Nanos();
+    const absl::int128 b = other.Nanos();
+    return a < b ? -1 : (a == b ? 0 : 1);
   }
 
   // In-place arithmetic as upstream: a zero receiver adopts the other operand's format.
@@ -68,18 +76,27 @@ class Quantity {
   void Neg();
 
   // Numeric comparison; the format and remembered text do not take part.
-  friend bool operator==(const Quantity& a, const Quantity& b) { return a.nanos_ == b.nanos_; }
+  friend bool operator==(const Quantity& a, const Quantity& b) {
+    return a.nanos_low_ == b.nanos_low_ && a.nanos_high_ == b.nanos_high_;
+  }
   friend std::strong_ordering operator<=>(const Quantity& a, const Quantity& b) {
     return a.Cmp(b) <=> 0;
   }
 
  private:
-  Quantity(absl::int128 nanos, Format format) : nanos_(nanos), format_(format) {}
+  Quantity(absl::int128 nanos, Format format) : format_(format) { SetNanos(nanos); }
+  void SetNanos(absl::int128 nanos) {
+    nanos_low_ = absl::Int128Low64(nanos);
+    nanos_high_ = absl::Int128High64(nanos);
+  }
 
-  absl::int128 nanos_ = 0;
+  uint64_t nanos_low_ = 0;
+  int64_t nanos_high_ = 0;
+  // The parsed text when upstream would print it back verbatim and it differs from
+  // CanonicalString(); empty otherwise (String() then prints the canonical form, which is what
+  // upstream would print too).
+  Box<std::string> text_;
   Format format_ = Format::kDecimalSI;
-  // The parsed text when upstream would print it back verbatim; empty otherwise.
-  std::string text_;
 };
 
 // "DecimalSI", "BinarySI" or "DecimalExponent", as upstream spells the formats.

@@ -369,6 +369,48 @@ TEST(Quantity, AddDropsKeptText) {
   EXPECT_EQ(n.String(), "-9010m");
 }
 
+TEST(Quantity, NegAndSubDropKeptText) {
+  Quantity q = Q("+1");
+  q.Neg();
+  EXPECT_EQ(q.String(), "-1");
+  Quantity s = Q("007");
+  s.Sub(Q("0"));
+  EXPECT_EQ(s.String(), "7");
+}
+
+TEST(Quantity, FitsInThirtyTwoBytes) {
+  // Resource lists hold one per entry; the verbatim text lives on the heap only when needed.
+  static_assert(sizeof(Quantity) <= 32);
+  static_assert(alignof(Quantity) <= alignof(void*));
+  EXPECT_LE(sizeof(Quantity), 32u);
+}
+
+TEST(Quantity, CopiesKeepVerbatimTextIndependently) {
+  Quantity original = Q("1E3");
+  Quantity copy = original;
+  Quantity assigned;
+  assigned = original;
+  original.Add(Q("1"));
+  EXPECT_EQ(original.String(), "1001");
+  EXPECT_EQ(copy.String(), "1E3");
+  EXPECT_EQ(assigned.String(), "1E3");
+  assigned = Q("2");
+  EXPECT_EQ(assigned.String(), "2");
+}
+
+TEST(Quantity, LongVerbatimTextIsKept) {
+  // Leading zeros do not count toward upstream's precision, so any number of them is kept.
+  EXPECT_EQ(Q("+000000000000000000000000000001Ki").String(), "+000000000000000000000000000001Ki");
+}
+
+TEST(Quantity, LongestCanonicalFormsPrint) {
+  EXPECT_EQ(Q("-99999999999999999999999999999.999999999e0").String(),
+            "-99999999999999999999999999999999999999e-9");
+  EXPECT_EQ(Q("-99999999999999999999999999999.999999999").String(),
+            "-99999999999999999999999999999999999999n");
+  EXPECT_EQ(Q("99999999999999999999999999999Ki").String(), "9223372036854775807");
+}
+
 TEST(Quantity, AddSaturatesAtRangeLimit) {
   Quantity q = Q("99999999999999999999999999999");
   q.Add(q);

@@ -1,0 +1,57 @@
+// The embedded AWS instance-type catalog that `karpenter plan` and the twin use instead of
+// DescribeInstanceTypes, the Pricing API and DescribeSpotPriceHistory: every type of the
+// generated data file, resolved with upstream's formulas under one set of NodeClass options,
+// with on-demand prices from the compact price table and spot prices from the spot model.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "src/cloudprovider/instance_type.h"
+#include "src/cloudprovider/instance_type_info.h"
+#include "src/cloudprovider/spot_price_model.h"
+
+namespace karpenter::cloudprovider {
+
+struct CatalogOptions {
+  // How types resolve (AMI family, kubelet overrides, ...). An empty region means the catalog's.
+  ResolveOptions resolve;
+  SpotPriceModel spot = DefaultSpotPriceModel();
+};
+
+class Catalog {
+ public:
+  // From the data files' contents (data/catalog/instance-types.json, on-demand-prices.txt).
+  static absl::StatusOr<Catalog> Load(std::string_view instance_types_json,
+                                      std::string_view on_demand_prices,
+                                      const CatalogOptions& options);
+  // From the copies compiled into the binary.
+  static absl::StatusOr<Catalog> LoadEmbedded(const CatalogOptions& options);
+  static absl::StatusOr<Catalog> LoadEmbedded() { return LoadEmbedded(CatalogOptions()); }
+
+  const std::string& region() const { return region_; }
+  // Every zone of the region in which some type is offered, sorted.
+  const std::vector<std::string>& zones() const { return zones_; }
+
+  // All types, sorted by name. Each has one offering per (zone of the region, capacity type the
+  // type supports); offerings in zones that do not offer the type are unavailable.
+  const std::vector<InstanceType>& Types() const { return types_; }
+  // nullptr when the catalog has no such type.
+  const InstanceType* Find(std::string_view name) const;
+  const InstanceTypeInfo* FindInfo(std::string_view name) const;
+  // The table's on-demand price; nullopt for a type the table does not price.
+  std::optional<double> OnDemandPrice(std::string_view name) const;
+
+ private:
+  std::string region_;
+  std::vector<std::string> zones_;
+  std::vector<InstanceTypeInfo> infos_;  // parallel to types_
+  std::vector<InstanceType> types_;
+  std::map<std::string, double, std::less<>> on_demand_prices_;
+};
+
+}  // namespace karpenter::cloudprovider
