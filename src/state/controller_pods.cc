@@ -18,12 +18,12 @@ api::OwnerReference ControllerReference(std::string_view api_version, std::strin
 }
 
 api::Pod PodFromTemplate(const api::PodTemplateSpec& pod_template,
-                         const api::OwnerReference& controller, std::string_view namespace_,
+                         const api::OwnerReference& controller, std::string_view namespace_name,
                          std::string_view name, api::Time created) {
   api::Pod pod;
   pod.metadata.name = std::string(name);
-  pod.metadata.namespace_ = std::string(namespace_);
-  pod.metadata.uid = DeterministicUid({"Pod", namespace_, name});
+  pod.metadata.namespace_ = std::string(namespace_name);
+  pod.metadata.uid = DeterministicUid({"Pod", namespace_name, name});
   pod.metadata.creation_timestamp = created;
   pod.metadata.labels = pod_template.metadata.labels;
   pod.metadata.annotations = pod_template.metadata.annotations;
@@ -45,13 +45,13 @@ void MarkUnschedulable(api::Pod& pod, api::Time when) {
 
 api::PersistentVolumeClaim ClaimFromTemplate(
     const api::ObjectMeta& template_metadata, const api::PersistentVolumeClaimSpec& template_spec,
-    std::string_view namespace_, std::string_view name, api::Time created,
+    std::string_view namespace_name, std::string_view name, api::Time created,
     const std::optional<std::string>& default_storage_class,
     const std::optional<api::OwnerReference>& controller) {
   api::PersistentVolumeClaim claim;
   claim.metadata.name = std::string(name);
-  claim.metadata.namespace_ = std::string(namespace_);
-  claim.metadata.uid = DeterministicUid({"PersistentVolumeClaim", namespace_, name});
+  claim.metadata.namespace_ = std::string(namespace_name);
+  claim.metadata.uid = DeterministicUid({"PersistentVolumeClaim", namespace_name, name});
   claim.metadata.creation_timestamp = created;
   claim.metadata.labels = template_metadata.labels;
   claim.metadata.annotations = template_metadata.annotations;

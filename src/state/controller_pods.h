@@ -24,7 +24,7 @@ api::OwnerReference ControllerReference(std::string_view api_version, std::strin
 // creationTimestamp `created`, the template's spec, and the API server's pod defaults (requests
 // from limits, ...). The status is left empty.
 api::Pod PodFromTemplate(const api::PodTemplateSpec& pod_template,
-                         const api::OwnerReference& controller, std::string_view namespace_,
+                         const api::OwnerReference& controller, std::string_view namespace_name,
                          std::string_view name, api::Time created);
 
 // Marks `pod` as kube-scheduler leaves a pod it could not place: phase Pending and condition
@@ -37,7 +37,7 @@ void MarkUnschedulable(api::Pod& pod, api::Time when);
 // `controller`, when set, becomes the claim's owner reference.
 api::PersistentVolumeClaim ClaimFromTemplate(
     const api::ObjectMeta& template_metadata, const api::PersistentVolumeClaimSpec& template_spec,
-    std::string_view namespace_, std::string_view name, api::Time created,
+    std::string_view namespace_name, std::string_view name, api::Time created,
     const std::optional<std::string>& default_storage_class,
     const std::optional<api::OwnerReference>& controller);
 

@@ -22,7 +22,7 @@ const api::Pod* NewestOwnedPod(const ClusterSnapshot& snapshot, const api::Daemo
 }
 
 void RestoreTemplateNodeAffinity(const api::DaemonSet& daemon_set, api::Pod& pod) {
-  const std::optional<api::Affinity>& template_affinity = daemon_set.spec.template_.spec.affinity;
+  const auto& template_affinity = daemon_set.spec.template_.spec.affinity;
   if (!template_affinity.has_value() || !template_affinity->node_affinity.has_value() ||
       !template_affinity->node_affinity->required_during_scheduling_ignored_during_execution) {
     return;

@@ -19,18 +19,18 @@ namespace karpenter::state::internal {
 // generated ones.
 class TakenNames {
  public:
-  bool Contains(std::string_view namespace_, std::string_view name) const {
-    return names_.contains(Key(namespace_, name));
+  bool Contains(std::string_view namespace_name, std::string_view name) const {
+    return names_.contains(Key(namespace_name, name));
   }
   // Reserves the name; false when it was already taken.
-  bool Take(std::string_view namespace_, std::string_view name) {
-    return names_.insert(Key(namespace_, name)).second;
+  bool Take(std::string_view namespace_name, std::string_view name) {
+    return names_.insert(Key(namespace_name, name)).second;
   }
 
  private:
   // '/' appears in neither namespaces nor names, so the joined key is unambiguous.
-  static std::string Key(std::string_view namespace_, std::string_view name) {
-    std::string key(namespace_);
+  static std::string Key(std::string_view namespace_name, std::string_view name) {
+    std::string key(namespace_name);
     key += '/';
     key += name;
     return key;
@@ -38,9 +38,9 @@ class TakenNames {
   std::set<std::string, std::less<>> names_;
 };
 
-// Pods of the snapshot in `namespace_` (a contiguous run, since pods are sorted by namespace).
+// Pods of the snapshot in `namespace_name` (a contiguous run, since pods are sorted by namespace).
 std::span<const api::Pod> PodsInNamespace(const ClusterSnapshot& snapshot,
-                                          std::string_view namespace_);
+                                          std::string_view namespace_name);
 
 // Name of the default StorageClass, if the snapshot has one.
 std::optional<std::string> DefaultStorageClassName(const ClusterSnapshot& snapshot);

@@ -2,15 +2,13 @@
 // pkg/controllers/provisioning/scheduling/volumetopology.go (ValidatePersistentVolumeClaims).
 #include "src/state/pod_validation.h"
 
-#include <charconv>
-#include <set>
-
 #include "absl/strings/str_join.h"
 #include "fmt/format.h"
 #include "src/api/field_errors.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/nodeclaim.h"
 #include "src/api/nodeclaim_validation.h"
+#include "src/scheduling/selector_conversion.h"
 
 namespace karpenter::state {
 namespace {
@@ -18,109 +16,11 @@ namespace {
 constexpr std::string_view kRequiredTermsPath =
     "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms";
 
-std::optional<int64_t> ParseBound(const std::vector<std::string>& values) {
-  if (values.size() != 1) return std::nullopt;
-  int64_t value = 0;
-  const std::string& text = values[0];
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
-// The values Karpenter's requirement for one key allows, as it intersects requirements on the
-// same key: a finite set, or everything except a set, optionally within integer bounds.
-struct AllowedValues {
-  bool complement = true;  // everything except `values`
-  std::set<std::string> values;
-  std::optional<int64_t> greater_than;
-  std::optional<int64_t> less_than;
-
-  bool WithinBounds(const std::string& value) const {
-    if (!greater_than && !less_than) return true;
-    std::optional<int64_t> number = ParseBound({value});
-    return number && (!greater_than || *number > *greater_than) &&
-           (!less_than || *number < *less_than);
-  }
-
-  void Intersect(const AllowedValues& other) {
-    if (other.greater_than)
-      greater_than = std::max(greater_than.value_or(*other.greater_than), *other.greater_than);
-    if (other.less_than)
-      less_than = std::min(less_than.value_or(*other.less_than), *other.less_than);
-    std::set<std::string> result;
-    if (!complement && !other.complement) {
-      for (const std::string& v : values) {
-        if (other.values.contains(v)) result.insert(v);
-      }
-    } else if (!complement || !other.complement) {
-      const AllowedValues& finite = complement ? other : *this;
-      const AllowedValues& excluded = complement ? *this : other;
-      for (const std::string& v : finite.values) {
-        if (!excluded.values.contains(v)) result.insert(v);
-      }
-      complement = false;
-    } else {
-      result = values;
-      result.insert(other.values.begin(), other.values.end());
-    }
-    values = std::move(result);
-    if (!complement) std::erase_if(values, [&](const std::string& v) { return !WithinBounds(v); });
-  }
-
-  bool AllowsNothing() const {
-    if (!complement) return values.empty();
-    return greater_than && less_than && *greater_than + 1 >= *less_than;
-  }
-};
-
-AllowedValues FromRequirement(const api::NodeSelectorRequirement& requirement) {
-  const std::string& op = requirement.operator_;
-  AllowedValues allowed;
-  if (op == api::kNodeSelectorOpIn || op == api::kNodeSelectorOpNotIn) {
-    allowed.complement = op == api::kNodeSelectorOpNotIn;
-    allowed.values.insert(requirement.values.begin(), requirement.values.end());
-  } else if (op == api::kNodeSelectorOpDoesNotExist) {
-    allowed.complement = false;
-  } else if (std::optional<int64_t> bound = ParseBound(requirement.values)) {
-    // Malformed bounds are reported by NodeSelectionProblems; here they constrain nothing.
-    if (op == api::kNodeSelectorOpGt) allowed.greater_than = *bound;
-    if (op == api::kNodeSelectorOpGte) allowed.greater_than = *bound - 1;
-    if (op == api::kNodeSelectorOpLt) allowed.less_than = *bound;
-    if (op == api::kNodeSelectorOpLte) allowed.less_than = *bound + 1;
-  }
-  return allowed;
-}
-
 const api::NodeAffinity* NodeAffinityOf(const api::Pod& pod) {
   if (!pod.spec.affinity.has_value() || !pod.spec.affinity->node_affinity.has_value()) {
     return nullptr;
   }
   return &*pod.spec.affinity->node_affinity;
-}
-
-// The expressions Karpenter starts a pod's requirements from: its heaviest preferred term (the
-// first among equals) and its first required term.
-std::vector<const api::NodeSelectorRequirement*> PodAffinityExpressions(const api::Pod& pod) {
-  std::vector<const api::NodeSelectorRequirement*> expressions;
-  const api::NodeAffinity* affinity = NodeAffinityOf(pod);
-  if (affinity == nullptr) return expressions;
-  const auto& preferred = affinity->preferred_during_scheduling_ignored_during_execution;
-  const api::PreferredSchedulingTerm* heaviest = nullptr;
-  for (const api::PreferredSchedulingTerm& term : preferred) {
-    if (heaviest == nullptr || term.weight > heaviest->weight) heaviest = &term;
-  }
-  if (heaviest != nullptr) {
-    for (const auto& expression : heaviest->preference.match_expressions) {
-      expressions.push_back(&expression);
-    }
-  }
-  const auto& required = affinity->required_during_scheduling_ignored_during_execution;
-  if (required.has_value() && !required->node_selector_terms.empty()) {
-    for (const auto& expression : required->node_selector_terms.front().match_expressions) {
-      expressions.push_back(&expression);
-    }
-  }
-  return expressions;
 }
 
 void AppendRequirementProblems(const api::NodeSelectorRequirement& requirement,
@@ -195,22 +95,13 @@ std::optional<std::string> ClaimProblem(const ClusterSnapshot& snapshot,
 }  // namespace
 
 bool RequiresNoNodePool(const api::Pod& pod) {
-  const std::string key(api::kNodePoolLabelKey);
-  std::optional<AllowedValues> allowed;
-  auto add = [&](const AllowedValues& values) {
-    if (!allowed.has_value()) {
-      allowed = values;
-      return;
-    }
-    allowed->Intersect(values);
-  };
-  if (auto it = pod.spec.node_selector.find(key); it != pod.spec.node_selector.end()) {
-    add(AllowedValues{.complement = false, .values = {it->second}});
-  }
-  for (const api::NodeSelectorRequirement* expression : PodAffinityExpressions(pod)) {
-    if (api::NormalizeLabelKey(expression->key) == key) add(FromRequirement(*expression));
-  }
-  return allowed.has_value() && allowed->AllowsNothing();
+  absl::StatusOr<scheduling::Requirements> requirements = scheduling::FromPodSpec(pod.spec);
+  // A malformed expression is reported by NodeSelectionProblems; without requirements there is
+  // no opt-out to detect.
+  if (!requirements.ok()) return false;
+  const scheduling::Requirement* node_pool = requirements->Find(api::kNodePoolLabelKey);
+  return node_pool != nullptr &&
+         node_pool->Operator() == scheduling::NodeSelectorOperator::kDoesNotExist;
 }
 
 std::vector<std::string> NodeSelectionProblems(const api::Pod& pod) {

@@ -30,9 +30,9 @@ struct IgnoreReason {
   bool silent = false;
 };
 
-// The pod's node requirements (nodeSelector, then its heaviest preferred node-affinity term, then
-// its first required term, intersected per key as Karpenter builds them) leave
-// `karpenter.sh/nodepool` with no allowed value.
+// The pod's node requirements (nodeSelector, its heaviest preferred node-affinity term and its
+// first required term, intersected per key as Karpenter builds them; see
+// scheduling::FromPodSpec) leave `karpenter.sh/nodepool` with no allowed value.
 bool RequiresNoNodePool(const api::Pod& pod);
 
 // Problems with the pod's node selector and required node affinity: each requirement under the

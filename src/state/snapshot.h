@@ -92,7 +92,7 @@ class ClusterSnapshot {
   }
   // Binary search by (namespace, name); cluster-scoped kinds use an empty namespace.
   template <class T>
-  const T* Find(std::string_view namespace_, std::string_view name) const;
+  const T* Find(std::string_view namespace_name, std::string_view name) const;
 
   const api::NodePool* FindNodePool(std::string_view name) const {
     return Find<api::NodePool>({}, name);
@@ -104,12 +104,12 @@ class ClusterSnapshot {
     return Find<api::NodeClaim>({}, name);
   }
   const api::Node* FindNode(std::string_view name) const { return Find<api::Node>({}, name); }
-  const api::Pod* FindPod(std::string_view namespace_, std::string_view name) const {
-    return Find<api::Pod>(namespace_, name);
+  const api::Pod* FindPod(std::string_view namespace_name, std::string_view name) const {
+    return Find<api::Pod>(namespace_name, name);
   }
-  const api::PersistentVolumeClaim* FindPersistentVolumeClaim(std::string_view namespace_,
+  const api::PersistentVolumeClaim* FindPersistentVolumeClaim(std::string_view namespace_name,
                                                               std::string_view name) const {
-    return Find<api::PersistentVolumeClaim>(namespace_, name);
+    return Find<api::PersistentVolumeClaim>(namespace_name, name);
   }
   const api::PersistentVolume* FindPersistentVolume(std::string_view name) const {
     return Find<api::PersistentVolume>({}, name);
@@ -196,15 +196,15 @@ bool ObjectKeyLess(const T& a, const T& b) {
 }
 
 template <class T>
-const T* ClusterSnapshot::Find(std::string_view namespace_, std::string_view name) const {
+const T* ClusterSnapshot::Find(std::string_view namespace_name, std::string_view name) const {
   const std::vector<T>& all = All<T>();
   auto it = std::lower_bound(
-      all.begin(), all.end(), std::pair(namespace_, name),
+      all.begin(), all.end(), std::pair(namespace_name, name),
       [](const T& object, const std::pair<std::string_view, std::string_view>& key) {
         return std::pair<std::string_view, std::string_view>(object.metadata.namespace_,
                                                              object.metadata.name) < key;
       });
-  if (it == all.end() || it->metadata.namespace_ != namespace_ || it->metadata.name != name) {
+  if (it == all.end() || it->metadata.namespace_ != namespace_name || it->metadata.name != name) {
     return nullptr;
   }
   return &*it;

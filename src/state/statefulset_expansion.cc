@@ -59,7 +59,7 @@ namespace internal {
 void ExpandStatefulSet(const ClusterSnapshot& snapshot, const api::StatefulSet& stateful_set,
                        const std::optional<std::string>& default_storage_class,
                        TakenNames& pod_names, TakenNames& claim_names, ExpandedWorkloads& out) {
-  const std::string& namespace_ = stateful_set.metadata.namespace_;
+  const std::string& namespace_name = stateful_set.metadata.namespace_;
   const api::Time created = stateful_set.metadata.creation_timestamp.value_or(api::Time());
   const api::OwnerReference controller =
       ControllerReference("apps/v1", "StatefulSet", stateful_set.metadata);
@@ -67,19 +67,19 @@ void ExpandStatefulSet(const ClusterSnapshot& snapshot, const api::StatefulSet& 
     const std::string name = OrdinalPodName(stateful_set, ordinal);
     // Another StatefulSet's ordinal may have produced the same name ("a-1-2" from "a-1" and
     // "a"); the first in snapshot order keeps it, as the API server would refuse the second.
-    if (!pod_names.Take(namespace_, name)) continue;
+    if (!pod_names.Take(namespace_name, name)) continue;
     api::Pod pod =
-        PodFromTemplate(stateful_set.spec.template_, controller, namespace_, name, created);
+        PodFromTemplate(stateful_set.spec.template_, controller, namespace_name, name, created);
     pod.metadata.labels[std::string(kPodNameLabel)] = name;
     pod.metadata.labels[std::string(kPodIndexLabel)] = std::to_string(ordinal);
     for (const api::PersistentVolumeClaim& claim_template :
          stateful_set.spec.volume_claim_templates) {
       const std::string claim_name = ClaimName(claim_template, stateful_set, ordinal);
       UseClaimVolume(pod.spec, claim_template.metadata.name, claim_name);
-      if (!claim_names.Take(namespace_, claim_name)) continue;
+      if (!claim_names.Take(namespace_name, claim_name)) continue;
       api::PersistentVolumeClaim claim =
-          ClaimFromTemplate(claim_template.metadata, claim_template.spec, namespace_, claim_name,
-                            created, default_storage_class, std::nullopt);
+          ClaimFromTemplate(claim_template.metadata, claim_template.spec, namespace_name,
+                            claim_name, created, default_storage_class, std::nullopt);
       // The controller labels claims with the StatefulSet's selector so they can be found again.
       if (stateful_set.spec.selector.has_value()) {
         for (const auto& [key, value] : stateful_set.spec.selector->match_labels) {
