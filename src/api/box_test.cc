@@ -165,13 +165,15 @@ TEST(BoxCodec, ReportsUnknownKeysAndTypeErrorsInsideBox) {
   EXPECT_EQ(bad_report.errors.errors()[0].path, "inner.values");
 }
 
-TEST(BoxCodec, NonObjectValueIsATypeErrorAndLeavesBoxEmpty) {
+TEST(BoxCodec, NonObjectValueIsATypeErrorLikeOptional) {
   Outer out;
   DecodeReport report;
   ASSERT_TRUE(DecodeJsonText(R"({"inner":5})", out, report).ok());
   ASSERT_EQ(report.errors.size(), 1u);
   EXPECT_EQ(report.errors.errors()[0].path, "inner");
-  EXPECT_FALSE(out.inner.has_value());
+  // Same as std::optional: the key was present, so the box holds a (default) value.
+  ASSERT_TRUE(out.inner.has_value());
+  EXPECT_EQ(*out.inner, Inner{});
 }
 
 TEST(BoxCodec, EncodeOmitsEmptyBoxAndKeepsSetEmptyOne) {
