@@ -1,0 +1,83 @@
+#include "src/provisioning/existing_node.h"
+
+#include <algorithm>
+
+#include "src/api/karpenter_labels.h"
+#include "src/api/taint_match.h"
+#include "src/provisioning/daemon_overhead.h"
+#include "src/provisioning/nodeclaim.h"
+#include "src/provisioning/resources.h"
+#include "src/scheduling/selector_conversion.h"
+
+namespace karpenter::provisioning {
+namespace {
+
+bool IsEphemeralTaint(const api::Taint& taint) {
+  const std::string& key = taint.key;
+  const std::string& effect = taint.effect;
+  if (key == "node.kubernetes.io/not-ready") {
+    return effect == api::kTaintEffectNoSchedule || effect == api::kTaintEffectNoExecute;
+  }
+  if (key == "node.kubernetes.io/unreachable") return effect == api::kTaintEffectNoSchedule;
+  if (key == "node.cloudprovider.kubernetes.io/uninitialized") {
+    return effect == api::kTaintEffectNoSchedule && taint.value == "true";
+  }
+  if (key == api::kUnregisteredTaintKey) return effect == api::kTaintEffectNoExecute;
+  return key.starts_with("readiness.k8s.io/");
+}
+
+bool SameTaint(const api::Taint& a, const api::Taint& b) {
+  return a.key == b.key && a.value == b.value && a.effect == b.effect;
+}
+
+}  // namespace
+
+std::vector<api::Taint> EffectiveTaints(const ExistingNodeView& node,
+                                        const std::vector<api::Taint>& startup_taints) {
+  if (node.initialized || !node.managed) return node.taints;
+  std::vector<api::Taint> out;
+  for (const api::Taint& taint : node.taints) {
+    if (IsEphemeralTaint(taint)) continue;
+    if (std::any_of(startup_taints.begin(), startup_taints.end(),
+                    [&](const api::Taint& startup) { return SameTaint(startup, taint); })) {
+      continue;
+    }
+    out.push_back(taint);
+  }
+  return out;
+}
+
+ExistingNode::ExistingNode(const ExistingNodeView& view, std::vector<api::Taint> taints,
+                           std::span<const api::Pod> daemons)
+    : view_(&view),
+      taints_(std::move(taints)),
+      available_(Subtract(view.allocatable, view.requested)),
+      requirements_(scheduling::FromLabels(view.labels)) {
+  // Daemonsets that will land here but have not yet are reserved up front.
+  requests_ = SubtractClamped(DaemonOverheadOn(daemons, requirements_, taints_, nullptr),
+                              view.daemon_requested);
+  host_ports_.Add(HostPortsOf(view.host_ports_used));
+}
+
+absl::Status ExistingNode::Add(const PodAttempt& attempt,
+                               const scheduling::Requirements& pod_requirements,
+                               const api::ResourceList& pod_requests) {
+  KP_RETURN_IF_ERROR(CheckTaints(taints_, attempt.tolerations));
+  const std::vector<HostPort> ports = HostPortsOf(*attempt.pod);
+  if (absl::Status status = host_ports_.Conflicts(ports); !status.ok()) {
+    return absl::FailedPreconditionError(std::string("checking host port usage, ") +
+                                         std::string(status.message()));
+  }
+  // Resources first: the likeliest reason a pod does not fit an in-flight node.
+  api::ResourceList requests = Merge(requests_, pod_requests);
+  if (!Fits(requests, available_)) return absl::FailedPreconditionError("exceeds node resources");
+  KP_RETURN_IF_ERROR(requirements_.Compatible(pod_requirements));
+
+  requirements_.Add(pod_requirements);
+  requests_ = std::move(requests);
+  host_ports_.Add(ports);
+  pods_.push_back(attempt.pod);
+  return absl::OkStatus();
+}
+
+}  // namespace karpenter::provisioning

@@ -1,0 +1,48 @@
+// An existing node (or in-flight NodeClaim) as a placement target (upstream
+// scheduling/existingnode.go): what is left of its allocatable after bound pods and the
+// daemonsets still to arrive, its label requirements, taints and used host ports.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "karpenter/common/status.h"
+#include "src/api/pod.h"
+#include "src/provisioning/host_ports.h"
+#include "src/provisioning/preferences.h"
+#include "src/provisioning/types.h"
+#include "src/scheduling/requirements.h"
+
+namespace karpenter::provisioning {
+
+// The taints pods must tolerate: on an uninitialized managed node the ephemeral taints
+// (not-ready, unreachable, cloud-provider uninitialized, karpenter.sh/unregistered,
+// readiness.k8s.io/*) and the NodePool's startup taints are expected to go away and are ignored.
+std::vector<api::Taint> EffectiveTaints(const ExistingNodeView& node,
+                                        const std::vector<api::Taint>& startup_taints);
+
+class ExistingNode {
+ public:
+  ExistingNode(const ExistingNodeView& view, std::vector<api::Taint> taints,
+               std::span<const api::Pod> daemons);
+
+  // Taints, host ports, remaining resources ("exceeds node resources"), then the node's labels
+  // against the pod's requirements (strictly: a label the node lacks is not there).
+  absl::Status Add(const PodAttempt& attempt, const scheduling::Requirements& pod_requirements,
+                   const api::ResourceList& pod_requests);
+
+  const std::string& name() const { return view_->name; }
+  const std::vector<const api::Pod*>& pods() const { return pods_; }
+
+ private:
+  const ExistingNodeView* view_;
+  std::vector<api::Taint> taints_;
+  api::ResourceList available_;  // allocatable − requested
+  api::ResourceList requests_;   // daemonsets still to arrive + pods placed by this solve
+  scheduling::Requirements requirements_;
+  HostPortUsage host_ports_;
+  std::vector<const api::Pod*> pods_;
+};
+
+}  // namespace karpenter::provisioning

@@ -1,0 +1,35 @@
+// What happens to a NodeClaim after the solve: finalisation (upstream NodeClaim
+// FinalizeScheduling and the scheduler's results: cheapest 600 types, narrowed capacity types)
+// and a prediction of what the AWS provider would launch for it (instance selection in
+// pkg/providers/instance: exotic-type filter, spot-pricier-than-on-demand filter, truncation to
+// 60, capacity type reserved > spot > on-demand, cheapest offering).
+#pragma once
+
+#include <string>
+
+#include "karpenter/common/status.h"
+#include "src/provisioning/nodeclaim.h"
+#include "src/provisioning/types.h"
+
+namespace karpenter::provisioning {
+
+// The provider launches from at most this many types.
+inline constexpr size_t kMaxLaunchInstanceTypes = 60;
+
+// The claim as output. FailedPrecondition when, under MIN_VALUES_POLICY=Strict, keeping only
+// the cheapest `max_instance_types` types breaks a minValues requirement.
+absl::StatusOr<NewNodeClaim> FinalizeNodeClaim(const InFlightNodeClaim& claim,
+                                               const SchedulerOptions& options,
+                                               size_t max_instance_types);
+
+struct LaunchPrediction {
+  std::string instance_type;
+  std::string zone;
+  std::string capacity_type;
+  double price = 0;
+};
+
+// NotFound when no instance type has an available offering the claim allows.
+absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim);
+
+}  // namespace karpenter::provisioning

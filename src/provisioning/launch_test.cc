@@ -1,0 +1,160 @@
+// FinalizeNodeClaim (cheapest-first truncation, minValues after truncation, narrowed capacity
+// types, daemon overhead) and PredictLaunch (exotic filter, spot-vs-on-demand filter,
+// truncation to 60, reserved > spot > on-demand).
+#include "src/provisioning/launch.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "src/provisioning/resources.h"
+#include "src/provisioning/scheduler_test_util.h"
+
+namespace karpenter::provisioning {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using namespace ::karpenter::provisioning::testing;  // NOLINT: test fixtures
+
+struct ClaimFixture {
+  std::vector<InstanceTypeView> catalog = Catalog();
+  NodeClaimTemplate tmpl;
+
+  InFlightNodeClaim MakeClaim() {
+    tmpl.node_pool = "default";
+    tmpl.requirements.Add(scheduling::Requirement::In("karpenter.sh/nodepool", {"default"}));
+    for (const InstanceTypeView& type : catalog) {
+      tmpl.candidates.push_back(
+          {&type, Resources({{"cpu", type.name == "t.small" ? "1" : "100m"}})});
+    }
+    return InFlightNodeClaim(tmpl, tmpl.candidates);
+  }
+};
+
+TEST(FinalizeNodeClaim, KeepsCheapestTypesAndNarrowsCapacityTypes) {
+  ClaimFixture fixture;
+  fixture.tmpl.requirements.Add(
+      scheduling::Requirement::In("karpenter.sh/capacity-type", {"on-demand", "reserved"}));
+  InFlightNodeClaim claim = fixture.MakeClaim();
+  const api::Pod pod = MakePod("a", "500m", "1Gi");
+  PodAttempt attempt(pod);
+  ASSERT_TRUE(claim.Add(attempt, {}, RequestsForPod(pod), SchedulerOptions{}).ok());
+  absl::StatusOr<NewNodeClaim> out = FinalizeNodeClaim(claim, SchedulerOptions{}, 3);
+  ASSERT_TRUE(out.ok()) << out.status();
+  // t.small cannot hold its 1-cpu daemon plus the pod; on-demand prices order the rest.
+  EXPECT_THAT(out->instance_types, ElementsAre("g.large", "c.large", "m.large"));
+  EXPECT_THAT(out->capacity_types, ElementsAre("on-demand"));
+  EXPECT_THAT(out->pods, ElementsAre("default/a"));
+  EXPECT_EQ(out->requests.at("cpu"), Q("600m"));
+  EXPECT_TRUE(out->requirements.Get("node.kubernetes.io/instance-type").Has("m.large"));
+  EXPECT_FALSE(out->requirements.Get("node.kubernetes.io/instance-type").Has("c.xlarge"));
+}
+
+TEST(FinalizeNodeClaim, StrictMinValuesBrokenByTruncationIsAnError) {
+  ClaimFixture fixture;
+  fixture.tmpl.requirements.Add(scheduling::Requirement::Exists(kInstanceFamily, 3));
+  InFlightNodeClaim claim = fixture.MakeClaim();
+  const api::Pod pod = MakePod("a", "500m", "1Gi");
+  ASSERT_TRUE(claim.Add(PodAttempt(pod), {}, RequestsForPod(pod), SchedulerOptions{}).ok());
+  EXPECT_TRUE(FinalizeNodeClaim(claim, SchedulerOptions{}, 3).ok());
+  absl::StatusOr<NewNodeClaim> truncated = FinalizeNodeClaim(claim, SchedulerOptions{}, 2);
+  EXPECT_THAT(truncated.status().message(), HasSubstr("minValues requirement is not met"));
+  SchedulerOptions best_effort;
+  best_effort.min_values_policy = MinValuesPolicy::kBestEffort;
+  EXPECT_TRUE(FinalizeNodeClaim(claim, best_effort, 2).ok());
+}
+
+NewNodeClaim ClaimOf(std::vector<InstanceTypeView> types) {
+  NewNodeClaim claim;
+  claim.node_pool = "default";
+  for (const InstanceTypeView& type : types) claim.instance_types.push_back(type.name);
+  claim.instance_type_options = std::move(types);
+  return claim;
+}
+
+InstanceTypeView PricedType(const std::string& name, double on_demand, double spot) {
+  InstanceTypeView type = MakeInstanceType({name, "x", "large", 2, 4, 10, "amd64", on_demand});
+  for (OfferingView& offering : type.offerings) {
+    if (offering.capacity_type == "spot") offering.price = spot;
+  }
+  return type;
+}
+
+TEST(PredictLaunch, ExoticTypesOnlyWhenNothingElse) {
+  const std::vector<InstanceTypeView> catalog = Catalog();
+  const InstanceTypeView& metal = catalog.back();
+  InstanceTypeView expensive = PricedType("x.large", 100, 90);
+  absl::StatusOr<LaunchPrediction> launch = PredictLaunch(ClaimOf({metal, expensive}));
+  ASSERT_TRUE(launch.ok());
+  EXPECT_EQ(launch->instance_type, "x.large");
+  launch = PredictLaunch(ClaimOf({metal}));
+  ASSERT_TRUE(launch.ok());
+  EXPECT_EQ(launch->instance_type, "p.metal");
+}
+
+TEST(PredictLaunch, SpotPricierThanCheapestOnDemandIsDropped) {
+  absl::StatusOr<LaunchPrediction> launch =
+      PredictLaunch(ClaimOf({PricedType("a", 1.0, 2.0), PricedType("b", 1.5, 1.2)}));
+  ASSERT_TRUE(launch.ok());
+  EXPECT_EQ(launch->instance_type, "a");
+  EXPECT_EQ(launch->capacity_type, "on-demand");
+  EXPECT_EQ(launch->price, 1.0);
+
+  launch = PredictLaunch(ClaimOf({PricedType("a", 1.0, 2.0), PricedType("b", 1.5, 0.9)}));
+  ASSERT_TRUE(launch.ok());
+  EXPECT_EQ(launch->instance_type, "b");
+  EXPECT_EQ(launch->capacity_type, "spot");
+}
+
+TEST(PredictLaunch, ReservedBeatsSpotBeatsOnDemand) {
+  InstanceTypeView reserved = PricedType("r", 1.0, 0.3);
+  reserved.offerings.push_back({kZoneB, "reserved", 0.5, true});
+  absl::StatusOr<LaunchPrediction> launch =
+      PredictLaunch(ClaimOf({PricedType("cheap", 0.1, 0.01), reserved}));
+  ASSERT_TRUE(launch.ok());
+  EXPECT_EQ(launch->instance_type, "r");
+  EXPECT_EQ(launch->capacity_type, "reserved");
+  EXPECT_EQ(launch->zone, kZoneB);
+}
+
+TEST(PredictLaunch, HonoursCapacityTypeAndZoneRequirements) {
+  NewNodeClaim claim = ClaimOf({PricedType("a", 1.0, 0.3)});
+  claim.requirements.Add(scheduling::Requirement::In("karpenter.sh/capacity-type", {"on-demand"}));
+  claim.requirements.Add(scheduling::Requirement::In("topology.kubernetes.io/zone", {kZoneC}));
+  absl::StatusOr<LaunchPrediction> launch = PredictLaunch(claim);
+  ASSERT_TRUE(launch.ok());
+  EXPECT_EQ(launch->capacity_type, "on-demand");
+  EXPECT_EQ(launch->zone, kZoneC);
+}
+
+TEST(PredictLaunch, UnavailableOfferingsAreSkipped) {
+  InstanceTypeView type = PricedType("a", 1.0, 0.3);
+  for (OfferingView& offering : type.offerings) {
+    offering.available = offering.capacity_type == "on-demand" && offering.zone == kZoneB;
+  }
+  absl::StatusOr<LaunchPrediction> launch = PredictLaunch(ClaimOf({type}));
+  ASSERT_TRUE(launch.ok());
+  EXPECT_EQ(launch->zone, kZoneB);
+  for (OfferingView& offering : type.offerings) offering.available = false;
+  EXPECT_EQ(PredictLaunch(ClaimOf({type})).status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(PredictLaunch, OnlyTheCheapestSixtyTypesAreConsidered) {
+  std::vector<InstanceTypeView> types;
+  for (int i = 0; i < 61; ++i) {
+    types.push_back(PricedType("t" + std::to_string(100 + i), 1.0 + i, 0.5 + i));
+  }
+  // A reservation on the 61st-cheapest type is out of reach.
+  types.back().offerings.push_back({kZoneA, "reserved", 100, true});
+  absl::StatusOr<LaunchPrediction> launch = PredictLaunch(ClaimOf(types));
+  ASSERT_TRUE(launch.ok());
+  EXPECT_EQ(launch->capacity_type, "spot");
+  EXPECT_EQ(launch->instance_type, "t100");
+  types.resize(59);
+  types.back().offerings.push_back({kZoneA, "reserved", 100, true});
+  launch = PredictLaunch(ClaimOf(types));
+  ASSERT_TRUE(launch.ok());
+  EXPECT_EQ(launch->capacity_type, "reserved");
+}
+
+}  // namespace
+}  // namespace karpenter::provisioning

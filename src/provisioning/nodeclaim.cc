@@ -1,0 +1,76 @@
+#include "src/provisioning/nodeclaim.h"
+
+#include "fmt/format.h"
+#include "src/api/taint_match.h"
+#include "src/provisioning/resources.h"
+
+namespace karpenter::provisioning {
+
+absl::Status CheckTaints(const std::vector<api::Taint>& taints,
+                         const std::vector<api::Toleration>& tolerations) {
+  const api::Taint* untolerated = nullptr;
+  if (api::ToleratesAll(tolerations, taints, /*ignore_prefer_no_schedule=*/false, &untolerated)) {
+    return absl::OkStatus();
+  }
+  return absl::FailedPreconditionError(fmt::format("did not tolerate {}={}:{}", untolerated->key,
+                                                   untolerated->value, untolerated->effect));
+}
+
+InFlightNodeClaim::InFlightNodeClaim(const NodeClaimTemplate& node_claim_template,
+                                     std::vector<TypeCandidate> candidates)
+    : template_(&node_claim_template),
+      requirements_(node_claim_template.requirements),
+      candidates_(std::move(candidates)) {
+  host_ports_.Add(node_claim_template.daemon_host_ports);
+}
+
+absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
+                                    const scheduling::Requirements& pod_requirements,
+                                    const api::ResourceList& pod_requests,
+                                    const SchedulerOptions& options) {
+  KP_RETURN_IF_ERROR(CheckTaints(template_->taints, attempt.tolerations));
+
+  const std::vector<HostPort> ports = HostPortsOf(*attempt.pod);
+  if (absl::Status status = host_ports_.Conflicts(ports); !status.ok()) {
+    return absl::FailedPreconditionError(
+        fmt::format("checking host port usage, {}", std::string(status.message())));
+  }
+
+  if (absl::Status status = requirements_.Compatible(pod_requirements, options.well_known_labels);
+      !status.ok()) {
+    return absl::FailedPreconditionError(
+        fmt::format("incompatible requirements, {}", std::string(status.message())));
+  }
+  scheduling::Requirements requirements = requirements_;
+  requirements.Add(pod_requirements);
+
+  const api::ResourceList requests = Merge(pod_requests_, pod_requests);
+  FilterResult filtered = FilterInstanceTypes(candidates_, requirements, requests);
+  bool relaxed = false;
+  if (!filtered.remaining.empty()) {
+    const std::string unmet = UnmetMinValuesKey(filtered.remaining, requirements);
+    if (!unmet.empty()) {
+      if (options.min_values_policy == MinValuesPolicy::kStrict) {
+        return absl::FailedPreconditionError(fmt::format("min requirement not met for {}", unmet));
+      }
+      relaxed = RelaxMinValues(filtered.remaining, requirements);
+    }
+  }
+  if (filtered.remaining.empty()) {
+    // Upstream reports the daemonset overhead plus this pod, not the claim's earlier pods.
+    return absl::FailedPreconditionError(
+        fmt::format("no instance type satisfied resources {} and requirements {} ({})",
+                    ResourcesString(Merge(template_->daemon_overhead, pod_requests)),
+                    requirements.ToString(), filtered.FailureReason()));
+  }
+
+  pods_.push_back(attempt.pod);
+  candidates_ = std::move(filtered.remaining);
+  pod_requests_ = requests;
+  requirements_ = std::move(requirements);
+  min_values_relaxed_ |= relaxed;
+  host_ports_.Add(ports);
+  return absl::OkStatus();
+}
+
+}  // namespace karpenter::provisioning

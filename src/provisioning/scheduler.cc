@@ -1,0 +1,337 @@
+#include "src/provisioning/scheduler.h"
+
+#include <algorithm>
+#include <optional>
+#include <tuple>
+
+#include "fmt/format.h"
+#include "src/api/karpenter_labels.h"
+#include "src/api/taint_match.h"
+#include "src/provisioning/daemon_overhead.h"
+#include "src/provisioning/existing_node.h"
+#include "src/provisioning/launch.h"
+#include "src/provisioning/nodeclaim.h"
+#include "src/provisioning/pod_queue.h"
+#include "src/provisioning/preferences.h"
+#include "src/provisioning/resources.h"
+#include "src/scheduling/selector_conversion.h"
+
+namespace karpenter::provisioning {
+namespace {
+
+const api::ResourceList& CapacityOf(const InstanceTypeView& type) {
+  return type.capacity.empty() ? type.allocatable : type.capacity;
+}
+
+absl::StatusOr<scheduling::Requirements> TemplateRequirements(const api::NodePool& pool) {
+  const api::NodeClaimTemplate& tmpl = pool.spec.template_;
+  scheduling::Requirements requirements = scheduling::FromLabels(tmpl.metadata.labels);
+  for (const api::NodeSelectorRequirementWithMinValues& in : tmpl.spec.requirements) {
+    api::NodeSelectorRequirement selector{in.key, in.operator_, in.values};
+    std::optional<int32_t> min_values;
+    if (in.min_values) min_values = static_cast<int32_t>(*in.min_values);
+    KP_ASSIGN_OR_RETURN(scheduling::Requirement requirement,
+                        scheduling::FromNodeSelectorRequirement(selector, min_values));
+    requirements.Add(std::move(requirement));
+  }
+  requirements.Add(scheduling::Requirement::In(api::kNodePoolLabelKey, {pool.metadata.name}));
+  return requirements;
+}
+
+struct PoolState {
+  NodeClaimTemplate node_claim_template;
+  std::vector<api::Taint> startup_taints;
+  std::optional<api::ResourceList> remaining;  // Set when the pool has limits.
+};
+
+// Types that stay within the pool's remaining limits. Every launch is one more node, so a
+// `nodes` limit needs at least one node left.
+std::vector<TypeCandidate> WithinLimits(const std::vector<TypeCandidate>& candidates,
+                                        const api::ResourceList& remaining) {
+  auto nodes = remaining.find(kResourceNodes);
+  if (nodes != remaining.end() && nodes->second < api::Quantity::FromInt(1, {})) return {};
+  std::vector<TypeCandidate> out;
+  for (const TypeCandidate& candidate : candidates) {
+    const api::ResourceList& capacity = CapacityOf(*candidate.type);
+    bool within = true;
+    for (const auto& [name, left] : remaining) {
+      if (name == kResourceNodes) continue;
+      auto it = capacity.find(name);
+      if (it != capacity.end() && it->second > left) within = false;
+    }
+    if (within) out.push_back(candidate);
+  }
+  return out;
+}
+
+// remaining −= the largest capacity among the claim's types: the claim may become any of them.
+void SubtractMax(api::ResourceList& remaining, const std::vector<TypeCandidate>& candidates) {
+  for (auto& [name, left] : remaining) {
+    if (name == kResourceNodes) continue;
+    std::optional<api::Quantity> largest;
+    for (const TypeCandidate& candidate : candidates) {
+      const api::ResourceList& capacity = CapacityOf(*candidate.type);
+      auto it = capacity.find(name);
+      if (it != capacity.end() && (!largest || it->second > *largest)) largest = it->second;
+    }
+    if (largest) left.Sub(*largest);
+  }
+}
+
+class Scheduler {
+ public:
+  explicit Scheduler(const SchedulerInput& input) : input_(input) {}
+
+  SchedulerResult Run();
+
+ private:
+  void BuildPools();
+  void BuildExistingNodes();
+  absl::Status TrySchedule(const api::Pod& pod, const api::ResourceList& requests);
+  absl::Status Add(const PodAttempt& attempt, const api::ResourceList& requests);
+  PodAttempt MakeAttempt(const api::Pod& pod) const;
+
+  const SchedulerInput& input_;
+  std::vector<PoolState> pools_;  // Weight desc, then name desc.
+  std::vector<ExistingNode> existing_;
+  std::vector<InFlightNodeClaim> claims_;  // Creation order.
+  bool tolerate_prefer_no_schedule_ = false;
+};
+
+void Scheduler::BuildPools() {
+  std::vector<const NodePoolInstanceTypes*> ordered;
+  for (const NodePoolInstanceTypes& pool : input_.node_pools) ordered.push_back(&pool);
+  std::stable_sort(ordered.begin(), ordered.end(), [](const auto* a, const auto* b) {
+    const int32_t wa = a->node_pool.spec.weight.value_or(0);
+    const int32_t wb = b->node_pool.spec.weight.value_or(0);
+    if (wa != wb) return wa > wb;
+    return a->node_pool.metadata.name > b->node_pool.metadata.name;
+  });
+  const scheduling::WellKnownLabels& well_known = input_.options.well_known_labels;
+  for (const NodePoolInstanceTypes* pool : ordered) {
+    absl::StatusOr<scheduling::Requirements> requirements = TemplateRequirements(pool->node_pool);
+    if (!requirements.ok()) continue;  // Admission rejects such pools; nothing can launch.
+    PoolState state;
+    NodeClaimTemplate& tmpl = state.node_claim_template;
+    tmpl.node_pool = pool->node_pool.metadata.name;
+    tmpl.requirements = *std::move(requirements);
+    tmpl.taints = pool->node_pool.spec.template_.spec.taints;
+    state.startup_taints = pool->node_pool.spec.template_.spec.startup_taints;
+    for (const api::Taint& taint : tmpl.taints) {
+      tolerate_prefer_no_schedule_ |= taint.effect == api::kTaintEffectPreferNoSchedule;
+    }
+    // Daemonsets compatible with the template; each type then keeps those it can also host.
+    std::vector<std::pair<const api::Pod*, scheduling::Requirements>> daemons;
+    for (const api::Pod& daemon : input_.daemonset_pods) {
+      if (auto daemon_requirements =
+              DaemonRequirementsOn(daemon, tmpl.requirements, tmpl.taints, &well_known)) {
+        daemons.emplace_back(&daemon, *std::move(daemon_requirements));
+        tmpl.daemon_overhead = Merge(tmpl.daemon_overhead, RequestsForPod(daemon));
+        const std::vector<HostPort> ports = HostPortsOf(daemon);
+        tmpl.daemon_host_ports.insert(tmpl.daemon_host_ports.end(), ports.begin(), ports.end());
+      }
+    }
+    for (const InstanceTypeView& type : pool->instance_types) {
+      if (!type.requirements.HasIntersection(tmpl.requirements)) continue;
+      TypeCandidate candidate{&type, {}};
+      for (const auto& [daemon, daemon_requirements] : daemons) {
+        if (type.requirements.HasIntersection(daemon_requirements)) {
+          candidate.daemon_overhead = Merge(candidate.daemon_overhead, RequestsForPod(*daemon));
+        }
+      }
+      tmpl.candidates.push_back(std::move(candidate));
+    }
+    if (tmpl.candidates.empty()) continue;  // Upstream: NoCompatibleInstanceTypes event.
+    if (!pool->node_pool.spec.limits.empty()) {
+      api::ResourceList used;
+      for (const ExistingNodeView& node : input_.existing_nodes) {
+        auto label = node.labels.find(std::string(api::kNodePoolLabelKey));
+        if (label == node.labels.end() || label->second != tmpl.node_pool) continue;
+        used = Merge(used, node.capacity.empty() ? node.allocatable : node.capacity);
+        used[kResourceNodes].Add(api::Quantity::FromInt(1, {}));
+      }
+      state.remaining = Subtract(pool->node_pool.spec.limits, used);
+    }
+    pools_.push_back(std::move(state));
+  }
+}
+
+void Scheduler::BuildExistingNodes() {
+  std::vector<const ExistingNodeView*> ordered;
+  for (const ExistingNodeView& node : input_.existing_nodes) ordered.push_back(&node);
+  std::stable_sort(ordered.begin(), ordered.end(), [](const auto* a, const auto* b) {
+    if (a->initialized != b->initialized) return a->initialized;
+    return a->name < b->name;
+  });
+  for (const ExistingNodeView* node : ordered) {
+    std::vector<api::Taint> startup_taints;
+    auto label = node->labels.find(std::string(api::kNodePoolLabelKey));
+    if (label != node->labels.end()) {
+      for (const NodePoolInstanceTypes& pool : input_.node_pools) {
+        if (pool.node_pool.metadata.name == label->second) {
+          startup_taints = pool.node_pool.spec.template_.spec.startup_taints;
+        }
+      }
+    }
+    existing_.emplace_back(*node, EffectiveTaints(*node, startup_taints), input_.daemonset_pods);
+  }
+}
+
+PodAttempt Scheduler::MakeAttempt(const api::Pod& pod) const {
+  PodAttempt attempt(pod);
+  if (input_.options.preference_policy == PreferencePolicy::kIgnore) IgnorePreferences(attempt);
+  return attempt;
+}
+
+absl::Status Scheduler::TrySchedule(const api::Pod& pod, const api::ResourceList& requests) {
+  PodAttempt attempt = MakeAttempt(pod);
+  while (true) {
+    absl::Status status = Add(attempt, requests);
+    if (status.ok()) return status;
+    if (!Relax(attempt, tolerate_prefer_no_schedule_)) return status;
+  }
+}
+
+absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& requests) {
+  KP_ASSIGN_OR_RETURN(scheduling::Requirements pod_requirements, attempt.Requirements());
+  for (ExistingNode& node : existing_) {
+    if (node.Add(attempt, pod_requirements, requests).ok()) return absl::OkStatus();
+  }
+  // Emptier claims first, so pods spread over what is already being launched.
+  std::vector<InFlightNodeClaim*> by_pods;
+  for (InFlightNodeClaim& claim : claims_) by_pods.push_back(&claim);
+  std::stable_sort(by_pods.begin(), by_pods.end(), [](const auto* a, const auto* b) {
+    return a->pods().size() < b->pods().size();
+  });
+  for (InFlightNodeClaim* claim : by_pods) {
+    if (claim->Add(attempt, pod_requirements, requests, input_.options).ok()) {
+      return absl::OkStatus();
+    }
+  }
+  std::vector<std::string> errors;
+  for (PoolState& pool : pools_) {
+    const NodeClaimTemplate& tmpl = pool.node_claim_template;
+    std::vector<TypeCandidate> candidates = tmpl.candidates;
+    if (pool.remaining) {
+      candidates = WithinLimits(candidates, *pool.remaining);
+      if (candidates.empty()) {
+        errors.push_back(fmt::format(
+            "all available instance types exceed limits for nodepool: \"{}\"", tmpl.node_pool));
+        continue;
+      }
+    }
+    InFlightNodeClaim claim(tmpl, std::move(candidates));
+    if (absl::Status status = claim.Add(attempt, pod_requirements, requests, input_.options);
+        !status.ok()) {
+      errors.push_back(fmt::format("incompatible with nodepool \"{}\", daemonset overhead={}, {}",
+                                   tmpl.node_pool, ResourcesString(tmpl.daemon_overhead),
+                                   std::string(status.message())));
+      continue;
+    }
+    if (pool.remaining) SubtractMax(*pool.remaining, claim.candidates());
+    claims_.push_back(std::move(claim));
+    return absl::OkStatus();
+  }
+  if (pools_.empty()) {
+    errors.push_back("no nodepool has an instance type compatible with its requirements");
+  }
+  std::string joined;
+  for (const std::string& error : errors) joined += (joined.empty() ? "" : "; ") + error;
+  return absl::FailedPreconditionError(joined);
+}
+
+SchedulerResult Scheduler::Run() {
+  SchedulerResult result;
+  BuildPools();
+  BuildExistingNodes();
+
+  const std::vector<api::Pod>& pods = input_.pending_pods;
+  std::vector<const api::Pod*> schedulable;
+  for (const api::Pod& pod : pods) {
+    if (auto restricted = RestrictedLabelViolation(pod)) {
+      result.unschedulable[PodKey(pod)] = *restricted;
+    } else if (auto unsupported = UnsupportedConstraint(MakeAttempt(pod))) {
+      result.unschedulable[PodKey(pod)] = *unsupported;
+    } else {
+      schedulable.push_back(&pod);
+    }
+  }
+  SortPodsForScheduling(schedulable);
+  std::vector<api::ResourceList> requests;
+  std::vector<size_t> order;
+  for (size_t i = 0; i < schedulable.size(); ++i) {
+    requests.push_back(RequestsForPod(*schedulable[i]));
+    order.push_back(i);
+  }
+
+  std::map<size_t, std::string> errors;
+  PodQueue queue(order);
+  while (std::optional<size_t> next = queue.Pop()) {
+    absl::Status status = TrySchedule(*schedulable[*next], requests[*next]);
+    if (status.ok()) {
+      errors.erase(*next);
+    } else {
+      errors[*next] = std::string(status.message());
+      queue.Push(*next);
+    }
+  }
+  for (const auto& [index, error] : errors)
+    result.unschedulable[PodKey(*schedulable[index])] = error;
+
+  for (const ExistingNode& node : existing_) {
+    for (const api::Pod* pod : node.pods())
+      result.existing_node_pods[node.name()].push_back(PodKey(*pod));
+  }
+  for (const InFlightNodeClaim& claim : claims_) {
+    absl::StatusOr<NewNodeClaim> finalized =
+        FinalizeNodeClaim(claim, input_.options, kMaxInstanceTypes);
+    if (finalized.ok()) {
+      result.new_node_claims.push_back(*std::move(finalized));
+      continue;
+    }
+    for (const api::Pod* pod : claim.pods()) {
+      result.unschedulable[PodKey(*pod)] = std::string(finalized.status().message());
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+std::string PodKey(const api::Pod& pod) {
+  return pod.metadata.namespace_ + "/" + pod.metadata.name;
+}
+
+void SortPodsForScheduling(std::vector<const api::Pod*>& pods) {
+  auto quantity = [](const api::ResourceList& list, const char* name) {
+    auto it = list.find(name);
+    return it == list.end() ? api::Quantity() : it->second;
+  };
+  struct Keyed {
+    const api::Pod* pod;
+    api::Quantity cpu;
+    api::Quantity memory;
+  };
+  std::vector<Keyed> keyed;
+  for (const api::Pod* pod : pods) {
+    const api::ResourceList requests = RequestsForPod(*pod);
+    keyed.push_back({pod, quantity(requests, "cpu"), quantity(requests, "memory")});
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
+    if (a.cpu != b.cpu) return a.cpu > b.cpu;
+    if (a.memory != b.memory) return a.memory > b.memory;
+    const int64_t ta =
+        a.pod->metadata.creation_timestamp ? a.pod->metadata.creation_timestamp->UnixNanos() : 0;
+    const int64_t tb =
+        b.pod->metadata.creation_timestamp ? b.pod->metadata.creation_timestamp->UnixNanos() : 0;
+    if (ta != tb) return ta < tb;
+    if (a.pod->metadata.uid != b.pod->metadata.uid)
+      return a.pod->metadata.uid < b.pod->metadata.uid;
+    return PodKey(*a.pod) < PodKey(*b.pod);
+  });
+  for (size_t i = 0; i < keyed.size(); ++i) pods[i] = keyed[i].pod;
+}
+
+SchedulerResult Solve(const SchedulerInput& input) { return Scheduler(input).Run(); }
+
+}  // namespace karpenter::provisioning

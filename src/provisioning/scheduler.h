@@ -1,0 +1,26 @@
+// The provisioning scheduler (upstream provisioning/scheduling/scheduler.go Solve): places
+// pending pods on existing nodes, on NodeClaims opened earlier in the same solve, or on a new
+// NodeClaim from the highest-priority NodePool that fits, and reports why the rest cannot be
+// placed. Pure and deterministic: the same input always gives the same result.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "src/api/pod.h"
+#include "src/provisioning/types.h"
+
+namespace karpenter::provisioning {
+
+// At most this many instance types are kept on a NodeClaim (cheapest first).
+inline constexpr size_t kMaxInstanceTypes = 600;
+
+// "namespace/name".
+std::string PodKey(const api::Pod& pod);
+
+// Queue order: cpu request desc, memory request desc, creationTimestamp asc, uid asc (then key).
+void SortPodsForScheduling(std::vector<const api::Pod*>& pods);
+
+SchedulerResult Solve(const SchedulerInput& input);
+
+}  // namespace karpenter::provisioning

@@ -1,0 +1,112 @@
+// The scheduler's inputs and outputs (upstream provisioning/scheduling Scheduler.Solve): a plain,
+// provider-agnostic view of NodePools, their instance types, existing nodes, daemonsets and
+// pending pods, and the NodeClaims, placements and errors a solve produces. The views are
+// deliberately small so the cluster snapshot and the cloud catalog can be adapted onto them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "src/api/nodepool.h"
+#include "src/api/pod.h"
+#include "src/api/resource_list.h"
+#include "src/api/taint.h"
+#include "src/scheduling/requirements.h"
+#include "src/scheduling/well_known_labels.h"
+
+namespace karpenter::provisioning {
+
+// One (zone, capacity type) an instance type can be launched in.
+struct OfferingView {
+  std::string zone;
+  std::string capacity_type;  // on-demand | spot | reserved
+  double price = 0;
+  bool available = true;
+};
+
+// An instance type as the scheduler sees it.
+struct InstanceTypeView {
+  std::string name;
+  // Built from the type's labels plus its offerings' zones and capacity types.
+  scheduling::Requirements requirements;
+  // What pods may use: capacity net of kube/system reserved and eviction thresholds.
+  api::ResourceList allocatable;
+  // Raw capacity, charged against NodePool limits; empty means "same as allocatable".
+  api::ResourceList capacity;
+  std::vector<OfferingView> offerings;
+};
+
+// A node (or an in-flight NodeClaim without a node yet) already in the cluster.
+struct ExistingNodeView {
+  std::string name;
+  std::map<std::string, std::string> labels;
+  std::vector<api::Taint> taints;
+  api::ResourceList allocatable;
+  // Charged against its NodePool's limits (a `nodes: 1` is added); empty means allocatable.
+  api::ResourceList capacity;
+  // Requests of every pod already bound to the node, daemonset pods included.
+  api::ResourceList requested;
+  // The part of `requested` that belongs to daemonset pods; the scheduler reserves only the
+  // compatible daemonsets' requests beyond it.
+  api::ResourceList daemon_requested;
+  std::vector<api::ContainerPort> host_ports_used;
+  bool initialized = true;
+  // Launched by Karpenter (has a NodeClaim); uninitialized managed nodes ignore ephemeral and
+  // startup taints, since those are expected to go away.
+  bool managed = false;
+};
+
+enum class PreferencePolicy { kRespect, kIgnore };
+enum class MinValuesPolicy { kStrict, kBestEffort };
+
+struct SchedulerOptions {
+  PreferencePolicy preference_policy = PreferencePolicy::kRespect;
+  MinValuesPolicy min_values_policy = MinValuesPolicy::kStrict;
+  // Keys a NodePool may leave undefined while pods still select on them.
+  scheduling::WellKnownLabels well_known_labels = scheduling::WellKnownLabels::CoreAndAws();
+};
+
+// The instance types one NodePool may launch.
+struct NodePoolInstanceTypes {
+  api::NodePool node_pool;  // Already defaulted.
+  std::vector<InstanceTypeView> instance_types;
+};
+
+struct SchedulerInput {
+  std::vector<NodePoolInstanceTypes> node_pools;
+  std::vector<ExistingNodeView> existing_nodes;
+  // One pod per daemonset (a live pod or one built from the template).
+  std::vector<api::Pod> daemonset_pods;
+  std::vector<api::Pod> pending_pods;
+  SchedulerOptions options;
+};
+
+// A NodeClaim the solve wants launched.
+struct NewNodeClaim {
+  std::string node_pool;
+  // Template and pod requirements intersected, with the instance-type and capacity-type
+  // requirements narrowed to what the chosen types offer.
+  scheduling::Requirements requirements;
+  // Compatible types, cheapest (by cheapest compatible available offering) first, at most 600.
+  std::vector<std::string> instance_types;
+  std::vector<std::string> capacity_types;  // Sorted.
+  std::vector<std::string> zones;           // Sorted.
+  std::vector<std::string> pods;            // "namespace/name", in placement order.
+  // Pod requests plus the smallest daemonset overhead among the remaining types.
+  api::ResourceList requests;
+  // MIN_VALUES_POLICY=BestEffort lowered some minValues (annotation
+  // karpenter.sh/nodeclaim-min-values-relaxed).
+  bool min_values_relaxed = false;
+  // The remaining instance types themselves, in `instance_types` order, for launch prediction.
+  std::vector<InstanceTypeView> instance_type_options;
+};
+
+struct SchedulerResult {
+  std::vector<NewNodeClaim> new_node_claims;                           // Creation order.
+  std::map<std::string, std::vector<std::string>> existing_node_pods;  // Node -> pod keys.
+  std::map<std::string, std::string> unschedulable;                    // Pod key -> reason.
+};
+
+}  // namespace karpenter::provisioning

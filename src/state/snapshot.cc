@@ -1,0 +1,266 @@
+#include "src/state/snapshot.h"
+
+#include <algorithm>
+#include <cctype>
+#include <utility>
+#include <variant>
+
+#include "fmt/format.h"
+#include "src/state/workload_expansion.h"
+
+namespace karpenter::state {
+namespace {
+
+template <class T>
+struct Entry {
+  T object;
+  std::string origin;
+};
+
+template <class Lists>
+struct EntryListsOf;
+template <class... T>
+struct EntryListsOf<std::tuple<std::vector<T>...>> {
+  using type = std::tuple<std::vector<Entry<T>>...>;
+};
+using EntryLists = EntryListsOf<ClusterSnapshot::ObjectLists>::type;
+
+std::string KeyText(const api::ObjectMeta& metadata) {
+  if (metadata.namespace_.empty()) return metadata.name;
+  return metadata.namespace_ + "/" + metadata.name;
+}
+
+// Cluster-scoped objects carry no namespace (the API server drops one); namespaced objects
+// without one land in "default", as `kubectl apply` puts them.
+template <class T>
+void NormalizeNamespace(T& object) {
+  if constexpr (kIsNamespaced<T>) {
+    if (object.metadata.namespace_.empty()) object.metadata.namespace_ = "default";
+  } else {
+    object.metadata.namespace_.clear();
+  }
+}
+
+absl::Status AddEntry(SourcedObject sourced, EntryLists& lists) {
+  return std::visit(
+      [&](auto& typed) -> absl::Status {
+        using T = std::decay_t<decltype(typed)>;
+        NormalizeNamespace(typed);
+        if (typed.metadata.name.empty()) {
+          return absl::InvalidArgumentError(
+              fmt::format("{}: {} has no metadata.name", sourced.origin, typed.kind));
+        }
+        std::get<std::vector<Entry<T>>>(lists).push_back(
+            Entry<T>{std::move(typed), std::move(sourced.origin)});
+        return absl::OkStatus();
+      },
+      sourced.object);
+}
+
+// Orders "a.yaml:9" before "a.yaml:10": digit runs compare by value.
+bool NaturalLess(std::string_view a, std::string_view b) {
+  size_t i = 0;
+  size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) &&
+        std::isdigit(static_cast<unsigned char>(b[j]))) {
+      size_t end_a = i;
+      size_t end_b = j;
+      while (end_a < a.size() && std::isdigit(static_cast<unsigned char>(a[end_a]))) ++end_a;
+      while (end_b < b.size() && std::isdigit(static_cast<unsigned char>(b[end_b]))) ++end_b;
+      std::string_view run_a = a.substr(i, end_a - i);
+      std::string_view run_b = b.substr(j, end_b - j);
+      while (run_a.size() > 1 && run_a.front() == '0') run_a.remove_prefix(1);
+      while (run_b.size() > 1 && run_b.front() == '0') run_b.remove_prefix(1);
+      if (run_a.size() != run_b.size()) return run_a.size() < run_b.size();
+      if (run_a != run_b) return run_a < run_b;
+      i = end_a;
+      j = end_b;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  if ((a.size() - i) != (b.size() - j)) return a.size() - i < b.size() - j;
+  return a < b;
+}
+
+// Sorts by key (origin breaks ties so the duplicate message does not depend on input order)
+// and refuses two objects with the same key.
+template <class T>
+absl::Status SortAndCheckUnique(std::vector<Entry<T>>& entries) {
+  std::sort(entries.begin(), entries.end(), [](const Entry<T>& a, const Entry<T>& b) {
+    if (ObjectKeyLess(a.object, b.object)) return true;
+    if (ObjectKeyLess(b.object, a.object)) return false;
+    return NaturalLess(a.origin, b.origin);
+  });
+  for (size_t i = 1; i < entries.size(); ++i) {
+    const T& previous = entries[i - 1].object;
+    const T& current = entries[i].object;
+    if (ObjectKeyLess(previous, current)) continue;
+    return absl::InvalidArgumentError(fmt::format("duplicate {} {}: defined at {} and at {}",
+                                                  current.kind, KeyText(current.metadata),
+                                                  entries[i - 1].origin, entries[i].origin));
+  }
+  return absl::OkStatus();
+}
+
+template <class T>
+std::vector<T> TakeObjects(std::vector<Entry<T>>& entries) {
+  std::vector<T> objects;
+  objects.reserve(entries.size());
+  for (Entry<T>& entry : entries) objects.push_back(std::move(entry.object));
+  return objects;
+}
+
+absl::StatusOr<ClusterSnapshot::ObjectLists> SortedUniqueLists(std::vector<SourcedObject> sourced) {
+  EntryLists lists;
+  for (SourcedObject& object : sourced) KP_RETURN_IF_ERROR(AddEntry(std::move(object), lists));
+  absl::Status status = std::apply(
+      [](auto&... entries) {
+        absl::Status first;
+        ((first.ok() ? first = SortAndCheckUnique(entries) : first), ...);
+        return first;
+      },
+      lists);
+  KP_RETURN_IF_ERROR(status);
+  return std::apply(
+      [](auto&... entries) { return ClusterSnapshot::ObjectLists(TakeObjects(entries)...); },
+      lists);
+}
+
+// Expansion never reuses a taken name, so a clash here is a bug in expansion, not bad input.
+template <class T>
+absl::Status MergeGenerated(std::vector<T>& existing, std::vector<T> generated) {
+  for (T& object : generated) existing.push_back(std::move(object));
+  std::stable_sort(existing.begin(), existing.end(), ObjectKeyLess<T>);
+  for (size_t i = 1; i < existing.size(); ++i) {
+    if (ObjectKeyLess(existing[i - 1], existing[i])) continue;
+    return absl::InternalError(fmt::format("workload expansion produced a second {} {}",
+                                           existing[i].kind, KeyText(existing[i].metadata)));
+  }
+  return absl::OkStatus();
+}
+
+std::string Origin(const api::Manifest& manifest, size_t index) {
+  if (manifest.line > 0) return fmt::format("{}:{}", manifest.source, manifest.line);
+  return fmt::format("{} (item {})", manifest.source, index + 1);
+}
+
+}  // namespace
+
+ClusterSnapshot::ClusterSnapshot(ObjectLists objects) : objects_(std::move(objects)) {
+  BuildIndexes();
+}
+
+absl::StatusOr<ClusterSnapshot> ClusterSnapshot::FromManifests(std::vector<api::Manifest> manifests,
+                                                               const SnapshotOptions& options) {
+  std::vector<SourcedObject> objects;
+  std::vector<std::string> skipped;
+  objects.reserve(manifests.size());
+  for (size_t i = 0; i < manifests.size(); ++i) {
+    api::Manifest& manifest = manifests[i];
+    if (!manifest.object.has_value()) {
+      skipped.push_back(fmt::format("{} ({})", manifest.Ref(), Origin(manifest, i)));
+      continue;
+    }
+    objects.push_back(SourcedObject{std::move(*manifest.object), Origin(manifest, i)});
+  }
+  KP_ASSIGN_OR_RETURN(ClusterSnapshot snapshot, FromObjects(std::move(objects), options));
+  snapshot.skipped_ = std::move(skipped);
+  return snapshot;
+}
+
+absl::StatusOr<ClusterSnapshot> ClusterSnapshot::FromObjects(std::vector<SourcedObject> objects,
+                                                             const SnapshotOptions& options) {
+  KP_ASSIGN_OR_RETURN(ObjectLists lists, SortedUniqueLists(std::move(objects)));
+  ClusterSnapshot snapshot(std::move(lists));
+  if (!options.expand_workloads) return snapshot;
+
+  ExpandedWorkloads expanded = ExpandWorkloads(snapshot);
+  if (expanded.pods.empty() && expanded.claims.empty()) return snapshot;
+  std::set<std::string, std::less<>> expanded_pods;
+  for (const api::Pod& pod : expanded.pods) expanded_pods.insert(KeyText(pod.metadata));
+  const size_t expanded_claims = expanded.claims.size();
+  ObjectLists merged = std::move(snapshot.objects_);
+  KP_RETURN_IF_ERROR(
+      MergeGenerated(std::get<std::vector<api::Pod>>(merged), std::move(expanded.pods)));
+  KP_RETURN_IF_ERROR(MergeGenerated(std::get<std::vector<api::PersistentVolumeClaim>>(merged),
+                                    std::move(expanded.claims)));
+  ClusterSnapshot result(std::move(merged));
+  result.expanded_pods_ = std::move(expanded_pods);
+  result.expanded_claims_ = expanded_claims;
+  return result;
+}
+
+void ClusterSnapshot::BuildIndexes() {
+  pods_by_node_.clear();
+  node_by_provider_id_.clear();
+  node_claim_by_provider_id_.clear();
+  const std::vector<api::Pod>& all_pods = pods();
+  for (size_t i = 0; i < all_pods.size(); ++i) {
+    if (all_pods[i].spec.node_name.empty()) continue;
+    pods_by_node_[all_pods[i].spec.node_name].push_back(i);
+  }
+  // Lists are sorted by name, so emplace keeps the first by name for a shared provider ID.
+  const std::vector<api::Node>& all_nodes = nodes();
+  for (size_t i = 0; i < all_nodes.size(); ++i) {
+    const std::string& id = all_nodes[i].spec.provider_id;
+    if (!id.empty()) node_by_provider_id_.emplace(id, i);
+  }
+  const std::vector<api::NodeClaim>& all_claims = node_claims();
+  for (size_t i = 0; i < all_claims.size(); ++i) {
+    const std::string& id = all_claims[i].status.provider_id;
+    if (!id.empty()) node_claim_by_provider_id_.emplace(id, i);
+  }
+}
+
+std::vector<const api::Pod*> ClusterSnapshot::PodsOnNode(std::string_view node_name) const {
+  std::vector<const api::Pod*> result;
+  auto it = pods_by_node_.find(node_name);
+  if (it == pods_by_node_.end()) return result;
+  result.reserve(it->second.size());
+  for (size_t index : it->second) result.push_back(&pods()[index]);
+  return result;
+}
+
+std::vector<std::string> ClusterSnapshot::NodeNamesWithPods() const {
+  std::vector<std::string> names;
+  names.reserve(pods_by_node_.size());
+  for (const auto& [name, unused] : pods_by_node_) names.push_back(name);
+  return names;
+}
+
+const api::NodeClaim* ClusterSnapshot::NodeClaimForNode(const api::Node& node) const {
+  auto it = node_claim_by_provider_id_.find(node.spec.provider_id);
+  if (it == node_claim_by_provider_id_.end()) return nullptr;
+  return &node_claims()[it->second];
+}
+
+const api::Node* ClusterSnapshot::NodeForNodeClaim(const api::NodeClaim& node_claim) const {
+  auto it = node_by_provider_id_.find(node_claim.status.provider_id);
+  if (it == node_by_provider_id_.end()) return nullptr;
+  return &nodes()[it->second];
+}
+
+const api::StorageClass* ClusterSnapshot::DefaultStorageClass() const {
+  const api::StorageClass* best = nullptr;
+  for (const api::StorageClass& storage_class : storage_classes()) {
+    auto it =
+        storage_class.metadata.annotations.find(std::string(kDefaultStorageClassAnnotationKey));
+    if (it == storage_class.metadata.annotations.end() || it->second != "true") continue;
+    // Strictly newer wins, so among equals the first by name stays.
+    if (best == nullptr || storage_class.metadata.creation_timestamp.value_or(api::Time()) >
+                               best->metadata.creation_timestamp.value_or(api::Time())) {
+      best = &storage_class;
+    }
+  }
+  return best;
+}
+
+bool ClusterSnapshot::IsExpanded(const api::Pod& pod) const {
+  return expanded_pods_.contains(KeyText(pod.metadata));
+}
+
+}  // namespace karpenter::state
