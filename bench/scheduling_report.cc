@@ -12,7 +12,10 @@ std::optional<double> PodsPerSecond(const SchedulingReport& report) {
 }
 
 std::optional<double> CostRatio(const SchedulingReport& report) {
-  if (!report.solve || report.lower_bound_per_hour <= 0) return std::nullopt;
+  // The bound covers every pod; against a partial placement the ratio would flatter it.
+  if (!report.solve || report.solve->unschedulable > 0 || report.lower_bound_per_hour <= 0) {
+    return std::nullopt;
+  }
   return report.solve->price_per_hour / report.lower_bound_per_hour;
 }
 

@@ -31,7 +31,8 @@ struct SchedulingReport {
 // {"workload", "pods", "instanceTypes", "nodes", "nodeFloor", "unschedulable", "seconds",
 //  "podsPerSecond", "pricePerHour", "lowerBoundPerHour", "costRatio", "peakRssMB"}; the solve
 // fields are null without a solve. podsPerSecond is pods ÷ seconds (null when seconds is 0);
-// costRatio is pricePerHour ÷ lowerBoundPerHour (null when the bound is 0).
+// costRatio is pricePerHour ÷ lowerBoundPerHour (null when the bound is 0 or some pod was left
+// unschedulable, since the bound prices every pod).
 std::string ReportJson(const SchedulingReport& report);
 // The same figures on one human-readable line.
 std::string ReportText(const SchedulingReport& report);

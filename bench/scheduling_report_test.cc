@@ -53,6 +53,16 @@ TEST(ReportJson, ZeroSecondsAndZeroBoundLeaveRatiosNull) {
   EXPECT_TRUE(out["costRatio"].is_null());
 }
 
+TEST(ReportJson, PartialPlacementHasNoCostRatio) {
+  SchedulingReport report = Inputs();
+  report.solve = SolveOutcome{
+      .nodes = 1, .pods_scheduled = 40, .unschedulable = 10, .price_per_hour = 5, .seconds = 1};
+  const nlohmann::json out = nlohmann::json::parse(ReportJson(report));
+  EXPECT_EQ(out["unschedulable"], 10);
+  EXPECT_TRUE(out["costRatio"].is_null());
+  EXPECT_DOUBLE_EQ(out["podsPerSecond"].get<double>(), 50);
+}
+
 TEST(ReportText, SaysWhenTheSolveWasNotRun) {
   const std::string text = ReportText(Inputs());
   EXPECT_NE(text.find("50 pods over 400 instance types"), std::string::npos) << text;
