@@ -1,0 +1,32 @@
+// The pending-pod workloads of upstream Karpenter's scheduling benchmark, rebuilt from their
+// distributions with a seeded generator (upstream draws from Go's math/rand, whose stream is
+// shared across benchmarks and so not reproducible; the mix and proportions are what carry over).
+//
+// MakeDiversePods(n): five groups of ⌊n/5⌋ pods — generic, zone topology spread, hostname
+// topology spread, zone self-affinity, hostname self anti-affinity — then generic pods for the
+// remainder. Every pod requests cpu ∈ {100m, 250m, 500m, 1000m, 1500m} and memory ∈ {100, 256,
+// 512, 1024, 2048, 4096}Mi, uniformly. MakePreferencePods(n): n identical `app=nginx` pods whose
+// constraints are all preferences (zone node affinity, zone and hostname anti-affinity).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "src/api/pod.h"
+
+namespace karpenter::bench {
+
+inline constexpr uint64_t kDefaultPodSeed = 42;
+
+// Label keys and values upstream uses ("my-affininity" is upstream's spelling).
+inline constexpr char kLabelMyLabel[] = "my-label";
+inline constexpr char kLabelMyAffinity[] = "my-affininity";
+inline constexpr char kLabelApp[] = "app";
+inline constexpr char kAppNginx[] = "nginx";
+inline constexpr char kBenchNamespace[] = "default";
+
+// Same `n` and `seed` give the same pods (names, UIDs, labels, requests).
+std::vector<api::Pod> MakeDiversePods(int n, uint64_t seed = kDefaultPodSeed);
+std::vector<api::Pod> MakePreferencePods(int n, uint64_t seed = kDefaultPodSeed);
+
+}  // namespace karpenter::bench

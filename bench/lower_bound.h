@@ -1,0 +1,61 @@
+// Lower bounds that say how far a scheduler's answer is from the best possible one, so benchmark
+// output can report cost quality next to speed.
+//
+// FluidLowerBound: the $/h a perfect "fluid" packer would pay — one that may buy fractional
+// nodes and split pods across them. It solves, with COIN-OR CLP,
+//   minimise Σ price_t·x_t  subject to  Σ cap_t[r]·x_t ≥ demand[r] for r ∈ {cpu, memory, pods},
+//   x ≥ 0,
+// so every real packing costs at least this much (constraints like anti-affinity only add cost).
+// AntiAffinityNodeFloor: the fewest nodes any placement can use, from pods that required
+// hostname anti-affinity forces apart.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "bench/fake_catalog.h"
+#include "src/api/pod.h"
+
+namespace karpenter::bench {
+
+// What the pods need in total; cpu in millicores, memory in bytes, pods as a count.
+struct FluidDemand {
+  double cpu_milli = 0;
+  double memory_bytes = 0;
+  double pods = 0;
+};
+
+// One purchasable node shape: its cheapest price and what pods may use on it (allocatable).
+struct FluidNodeType {
+  double price = 0;  // per hour
+  double cpu_milli = 0;
+  double memory_bytes = 0;
+  double pods = 0;
+};
+
+// Sum of the pods' scheduling requests (api::PodRequests) and their count.
+FluidDemand DemandOf(std::span<const api::Pod> pods);
+
+// Allocatable and cheapest available price of each type; types with no available offering are
+// left out (they cannot be bought).
+std::vector<FluidNodeType> NodeTypesOf(std::span<const FakeInstanceType> types);
+
+// The LP optimum lowered by a relative 1e-9 (absolute below $1), so solver round-off never lifts
+// it above the true optimum. Zero demand gives 0. InvalidArgument when a
+// type has a negative price or capacity; FailedPrecondition when no mix of types covers the
+// demand (the LP is infeasible); Internal when the solver fails otherwise.
+absl::StatusOr<double> FluidLowerBound(const FluidDemand& demand,
+                                       std::span<const FluidNodeType> types);
+absl::StatusOr<double> FluidLowerBound(std::span<const api::Pod> pods,
+                                       std::span<const FakeInstanceType> types);
+
+// The largest set of pods that must all be on different nodes because each carries the same
+// required podAntiAffinity term on kubernetes.io/hostname and each matches that term's selector
+// (in the term's namespaces). At least 1 when there are pods, 0 when there are none. Terms whose
+// effect depends on objects outside the pods (namespaceSelector) or on per-pod label keys
+// (matchLabelKeys, mismatchLabelKeys) are skipped, which keeps the floor a valid lower bound.
+int64_t AntiAffinityNodeFloor(std::span<const api::Pod> pods);
+
+}  // namespace karpenter::bench

@@ -1,0 +1,79 @@
+#include "bench/scheduling_solve.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include "src/api/quantity.h"
+
+namespace karpenter::bench {
+
+api::NodePool BenchNodePool() {
+  api::NodePool pool;
+  pool.metadata.name = kBenchNodePoolName;
+  pool.spec.template_.spec.node_class_ref =
+      api::NodeClassReference{"EC2NodeClass", "default", "karpenter.k8s.aws"};
+  pool.spec.limits = {{"cpu", *api::Quantity::Parse("10000000")},
+                      {"memory", *api::Quantity::Parse("10000000Gi")}};
+  api::ApplyDefaults(pool);
+  return pool;
+}
+
+provisioning::InstanceTypeView ToInstanceTypeView(const FakeInstanceType& type) {
+  provisioning::InstanceTypeView view;
+  view.name = type.name;
+  view.requirements = type.requirements;
+  view.allocatable = type.allocatable;
+  view.capacity = type.capacity;
+  view.offerings.reserve(type.offerings.size());
+  for (const FakeOffering& offering : type.offerings) {
+    view.offerings.push_back(
+        {offering.zone, offering.capacity_type, offering.price, offering.available});
+  }
+  return view;
+}
+
+provisioning::SchedulerInput BenchSchedulerInput(std::span<const FakeInstanceType> catalog,
+                                                 std::vector<api::Pod> pods,
+                                                 provisioning::PreferencePolicy policy) {
+  provisioning::SchedulerInput input;
+  provisioning::NodePoolInstanceTypes pool;
+  pool.node_pool = BenchNodePool();
+  pool.instance_types.reserve(catalog.size());
+  for (const FakeInstanceType& type : catalog) {
+    pool.instance_types.push_back(ToInstanceTypeView(type));
+  }
+  input.node_pools.push_back(std::move(pool));
+  input.pending_pods = std::move(pods);
+  input.options.preference_policy = policy;
+  return input;
+}
+
+double NodeClaimPrice(const provisioning::NewNodeClaim& claim) {
+  if (claim.instance_type_options.empty()) return 0;
+  const auto allowed = [](const std::vector<std::string>& values, const std::string& value) {
+    return values.empty() || std::find(values.begin(), values.end(), value) != values.end();
+  };
+  double best = std::numeric_limits<double>::infinity();
+  for (const provisioning::OfferingView& offering : claim.instance_type_options[0].offerings) {
+    if (offering.available && allowed(claim.zones, offering.zone) &&
+        allowed(claim.capacity_types, offering.capacity_type)) {
+      best = std::min(best, offering.price);
+    }
+  }
+  return best == std::numeric_limits<double>::infinity() ? 0 : best;
+}
+
+SolveOutcome Summarise(const provisioning::SchedulerResult& result, double seconds) {
+  SolveOutcome outcome;
+  outcome.seconds = seconds;
+  outcome.nodes = static_cast<int64_t>(result.new_node_claims.size());
+  outcome.unschedulable = static_cast<int64_t>(result.unschedulable.size());
+  for (const provisioning::NewNodeClaim& claim : result.new_node_claims) {
+    outcome.pods_scheduled += static_cast<int64_t>(claim.pods.size());
+    outcome.price_per_hour += NodeClaimPrice(claim);
+  }
+  return outcome;
+}
+
+}  // namespace karpenter::bench

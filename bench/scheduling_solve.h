@@ -1,0 +1,36 @@
+// Wiring between the benchmark workload (fake catalog, pod mixes) and the provisioning
+// scheduler: builds upstream's benchmark SchedulerInput — one NodePool with limits lifted, the
+// fake catalog, no existing nodes or daemonsets — and summarises a SchedulerResult into the
+// figures kp_scheduling_bench reports.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "bench/fake_catalog.h"
+#include "bench/scheduling_report.h"
+#include "src/api/nodepool.h"
+#include "src/api/pod.h"
+#include "src/provisioning/types.h"
+
+namespace karpenter::bench {
+
+inline constexpr char kBenchNodePoolName[] = "default";
+
+// upstream test.NodePool with cpu 10,000,000 and memory 10,000,000Gi limits (in effect none),
+// no requirements or taints, defaulted.
+api::NodePool BenchNodePool();
+
+provisioning::InstanceTypeView ToInstanceTypeView(const FakeInstanceType& type);
+
+provisioning::SchedulerInput BenchSchedulerInput(std::span<const FakeInstanceType> catalog,
+                                                 std::vector<api::Pod> pods,
+                                                 provisioning::PreferencePolicy policy);
+
+// What the claim would cost at launch: its first (cheapest) instance type at that type's cheapest
+// available offering in one of the claim's zones and capacity types; 0 when it has none.
+double NodeClaimPrice(const provisioning::NewNodeClaim& claim);
+
+SolveOutcome Summarise(const provisioning::SchedulerResult& result, double seconds);
+
+}  // namespace karpenter::bench

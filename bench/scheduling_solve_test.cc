@@ -1,0 +1,132 @@
+#include "bench/scheduling_solve.h"
+
+#include "bench/benchmark_pods.h"
+#include "bench/lower_bound.h"
+#include "gtest/gtest.h"
+#include "src/api/quantity.h"
+#include "src/provisioning/scheduler.h"
+
+namespace karpenter::bench {
+namespace {
+
+using provisioning::NewNodeClaim;
+using provisioning::OfferingView;
+
+NewNodeClaim ClaimWithOfferings(std::vector<OfferingView> offerings) {
+  NewNodeClaim claim;
+  provisioning::InstanceTypeView type;
+  type.name = "t";
+  type.offerings = std::move(offerings);
+  claim.instance_types = {"t"};
+  claim.instance_type_options = {type};
+  return claim;
+}
+
+TEST(BenchNodePool, LiftsLimitsAndHasNoRequirementsOrTaints) {
+  const api::NodePool pool = BenchNodePool();
+  EXPECT_EQ(pool.metadata.name, kBenchNodePoolName);
+  EXPECT_EQ(pool.spec.limits.at("cpu"), *api::Quantity::Parse("10000000"));
+  EXPECT_EQ(pool.spec.limits.at("memory"), *api::Quantity::Parse("10000000Gi"));
+  EXPECT_TRUE(pool.spec.template_.spec.requirements.empty());
+  EXPECT_TRUE(pool.spec.template_.spec.taints.empty());
+}
+
+TEST(ToInstanceTypeView, CopiesShapeAndOfferings) {
+  const FakeInstanceType type = FakeInstanceTypes(3)[2];
+  const provisioning::InstanceTypeView view = ToInstanceTypeView(type);
+  EXPECT_EQ(view.name, "fake-it-2");
+  EXPECT_EQ(view.requirements, type.requirements);
+  EXPECT_EQ(view.allocatable, type.allocatable);
+  EXPECT_EQ(view.capacity, type.capacity);
+  ASSERT_EQ(view.offerings.size(), 5u);
+  EXPECT_EQ(view.offerings[4].zone, kFakeZone3);
+  EXPECT_EQ(view.offerings[4].capacity_type, "on-demand");
+  EXPECT_DOUBLE_EQ(view.offerings[4].price, type.offerings[4].price);
+}
+
+TEST(BenchSchedulerInput, OnePoolWithTheWholeCatalogAndThePods) {
+  const std::vector<FakeInstanceType> catalog = FakeCatalog400();
+  const provisioning::SchedulerInput input =
+      BenchSchedulerInput(catalog, MakeDiversePods(20), provisioning::PreferencePolicy::kIgnore);
+  ASSERT_EQ(input.node_pools.size(), 1u);
+  EXPECT_EQ(input.node_pools[0].instance_types.size(), 400u);
+  EXPECT_EQ(input.pending_pods.size(), 20u);
+  EXPECT_TRUE(input.existing_nodes.empty());
+  EXPECT_TRUE(input.daemonset_pods.empty());
+  EXPECT_EQ(input.options.preference_policy, provisioning::PreferencePolicy::kIgnore);
+}
+
+TEST(NodeClaimPrice, CheapestOfferingTheClaimAllows) {
+  NewNodeClaim claim = ClaimWithOfferings({{"z1", "spot", 1.0, true},
+                                           {"z2", "spot", 0.5, false},
+                                           {"z2", "on-demand", 2.0, true},
+                                           {"z3", "on-demand", 1.5, true}});
+  EXPECT_DOUBLE_EQ(NodeClaimPrice(claim), 1.0);
+  claim.capacity_types = {"on-demand"};
+  EXPECT_DOUBLE_EQ(NodeClaimPrice(claim), 1.5);
+  claim.zones = {"z2"};
+  EXPECT_DOUBLE_EQ(NodeClaimPrice(claim), 2.0);
+  claim.zones = {"z9"};
+  EXPECT_DOUBLE_EQ(NodeClaimPrice(claim), 0);
+  EXPECT_DOUBLE_EQ(NodeClaimPrice(NewNodeClaim{}), 0);
+}
+
+TEST(Summarise, CountsClaimsPodsAndPrice) {
+  provisioning::SchedulerResult result;
+  NewNodeClaim a = ClaimWithOfferings({{"z1", "spot", 1.25, true}});
+  a.pods = {"default/p1", "default/p2"};
+  NewNodeClaim b = ClaimWithOfferings({{"z1", "spot", 0.5, true}});
+  b.pods = {"default/p3"};
+  result.new_node_claims = {a, b};
+  result.unschedulable = {{"default/p4", "no fit"}};
+  const SolveOutcome outcome = Summarise(result, 0.25);
+  EXPECT_EQ(outcome.nodes, 2);
+  EXPECT_EQ(outcome.pods_scheduled, 3);
+  EXPECT_EQ(outcome.unschedulable, 1);
+  EXPECT_DOUBLE_EQ(outcome.price_per_hour, 1.75);
+  EXPECT_DOUBLE_EQ(outcome.seconds, 0.25);
+}
+
+TEST(BenchSolve, EveryDiversePodIsPlacedOrReported) {
+  const std::vector<api::Pod> pods = MakeDiversePods(50);
+  const provisioning::SchedulerResult result = provisioning::Solve(
+      BenchSchedulerInput(FakeCatalog400(), pods, provisioning::PreferencePolicy::kRespect));
+  const SolveOutcome outcome = Summarise(result, 0);
+  EXPECT_EQ(outcome.pods_scheduled + outcome.unschedulable, 50);
+  EXPECT_GE(outcome.nodes, 1);
+}
+
+TEST(BenchSolve, UnconstrainedDiversePodsAllScheduleAboveTheFluidBound) {
+  // The diverse mix's generic group: requests only, no affinity or spread.
+  std::vector<api::Pod> pods;
+  for (api::Pod& pod : MakeDiversePods(50)) {
+    if (!pod.spec.affinity && pod.spec.topology_spread_constraints.empty()) {
+      pods.push_back(std::move(pod));
+    }
+  }
+  ASSERT_EQ(pods.size(), 10u);
+  const std::vector<FakeInstanceType> catalog = FakeCatalog400();
+  const provisioning::SchedulerResult result = provisioning::Solve(
+      BenchSchedulerInput(catalog, pods, provisioning::PreferencePolicy::kRespect));
+  const SolveOutcome outcome = Summarise(result, 0);
+  EXPECT_TRUE(result.unschedulable.empty());
+  EXPECT_EQ(outcome.pods_scheduled, 10);
+  absl::StatusOr<double> bound = FluidLowerBound(pods, catalog);
+  ASSERT_TRUE(bound.ok());
+  EXPECT_GT(outcome.price_per_hour, 0);
+  EXPECT_GE(outcome.price_per_hour, *bound);
+}
+
+TEST(BenchSolve, PreferencePodsScheduleUnderBothPolicies) {
+  const std::vector<FakeInstanceType> catalog = FakeCatalog400();
+  for (provisioning::PreferencePolicy policy :
+       {provisioning::PreferencePolicy::kRespect, provisioning::PreferencePolicy::kIgnore}) {
+    const provisioning::SchedulerResult result =
+        provisioning::Solve(BenchSchedulerInput(catalog, MakePreferencePods(40), policy));
+    EXPECT_TRUE(result.unschedulable.empty());
+    EXPECT_EQ(Summarise(result, 0).pods_scheduled, 40);
+  }
+}
+
+}  // namespace
+}  // namespace karpenter::bench
