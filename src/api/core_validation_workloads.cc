@@ -61,25 +61,28 @@ void ValidateReplicas(const std::optional<int32_t>& replicas, FieldErrors* error
 
 }  // namespace
 
-void ValidateDeployment(const Deployment& deployment, FieldErrors* errors) {
-  ValidateObjectMeta(deployment.metadata, /*namespaced=*/true, NameRule::kDns1123Subdomain,
+namespace {
+
+// Deployments and ReplicaSets share their rules; Kubernetes' ReplicaSet validation even
+// reuses the Deployment wording for the selector.
+template <class Workload>
+void ValidateReplicatedWorkload(const Workload& workload, FieldErrors* errors) {
+  ValidateObjectMeta(workload.metadata, /*namespaced=*/true, NameRule::kDns1123Subdomain,
                      "metadata", errors);
-  const DeploymentSpec& spec = deployment.spec;
-  ValidateReplicas(spec.replicas, errors);
-  ValidateWorkloadSelector(spec.selector, spec.template_, "deployment", errors);
-  ValidatePodTemplateSpec(spec.template_, "spec.template", errors);
-  ValidateLongRunningTemplate(spec.template_, "ReplicaSet", errors);
+  ValidateReplicas(workload.spec.replicas, errors);
+  ValidateWorkloadSelector(workload.spec.selector, workload.spec.template_, "deployment", errors);
+  ValidatePodTemplateSpec(workload.spec.template_, "spec.template", errors);
+  ValidateLongRunningTemplate(workload.spec.template_, "ReplicaSet", errors);
+}
+
+}  // namespace
+
+void ValidateDeployment(const Deployment& deployment, FieldErrors* errors) {
+  ValidateReplicatedWorkload(deployment, errors);
 }
 
 void ValidateReplicaSet(const ReplicaSet& replica_set, FieldErrors* errors) {
-  ValidateObjectMeta(replica_set.metadata, /*namespaced=*/true, NameRule::kDns1123Subdomain,
-                     "metadata", errors);
-  const ReplicaSetSpec& spec = replica_set.spec;
-  ValidateReplicas(spec.replicas, errors);
-  // Kubernetes' ReplicaSet validation reuses the Deployment wording here.
-  ValidateWorkloadSelector(spec.selector, spec.template_, "deployment", errors);
-  ValidatePodTemplateSpec(spec.template_, "spec.template", errors);
-  ValidateLongRunningTemplate(spec.template_, "ReplicaSet", errors);
+  ValidateReplicatedWorkload(replica_set, errors);
 }
 
 void ValidateStatefulSet(const StatefulSet& stateful_set, FieldErrors* errors) {
