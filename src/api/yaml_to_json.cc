@@ -5,6 +5,7 @@
 #include <string>
 
 #include "fmt/format.h"
+#include "simdjson.h"
 #include "src/api/json_writer.h"
 #include "yaml-cpp/yaml.h"
 
@@ -168,6 +169,10 @@ std::string PlainScalarToJson(std::string_view s) {
 }
 
 absl::StatusOr<std::vector<JsonDocument>> YamlToJson(std::string_view yaml) {
+  // Manifests are UTF-8; yaml-cpp can loop on malformed sequences, so refuse them up front.
+  if (!simdjson::validate_utf8(yaml.data(), yaml.size())) {
+    return absl::InvalidArgumentError("input is not valid UTF-8");
+  }
   std::vector<YAML::Node> nodes;
   try {
     nodes = YAML::LoadAll(std::string(yaml));

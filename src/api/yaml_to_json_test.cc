@@ -63,3 +63,15 @@ TEST(YamlToJson, AnchorsAndBlockScalars) {
 
 }  // namespace
 }  // namespace karpenter::api
+
+namespace karpenter::api {
+namespace {
+
+TEST(YamlToJson, RejectsInvalidUtf8BeforeParsing) {
+  auto docs = YamlToJson("a: \"\xff\xfe\"\n");
+  ASSERT_FALSE(docs.ok());
+  EXPECT_NE(docs.status().message().find("UTF-8"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace karpenter::api
