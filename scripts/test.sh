@@ -6,6 +6,9 @@
 # Environment:
 #   KP_JOBS=2               parallel compile and test jobs
 #   KP_FUZZ_SECONDS=20      libFuzzer -max_total_time per target
+#   KP_FUZZ_SEED=1          libFuzzer -seed; fixed so a CI run replays the mutations a local run
+#                           checked (a shorter run on a slower machine is a prefix of them);
+#                           set another value, or 0 for a random one, to explore
 #   KP_ALLOW_NO_TESTS=1     accept an empty ctest run (only while the project has no tests yet)
 #   KP_SKIP_FUZZ=1          skip the fuzz stage
 set -euo pipefail
@@ -14,6 +17,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 readonly JOBS="${KP_JOBS:-2}"
 readonly FUZZ_SECONDS="${KP_FUZZ_SECONDS:-20}"
+readonly FUZZ_SEED="${KP_FUZZ_SEED:-1}"
 
 step() { printf '\n==> %s\n' "$*"; }
 
@@ -65,8 +69,8 @@ run_fuzzer() {
   if [[ -d "fuzz/corpus/${name}" ]]; then
     corpora+=("fuzz/corpus/${name}")
   fi
-  echo "fuzzing ${name} for ${FUZZ_SECONDS}s (corpus: ${corpora[*]}; log: ${log})"
-  if ! "${binary}" -max_total_time="${FUZZ_SECONDS}" -timeout=10 -rss_limit_mb=2048 \
+  echo "fuzzing ${name} for ${FUZZ_SECONDS}s, seed ${FUZZ_SEED} (corpus: ${corpora[*]}; log: ${log})"
+  if ! "${binary}" -seed="${FUZZ_SEED}" -max_total_time="${FUZZ_SECONDS}" -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="build/fuzz/artifacts/${name}-" -print_final_stats=1 \
     "${corpora[@]}" >"${log}" 2>&1; then
     tail -n 60 "${log}" >&2

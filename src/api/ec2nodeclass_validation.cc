@@ -8,6 +8,7 @@
 
 #include "absl/strings/match.h"
 #include "src/api/ec2nodeclass_validation_internal.h"
+#include "src/api/karpenter_labels.h"
 
 namespace karpenter::api {
 namespace ec2nodeclass_internal {
@@ -193,7 +194,7 @@ void ValidateTags(const std::map<std::string, std::string>& tags, const std::str
       CelFailure(key_path, kObject, "tag contains a restricted tag matching kubernetes.io/cluster/",
                  errors);
     }
-    if (key == "karpenter.sh/nodepool") {
+    if (key == kNodePoolLabelKey) {
       CelFailure(key_path, kObject, "tag contains a restricted tag matching karpenter.sh/nodepool",
                  errors);
     }

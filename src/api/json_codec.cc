@@ -116,6 +116,10 @@ void Decoder::ReportUnknown(const JsonPath& path, simdjson::ondemand::field& fie
   report_.unknown_fields.push_back(path.Field(key).Render());
 }
 
+void Decoder::ReportDuplicate(const JsonPath& key_path) {
+  report_.errors.Add(key_path.Render(), "duplicate field");
+}
+
 void Decoder::Decode(Value v, const JsonPath& path, std::string& out) {
   if (!Expect(v, path, JsonType::string, "string")) return;
   std::string_view s;

@@ -11,6 +11,7 @@
 //   std::string json = EncodeJson(pod);
 #pragma once
 
+#include <bitset>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -129,7 +130,9 @@ class Decoder {
       if (Fail(std::move(field_result).get(field))) return;
       std::string_view key;
       if (!ReadKey(field, key)) return;
-      T& value = out[std::string(key)];
+      auto [slot, inserted] = out.try_emplace(std::string(key));
+      if (!inserted) ReportDuplicate(path.Key(key));
+      T& value = slot->second;
       if (IsNull(field.value())) continue;
       Decode(field.value(), path.Key(key), value);
       if (failed()) return;
@@ -156,6 +159,10 @@ class Decoder {
   bool ReadString(Value& v, std::string_view& out);
   bool ReadKey(simdjson::ondemand::field& field, std::string_view& out);
   void ReportUnknown(const JsonPath& path, simdjson::ondemand::field& field);
+  void ReportDuplicate(const JsonPath& key_path);
+
+  // Declared-field lists are short (PodSpec, the longest, has under 60 entries).
+  static constexpr int kMaxDeclaredFields = 128;
 
  private:
   DecodeReport& report_;
@@ -163,7 +170,8 @@ class Decoder {
 };
 
 // Offered to a type's `Fields` list for one JSON key: the declared field with that name
-// decodes the value.
+// decodes the value. `matched_index()` is the field's position in the list, so the caller can
+// notice a key given twice.
 class FieldDispatcher {
  public:
   FieldDispatcher(Decoder& decoder, simdjson::ondemand::field& field, const JsonPath& path)
@@ -171,33 +179,51 @@ class FieldDispatcher {
 
   template <class F>
   void operator()(std::string_view name, F& out) {
-    if (matched_ || !field_.key().unsafe_is_equal(name)) return;
-    matched_ = true;
+    if (!Match(name)) return;
     Value& value = field_.value();
     if (decoder_.IsNull(value)) return;  // null means unset, as in Kubernetes
     decoder_.Decode(value, path_.Field(name), out);
   }
-  void Ignore(std::string_view name) {
-    if (!matched_ && field_.key().unsafe_is_equal(name)) matched_ = true;
-  }
-  bool matched() const { return matched_; }
+  void Ignore(std::string_view name) { Match(name); }
+  bool matched() const { return matched_index_ >= 0; }
+  int matched_index() const { return matched_index_; }
 
  private:
+  bool Match(std::string_view name) {
+    int index = next_index_++;
+    if (matched() || !field_.key().unsafe_is_equal(name)) return false;
+    matched_index_ = index;
+    return true;
+  }
+
   Decoder& decoder_;
   simdjson::ondemand::field& field_;
   const JsonPath& path_;
-  bool matched_ = false;
+  int next_index_ = 0;
+  int matched_index_ = -1;
 };
 
 template <HasFields T>
 void Decoder::DecodeFields(simdjson::ondemand::object& object, const JsonPath& path, T& out) {
+  // A key given twice is an error (as in Kubernetes' strict decoding): readers that keep the
+  // first copy and readers that keep the last would otherwise see different objects.
+  std::bitset<kMaxDeclaredFields> seen;
   for (auto field_result : object) {
     simdjson::ondemand::field field;
     if (Fail(std::move(field_result).get(field))) return;
     FieldDispatcher dispatcher(*this, field, path);
     out.Fields(dispatcher);
     if (failed()) return;
-    if (!dispatcher.matched()) ReportUnknown(path, field);
+    if (!dispatcher.matched()) {
+      ReportUnknown(path, field);
+    } else if (dispatcher.matched_index() < kMaxDeclaredFields) {
+      if (seen.test(dispatcher.matched_index())) {
+        std::string_view key;
+        if (!ReadKey(field, key)) return;
+        ReportDuplicate(path.Field(key));
+      }
+      seen.set(dispatcher.matched_index());
+    }
   }
 }
 

@@ -86,6 +86,18 @@ TEST(JsonCodec, ReportsTypeErrorsWithFieldPaths) {
             "Invalid value: \"integer\": must be of type string");
 }
 
+TEST(JsonCodec, DuplicateKeysAreFieldErrors) {
+  DecodeReport report;
+  MustDecode(R"({"name":"a","count":1,"name":"b","resources":{"cpu":"1","cpu":"2"},
+      "managedFields":1,"managedFields":2})",
+             report);
+  EXPECT_TRUE(report.errors.Contains("name"));
+  EXPECT_TRUE(report.errors.Contains("resources[cpu]"));
+  EXPECT_TRUE(report.errors.Contains("managedFields"));
+  EXPECT_FALSE(report.errors.Contains("count"));
+  EXPECT_EQ(report.errors.errors()[0].message, "duplicate field");
+}
+
 TEST(JsonCodec, RejectsFractionalIntegersAndOverflowingInt32) {
   DecodeReport report;
   MustDecode(R"({"count":1.5})", report);

@@ -14,6 +14,7 @@
 #include "src/api/duration.h"
 #include "src/api/meta.h"
 #include "src/api/quantity.h"
+#include "src/api/selector_match.h"
 #include "src/api/taint.h"
 #include "src/api/time.h"
 
@@ -21,15 +22,15 @@ namespace karpenter::api {
 
 using ResourceList = std::map<std::string, Quantity>;
 
-// Karpenter adds Gte/Lte to the core node-selector operators.
-inline constexpr std::string_view kNodeSelectorOpIn = "In";
-inline constexpr std::string_view kNodeSelectorOpNotIn = "NotIn";
-inline constexpr std::string_view kNodeSelectorOpExists = "Exists";
-inline constexpr std::string_view kNodeSelectorOpDoesNotExist = "DoesNotExist";
-inline constexpr std::string_view kNodeSelectorOpGt = "Gt";
-inline constexpr std::string_view kNodeSelectorOpLt = "Lt";
-inline constexpr std::string_view kNodeSelectorOpGte = "Gte";
-inline constexpr std::string_view kNodeSelectorOpLte = "Lte";
+// Requirement operators: the selector spellings (Karpenter adds Gte/Lte), named for NodeClaims.
+inline constexpr std::string_view kNodeSelectorOpIn = kSelectorOpIn;
+inline constexpr std::string_view kNodeSelectorOpNotIn = kSelectorOpNotIn;
+inline constexpr std::string_view kNodeSelectorOpExists = kSelectorOpExists;
+inline constexpr std::string_view kNodeSelectorOpDoesNotExist = kSelectorOpDoesNotExist;
+inline constexpr std::string_view kNodeSelectorOpGt = kSelectorOpGt;
+inline constexpr std::string_view kNodeSelectorOpLt = kSelectorOpLt;
+inline constexpr std::string_view kNodeSelectorOpGte = kSelectorOpGte;
+inline constexpr std::string_view kNodeSelectorOpLte = kSelectorOpLte;
 
 // NodeClaim status condition types. Ready = Launched ∧ Registered ∧ Initialized.
 inline constexpr std::string_view kConditionTypeLaunched = "Launched";

@@ -4,7 +4,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "absl/container/flat_hash_set.h"
 #include "fmt/format.h"
+#include "karpenter/common/status.h"
 #include "simdjson.h"
 #include "src/api/json_writer.h"
 #include "yaml-cpp/yaml.h"
@@ -114,7 +116,7 @@ bool FloatToJson(std::string_view s, std::string& out) {
   return true;
 }
 
-void EmitNode(const YAML::Node& node, JsonWriter& writer);
+absl::Status EmitNode(const YAML::Node& node, JsonWriter& writer);
 
 void EmitScalar(const YAML::Node& node, JsonWriter& writer) {
   const std::string& text = node.Scalar();
@@ -126,29 +128,44 @@ void EmitScalar(const YAML::Node& node, JsonWriter& writer) {
   writer.Raw(PlainScalarToJson(text));
 }
 
-void EmitNode(const YAML::Node& node, JsonWriter& writer) {
+// A key given twice would leave two different objects depending on which copy a reader keeps, so
+// it is an error, as in kubectl ("mapping key ... already defined").
+absl::Status EmitMap(const YAML::Node& node, JsonWriter& writer) {
+  absl::flat_hash_set<std::string> seen;
+  writer.BeginObject();
+  for (const auto& entry : node) {
+    std::string key = entry.first.IsScalar() ? entry.first.Scalar() : YAML::Dump(entry.first);
+    if (!seen.insert(key).second) {
+      YAML::Mark mark = entry.first.Mark();
+      return absl::InvalidArgumentError(
+          fmt::format("line {}, column {}: mapping key \"{}\" already defined", mark.line + 1,
+                      mark.column + 1, key));
+    }
+    writer.Key(key);
+    KP_RETURN_IF_ERROR(EmitNode(entry.second, writer));
+  }
+  writer.EndObject();
+  return absl::OkStatus();
+}
+
+absl::Status EmitNode(const YAML::Node& node, JsonWriter& writer) {
   switch (node.Type()) {
     case YAML::NodeType::Undefined:
     case YAML::NodeType::Null:
       writer.Null();
-      return;
+      return absl::OkStatus();
     case YAML::NodeType::Scalar:
       EmitScalar(node, writer);
-      return;
+      return absl::OkStatus();
     case YAML::NodeType::Sequence:
       writer.BeginArray();
-      for (const YAML::Node& item : node) EmitNode(item, writer);
+      for (const YAML::Node& item : node) KP_RETURN_IF_ERROR(EmitNode(item, writer));
       writer.EndArray();
-      return;
+      return absl::OkStatus();
     case YAML::NodeType::Map:
-      writer.BeginObject();
-      for (const auto& entry : node) {
-        writer.Key(entry.first.IsScalar() ? entry.first.Scalar() : YAML::Dump(entry.first));
-        EmitNode(entry.second, writer);
-      }
-      writer.EndObject();
-      return;
+      return EmitMap(node, writer);
   }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -186,7 +203,7 @@ absl::StatusOr<std::vector<JsonDocument>> YamlToJson(std::string_view yaml) {
     if (node.IsNull()) continue;
     JsonWriter writer;
     try {
-      EmitNode(node, writer);
+      KP_RETURN_IF_ERROR(EmitNode(node, writer));
     } catch (const YAML::Exception& e) {
       return absl::InvalidArgumentError(
           fmt::format("line {}, column {}: {}", e.mark.line + 1, e.mark.column + 1, e.msg));

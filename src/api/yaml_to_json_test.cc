@@ -61,11 +61,17 @@ TEST(YamlToJson, AnchorsAndBlockScalars) {
   EXPECT_EQ((*docs)[0].json, R"({"base":{"x":1},"copy":{"x":1},"text":"line1\nline2\n"})");
 }
 
-}  // namespace
-}  // namespace karpenter::api
-
-namespace karpenter::api {
-namespace {
+TEST(YamlToJson, DuplicateKeyNamesTheKeyAndLine) {
+  // Found by decode_validate_fuzz: with two apiVersion keys the typed object and its re-encoding
+  // disagreed about which one counts.
+  auto docs = YamlToJson("apiVersion: apps/v1\nkind: Deployment\napiVersion: karpenter.sh/v1\n");
+  ASSERT_FALSE(docs.ok());
+  EXPECT_EQ(docs.status().message(),
+            "line 3, column 1: mapping key \"apiVersion\" already defined");
+  auto nested = YamlToJson("spec:\n  a: 1\n  b: [{x: 1, x: 2}]\n");
+  ASSERT_FALSE(nested.ok());
+  EXPECT_NE(nested.status().message().find("line 3"), std::string::npos) << nested.status();
+}
 
 TEST(YamlToJson, RejectsInvalidUtf8BeforeParsing) {
   auto docs = YamlToJson("a: \"\xff\xfe\"\n");

@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "fmt/core.h"
 #include "karpenter/common/status.h"
-#include "src/cloudprovider/resource_names.h"
+#include "src/api/resource_names.h"
 
 namespace karpenter::cloudprovider {
 namespace {
@@ -114,16 +114,16 @@ absl::StatusOr<Quantity> EvictionSignal(const Quantity& capacity, std::string_vi
 absl::StatusOr<ResourceList> EvictionThreshold(const Quantity& memory, const Quantity& storage,
                                                const KubeletOverrides& kubelet) {
   ResourceList threshold;
-  threshold[std::string(kResourceMemory)] = Mebibytes(100);
-  threshold[std::string(kResourceEphemeralStorage)] =
+  threshold[std::string(api::kResourceMemory)] = Mebibytes(100);
+  threshold[std::string(api::kResourceEphemeralStorage)] =
       Count(static_cast<int64_t>(std::ceil(static_cast<double>(storage.Value()) / 100 * 10)));
   // Only hard thresholds reduce allocatable; soft ones are warnings.
   for (const auto& [signal, value] : kubelet.eviction_hard) {
     if (signal == "memory.available") {
-      KP_ASSIGN_OR_RETURN(threshold[std::string(kResourceMemory)],
+      KP_ASSIGN_OR_RETURN(threshold[std::string(api::kResourceMemory)],
                           EvictionSignal(memory, value, signal));
     } else if (signal == "nodefs.available") {
-      KP_ASSIGN_OR_RETURN(threshold[std::string(kResourceEphemeralStorage)],
+      KP_ASSIGN_OR_RETURN(threshold[std::string(api::kResourceEphemeralStorage)],
                           EvictionSignal(storage, value, signal));
     }
   }
@@ -136,10 +136,11 @@ absl::StatusOr<ResourceList> KubeReserved(const InstanceTypeInfo& info,
                      ? EniLimitedPods(info, /*reserved_enis=*/0)
                      : MaxPods(info, options);
   ResourceList reserved;
-  reserved[std::string(kResourceCpu)] =
+  reserved[std::string(api::kResourceCpu)] =
       Quantity::FromMilli(KubeReservedCpuMillis(info.vcpus * 1000), Quantity::Format::kDecimalSI);
-  reserved[std::string(kResourceMemory)] = Mebibytes(11 * pods + 255);
-  KP_ASSIGN_OR_RETURN(reserved[std::string(kResourceEphemeralStorage)], Quantity::Parse("1Gi"));
+  reserved[std::string(api::kResourceMemory)] = Mebibytes(11 * pods + 255);
+  KP_ASSIGN_OR_RETURN(reserved[std::string(api::kResourceEphemeralStorage)],
+                      Quantity::Parse("1Gi"));
   KP_ASSIGN_OR_RETURN(ResourceList overrides,
                       ParseResourceMap(options.kubelet.kube_reserved, "kubeReserved"));
   for (auto& [name, quantity] : overrides) reserved[name] = std::move(quantity);
@@ -159,21 +160,21 @@ int64_t GpusMadeBy(const InstanceTypeInfo& info, std::string_view manufacturer) 
 }
 
 void AddExtendedResources(const InstanceTypeInfo& info, AmiFamily family, ResourceList& capacity) {
-  AddIfPositive(capacity, kResourceNvidiaGpu, GpusMadeBy(info, "NVIDIA"));
-  AddIfPositive(capacity, kResourceAmdGpu, GpusMadeBy(info, "AMD"));
-  AddIfPositive(capacity, kResourceHabanaGaudi, GpusMadeBy(info, "Habana"));
+  AddIfPositive(capacity, api::kResourceNvidiaGpu, GpusMadeBy(info, "NVIDIA"));
+  AddIfPositive(capacity, api::kResourceAmdGpu, GpusMadeBy(info, "AMD"));
+  AddIfPositive(capacity, api::kResourceHabanaGaudi, GpusMadeBy(info, "Habana"));
   int64_t neuron_devices = 0;
   for (const NeuronDeviceInfo& device : info.neuron_devices) neuron_devices += device.count;
-  AddIfPositive(capacity, kResourceAwsNeuron, neuron_devices);
+  AddIfPositive(capacity, api::kResourceAwsNeuron, neuron_devices);
   if (!info.neuron_devices.empty()) {
     // Upstream counts cores of the first device model only; types have a single model.
     const NeuronDeviceInfo& device = info.neuron_devices.front();
-    AddIfPositive(capacity, kResourceAwsNeuronCore, device.count * device.cores_per_device);
+    AddIfPositive(capacity, api::kResourceAwsNeuronCore, device.count * device.cores_per_device);
   }
-  AddIfPositive(capacity, kResourceEfa, info.efa_interfaces);
+  AddIfPositive(capacity, api::kResourceEfa, info.efa_interfaces);
   // On Windows the VPC resource controller hands out secondary IPv4 addresses as a resource.
   if (IsWindows(family))
-    AddIfPositive(capacity, kResourcePrivateIpv4Address, info.ipv4_per_eni - 1);
+    AddIfPositive(capacity, api::kResourcePrivateIpv4Address, info.ipv4_per_eni - 1);
 }
 
 }  // namespace
@@ -273,10 +274,10 @@ absl::StatusOr<InstanceType> NewInstanceType(const InstanceTypeInfo& info,
   InstanceType type{.name = info.name, .labels = InstanceTypeLabels(info, options)};
   Quantity memory = MemoryCapacity(info, options.vm_memory_overhead_percent);
   KP_ASSIGN_OR_RETURN(Quantity storage, EphemeralStorage(info, options));
-  type.capacity[std::string(kResourceCpu)] = Count(info.vcpus);
-  type.capacity[std::string(kResourceMemory)] = memory;
-  type.capacity[std::string(kResourceEphemeralStorage)] = storage;
-  type.capacity[std::string(kResourcePods)] = Count(MaxPods(info, options));
+  type.capacity[std::string(api::kResourceCpu)] = Count(info.vcpus);
+  type.capacity[std::string(api::kResourceMemory)] = memory;
+  type.capacity[std::string(api::kResourceEphemeralStorage)] = storage;
+  type.capacity[std::string(api::kResourcePods)] = Count(MaxPods(info, options));
   AddExtendedResources(info, options.ami_family, type.capacity);
 
   KP_ASSIGN_OR_RETURN(type.overhead.kube_reserved, KubeReserved(info, options));

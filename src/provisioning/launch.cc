@@ -6,6 +6,7 @@
 
 #include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
+#include "src/api/resource_names.h"
 #include "src/provisioning/resources.h"
 
 namespace karpenter::provisioning {
@@ -30,15 +31,15 @@ api::ResourceList MinOverhead(const std::vector<TypeCandidate>& candidates) {
 }
 
 bool IsExotic(const InstanceTypeView& type) {
-  if (const scheduling::Requirement* size =
-          type.requirements.Find("karpenter.k8s.aws/instance-size")) {
+  if (const scheduling::Requirement* size = type.requirements.Find(api::kLabelInstanceSize)) {
     for (const std::string& value : size->Values()) {
       if (!size->is_complement() && value.find("metal") != std::string::npos) return true;
     }
   }
-  for (const char* resource : {"nvidia.com/gpu", "amd.com/gpu", "aws.amazon.com/neuron",
-                               "aws.amazon.com/neuroncore", "habana.ai/gaudi"}) {
-    auto it = type.allocatable.find(resource);
+  for (std::string_view resource :
+       {api::kResourceNvidiaGpu, api::kResourceAmdGpu, api::kResourceAwsNeuron,
+        api::kResourceAwsNeuronCore, api::kResourceHabanaGaudi}) {
+    auto it = type.allocatable.find(std::string(resource));
     if (it != type.allocatable.end() && !it->second.IsZero()) return true;
   }
   return false;

@@ -80,6 +80,10 @@ struct SchedulerInput {
   // One pod per daemonset (a live pod or one built from the template).
   std::vector<api::Pod> daemonset_pods;
   std::vector<api::Pod> pending_pods;
+  // Pods already bound to a node (spec.nodeName set): topology spread and pod (anti-)affinity
+  // count them in their node's domains. Their requests are already in
+  // ExistingNodeView::requested.
+  std::vector<api::Pod> bound_pods;
   SchedulerOptions options;
 };
 

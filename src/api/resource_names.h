@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-namespace karpenter::cloudprovider {
+namespace karpenter::api {
 
 inline constexpr std::string_view kResourceCpu = "cpu";
 inline constexpr std::string_view kResourceMemory = "memory";
@@ -19,4 +19,4 @@ inline constexpr std::string_view kResourceEfa = "vpc.amazonaws.com/efa";
 inline constexpr std::string_view kResourcePrivateIpv4Address =
     "vpc.amazonaws.com/PrivateIPv4Address";
 
-}  // namespace karpenter::cloudprovider
+}  // namespace karpenter::api
