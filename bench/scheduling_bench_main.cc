@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
-#include "bench/benchmark_pods.h"
-#include "bench/fake_catalog.h"
-#include "bench/lower_bound.h"
-#include "bench/scheduling_report.h"
-#include "bench/scheduling_solve.h"
+#include "src/bench/benchmark_pods.h"
+#include "src/bench/fake_catalog.h"
+#include "src/bench/lower_bound.h"
+#include "src/bench/scheduling_report.h"
+#include "src/bench/scheduling_solve.h"
 #include "src/provisioning/scheduler.h"
 
 namespace {

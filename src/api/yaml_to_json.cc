@@ -9,6 +9,7 @@
 #include "karpenter/common/status.h"
 #include "simdjson.h"
 #include "src/api/json_writer.h"
+#include "src/api/yaml_hang_guard.h"
 #include "yaml-cpp/yaml.h"
 
 namespace karpenter::api {
@@ -190,6 +191,7 @@ absl::StatusOr<std::vector<JsonDocument>> YamlToJson(std::string_view yaml) {
   if (!simdjson::validate_utf8(yaml.data(), yaml.size())) {
     return absl::InvalidArgumentError("input is not valid UTF-8");
   }
+  KP_RETURN_IF_ERROR(CheckNoTopLevelFlowEntry(yaml));
   std::vector<YAML::Node> nodes;
   try {
     nodes = YAML::LoadAll(std::string(yaml));

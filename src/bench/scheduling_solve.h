@@ -7,8 +7,8 @@
 #include <span>
 #include <vector>
 
-#include "bench/fake_catalog.h"
-#include "bench/scheduling_report.h"
+#include "src/bench/fake_catalog.h"
+#include "src/bench/scheduling_report.h"
 #include "src/api/nodepool.h"
 #include "src/api/pod.h"
 #include "src/provisioning/types.h"

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "bench/fake_catalog.h"
+#include "src/bench/fake_catalog.h"
 #include "src/api/pod.h"
 
 namespace karpenter::bench {

@@ -1,4 +1,4 @@
-#include "bench/scheduling_report.h"
+#include "src/bench/scheduling_report.h"
 
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"

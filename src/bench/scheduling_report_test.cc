@@ -1,4 +1,4 @@
-#include "bench/scheduling_report.h"
+#include "src/bench/scheduling_report.h"
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"

@@ -1,4 +1,4 @@
-#include "bench/scheduling_solve.h"
+#include "src/bench/scheduling_solve.h"
 
 #include <algorithm>
 #include <limits>

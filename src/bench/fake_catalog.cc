@@ -1,4 +1,4 @@
-#include "bench/fake_catalog.h"
+#include "src/bench/fake_catalog.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "bench/benchmark_pods.h"
+#include "src/bench/benchmark_pods.h"
 
 #include <set>
 #include <string>

@@ -1,4 +1,4 @@
-#include "bench/fake_catalog.h"
+#include "src/bench/fake_catalog.h"
 
 #include "gtest/gtest.h"
 #include "src/api/karpenter_labels.h"

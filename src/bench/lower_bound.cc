@@ -1,4 +1,4 @@
-#include "bench/lower_bound.h"
+#include "src/bench/lower_bound.h"
 
 #include <algorithm>
 #include <array>

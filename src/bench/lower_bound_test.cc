@@ -1,4 +1,4 @@
-#include "bench/lower_bound.h"
+#include "src/bench/lower_bound.h"
 
 #include <algorithm>
 #include <map>
@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "bench/benchmark_pods.h"
+#include "src/bench/benchmark_pods.h"
 #include "gtest/gtest.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/quantity.h"

@@ -1,7 +1,7 @@
-#include "bench/scheduling_solve.h"
+#include "src/bench/scheduling_solve.h"
 
-#include "bench/benchmark_pods.h"
-#include "bench/lower_bound.h"
+#include "src/bench/benchmark_pods.h"
+#include "src/bench/lower_bound.h"
 #include "gtest/gtest.h"
 #include "src/api/quantity.h"
 #include "src/provisioning/scheduler.h"

@@ -1,0 +1,42 @@
+#include "src/api/yaml_hang_guard.h"
+
+#include <gtest/gtest.h>
+
+#include "src/api/yaml_to_json.h"
+
+namespace karpenter::api {
+namespace {
+
+// Every one of these made yaml-cpp 0.7 loop forever (found by decode_validate_fuzz).
+TEST(YamlHangGuard, RefusesTopLevelCommas) {
+  for (std::string_view input :
+       {",", " ,", "[x],", "{},", "[x] ,", "[x]\n,", "[[x]],", "\"s\",", "'s',", "---\n[x],",
+        "--- [x],", "a: 1\n---\n{},\n", "!t [x],", "&a [x],", "[x]\n...\n,", "[x] # c\n,",
+        "'it''s', no", R"({"":[{"":{"":{}}}],"":[{}]},)",
+        // A quote inside a plain scalar does not open a quoted scalar.
+        R"([a"b, "c"],)", R"({k:"v"},)", R"([!t "]"],)"}) {
+    absl::Status status = CheckNoTopLevelFlowEntry(input);
+    EXPECT_FALSE(status.ok()) << input;
+    EXPECT_NE(status.message().find("unexpected ','"), std::string_view::npos) << input;
+    EXPECT_FALSE(YamlToJson(input).ok()) << input;
+  }
+}
+
+TEST(YamlHangGuard, NamesTheLineAndColumn) {
+  EXPECT_EQ(CheckNoTopLevelFlowEntry("a: 1\n---\n[x]\n  ,").message(),
+            "line 4, column 3: unexpected ',' at the top level of a document");
+}
+
+TEST(YamlHangGuard, AcceptsCommasYamlAllows) {
+  for (std::string_view input : {"a: x, y", "[a, b]", "{a: 1, b: 2}", "a: [x, y]\nb: {c: d}", "x,",
+                                 "\"a\\\",\" ", "a: |\n  [x],\n", "[x, \"],\"]", "[x] # a, comment",
+                                 "{\"a\": 1}", "---\n- a, b\n---\n{a: 1}\n", "[x]",
+                                 // The quote after `xists` is plain text, so the map ends at the
+                                 // first `}` and yaml-cpp reports the stray `]` itself.
+                                 R"({"kind":xists"}]},"s":1}]}"d",)"}) {
+    EXPECT_TRUE(CheckNoTopLevelFlowEntry(input).ok()) << input;
+  }
+}
+
+}  // namespace
+}  // namespace karpenter::api

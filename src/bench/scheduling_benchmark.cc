@@ -1,0 +1,53 @@
+#include "src/bench/scheduling_benchmark.h"
+
+#include <vector>
+
+#include "src/bench/fake_catalog.h"
+#include "src/bench/lower_bound.h"
+#include "src/bench/scheduling_solve.h"
+#include "src/provisioning/scheduler.h"
+
+namespace karpenter::bench {
+namespace {
+
+std::string WorkloadName(BenchWorkload workload) {
+  switch (workload) {
+    case BenchWorkload::kDiverse:
+      return "diverse";
+    case BenchWorkload::kPreferencesRespect:
+      return "preferences-respect";
+    case BenchWorkload::kPreferencesIgnore:
+      return "preferences-ignore";
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+absl::StatusOr<SchedulingReport> RunSchedulingBenchmark(const SchedulingBenchmarkOptions& options,
+                                                        const SecondsClock& clock) {
+  const std::vector<FakeInstanceType> catalog = FakeCatalog400();
+  const bool diverse = options.workload == BenchWorkload::kDiverse;
+  std::vector<api::Pod> pending = diverse ? MakeDiversePods(options.pods, options.seed)
+                                          : MakePreferencePods(options.pods, options.seed);
+  SchedulingReport report;
+  report.workload = WorkloadName(options.workload);
+  report.pods = static_cast<int64_t>(pending.size());
+  report.instance_types = static_cast<int64_t>(catalog.size());
+  report.node_floor = AntiAffinityNodeFloor(pending);
+  KP_ASSIGN_OR_RETURN(report.lower_bound_per_hour, FluidLowerBound(pending, catalog));
+
+  const provisioning::PreferencePolicy policy =
+      options.workload == BenchWorkload::kPreferencesIgnore
+          ? provisioning::PreferencePolicy::kIgnore
+          : provisioning::PreferencePolicy::kRespect;
+  const provisioning::SchedulerInput input =
+      BenchSchedulerInput(catalog, std::move(pending), policy);
+  const double start = clock();
+  const provisioning::SchedulerResult result = provisioning::Solve(input);
+  const double seconds = clock() - start;
+  report.solve = Summarise(result, seconds);
+  return report;
+}
+
+}  // namespace karpenter::bench

@@ -1,0 +1,33 @@
+// One cold solve of upstream Karpenter's scheduling benchmark workload — MakeDiversePods(N), or
+// the preference pods under a PREFERENCE_POLICY — over the 400-type fake catalog, reported next
+// to the lower bounds any placement must respect. "Cold" means a fresh SchedulerInput, timed
+// alone: building pods, catalog and bounds is not timed.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "karpenter/common/status.h"
+#include "src/bench/benchmark_pods.h"
+#include "src/bench/scheduling_report.h"
+
+namespace karpenter::bench {
+
+enum class BenchWorkload { kDiverse, kPreferencesRespect, kPreferencesIgnore };
+
+struct SchedulingBenchmarkOptions {
+  int pods = 1000;
+  BenchWorkload workload = BenchWorkload::kDiverse;
+  uint64_t seed = kDefaultPodSeed;
+};
+
+// Seconds on a monotonic clock; the host passes the real one, tests a fake.
+using SecondsClock = std::function<double()>;
+
+// The report without peak RSS (a property of the process, the host's to add). Fails only when the
+// LP bound cannot be computed.
+absl::StatusOr<SchedulingReport> RunSchedulingBenchmark(const SchedulingBenchmarkOptions& options,
+                                                        const SecondsClock& clock);
+
+}  // namespace karpenter::bench
