@@ -141,6 +141,7 @@ class Checker {
   void CheckPlacement(const YAML::Node& expect);
   void CheckGroups(const std::string& name, const YAML::Node& groups, bool together);
   void CheckExistingNodes(const YAML::Node& want);
+  void CheckDistinctLaunch(const YAML::Node& want);
   void CheckUnschedulable(const YAML::Node& want);
   void CheckPodSet(const std::string& name, const YAML::Node& want,
                    const std::vector<std::string>& got, const json* context);
@@ -148,6 +149,8 @@ class Checker {
                       const std::vector<std::string>& got, bool subset, const json* context);
   void CheckRequests(const std::string& name, const YAML::Node& want, const json* got, int sign);
   void CheckInstanceTypes(const std::string& name, const YAML::Node& want, const json& claim);
+  void CheckDistinct(const std::string& name, const YAML::Node& want,
+                     const std::vector<std::string>& types, const json* list);
   bool TypeMatches(const std::string& type, const YAML::Node& requirements, std::string& why);
 
   const PlanIndex& index_;
@@ -199,6 +202,7 @@ void Checker::CheckTop(const YAML::Node& expect) {
   CheckPlacement(expect);
   if (expect["together"]) CheckGroups("together", expect["together"], true);
   if (expect["apart"]) CheckGroups("apart", expect["apart"], false);
+  if (expect["distinctLaunch"]) CheckDistinctLaunch(expect["distinctLaunch"]);
   if (expect["existingNodes"]) CheckExistingNodes(expect["existingNodes"]);
   if (const YAML::Node claims = expect["nodeClaims"]) {
     for (size_t i = 0; i < claims.size(); ++i) {
@@ -291,6 +295,41 @@ void Checker::CheckGroups(const std::string& name, const YAML::Node& groups, boo
     }
     bool ok = all_placed && (together ? places.size() == 1 : places.size() == pods.size());
     if (!ok) Fail(label, Describe(index_, pods));
+  }
+}
+
+// The pods' NodeClaims launch in exactly `count` distinct values of a launch field (zone,
+// capacityType, instanceType): how topology spread shows in a plan.
+void Checker::CheckDistinctLaunch(const YAML::Node& want) {
+  for (size_t i = 0; i < want.size(); ++i) {
+    const YAML::Node rule = want[i];
+    std::string label = absl::StrCat("distinctLaunch[", i, "]");
+    std::string field = rule["field"] ? rule["field"].Scalar() : "zone";
+    std::vector<std::string> pods = Expand(index_, Scalars(rule["pods"]));
+    std::set<std::string> values;
+    std::vector<std::string> seen;
+    bool all_on_claims = !pods.empty();
+    for (const std::string& pod : pods) {
+      std::string where = Where(index_, pod);
+      int64_t position = -1;
+      if (where.rfind("nodeClaims[", 0) != 0 ||
+          !absl::SimpleAtoi(where.substr(11, where.size() - 12), &position)) {
+        all_on_claims = false;
+        seen.push_back(pod + " -> " + where);
+        continue;
+      }
+      const json* launch = Get(*index_.claims[position], "launch");
+      std::string value = Str(launch ? Get(*launch, field) : nullptr);
+      values.insert(value);
+      seen.push_back(pod + " -> " + where + " " + field + "=" + value);
+    }
+    int64_t count = 0;
+    if (!ToInt(rule["count"], count)) {
+      Fail(label, "needs an integer `count`");
+    } else if (!all_on_claims || static_cast<int64_t>(values.size()) != count) {
+      Fail(label, absl::StrCat("want ", count, " distinct ", field, " values, got ", values.size(),
+                               ": ", absl::StrJoin(seen, ", ")));
+    }
   }
 }
 
@@ -400,6 +439,29 @@ bool Checker::TypeMatches(const std::string& type, const YAML::Node& requirement
   return true;
 }
 
+// At least N distinct values of each label among the types (what minValues promises).
+void Checker::CheckDistinct(const std::string& name, const YAML::Node& want,
+                            const std::vector<std::string>& types, const json* list) {
+  for (const auto& entry : want) {
+    std::string key = entry.first.Scalar();
+    int64_t n = 0;
+    if (!ToInt(entry.second, n)) {
+      Fail(name + "." + key, "not an integer in the header");
+      continue;
+    }
+    std::set<std::string> values;
+    for (const std::string& type : types) {
+      const cloudprovider::InstanceType* it = catalog_.Find(type);
+      if (it == nullptr) continue;
+      if (auto label = it->labels.find(key); label != it->labels.end())
+        values.insert(label->second);
+    }
+    if (static_cast<int64_t>(values.size()) < n)
+      Fail(name + "." + key, absl::StrCat("want >= ", n, " distinct values, got [",
+                                          absl::StrJoin(values, ","), "] over ", Excerpt(list)));
+  }
+}
+
 void Checker::CheckInstanceTypes(const std::string& name, const YAML::Node& want,
                                  const json& claim) {
   const json* list = Get(claim, "instanceTypes");
@@ -422,6 +484,7 @@ void Checker::CheckInstanceTypes(const std::string& name, const YAML::Node& want
     if (std::find(types.begin(), types.end(), type) != types.end())
       Fail(name + ".excludes", type + " present: " + Excerpt(list));
   }
+  if (want["distinct"]) CheckDistinct(name + ".distinct", want["distinct"], types, list);
   if (want["match"]) {
     for (const std::string& type : types) {
       std::string why;
