@@ -211,7 +211,9 @@ void Checker::CheckTop(const YAML::Node& expect) {
       const json* claim = nullptr;
       int64_t position = 0;
       if (spec["pod"]) {
-        std::string pod = spec["pod"].Scalar();
+        // A glob selects the claim of the first matching pod.
+        std::vector<std::string> matches = Expand(index_, {spec["pod"].Scalar()});
+        std::string pod = matches.empty() ? spec["pod"].Scalar() : matches.front();
         std::string where = Where(index_, pod);
         if (where.rfind("nodeClaims[", 0) != 0) {
           Fail(name, absl::StrCat("pod ", pod, " is on no new NodeClaim (", where, ")"));

@@ -66,6 +66,8 @@ std::string ScenarioDir() {
   return (fs::path(KP_SOURCE_DIR) / "test" / "scenarios" / "provisioning").string();
 }
 
+constexpr char kNow[] = "2026-12-02T00:00:00Z";
+
 class PlanScenario : public testing::TestWithParam<std::string> {};
 
 TEST_P(PlanScenario, MatchesExpectations) {
@@ -80,7 +82,10 @@ TEST_P(PlanScenario, MatchesExpectations) {
   fs::path errors = dir / (scenario->name + ".stderr");
   std::ofstream(snapshot) << scenario->snapshot;
 
-  std::vector<std::string> args = {"plan", "-f", snapshot.string(), "-o", "json"};
+  // A fixed evaluation time keeps time-dependent decisions (do-not-disrupt durations, deleting
+  // nodes) reproducible.
+  std::vector<std::string> args = {"plan",  "-f", snapshot.string(), "-o", "json",
+                                   "--now", kNow, "--deterministic"};
   args.insert(args.end(), scenario->args.begin(), scenario->args.end());
   CliRun run = RunCli(args, errors);
   std::string context = "scenario " + scenario->name + " (" + scenario->description + ")\n";
