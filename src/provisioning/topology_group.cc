@@ -19,6 +19,8 @@ using scheduling::Requirement;
 // This abseil build has its own string_view; heterogeneous lookups need it.
 absl::string_view Key(std::string_view text) { return {text.data(), text.size()}; }
 
+constexpr size_t kMaxPrintedDomains = 25;
+
 bool IsHostname(std::string_view key) { return key == api::kLabelHostname; }
 
 // The single value of a finite one-value set, or null.
@@ -299,13 +301,17 @@ Requirement TopologyGroup::NextAntiAffinity(const Requirement& pod_domains,
 }
 
 std::string TopologyGroup::CountsString() const {
+  // Failed placements build this message often (every claim a pod does not fit): past 25
+  // domains (typically hostnames) only the number is worth its cost.
+  if (domains_.size() > kMaxPrintedDomains) {
+    return fmt::format("{{{} domains, {} with pods}}", domains_.size(), populated_);
+  }
   std::vector<std::pair<std::string_view, int32_t>> sorted(domains_.begin(), domains_.end());
   std::sort(sorted.begin(), sorted.end());
   std::string out = "{";
-  for (size_t i = 0; i < sorted.size() && i < 25; ++i) {
+  for (size_t i = 0; i < sorted.size(); ++i) {
     out += fmt::format("{}{}: {}", i == 0 ? "" : ", ", sorted[i].first, sorted[i].second);
   }
-  if (sorted.size() > 25) out += fmt::format(", and {} others", sorted.size() - 25);
   return out + "}";
 }
 

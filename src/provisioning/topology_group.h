@@ -100,7 +100,7 @@ class TopologyGroup {
   scheduling::Requirement Next(bool self_selecting, const scheduling::Requirement& pod_domains,
                                const scheduling::Requirement& node_domains) const;
 
-  // "{a: 1, b: 0}" over at most 25 domains in name order (error messages).
+  // "{a: 1, b: 0}" in name order, or only the totals past 25 domains (error messages).
   std::string CountsString() const;
 
  private:
