@@ -96,6 +96,16 @@ TEST(BenchSolve, EveryDiversePodIsPlacedOrReported) {
   EXPECT_GE(outcome.nodes, 1);
 }
 
+TEST(BenchSolve, DiversePodsAllScheduleWithTheirTopologyConstraints) {
+  // Spread, affinity and hostname anti-affinity pods included: one node per anti-affinity pod
+  // at least.
+  const std::vector<api::Pod> pods = MakeDiversePods(50);
+  const provisioning::SchedulerResult result = provisioning::Solve(
+      BenchSchedulerInput(FakeCatalog400(), pods, provisioning::PreferencePolicy::kRespect));
+  EXPECT_TRUE(result.unschedulable.empty());
+  EXPECT_GE(Summarise(result, 0).nodes, AntiAffinityNodeFloor(pods));
+}
+
 TEST(BenchSolve, UnconstrainedDiversePodsAllScheduleAboveTheFluidBound) {
   // The diverse mix's generic group: requests only, no affinity or spread.
   std::vector<api::Pod> pods;

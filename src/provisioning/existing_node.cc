@@ -48,11 +48,19 @@ std::vector<api::Taint> EffectiveTaints(const ExistingNodeView& node,
 }
 
 ExistingNode::ExistingNode(const ExistingNodeView& view, std::vector<api::Taint> taints,
-                           std::span<const api::Pod> daemons)
+                           std::span<const api::Pod> daemons, Topology* topology)
     : view_(&view),
       taints_(std::move(taints)),
       available_(Subtract(view.allocatable, view.requested)),
-      requirements_(scheduling::FromLabels(view.labels)) {
+      requirements_(scheduling::FromLabels(view.labels)),
+      topology_(topology) {
+  // Upstream: a node without a hostname label is known by its name.
+  if (!requirements_.Has(api::kLabelHostname)) {
+    requirements_.Add(scheduling::Requirement::In(api::kLabelHostname, {view.name}));
+  }
+  if (topology_ != nullptr) {
+    topology_->Register(api::kLabelHostname, requirements_.Find(api::kLabelHostname)->Any());
+  }
   // Daemonsets that will land here but have not yet are reserved up front.
   requests_ = SubtractClamped(DaemonOverheadOn(daemons, requirements_, taints_, nullptr),
                               view.daemon_requested);
@@ -61,7 +69,8 @@ ExistingNode::ExistingNode(const ExistingNodeView& view, std::vector<api::Taint>
 
 absl::Status ExistingNode::Add(const PodAttempt& attempt,
                                const scheduling::Requirements& pod_requirements,
-                               const api::ResourceList& pod_requests) {
+                               const api::ResourceList& pod_requests,
+                               const scheduling::Requirements* strict_pod_requirements) {
   KP_RETURN_IF_ERROR(CheckTaints(taints_, attempt.tolerations));
   const std::vector<HostPort> ports = HostPortsOf(*attempt.pod);
   if (absl::Status status = host_ports_.Conflicts(ports); !status.ok()) {
@@ -72,8 +81,16 @@ absl::Status ExistingNode::Add(const PodAttempt& attempt,
   api::ResourceList requests = Merge(requests_, pod_requests);
   if (!Fits(requests, available_)) return absl::FailedPreconditionError("exceeds node resources");
   KP_RETURN_IF_ERROR(requirements_.Compatible(pod_requirements));
+  scheduling::Requirements requirements = requirements_;
+  requirements.Add(pod_requirements);
+  if (topology_ != nullptr) {
+    KP_RETURN_IF_ERROR(topology_->AddRequirements(
+        attempt, strict_pod_requirements ? *strict_pod_requirements : pod_requirements, taints_,
+        nullptr, requirements));
+    topology_->Record(*attempt.pod, taints_, requirements, nullptr);
+  }
 
-  requirements_.Add(pod_requirements);
+  requirements_ = std::move(requirements);
   requests_ = std::move(requests);
   host_ports_.Add(ports);
   pods_.push_back(attempt.pod);

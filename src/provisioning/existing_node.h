@@ -11,6 +11,7 @@
 #include "src/api/pod.h"
 #include "src/provisioning/host_ports.h"
 #include "src/provisioning/preferences.h"
+#include "src/provisioning/topology.h"
 #include "src/provisioning/types.h"
 #include "src/scheduling/requirements.h"
 
@@ -24,13 +25,17 @@ std::vector<api::Taint> EffectiveTaints(const ExistingNodeView& node,
 
 class ExistingNode {
  public:
+  // With a `topology`, the node registers its hostname there and placements honour and
+  // record topology spread and pod (anti-)affinity.
   ExistingNode(const ExistingNodeView& view, std::vector<api::Taint> taints,
-               std::span<const api::Pod> daemons);
+               std::span<const api::Pod> daemons, Topology* topology = nullptr);
 
   // Taints, host ports, remaining resources ("exceeds node resources"), then the node's labels
-  // against the pod's requirements (strictly: a label the node lacks is not there).
+  // against the pod's requirements (strictly: a label the node lacks is not there), then the
+  // topology (with `strict_pod_requirements`, or `pod_requirements` when null).
   absl::Status Add(const PodAttempt& attempt, const scheduling::Requirements& pod_requirements,
-                   const api::ResourceList& pod_requests);
+                   const api::ResourceList& pod_requests,
+                   const scheduling::Requirements* strict_pod_requirements = nullptr);
 
   const std::string& name() const { return view_->name; }
   const std::vector<const api::Pod*>& pods() const { return pods_; }
@@ -43,6 +48,7 @@ class ExistingNode {
   scheduling::Requirements requirements_;
   HostPortUsage host_ports_;
   std::vector<const api::Pod*> pods_;
+  Topology* topology_;
 };
 
 }  // namespace karpenter::provisioning

@@ -1,6 +1,7 @@
 #include "src/provisioning/nodeclaim.h"
 
 #include "fmt/format.h"
+#include "src/api/karpenter_labels.h"
 #include "src/api/taint_match.h"
 #include "src/provisioning/resources.h"
 
@@ -17,17 +18,20 @@ absl::Status CheckTaints(const std::vector<api::Taint>& taints,
 }
 
 InFlightNodeClaim::InFlightNodeClaim(const NodeClaimTemplate& node_claim_template,
-                                     std::vector<TypeCandidate> candidates)
+                                     std::vector<TypeCandidate> candidates, Topology* topology)
     : template_(&node_claim_template),
       requirements_(node_claim_template.requirements),
+      topology_(topology),
       candidates_(std::move(candidates)) {
+  if (topology_ != nullptr) hostname_ = topology_->NewHostname();
   host_ports_.Add(node_claim_template.daemon_host_ports);
 }
 
 absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
                                     const scheduling::Requirements& pod_requirements,
                                     const api::ResourceList& pod_requests,
-                                    const SchedulerOptions& options) {
+                                    const SchedulerOptions& options,
+                                    const scheduling::Requirements* strict_pod_requirements) {
   KP_RETURN_IF_ERROR(CheckTaints(template_->taints, attempt.tolerations));
 
   const std::vector<HostPort> ports = HostPortsOf(*attempt.pod);
@@ -43,6 +47,14 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
   }
   scheduling::Requirements requirements = requirements_;
   requirements.Add(pod_requirements);
+  if (topology_ != nullptr) {
+    // Last of the requirement checks: it may pick one domain out of several, which would make
+    // checks after it fail needlessly.
+    requirements.Add(scheduling::Requirement::In(api::kLabelHostname, {hostname_}));
+    KP_RETURN_IF_ERROR(topology_->AddRequirements(
+        attempt, strict_pod_requirements ? *strict_pod_requirements : pod_requirements,
+        template_->taints, &options.well_known_labels, requirements));
+  }
 
   const api::ResourceList requests = Merge(pod_requests_, pod_requests);
   FilterResult filtered = FilterInstanceTypes(candidates_, requirements, requests);
@@ -64,6 +76,11 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
                     requirements.ToString(), filtered.FailureReason()));
   }
 
+  if (topology_ != nullptr) {
+    topology_->Register(api::kLabelHostname, hostname_);
+    topology_->Record(*attempt.pod, template_->taints, requirements, &options.well_known_labels);
+    requirements.Remove(api::kLabelHostname);
+  }
   pods_.push_back(attempt.pod);
   candidates_ = std::move(filtered.remaining);
   pod_requests_ = requests;

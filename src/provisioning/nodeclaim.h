@@ -2,10 +2,9 @@
 // per-NodePool template a claim starts from, and a claim that accumulates pods while narrowing
 // its requirements and its list of still-possible instance types.
 //
-// Placement checks run in a fixed order: taints, host ports, node requirements, then the
-// instance-type filter. Topology spread and pod (anti-)affinity will slot in between the
-// requirement check and the instance-type filter, contributing extra requirements; until then
-// pods that need them are rejected before they reach a claim.
+// Placement checks run in a fixed order: taints, host ports, node requirements, topology spread
+// and pod (anti-)affinity (which narrow the requirements, e.g. to one zone), then the
+// instance-type filter.
 #pragma once
 
 #include <map>
@@ -18,6 +17,7 @@
 #include "src/provisioning/host_ports.h"
 #include "src/provisioning/instance_filter.h"
 #include "src/provisioning/preferences.h"
+#include "src/provisioning/topology.h"
 #include "src/provisioning/types.h"
 #include "src/scheduling/requirements.h"
 
@@ -43,13 +43,18 @@ absl::Status CheckTaints(const std::vector<api::Taint>& taints,
 
 class InFlightNodeClaim {
  public:
+  // With a `topology`, the claim takes a placeholder hostname from it and placements honour
+  // and record topology spread and pod (anti-)affinity.
   InFlightNodeClaim(const NodeClaimTemplate& node_claim_template,
-                    std::vector<TypeCandidate> candidates);
+                    std::vector<TypeCandidate> candidates, Topology* topology = nullptr);
 
   // Places the pod when every check passes and at least one instance type remains (with
   // minValues met, or lowered under BestEffort); otherwise leaves the claim unchanged.
+  // `strict_pod_requirements` (no preferred node affinity; null: `pod_requirements`) bound the
+  // domains topology constraints may pick.
   absl::Status Add(const PodAttempt& attempt, const scheduling::Requirements& pod_requirements,
-                   const api::ResourceList& pod_requests, const SchedulerOptions& options);
+                   const api::ResourceList& pod_requests, const SchedulerOptions& options,
+                   const scheduling::Requirements* strict_pod_requirements = nullptr);
 
   const NodeClaimTemplate& node_claim_template() const { return *template_; }
   const scheduling::Requirements& requirements() const { return requirements_; }
@@ -60,7 +65,11 @@ class InFlightNodeClaim {
 
  private:
   const NodeClaimTemplate* template_;
+  // Never holds kubernetes.io/hostname: the placeholder below is added only while topology is
+  // consulted, so it cannot leak into the finalized NodeClaim.
   scheduling::Requirements requirements_;
+  Topology* topology_;
+  std::string hostname_;
   std::vector<TypeCandidate> candidates_;
   api::ResourceList pod_requests_;
   std::vector<const api::Pod*> pods_;

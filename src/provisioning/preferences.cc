@@ -10,7 +10,6 @@ namespace karpenter::provisioning {
 namespace {
 
 constexpr char kScheduleAnyway[] = "ScheduleAnyway";
-constexpr char kUnsupported[] = "topology spread / pod affinity not implemented yet";
 
 // Index of the heaviest term (the first among equal weights).
 template <class Terms>
@@ -114,23 +113,6 @@ bool Relax(PodAttempt& attempt, bool tolerate_prefer_no_schedule) {
     return true;
   }
   return tolerate_prefer_no_schedule && ToleratePreferNoSchedule(attempt.tolerations);
-}
-
-std::optional<std::string> UnsupportedConstraint(const PodAttempt& attempt) {
-  for (const api::TopologySpreadConstraint& tsc : attempt.topology_spread_constraints) {
-    if (tsc.when_unsatisfiable != kScheduleAnyway) return kUnsupported;
-  }
-  if (attempt.affinity) {
-    const auto& pod_affinity = attempt.affinity->pod_affinity;
-    const auto& anti_affinity = attempt.affinity->pod_anti_affinity;
-    if ((pod_affinity &&
-         !pod_affinity->required_during_scheduling_ignored_during_execution.empty()) ||
-        (anti_affinity &&
-         !anti_affinity->required_during_scheduling_ignored_during_execution.empty())) {
-      return kUnsupported;
-    }
-  }
-  return std::nullopt;
 }
 
 std::optional<std::string> RestrictedLabelViolation(const api::Pod& pod) {

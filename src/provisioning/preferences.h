@@ -42,10 +42,6 @@ bool Relax(PodAttempt& attempt, bool tolerate_prefer_no_schedule);
 // Adds `{operator: Exists, effect: PreferNoSchedule}` unless present; false when present.
 bool ToleratePreferNoSchedule(std::vector<api::Toleration>& tolerations);
 
-// Why the pod cannot be scheduled by this scheduler yet (required topology spread or required
-// pod (anti-)affinity), or nullopt.
-std::optional<std::string> UnsupportedConstraint(const PodAttempt& attempt);
-
 // A restricted label (kubernetes.io/hostname, karpenter.sh/... outside the well-known keys) in
 // the pod's nodeSelector or required node affinity: the reason, or nullopt.
 std::optional<std::string> RestrictedLabelViolation(const api::Pod& pod);

@@ -14,6 +14,7 @@
 #include "src/provisioning/pod_queue.h"
 #include "src/provisioning/preferences.h"
 #include "src/provisioning/resources.h"
+#include "src/provisioning/topology.h"
 #include "src/scheduling/selector_conversion.h"
 
 namespace karpenter::provisioning {
@@ -92,7 +93,8 @@ class Scheduler {
   PodAttempt MakeAttempt(const api::Pod& pod) const;
 
   const SchedulerInput& input_;
-  std::vector<PoolState> pools_;  // Weight desc, then name desc.
+  std::optional<Topology> topology_;  // Topology spread and pod (anti-)affinity (P11, P12).
+  std::vector<PoolState> pools_;      // Weight desc, then name desc.
   std::vector<ExistingNode> existing_;
   std::vector<InFlightNodeClaim> claims_;  // Creation order.
   bool tolerate_prefer_no_schedule_ = false;
@@ -180,7 +182,8 @@ void Scheduler::BuildExistingNodes() {
         }
       }
     }
-    existing_.emplace_back(*node, EffectiveTaints(*node, startup_taints), input_.daemonset_pods);
+    existing_.emplace_back(*node, EffectiveTaints(*node, startup_taints), input_.daemonset_pods,
+                           &*topology_);
   }
 }
 
@@ -193,6 +196,7 @@ PodAttempt Scheduler::MakeAttempt(const api::Pod& pod) const {
 absl::Status Scheduler::TrySchedule(const api::Pod& pod, const api::ResourceList& requests) {
   PodAttempt attempt = MakeAttempt(pod);
   while (true) {
+    topology_->Update(attempt);  // The attempt's (relaxed) constraints are the pod's own.
     absl::Status status = Add(attempt, requests);
     if (status.ok()) return status;
     if (!Relax(attempt, tolerate_prefer_no_schedule_)) return status;
@@ -201,8 +205,10 @@ absl::Status Scheduler::TrySchedule(const api::Pod& pod, const api::ResourceList
 
 absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& requests) {
   KP_ASSIGN_OR_RETURN(scheduling::Requirements pod_requirements, attempt.Requirements());
+  // Topology domains are bounded by required node selection only, never by preferences.
+  KP_ASSIGN_OR_RETURN(const scheduling::Requirements strict, attempt.StrictRequirements());
   for (ExistingNode& node : existing_) {
-    if (node.Add(attempt, pod_requirements, requests).ok()) return absl::OkStatus();
+    if (node.Add(attempt, pod_requirements, requests, &strict).ok()) return absl::OkStatus();
   }
   // Emptier claims first, so pods spread over what is already being launched.
   std::vector<InFlightNodeClaim*> by_pods;
@@ -211,7 +217,7 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
     return a->pods().size() < b->pods().size();
   });
   for (InFlightNodeClaim* claim : by_pods) {
-    if (claim->Add(attempt, pod_requirements, requests, input_.options).ok()) {
+    if (claim->Add(attempt, pod_requirements, requests, input_.options, &strict).ok()) {
       return absl::OkStatus();
     }
   }
@@ -227,8 +233,9 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
         continue;
       }
     }
-    InFlightNodeClaim claim(tmpl, std::move(candidates));
-    if (absl::Status status = claim.Add(attempt, pod_requirements, requests, input_.options);
+    InFlightNodeClaim claim(tmpl, std::move(candidates), &*topology_);
+    if (absl::Status status =
+            claim.Add(attempt, pod_requirements, requests, input_.options, &strict);
         !status.ok()) {
       errors.push_back(fmt::format("incompatible with nodepool \"{}\", daemonset overhead={}, {}",
                                    tmpl.node_pool, ResourcesString(tmpl.daemon_overhead),
@@ -250,20 +257,22 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
 SchedulerResult Scheduler::Run() {
   SchedulerResult result;
   BuildPools();
-  BuildExistingNodes();
 
   const std::vector<api::Pod>& pods = input_.pending_pods;
   std::vector<const api::Pod*> schedulable;
   for (const api::Pod& pod : pods) {
     if (auto restricted = RestrictedLabelViolation(pod)) {
       result.unschedulable[PodKey(pod)] = *restricted;
-    } else if (auto unsupported = UnsupportedConstraint(MakeAttempt(pod))) {
-      result.unschedulable[PodKey(pod)] = *unsupported;
     } else {
       schedulable.push_back(&pod);
     }
   }
   SortPodsForScheduling(schedulable);
+  std::vector<PodAttempt> first_attempts;
+  first_attempts.reserve(schedulable.size());
+  for (const api::Pod* pod : schedulable) first_attempts.push_back(MakeAttempt(*pod));
+  topology_.emplace(input_, first_attempts);
+  BuildExistingNodes();  // After the topology: nodes register their hostnames with it.
   std::vector<api::ResourceList> requests;
   std::vector<size_t> order;
   for (size_t i = 0; i < schedulable.size(); ++i) {

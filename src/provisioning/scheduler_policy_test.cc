@@ -1,6 +1,6 @@
 // Behaviours 4 and 17 of the scheduling suite (features §10) plus minValues and the slice's
 // scope: preference relaxation, NodePool limits and weights, explicit NodePool selectors,
-// minValues Strict/BestEffort, and pods needing topology features not implemented yet.
+// minValues Strict/BestEffort.
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/provisioning/scheduler.h"
@@ -237,32 +237,6 @@ TEST(Scheduler, MinValuesMetKeepsClaimUnrelaxed) {
   const SchedulerResult result = Solve(input);
   ASSERT_THAT(result.new_node_claims, SizeIs(1));
   EXPECT_FALSE(result.new_node_claims[0].min_values_relaxed);
-}
-
-TEST(Scheduler, RequiredTopologySpreadIsReportedNotImplemented) {
-  SchedulerInput input = DefaultInput();
-  api::Pod spread = MakePod("spread");
-  api::TopologySpreadConstraint tsc;
-  tsc.max_skew = 1;
-  tsc.topology_key = "topology.kubernetes.io/zone";
-  tsc.when_unsatisfiable = "DoNotSchedule";
-  spread.spec.topology_spread_constraints = {tsc};
-  api::Pod anti = MakePod("anti");
-  anti.spec.affinity.emplace();
-  anti.spec.affinity->pod_anti_affinity.emplace();
-  anti.spec.affinity->pod_anti_affinity->required_during_scheduling_ignored_during_execution
-      .push_back({});
-  api::Pod anyway = MakePod("anyway");
-  tsc.when_unsatisfiable = "ScheduleAnyway";
-  anyway.spec.topology_spread_constraints = {tsc};
-  input.pending_pods = {spread, anti, anyway};
-  const SchedulerResult result = Solve(input);
-  EXPECT_EQ(result.unschedulable.at("default/spread"),
-            "topology spread / pod affinity not implemented yet");
-  EXPECT_EQ(result.unschedulable.at("default/anti"),
-            "topology spread / pod affinity not implemented yet");
-  EXPECT_EQ(result.unschedulable.count("default/anyway"), 0u);
-  EXPECT_THAT(ClaimedPods(result), ElementsAre("default/anyway"));
 }
 
 }  // namespace

@@ -1,0 +1,119 @@
+#include "cmd/karpenter/plan_command.h"
+
+#include <iostream>
+#include <utility>
+
+#include "cmd/karpenter/real_clock.h"
+#include "src/api/manifest.h"
+#include "src/api/validation.h"
+#include "src/provisioning/plan.h"
+#include "src/state/snapshot.h"
+
+namespace karpenter::cli {
+namespace {
+
+// Every file's manifests, or nullopt after reporting each unreadable file and invalid object
+// to `err` in `karpenter validate`'s format.
+std::optional<std::vector<api::Manifest>> LoadValidManifests(const std::vector<std::string>& files,
+                                                             std::ostream& err) {
+  std::vector<api::Manifest> all;
+  bool failed = false;
+  for (const std::string& file : files) {
+    absl::StatusOr<std::vector<api::Manifest>> manifests = api::LoadManifestFile(file);
+    if (!manifests.ok()) {
+      err << file << ": " << manifests.status().message() << "\n";
+      failed = true;
+      continue;
+    }
+    for (api::Manifest& manifest : *manifests) {
+      for (const api::FieldError& e : api::ValidateManifest(manifest).errors()) {
+        err << manifest.source << ": " << manifest.Ref() << ": " << e.ToString() << "\n";
+        failed = true;
+      }
+      all.push_back(std::move(manifest));
+    }
+  }
+  if (failed) return std::nullopt;
+  return all;
+}
+
+absl::StatusOr<provisioning::PlanOptions> ParseOptions(const PlanCommandOptions& options,
+                                                       const PlanClocks& clocks) {
+  provisioning::PlanOptions out;
+  out.scheduler.preference_policy = options.preference_policy == "Ignore"
+                                        ? provisioning::PreferencePolicy::kIgnore
+                                        : provisioning::PreferencePolicy::kRespect;
+  out.scheduler.min_values_policy = options.min_values_policy == "BestEffort"
+                                        ? provisioning::MinValuesPolicy::kBestEffort
+                                        : provisioning::MinValuesPolicy::kStrict;
+  if (!options.now.empty()) {
+    KP_ASSIGN_OR_RETURN(out.now, api::Time::ParseRfc3339(options.now));
+  } else if (clocks.now) {
+    out.now = clocks.now();
+  }
+  return out;
+}
+
+}  // namespace
+
+void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code) {
+  CLI::App* cmd = app.add_subcommand(
+      "plan", "Show the NodeClaims Karpenter would launch for a snapshot of a cluster");
+  cmd->add_option("-f,--filename", options.files, "Manifest file (YAML or JSON; - for stdin)")
+      ->required();
+  cmd->add_option("-o,--output", options.output, "Output format")
+      ->check(CLI::IsMember({"json", "text"}))
+      ->capture_default_str();
+  cmd->add_option("--preference-policy", options.preference_policy,
+                  "Respect or Ignore preferred affinities and ScheduleAnyway spreads")
+      ->check(CLI::IsMember({"Respect", "Ignore"}))
+      ->capture_default_str();
+  cmd->add_option("--min-values-policy", options.min_values_policy,
+                  "Strict or BestEffort handling of requirement minValues")
+      ->check(CLI::IsMember({"Strict", "BestEffort"}))
+      ->capture_default_str();
+  cmd->add_option("--now", options.now, "Evaluation time (RFC 3339); default: now");
+  cmd->add_flag("--deterministic", options.deterministic,
+                "Report solveMillis as 0 so that runs compare byte for byte");
+  cmd->callback([&options, &exit_code] {
+    PlanClocks clocks{RealMonotonicMillis, RealNow};
+    exit_code = RunPlan(options, clocks, std::cout, std::cerr);
+  });
+}
+
+int RunPlan(const PlanCommandOptions& options, const PlanClocks& clocks, std::ostream& out,
+            std::ostream& err) {
+  std::optional<std::vector<api::Manifest>> manifests = LoadValidManifests(options.files, err);
+  if (!manifests) return 1;
+  absl::StatusOr<provisioning::PlanOptions> plan_options = ParseOptions(options, clocks);
+  if (!plan_options.ok()) {
+    err << "--now: " << plan_options.status().message() << "\n";
+    return 1;
+  }
+  absl::StatusOr<state::ClusterSnapshot> snapshot =
+      state::ClusterSnapshot::FromManifests(*std::move(manifests));
+  if (!snapshot.ok()) {
+    err << snapshot.status().message() << "\n";
+    return 1;
+  }
+  provisioning::MillisClock clock;
+  if (!options.deterministic) clock = clocks.monotonic_millis;
+  absl::StatusOr<provisioning::PlanResult> plan =
+      provisioning::Plan(*snapshot, *plan_options, clock);
+  if (!plan.ok()) {
+    err << "plan: " << plan.status().message() << "\n";
+    return 1;
+  }
+  for (const std::string& skipped : snapshot->skipped()) {
+    err << "skipped: " << skipped << " (kind not modelled)\n";
+  }
+  for (const std::string& warning : plan->warnings) err << "warning: " << warning << "\n";
+  if (options.output == "json") {
+    out << provisioning::EncodePlanJson(*plan) << "\n";
+  } else {
+    out << provisioning::RenderPlanText(*plan);
+  }
+  return 0;
+}
+
+}  // namespace karpenter::cli

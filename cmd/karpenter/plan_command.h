@@ -1,0 +1,41 @@
+// `karpenter plan -f FILE [-f FILE...] [-o json|text]`: what Karpenter would launch for a cluster
+// snapshot, with the embedded AWS catalog standing in for EC2. Inputs are validated exactly as
+// `karpenter validate` does first; any invalid object fails the command before anything is
+// planned. Exit 0 when a plan was made (even with unschedulable pods), 1 otherwise.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "src/api/time.h"
+
+namespace karpenter::cli {
+
+struct PlanCommandOptions {
+  std::vector<std::string> files;
+  std::string output = "text";  // json | text
+  std::string preference_policy = "Respect";
+  std::string min_values_policy = "Strict";
+  // RFC 3339 evaluation time; empty means now.
+  std::string now;
+  // Report solveMillis as 0 so that runs compare byte for byte.
+  bool deterministic = false;
+};
+
+// The host's clocks, injected so tests and the deterministic mode need no real time.
+struct PlanClocks {
+  std::function<int64_t()> monotonic_millis;
+  std::function<api::Time()> now;
+};
+
+void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code);
+
+// Returns the process exit code; writes the plan to `out`, problems and warnings to `err`.
+int RunPlan(const PlanCommandOptions& options, const PlanClocks& clocks, std::ostream& out,
+            std::ostream& err);
+
+}  // namespace karpenter::cli

@@ -1,0 +1,152 @@
+#include "src/provisioning/node_class_catalog.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "src/api/karpenter_labels.h"
+#include "src/scheduling/requirement.h"
+
+namespace karpenter::provisioning {
+namespace {
+
+// The device the family's AMI boots from, whose mapping sizes ephemeral storage.
+std::string_view RootDeviceName(cloudprovider::AmiFamily family) {
+  switch (family) {
+    case cloudprovider::AmiFamily::kBottlerocket:
+      return "/dev/xvdb";
+    case cloudprovider::AmiFamily::kWindows2019:
+    case cloudprovider::AmiFamily::kWindows2022:
+    case cloudprovider::AmiFamily::kWindows2025:
+      return "/dev/sda1";
+    default:
+      return "/dev/xvda";
+  }
+}
+
+std::optional<api::Quantity> VolumeSizeOf(const api::BlockDeviceMapping& mapping) {
+  if (!mapping.ebs) return std::nullopt;
+  return mapping.ebs->volume_size;
+}
+
+// The root volume size: the mapping marked rootVolume, else (Custom) the last mapping, else the
+// mapping of the family's boot device; nullopt leaves the family's default volume.
+std::optional<api::Quantity> EphemeralVolumeSize(const api::EC2NodeClassSpec& spec,
+                                                 cloudprovider::AmiFamily family) {
+  const std::vector<api::BlockDeviceMapping>& mappings = spec.block_device_mappings;
+  if (mappings.empty()) return std::nullopt;
+  for (const api::BlockDeviceMapping& mapping : mappings) {
+    if (mapping.root_volume && VolumeSizeOf(mapping)) return VolumeSizeOf(mapping);
+  }
+  if (family == cloudprovider::AmiFamily::kCustom) return VolumeSizeOf(mappings.back());
+  for (const api::BlockDeviceMapping& mapping : mappings) {
+    if (mapping.device_name.value_or("") == RootDeviceName(family) && VolumeSizeOf(mapping)) {
+      return VolumeSizeOf(mapping);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string MapKey(const std::map<std::string, std::string>& map) {
+  return absl::StrJoin(map, ",", absl::PairFormatter("="));
+}
+
+// Distinct options give distinct keys; equal options give equal keys.
+std::string CacheKey(const cloudprovider::ResolveOptions& options) {
+  const cloudprovider::KubeletOverrides& kubelet = options.kubelet;
+  return absl::StrCat(
+      static_cast<int>(options.ami_family), "|", kubelet.max_pods.value_or(-1), "|",
+      kubelet.pods_per_core.value_or(-1), "|", MapKey(kubelet.kube_reserved), "|",
+      MapKey(kubelet.system_reserved), "|", MapKey(kubelet.eviction_hard), "|",
+      options.vm_memory_overhead_percent, "|", options.reserved_enis, "|",
+      options.ephemeral_volume_size ? options.ephemeral_volume_size->CanonicalString() : "-", "|",
+      options.instance_store_raid0, "|", options.region);
+}
+
+}  // namespace
+
+absl::StatusOr<cloudprovider::ResolveOptions> ResolveOptionsFor(
+    const api::EC2NodeClass& node_class) {
+  const api::EC2NodeClassSpec& spec = node_class.spec;
+  cloudprovider::ResolveOptions options;
+  KP_ASSIGN_OR_RETURN(options.ami_family,
+                      cloudprovider::ParseAmiFamily(api::ResolvedAMIFamily(spec)));
+  if (spec.kubelet) {
+    options.kubelet.max_pods = spec.kubelet->max_pods;
+    options.kubelet.pods_per_core = spec.kubelet->pods_per_core;
+    options.kubelet.kube_reserved = spec.kubelet->kube_reserved;
+    options.kubelet.system_reserved = spec.kubelet->system_reserved;
+    options.kubelet.eviction_hard = spec.kubelet->eviction_hard;
+  }
+  options.ephemeral_volume_size = EphemeralVolumeSize(spec, options.ami_family);
+  options.instance_store_raid0 = spec.instance_store_policy.value_or("") == "RAID0";
+  return options;
+}
+
+std::vector<std::string> SubnetZones(const api::EC2NodeClass& node_class) {
+  std::vector<std::string> zones;
+  for (const api::Subnet& subnet : node_class.status.subnets) {
+    if (!subnet.zone.empty()) zones.push_back(subnet.zone);
+  }
+  std::sort(zones.begin(), zones.end());
+  zones.erase(std::unique(zones.begin(), zones.end()), zones.end());
+  return zones;
+}
+
+std::optional<InstanceTypeView> ToInstanceTypeView(const cloudprovider::InstanceType& type,
+                                                   const std::vector<std::string>& zones) {
+  InstanceTypeView view;
+  view.name = type.name;
+  std::vector<std::string> offered_zones;
+  std::vector<std::string> capacity_types;
+  for (const cloudprovider::Offering& offering : type.offerings) {
+    if (!offering.available) continue;
+    if (!zones.empty() && !std::binary_search(zones.begin(), zones.end(), offering.zone)) continue;
+    view.offerings.push_back({offering.zone, offering.capacity_type, offering.price, true});
+    offered_zones.push_back(offering.zone);
+    capacity_types.push_back(offering.capacity_type);
+  }
+  if (view.offerings.empty()) return std::nullopt;
+  for (const auto& [key, value] : type.labels) {
+    view.requirements.Add(scheduling::Requirement::In(key, std::vector<std::string>{value}));
+  }
+  view.requirements.Add(
+      scheduling::Requirement::In(api::kLabelTopologyZone, std::move(offered_zones)));
+  view.requirements.Add(
+      scheduling::Requirement::In(api::kCapacityTypeLabelKey, std::move(capacity_types)));
+  view.allocatable = type.Allocatable();
+  view.capacity = type.capacity;
+  return view;
+}
+
+absl::StatusOr<const cloudprovider::Catalog*> CatalogCache::Get(
+    const cloudprovider::ResolveOptions& options) {
+  std::string key = CacheKey(options);
+  auto it = catalogs_.find(key);
+  if (it != catalogs_.end()) return it->second.get();
+  cloudprovider::CatalogOptions catalog_options;
+  catalog_options.resolve = options;
+  KP_ASSIGN_OR_RETURN(cloudprovider::Catalog catalog,
+                      cloudprovider::Catalog::LoadEmbedded(catalog_options));
+  auto owned = std::make_unique<cloudprovider::Catalog>(std::move(catalog));
+  const cloudprovider::Catalog* out = owned.get();
+  catalogs_.emplace(std::move(key), std::move(owned));
+  return out;
+}
+
+absl::StatusOr<std::vector<InstanceTypeView>> CatalogCache::InstanceTypesFor(
+    const api::EC2NodeClass& node_class) {
+  KP_ASSIGN_OR_RETURN(cloudprovider::ResolveOptions options, ResolveOptionsFor(node_class));
+  KP_ASSIGN_OR_RETURN(const cloudprovider::Catalog* catalog, Get(options));
+  const std::vector<std::string> zones = SubnetZones(node_class);
+  std::vector<InstanceTypeView> views;
+  for (const cloudprovider::InstanceType& type : catalog->Types()) {
+    if (std::optional<InstanceTypeView> view = ToInstanceTypeView(type, zones)) {
+      views.push_back(*std::move(view));
+    }
+  }
+  return views;
+}
+
+}  // namespace karpenter::provisioning

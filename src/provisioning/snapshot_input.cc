@@ -1,0 +1,207 @@
+#include "src/provisioning/snapshot_input.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "src/api/karpenter_labels.h"
+#include "src/api/pod_resources.h"
+#include "src/provisioning/scheduler.h"
+#include "src/state/daemonset_pods.h"
+#include "src/state/pending.h"
+#include "src/state/pod_predicates.h"
+
+namespace karpenter::provisioning {
+namespace {
+
+std::string Quoted(const std::string& text) { return "\"" + text + "\""; }
+
+// Why the pool cannot launch anything right now, or empty when it can.
+std::string NodePoolNotReadyReason(const state::ClusterSnapshot& snapshot,
+                                   const api::NodePool& pool) {
+  if (pool.metadata.deletion_timestamp) return "it is being deleted";
+  const std::optional<api::NodeClassReference>& ref = pool.spec.template_.spec.node_class_ref;
+  if (!ref) return "it has no nodeClassRef";
+  if (snapshot.FindEC2NodeClass(ref->name) == nullptr) {
+    return absl::StrCat("EC2NodeClass ", Quoted(ref->name), " not found");
+  }
+  return "";
+}
+
+absl::Status AddNodePools(const state::ClusterSnapshot& snapshot, CatalogCache& catalogs,
+                          SnapshotSchedulerInput& out) {
+  for (const api::NodePool& pool : snapshot.node_pools()) {
+    std::string not_ready = NodePoolNotReadyReason(snapshot, pool);
+    if (!not_ready.empty()) {
+      out.not_ready_node_pools.push_back(
+          absl::StrCat("nodepool ", Quoted(pool.metadata.name), " is not ready: ", not_ready));
+      out.warnings.push_back(out.not_ready_node_pools.back());
+      continue;
+    }
+    const api::EC2NodeClass* node_class =
+        snapshot.FindEC2NodeClass(pool.spec.template_.spec.node_class_ref->name);
+    KP_ASSIGN_OR_RETURN(std::vector<InstanceTypeView> types,
+                        catalogs.InstanceTypesFor(*node_class));
+    out.input.node_pools.push_back({pool, std::move(types)});
+  }
+  return absl::OkStatus();
+}
+
+// What the pods already bound to a node use of it.
+void ChargeBoundPods(const std::vector<const api::Pod*>& pods, ExistingNodeView& view) {
+  for (const api::Pod* pod : pods) {
+    if (state::IsTerminal(*pod)) continue;
+    const api::ResourceList requests = api::PodRequests(*pod);
+    api::AddResources(view.requested, requests);
+    if (state::IsOwnedByDaemonSet(*pod)) api::AddResources(view.daemon_requested, requests);
+    for (const api::Container& container : pod->spec.containers) {
+      for (const api::ContainerPort& port : container.ports) {
+        if (port.host_port > 0) view.host_ports_used.push_back(port);
+      }
+    }
+  }
+}
+
+ExistingNodeView NodeView(const state::ClusterSnapshot& snapshot, const api::Node& node) {
+  ExistingNodeView view;
+  view.name = node.metadata.name;
+  view.labels = node.metadata.labels;
+  view.taints = node.spec.taints;
+  view.allocatable = node.status.allocatable;
+  view.capacity = node.status.capacity;
+  const api::NodeClaim* node_claim = snapshot.NodeClaimForNode(node);
+  view.managed =
+      node_claim != nullptr || node.metadata.labels.contains(std::string(api::kNodePoolLabelKey));
+  view.initialized = node_claim == nullptr ||
+                     node.metadata.labels.contains(std::string(api::kNodeInitializedLabelKey));
+  ChargeBoundPods(snapshot.PodsOnNode(node.metadata.name), view);
+  return view;
+}
+
+// The instance type an in-flight NodeClaim was (or will be) launched as: its label, else a
+// single-valued requirement on the type.
+std::string NodeClaimInstanceType(const api::NodeClaim& node_claim) {
+  const std::string key(api::kLabelInstanceTypeStable);
+  if (auto it = node_claim.metadata.labels.find(key); it != node_claim.metadata.labels.end()) {
+    return it->second;
+  }
+  for (const api::NodeSelectorRequirementWithMinValues& requirement :
+       node_claim.spec.requirements) {
+    if (requirement.key == key && requirement.operator_ == api::kNodeSelectorOpIn &&
+        requirement.values.size() == 1) {
+      return requirement.values.front();
+    }
+  }
+  return "";
+}
+
+// The catalog type of an in-flight claim, resolved under its own EC2NodeClass when the snapshot
+// has it (kubelet overrides change allocatable), else under the default options.
+absl::StatusOr<const cloudprovider::InstanceType*> CatalogTypeOf(
+    const state::ClusterSnapshot& snapshot, const api::NodeClaim& node_claim,
+    const std::string& type_name, CatalogCache& catalogs) {
+  cloudprovider::ResolveOptions options;
+  const std::optional<api::NodeClassReference>& ref = node_claim.spec.node_class_ref;
+  const api::EC2NodeClass* node_class = ref ? snapshot.FindEC2NodeClass(ref->name) : nullptr;
+  if (node_class != nullptr) {
+    KP_ASSIGN_OR_RETURN(options, ResolveOptionsFor(*node_class));
+  }
+  KP_ASSIGN_OR_RETURN(const cloudprovider::Catalog* catalog, catalogs.Get(options));
+  return catalog->Find(type_name);
+}
+
+// An in-flight NodeClaim as a node: labels from its single-valued requirements, size from its
+// status or else from the catalog. nullopt (with a warning) when neither tells its size.
+absl::StatusOr<std::optional<ExistingNodeView>> InFlightView(const state::ClusterSnapshot& snapshot,
+                                                             const api::NodeClaim& node_claim,
+                                                             CatalogCache& catalogs,
+                                                             std::vector<std::string>& warnings) {
+  ExistingNodeView view;
+  view.name = node_claim.metadata.name;
+  view.managed = true;
+  view.initialized = false;
+  view.taints = node_claim.spec.taints;
+  view.taints.insert(view.taints.end(), node_claim.spec.startup_taints.begin(),
+                     node_claim.spec.startup_taints.end());
+  view.allocatable = node_claim.status.allocatable;
+  view.capacity = node_claim.status.capacity;
+  const std::string type_name = NodeClaimInstanceType(node_claim);
+  if (!type_name.empty()) {
+    KP_ASSIGN_OR_RETURN(const cloudprovider::InstanceType* type,
+                        CatalogTypeOf(snapshot, node_claim, type_name, catalogs));
+    if (type != nullptr) {
+      view.labels = type->labels;
+      if (view.allocatable.empty()) view.allocatable = type->Allocatable();
+      if (view.capacity.empty()) view.capacity = type->capacity;
+    }
+  }
+  if (view.allocatable.empty()) {
+    warnings.push_back(absl::StrCat("nodeclaim ", Quoted(view.name),
+                                    " is left out: neither its status nor the catalog gives "
+                                    "its size (instance type ",
+                                    Quoted(type_name), ")"));
+    return std::optional<ExistingNodeView>();
+  }
+  for (const api::NodeSelectorRequirementWithMinValues& requirement :
+       node_claim.spec.requirements) {
+    if (requirement.operator_ == api::kNodeSelectorOpIn && requirement.values.size() == 1) {
+      view.labels[requirement.key] = requirement.values.front();
+    }
+  }
+  for (const auto& [key, value] : node_claim.metadata.labels) view.labels[key] = value;
+  return std::optional<ExistingNodeView>(std::move(view));
+}
+
+absl::Status AddExistingNodes(const state::ClusterSnapshot& snapshot, CatalogCache& catalogs,
+                              SnapshotSchedulerInput& out) {
+  for (const api::Node& node : snapshot.nodes()) {
+    if (state::IsNodeDeleting(snapshot, node)) continue;
+    out.input.existing_nodes.push_back(NodeView(snapshot, node));
+    for (const api::Pod* pod : snapshot.PodsOnNode(node.metadata.name)) {
+      if (!state::IsTerminal(*pod)) out.input.bound_pods.push_back(*pod);
+    }
+  }
+  for (const api::NodeClaim& node_claim : snapshot.node_claims()) {
+    if (node_claim.metadata.deletion_timestamp ||
+        snapshot.NodeForNodeClaim(node_claim) != nullptr) {
+      continue;
+    }
+    KP_ASSIGN_OR_RETURN(std::optional<ExistingNodeView> view,
+                        InFlightView(snapshot, node_claim, catalogs, out.warnings));
+    if (view) out.input.existing_nodes.push_back(*std::move(view));
+  }
+  return absl::OkStatus();
+}
+
+void AddPods(const state::ClusterSnapshot& snapshot, const PlanOptions& options,
+             SnapshotSchedulerInput& out) {
+  state::PendingPods pending = state::SelectPendingPods(snapshot);
+  for (const api::Pod* pod : pending.pods) out.input.pending_pods.push_back(*pod);
+  for (const state::IgnoredPod& ignored : pending.ignored) {
+    out.ignored_pods.push_back({PodKey(*ignored.pod), ignored.reason.message});
+  }
+  // Pods of deleting nodes need a new home; they are planned for as if unbound.
+  for (const api::Pod* pod : state::ReschedulablePodsOfDeletingNodes(snapshot, options.now)) {
+    api::Pod moving = *pod;
+    moving.spec.node_name.clear();
+    out.input.pending_pods.push_back(std::move(moving));
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<SnapshotSchedulerInput> BuildSchedulerInput(const state::ClusterSnapshot& snapshot,
+                                                           const PlanOptions& options,
+                                                           CatalogCache& catalogs) {
+  SnapshotSchedulerInput out;
+  out.input.options = options.scheduler;
+  KP_RETURN_IF_ERROR(AddNodePools(snapshot, catalogs, out));
+  KP_RETURN_IF_ERROR(AddExistingNodes(snapshot, catalogs, out));
+  out.input.daemonset_pods = state::DaemonSetPods(snapshot);
+  AddPods(snapshot, options, out);
+  std::sort(out.warnings.begin(), out.warnings.end());
+  return out;
+}
+
+}  // namespace karpenter::provisioning

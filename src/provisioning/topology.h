@@ -1,0 +1,119 @@
+// Upstream: pkg/controllers/provisioning/scheduling/topology.go, topologydomaingroup.go
+// Topology spread constraints and pod (anti-)affinity for one solve (P11, P12). Built from the
+// NodePools' and instance types' requirement values (the domains of every key), the existing
+// nodes, the pods already bound to them and the pending pods. Placement targets (existing nodes
+// and NodeClaims) ask it to narrow their requirements to the domains a pod may use, then tell
+// it where the pod went, so later pods of the same solve see the new counts.
+//
+// Groups are shared by every pod with an equal constraint, and counted per domain in hash maps,
+// so a placement costs O(groups) and never scans pods.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "karpenter/common/status.h"
+#include "src/api/pod.h"
+#include "src/api/taint.h"
+#include "src/provisioning/preferences.h"
+#include "src/provisioning/topology_group.h"
+#include "src/provisioning/types.h"
+#include "src/scheduling/requirements.h"
+#include "src/scheduling/well_known_labels.h"
+
+namespace karpenter::provisioning {
+
+class Topology {
+ public:
+  // `pending` are the first attempts of the pods this solve places (preference policy already
+  // applied); their constraints become groups, counted against the bound pods. Pending pods are
+  // never counted as bound (their uid is excluded).
+  Topology(const SchedulerInput& input, std::span<const PodAttempt> pending);
+
+  // Makes the attempt's constraints (after relaxation) the ones its pod must satisfy.
+  void Update(const PodAttempt& attempt);
+
+  // Narrows `node` (a node's or claim's requirements, already intersected with the pod's) to
+  // the domains every constraint on the pod allows: its own groups and the anti-affinity of
+  // other pods that select it. `strict_pod_requirements` (no preferred node affinity) bound
+  // the pod's domains. `allow_undefined` is null for existing nodes (strict). On failure
+  // `node` is left in an unspecified state and the error says which constraint failed.
+  absl::Status AddRequirements(const PodAttempt& attempt,
+                               const scheduling::Requirements& strict_pod_requirements,
+                               const std::vector<api::Taint>& taints,
+                               const scheduling::WellKnownLabels* allow_undefined,
+                               scheduling::Requirements& node) const;
+
+  // Counts `pod` in every group that selects it, now that it is placed on a node with these
+  // taints and (narrowed) requirements. `taints` must outlive the Topology.
+  void Record(const api::Pod& pod, const std::vector<api::Taint>& taints,
+              const scheduling::Requirements& node,
+              const scheduling::WellKnownLabels* allow_undefined);
+
+  // Makes `domain` of `key` known to every group on that key (a node's hostname).
+  void Register(std::string_view key, std::string_view domain);
+
+  // A fresh `hostname-placeholder-NNNN` for a new NodeClaim (never reaches the output).
+  std::string NewHostname() { return FormatHostname(++hostnames_); }
+
+ private:
+  struct NodeInfo {
+    const ExistingNodeView* view;
+    scheduling::Requirements requirements;
+  };
+  // A placement made during this solve, replayed into groups created later.
+  struct Placement {
+    const api::Pod* pod;
+    const std::vector<api::Taint>* taints;
+    scheduling::Requirements requirements;
+    const scheduling::WellKnownLabels* allow_undefined;
+  };
+  struct PodGroups {
+    size_t constraint_count = 0;            // Of the attempt `owned` was built for.
+    std::vector<size_t> owned;              // Groups whose constraint the pod carries.
+    std::vector<size_t> inverse_owned;      // Inverse groups of the pod's required anti-affinity.
+    std::vector<size_t> inverse_selecting;  // Inverse groups that select the pod.
+  };
+  using TaintSets = std::vector<std::vector<api::Taint>>;
+
+  static std::string FormatHostname(int n);
+  void BuildDomains(const SchedulerInput& input);
+  void AddDomain(const std::string& key, const std::string& domain,
+                 const std::vector<api::Taint>& taints);
+  void BuildNodes(const SchedulerInput& input);
+  void TrackInverse(const api::Pod& pod, const NodeInfo* node, std::vector<size_t>* owned);
+  std::vector<TopologyGroupSpec> SpecsFor(const PodAttempt& attempt) const;
+  NamespaceSet Namespaces(const api::Pod& pod, const api::PodAffinityTerm& term) const;
+  size_t GroupFor(TopologyGroupSpec spec, const api::Pod& pod);
+  void CountExisting(TopologyGroup& group) const;
+  void RecordIn(TopologyGroup& group, const Placement& placement) const;
+  bool Ignored(const api::Pod& pod) const;
+
+  const SchedulerInput& input_;
+  // Topology key -> domain -> the taint sets of the pools offering it (an empty set first).
+  absl::flat_hash_map<std::string, absl::flat_hash_map<std::string, TaintSets>> domains_;
+  std::vector<NodeInfo> nodes_;
+  absl::flat_hash_map<std::string, size_t> node_index_;  // Node name -> nodes_ index.
+  std::vector<std::string> namespaces_;                  // Every namespace seen, sorted.
+  absl::flat_hash_set<std::string> excluded_uids_;
+
+  std::vector<std::unique_ptr<TopologyGroup>> groups_;
+  std::vector<scheduling::Requirement> any_domain_;       // Per group: `key Exists`.
+  absl::flat_hash_map<std::string, size_t> group_index_;  // Signature -> groups_ index.
+  std::vector<std::unique_ptr<TopologyGroup>> inverse_;
+  std::vector<scheduling::Requirement> inverse_any_domain_;
+  absl::flat_hash_map<std::string, size_t> inverse_index_;
+  absl::flat_hash_map<const api::Pod*, PodGroups> pods_;
+
+  std::vector<Placement> placements_;
+  std::vector<std::pair<std::string, std::string>> registered_;  // (key, domain), in order.
+  int hostnames_ = 0;
+};
+
+}  // namespace karpenter::provisioning
