@@ -26,7 +26,9 @@ std::optional<std::vector<api::Manifest>> LoadValidManifests(const std::vector<s
       continue;
     }
     for (api::Manifest& manifest : *manifests) {
-      for (const api::FieldError& e : api::ValidateManifest(manifest).errors()) {
+      // Kept in a local: `errors()` returns a reference into the FieldErrors value.
+      const api::FieldErrors errors = api::ValidateManifest(manifest);
+      for (const api::FieldError& e : errors.errors()) {
         err << manifest.source << ": " << manifest.Ref() << ": " << e.ToString() << "\n";
         failed = true;
       }
