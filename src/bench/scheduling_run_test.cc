@@ -1,4 +1,4 @@
-#include "src/bench/scheduling_benchmark.h"
+#include "src/bench/scheduling_run.h"
 
 #include <gtest/gtest.h>
 
