@@ -26,7 +26,7 @@ class Cursor {
       if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
         Advance();
       } else if (c == '#' && (pos_ == 0 || IsSpace(text_[pos_ - 1]))) {
-        while (!AtEnd() && Peek() != '\n') Advance();
+        while (!AtEnd() && Peek() != '\n' && Peek() != '\r') Advance();
       } else {
         return;
       }
@@ -38,7 +38,12 @@ class Cursor {
   void SkipProperties() {
     for (SkipBlank(); !AtEnd() && (Peek() == '!' || Peek() == '&' || Peek() == '%'); SkipBlank()) {
       bool directive = Peek() == '%';
-      while (!AtEnd() && (directive ? Peek() != '\n' : !IsSpace(Peek()))) Advance();
+      // The scanner ends an anchor or tag at a flow indicator, too (`&a,` is an anchor and a
+      // comma).
+      while (!AtEnd() &&
+             (directive ? Peek() != '\n' : !IsSpace(Peek()) && !IsFlowIndicator(Peek()))) {
+        Advance();
+      }
     }
   }
 
@@ -76,7 +81,7 @@ class Cursor {
         continue;
       }
       if (c == '#' && IsSpace(text_[pos_ - 1])) {
-        while (!AtEnd() && Peek() != '\n') Advance();
+        while (!AtEnd() && Peek() != '\n' && Peek() != '\r') Advance();
         continue;
       }
       Advance();
@@ -111,6 +116,9 @@ class Cursor {
 
  private:
   static bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+  static bool IsFlowIndicator(char c) {
+    return c == ',' || c == '[' || c == ']' || c == '{' || c == '}';
+  }
   // After `:`, these make it the value indicator rather than part of a plain scalar.
   static bool IsIndicatorFollower(char c) {
     return IsSpace(c) || c == ',' || c == '[' || c == ']' || c == '{' || c == '}';
@@ -174,11 +182,18 @@ absl::Status CheckNoTopLevelFlowEntry(std::string_view yaml) {
   size_t begin = 0;
   size_t line_start = 0;
   while (line_start <= yaml.size()) {
+    // yaml-cpp loops on a line whose first non-blank character is `,` after a root scalar or
+    // after a quoted value in a block collection, so such lines are refused (comma-first flow
+    // style and block-scalar lines starting with `,` are casualties; manifests do not use them).
+    size_t first = yaml.find_first_not_of(" \t", line_start);
+    if (first != std::string_view::npos && first < yaml.size() && yaml[first] == ',') {
+      return UnexpectedComma(yaml, first);
+    }
     if (std::optional<size_t> marker_end = DocumentMarkerEnd(yaml, line_start)) {
       KP_RETURN_IF_ERROR(CheckDocument(yaml, begin, line_start));
       begin = *marker_end;
     }
-    size_t newline = yaml.find('\n', line_start);
+    size_t newline = yaml.find_first_of("\r\n", line_start);
     if (newline == std::string_view::npos) break;
     line_start = newline + 1;
   }

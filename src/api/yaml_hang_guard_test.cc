@@ -11,8 +11,9 @@ namespace {
 TEST(YamlHangGuard, RefusesTopLevelCommas) {
   for (std::string_view input :
        {",", " ,", "[x],", "{},", "[x] ,", "[x]\n,", "[[x]],", "\"s\",", "'s',", "---\n[x],",
-        "--- [x],", "a: 1\n---\n{},\n", "!t [x],", "&a [x],", "[x]\n...\n,", "[x] # c\n,",
-        "'it''s', no", R"({"":[{"":{"":{}}}],"":[{}]},)",
+        "--- [x],", "a: 1\n---\n{},\n", "!t [x],", "&a [x],", "[x]\n...\n,", "[x] # c\n,", "&\",",
+        "!t,", " verbat/v1\n J\n#\n,\"items\":[]\n", "'it''s', no",
+        R"({"":[{"":{"":{}}}],"":[{}]},)",
         // A quote inside a plain scalar does not open a quoted scalar.
         R"([a"b, "c"],)", R"({k:"v"},)", R"([!t "]"],)"}) {
     absl::Status status = CheckNoTopLevelFlowEntry(input);
