@@ -26,7 +26,8 @@ std::optional<std::vector<api::Manifest>> LoadValidManifests(const std::vector<s
       continue;
     }
     for (api::Manifest& manifest : *manifests) {
-      for (const api::FieldError& e : api::ValidateManifest(manifest).errors()) {
+      const api::FieldErrors errors = api::ValidateManifest(manifest);
+      for (const api::FieldError& e : errors.errors()) {
         err << manifest.source << ": " << manifest.Ref() << ": " << e.ToString() << "\n";
         failed = true;
       }
