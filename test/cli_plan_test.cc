@@ -24,8 +24,11 @@ struct CliRun {
   std::string err;
 };
 
+// Per test, since ctest runs tests in parallel processes.
 fs::path TempPath(const std::string& name) {
-  return fs::temp_directory_path() / ("kp_cli_plan_" + name);
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  return fs::temp_directory_path() /
+         ("kp_cli_plan_" + std::string(test ? test->name() : "none") + "_" + name);
 }
 
 CliRun RunCli(const std::string& args) {
@@ -190,6 +193,41 @@ TEST(CliPlan, NodePoolWithoutItsNodeClassLeavesPodsUnschedulableWithTheReason) {
       << run.out;
   EXPECT_TRUE(plan["nodeClaims"].empty());
   EXPECT_NE(run.err.find("warning: nodepool \"default\" is not ready"), std::string::npos);
+}
+
+TEST(CliPlan, PodsFillAnExistingNodeBeforeAnythingIsLaunched) {
+  fs::path node = TempPath("node.yaml");
+  std::ofstream(node) << R"(apiVersion: v1
+kind: Node
+metadata:
+  name: ip-10-0-1-5.ec2.internal
+  labels:
+    kubernetes.io/arch: amd64
+    kubernetes.io/os: linux
+    topology.kubernetes.io/zone: us-east-1a
+    node.kubernetes.io/instance-type: m5.2xlarge
+    karpenter.sh/nodepool: default
+    karpenter.sh/capacity-type: spot
+status:
+  allocatable: {cpu: "8", memory: 30Gi, pods: "58"}
+)";
+  CliRun run =
+      RunCli("plan " + ArticleArgs() + " -f " + node.string() + " -o json --deterministic");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json plan = ParseJson(run.out);
+  EXPECT_TRUE(plan["nodeClaims"].empty()) << run.out;
+  ASSERT_EQ(plan["existingNodes"].size(), 1u) << run.out;
+  EXPECT_EQ(plan["existingNodes"][0]["name"], "ip-10-0-1-5.ec2.internal");
+  EXPECT_EQ(plan["existingNodes"][0]["pods"].size(), 10u);
+  EXPECT_EQ(plan["summary"]["scheduledPods"], 10);
+  EXPECT_EQ(plan["summary"]["pricePerHour"], 0);
+}
+
+TEST(CliPlan, UnparsableNowFails) {
+  CliRun run = RunCli("plan " + ArticleArgs() + " --now yesterday");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_NE(run.err.find("--now"), std::string::npos) << run.err;
 }
 
 }  // namespace
