@@ -12,14 +12,15 @@ readonly JOBS="${KP_JOBS:-2}"
 readonly KARPENTER=build/release/cmd/karpenter/karpenter
 
 # ---------------------------------------------------------------------------------------------
-# THE MAIN JOB: the arguments given to `karpenter`. Today it validates the migration article's
-# manifests; it becomes `sim` (the built-in migration scenario) once the twin lands.
-readonly MAIN_JOB=(
-  validate
+# THE MAIN JOB: the arguments given to `karpenter`. Today it plans the migration article's
+# manifests (after validating them, see main); it becomes `sim` (the built-in migration scenario)
+# once the twin lands.
+readonly ARTICLE_FILES=(
   -f examples/article/ec2nodeclass.yaml
   -f examples/article/nodepool.yaml
   -f examples/article/workload-sample.yaml
 )
+readonly MAIN_JOB=(plan "${ARTICLE_FILES[@]}" -o text)
 # ---------------------------------------------------------------------------------------------
 
 step() { printf '\n==> %s\n' "$*"; }
@@ -35,6 +36,9 @@ main() {
   local args=("${MAIN_JOB[@]}")
   if [[ "$#" -gt 0 ]]; then
     args=("$@")
+  else
+    step "validate: ${KARPENTER} validate ${ARTICLE_FILES[*]}"
+    "${KARPENTER}" validate "${ARTICLE_FILES[@]}"
   fi
   step "run: ${KARPENTER} ${args[*]}"
   "${KARPENTER}" "${args[@]}"

@@ -1,0 +1,247 @@
+// BuildSchedulerInput: EC2NodeClass settings reach the instance types, nodes and in-flight
+// NodeClaims become existing nodes with what is bound to them, deleting nodes give up their pods.
+#include "src/provisioning/snapshot_input.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "src/state/state_test_util.h"
+
+namespace karpenter::provisioning {
+namespace {
+
+using state::testing_util::SnapshotFromYaml;
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+constexpr char kPool[] = R"(
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: default}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+---
+)";
+
+std::string NodeClass(const std::string& extra_spec, const std::string& status = "") {
+  return R"(
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: default}
+spec:
+  role: node-role
+  subnetSelectorTerms: [{tags: {k: v}}]
+  securityGroupSelectorTerms: [{tags: {k: v}}]
+  amiSelectorTerms: [{alias: al2023@latest}]
+)" + extra_spec +
+         status + "\n---\n";
+}
+
+SnapshotSchedulerInput Build(const std::string& yaml, api::Time now = {}) {
+  absl::StatusOr<state::ClusterSnapshot> snapshot = SnapshotFromYaml(yaml);
+  EXPECT_TRUE(snapshot.ok()) << snapshot.status();
+  CatalogCache catalogs;
+  PlanOptions options;
+  options.now = now;
+  absl::StatusOr<SnapshotSchedulerInput> input = BuildSchedulerInput(*snapshot, options, catalogs);
+  EXPECT_TRUE(input.ok()) << input.status();
+  return *std::move(input);
+}
+
+const InstanceTypeView* FindType(const SnapshotSchedulerInput& input, const std::string& name) {
+  if (input.input.node_pools.empty()) return nullptr;
+  for (const InstanceTypeView& type : input.input.node_pools[0].instance_types) {
+    if (type.name == name) return &type;
+  }
+  return nullptr;
+}
+
+const ExistingNodeView* FindNode(const SnapshotSchedulerInput& input, const std::string& name) {
+  for (const ExistingNodeView& node : input.input.existing_nodes) {
+    if (node.name == name) return &node;
+  }
+  return nullptr;
+}
+
+std::string Keys(const std::vector<api::Pod>& pods) {
+  std::string out;
+  for (const api::Pod& pod : pods) out += pod.metadata.namespace_ + "/" + pod.metadata.name + ";";
+  return out;
+}
+
+TEST(BuildSchedulerInput, KubeletMaxPodsChangesAllocatablePods) {
+  SnapshotSchedulerInput plain = Build(std::string(kPool) + NodeClass(""));
+  SnapshotSchedulerInput capped =
+      Build(std::string(kPool) + NodeClass("  kubelet: {maxPods: 8}\n"));
+  const InstanceTypeView* plain_type = FindType(plain, "m5.large");
+  const InstanceTypeView* capped_type = FindType(capped, "m5.large");
+  ASSERT_NE(plain_type, nullptr);
+  ASSERT_NE(capped_type, nullptr);
+  EXPECT_EQ(plain_type->allocatable.at("pods").String(), "29");  // ENI-limited default
+  EXPECT_EQ(capped_type->allocatable.at("pods").String(), "8");
+}
+
+TEST(BuildSchedulerInput, RootVolumeSizeSetsEphemeralStorage) {
+  SnapshotSchedulerInput input = Build(std::string(kPool) + NodeClass(R"(  blockDeviceMappings:
+    - deviceName: /dev/xvda
+      ebs: {volumeSize: 50Gi}
+)"));
+  const InstanceTypeView* type = FindType(input, "m5.large");
+  ASSERT_NE(type, nullptr);
+  EXPECT_EQ(type->capacity.at("ephemeral-storage").String(), "50Gi");
+}
+
+TEST(BuildSchedulerInput, SubnetZonesRestrictOfferings) {
+  SnapshotSchedulerInput input = Build(std::string(kPool) + NodeClass("", R"(status:
+  subnets:
+    - {id: subnet-1, zone: us-east-1b}
+    - {id: subnet-2, zone: us-east-1a}
+)"));
+  const InstanceTypeView* type = FindType(input, "m5.large");
+  ASSERT_NE(type, nullptr);
+  for (const OfferingView& offering : type->offerings) {
+    EXPECT_TRUE(offering.zone == "us-east-1a" || offering.zone == "us-east-1b") << offering.zone;
+  }
+  EXPECT_FALSE(type->requirements.Find("topology.kubernetes.io/zone")->Has("us-east-1c"));
+  EXPECT_TRUE(type->requirements.Find("topology.kubernetes.io/zone")->Has("us-east-1a"));
+}
+
+TEST(BuildSchedulerInput, TypeRequirementsCarryLabelsAndCapacityTypes) {
+  SnapshotSchedulerInput input = Build(std::string(kPool) + NodeClass(""));
+  const InstanceTypeView* type = FindType(input, "m5.large");
+  ASSERT_NE(type, nullptr);
+  EXPECT_TRUE(type->requirements.Find("karpenter.k8s.aws/instance-category")->Has("m"));
+  EXPECT_TRUE(type->requirements.Find("karpenter.sh/capacity-type")->Has("spot"));
+  EXPECT_TRUE(type->requirements.Find("karpenter.sh/capacity-type")->Has("on-demand"));
+  EXPECT_EQ(type->allocatable.at("cpu").String(), "1930m");
+}
+
+TEST(BuildSchedulerInput, NodePoolWithoutItsNodeClassIsLeftOutWithAWarning) {
+  SnapshotSchedulerInput input = Build(kPool);
+  EXPECT_THAT(input.input.node_pools, IsEmpty());
+  EXPECT_THAT(input.warnings,
+              ElementsAre("nodepool \"default\" is not ready: EC2NodeClass \"default\" not found"));
+  EXPECT_EQ(input.not_ready_node_pools, input.warnings);
+}
+
+constexpr char kNodeWithPods[] = R"(
+apiVersion: v1
+kind: Node
+metadata:
+  name: node-a
+  labels: {karpenter.sh/nodepool: default, topology.kubernetes.io/zone: us-east-1a}
+spec: {providerID: "aws:///us-east-1a/i-a"}
+status:
+  allocatable: {cpu: "4", memory: 16Gi, pods: "58"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: app, namespace: default}
+spec:
+  nodeName: node-a
+  containers:
+    - name: c
+      image: x
+      resources: {requests: {cpu: 500m, memory: 1Gi}}
+      ports: [{containerPort: 80, hostPort: 8080}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: ds-pod
+  namespace: kube-system
+  ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: ds, uid: u1, controller: true}]
+spec:
+  nodeName: node-a
+  containers:
+    - name: c
+      image: x
+      resources: {requests: {cpu: 100m, memory: 128Mi}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: done, namespace: default}
+spec:
+  nodeName: node-a
+  containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]
+status: {phase: Succeeded}
+---
+)";
+
+TEST(BuildSchedulerInput, BoundPodsAreChargedToTheirNode) {
+  SnapshotSchedulerInput input = Build(std::string(kPool) + NodeClass("") + kNodeWithPods);
+  const ExistingNodeView* node = FindNode(input, "node-a");
+  ASSERT_NE(node, nullptr);
+  EXPECT_EQ(node->requested.at("cpu").String(), "600m");
+  EXPECT_EQ(node->daemon_requested.at("cpu").String(), "100m");
+  ASSERT_EQ(node->host_ports_used.size(), 1u);
+  EXPECT_EQ(node->host_ports_used[0].host_port, 8080);
+  EXPECT_TRUE(node->managed);
+  EXPECT_TRUE(node->initialized);  // no NodeClaim: nothing to wait for
+  EXPECT_EQ(Keys(input.input.bound_pods), "default/app;kube-system/ds-pod;");
+  EXPECT_THAT(input.input.pending_pods, IsEmpty());
+}
+
+TEST(BuildSchedulerInput, DeletingNodesPodsArePendingAndTheNodeIsGone) {
+  std::string yaml = std::string(kPool) + NodeClass("") + kNodeWithPods;
+  const std::string marker = "  name: node-a\n";
+  yaml.replace(yaml.find(marker), marker.size(),
+               marker + "  deletionTimestamp: \"2024-05-01T00:00:00Z\"\n");
+  SnapshotSchedulerInput input = Build(yaml, api::Time::FromUnixNanos(1'717'000'000'000'000'000));
+  EXPECT_EQ(FindNode(input, "node-a"), nullptr);
+  EXPECT_THAT(input.input.bound_pods, IsEmpty());
+  // The DaemonSet pod stays behind; the finished pod has nowhere to go.
+  ASSERT_EQ(Keys(input.input.pending_pods), "default/app;");
+  EXPECT_EQ(input.input.pending_pods[0].spec.node_name, "");
+}
+
+TEST(BuildSchedulerInput, InFlightNodeClaimBecomesAnUninitializedNode) {
+  SnapshotSchedulerInput input = Build(std::string(kPool) + NodeClass("") + R"(
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata:
+  name: default-abcde
+  labels: {karpenter.sh/nodepool: default}
+spec:
+  nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+  requirements:
+    - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large]}
+    - {key: topology.kubernetes.io/zone, operator: In, values: [us-east-1c]}
+    - {key: karpenter.sh/capacity-type, operator: In, values: [spot, on-demand]}
+---
+)");
+  const ExistingNodeView* node = FindNode(input, "default-abcde");
+  ASSERT_NE(node, nullptr);
+  EXPECT_TRUE(node->managed);
+  EXPECT_FALSE(node->initialized);
+  EXPECT_EQ(node->allocatable.at("pods").String(), "29");
+  EXPECT_EQ(node->allocatable.at("cpu").String(), "1930m");
+  EXPECT_EQ(node->labels.at("topology.kubernetes.io/zone"), "us-east-1c");
+  EXPECT_EQ(node->labels.at("karpenter.k8s.aws/instance-family"), "m5");
+  EXPECT_EQ(node->labels.at("karpenter.sh/nodepool"), "default");
+  EXPECT_FALSE(node->labels.contains("karpenter.sh/capacity-type"));  // not decided yet
+}
+
+TEST(BuildSchedulerInput, InFlightNodeClaimOfUnknownSizeIsLeftOutWithAWarning) {
+  SnapshotSchedulerInput input = Build(std::string(kPool) + NodeClass("") + R"(
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata: {name: default-xyz}
+spec:
+  nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+  requirements:
+    - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large, m5.xlarge]}
+---
+)");
+  EXPECT_EQ(FindNode(input, "default-xyz"), nullptr);
+  ASSERT_EQ(input.warnings.size(), 1u);
+  EXPECT_THAT(input.warnings[0], ::testing::HasSubstr("nodeclaim \"default-xyz\" is left out"));
+}
+
+}  // namespace
+}  // namespace karpenter::provisioning

@@ -1,0 +1,233 @@
+// `karpenter plan` as a user runs it, on the migration article's manifests: what it launches,
+// the exact top-level JSON keys of DESIGN.md §3, validation before planning, and reproducible
+// output whatever the file order.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "src/cloudprovider/catalog.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Per test, since ctest runs tests in parallel processes.
+fs::path TempPath(const std::string& name) {
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  return fs::temp_directory_path() /
+         ("kp_cli_plan_" + std::string(test ? test->name() : "none") + "_" + name);
+}
+
+CliRun RunCli(const std::string& args) {
+  const fs::path err_path = TempPath("stderr.txt");
+  std::string command = std::string(KP_KARPENTER_BIN) + " " + args + " 2>" + err_path.string();
+  CliRun run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return run;
+  std::array<char, 4096> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) run.out.append(buffer.data(), n);
+  int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream err(err_path);
+  std::stringstream text;
+  text << err.rdbuf();
+  run.err = text.str();
+  return run;
+}
+
+std::string Source(const std::string& relative) {
+  return (fs::path(KP_SOURCE_DIR) / relative).string();
+}
+
+const std::string kNodeClass = Source("examples/article/ec2nodeclass.yaml");
+const std::string kNodePool = Source("examples/article/nodepool.yaml");
+const std::string kWorkload = Source("examples/article/workload-sample.yaml");
+
+std::string ArticleArgs() { return "-f " + kNodeClass + " -f " + kNodePool + " -f " + kWorkload; }
+
+nlohmann::json ParseJson(const std::string& text) {
+  return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
+
+TEST(CliPlan, ArticleWorkloadLandsOnSpotCmrInstancesNewerThanGeneration5) {
+  CliRun run = RunCli("plan " + ArticleArgs() + " -o json --deterministic");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json plan = ParseJson(run.out);
+  ASSERT_FALSE(plan.is_discarded()) << run.out;
+  EXPECT_EQ(plan["summary"]["pendingPods"], 10);
+  EXPECT_EQ(plan["summary"]["scheduledPods"], 10);
+  EXPECT_TRUE(plan["unschedulable"].empty());
+
+  absl::StatusOr<karpenter::cloudprovider::Catalog> catalog =
+      karpenter::cloudprovider::Catalog::LoadEmbedded();
+  ASSERT_TRUE(catalog.ok()) << catalog.status();
+  size_t placed = 0;
+  double price = 0;
+  ASSERT_FALSE(plan["nodeClaims"].empty());
+  for (const nlohmann::json& claim : plan["nodeClaims"]) {
+    placed += claim["pods"].size();
+    const nlohmann::json& launch = claim["launch"];
+    EXPECT_EQ(launch["capacityType"], "spot");
+    price += launch["pricePerHour"].get<double>();
+    const karpenter::cloudprovider::InstanceType* type =
+        catalog->Find(launch["instanceType"].get<std::string>());
+    ASSERT_NE(type, nullptr) << launch;
+    const std::string category = type->labels.at("karpenter.k8s.aws/instance-category");
+    EXPECT_TRUE(category == "c" || category == "m" || category == "r") << type->name;
+    EXPECT_GT(std::stoi(type->labels.at("karpenter.k8s.aws/instance-generation")), 5) << type->name;
+    // Every listed type satisfies the NodePool too, and the list is non-empty.
+    ASSERT_FALSE(claim["instanceTypes"].empty());
+    EXPECT_EQ(claim["nodePool"], "default");
+  }
+  EXPECT_EQ(placed, 10u);
+  EXPECT_NEAR(plan["summary"]["pricePerHour"].get<double>(), price, 1e-6);
+  EXPECT_EQ(plan["summary"]["newNodeClaims"], plan["nodeClaims"].size());
+}
+
+TEST(CliPlan, JsonHasExactlyTheContractKeys) {
+  CliRun run = RunCli("plan " + ArticleArgs() + " -o json --deterministic");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json plan = ParseJson(run.out);
+  ASSERT_TRUE(plan.is_object()) << run.out;
+  auto keys = [](const nlohmann::json& object) {
+    std::vector<std::string> out;
+    for (auto it = object.begin(); it != object.end(); ++it) out.push_back(it.key());
+    return out;
+  };
+  // nlohmann sorts keys, so these lists are alphabetical.
+  EXPECT_EQ(keys(plan),
+            (std::vector<std::string>{"existingNodes", "nodeClaims", "summary", "unschedulable"}));
+  EXPECT_EQ(keys(plan["summary"]),
+            (std::vector<std::string>{"newNodeClaims", "pendingPods", "pricePerHour",
+                                      "scheduledPods", "solveMillis"}));
+  EXPECT_EQ(keys(plan["nodeClaims"][0]),
+            (std::vector<std::string>{"capacityTypes", "instanceTypes", "labels", "launch",
+                                      "nodePool", "pods", "requests", "zones"}));
+  EXPECT_EQ(keys(plan["nodeClaims"][0]["launch"]),
+            (std::vector<std::string>{"capacityType", "instanceType", "pricePerHour", "zone"}));
+  EXPECT_EQ(plan["summary"]["solveMillis"], 0);
+  // Keys come out in the contract's order, not alphabetically.
+  EXPECT_EQ(run.out.rfind(R"({"nodeClaims":[{"nodePool":"default","instanceTypes":[)", 0), 0u);
+}
+
+TEST(CliPlan, RunsAreByteIdenticalWhateverTheFileOrder) {
+  CliRun first = RunCli("plan " + ArticleArgs() + " -o json --deterministic");
+  CliRun second = RunCli("plan " + ArticleArgs() + " -o json --deterministic");
+  CliRun reversed = RunCli("plan -f " + kWorkload + " -f " + kNodePool + " -f " + kNodeClass +
+                           " -o json --deterministic");
+  ASSERT_EQ(first.exit_code, 0);
+  EXPECT_FALSE(first.out.empty());
+  EXPECT_EQ(first.out, second.out);
+  EXPECT_EQ(first.out, reversed.out);
+}
+
+TEST(CliPlan, TextIsTheDefaultOutput) {
+  CliRun run = RunCli("plan " + ArticleArgs());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("NODEPOOL"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("summary: 10 pending pod(s), 10 scheduled, 0 unschedulable"),
+            std::string::npos)
+      << run.out;
+}
+
+TEST(CliPlan, InvalidInputFailsWithTheFieldPathAndPrintsNoPlan) {
+  fs::path bad = TempPath("bad.yaml");
+  std::ofstream(bad) << R"(apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: bad
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements:
+        - key: karpenter.sh/capacity-type
+          operator: Foo
+          values: [spot]
+)";
+  CliRun run = RunCli("plan " + ArticleArgs() + " -f " + bad.string() + " -o json");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_NE(
+      run.err.find(bad.string() + ": NodePool/bad: spec.template.spec.requirements[0].operator: "),
+      std::string::npos)
+      << run.err;
+}
+
+TEST(CliPlan, MissingFileAndSyntaxErrorsFail) {
+  CliRun missing = RunCli("plan -f /nonexistent/file.yaml");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.out, "");
+  EXPECT_NE(missing.err.find("/nonexistent/file.yaml: "), std::string::npos) << missing.err;
+
+  fs::path syntax = TempPath("syntax.yaml");
+  std::ofstream(syntax) << "apiVersion: v1\nkind: Pod\nmetadata:\n  name: [x\n";
+  CliRun broken = RunCli("plan -f " + syntax.string());
+  EXPECT_EQ(broken.exit_code, 1);
+  EXPECT_EQ(broken.out, "");
+  EXPECT_NE(broken.err.find("line "), std::string::npos) << broken.err;
+}
+
+TEST(CliPlan, NodePoolWithoutItsNodeClassLeavesPodsUnschedulableWithTheReason) {
+  CliRun run = RunCli("plan -f " + kNodePool + " -f " + kWorkload + " -o json --deterministic");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json plan = ParseJson(run.out);
+  ASSERT_EQ(plan["unschedulable"].size(), 10u) << run.out;
+  EXPECT_NE(plan["unschedulable"][0]["reason"].get<std::string>().find(
+                "nodepool \"default\" is not ready: EC2NodeClass \"default\" not found"),
+            std::string::npos)
+      << run.out;
+  EXPECT_TRUE(plan["nodeClaims"].empty());
+  EXPECT_NE(run.err.find("warning: nodepool \"default\" is not ready"), std::string::npos);
+}
+
+TEST(CliPlan, PodsFillAnExistingNodeBeforeAnythingIsLaunched) {
+  fs::path node = TempPath("node.yaml");
+  std::ofstream(node) << R"(apiVersion: v1
+kind: Node
+metadata:
+  name: ip-10-0-1-5.ec2.internal
+  labels:
+    kubernetes.io/arch: amd64
+    kubernetes.io/os: linux
+    topology.kubernetes.io/zone: us-east-1a
+    node.kubernetes.io/instance-type: m5.2xlarge
+    karpenter.sh/nodepool: default
+    karpenter.sh/capacity-type: spot
+status:
+  allocatable: {cpu: "8", memory: 30Gi, pods: "58"}
+)";
+  CliRun run =
+      RunCli("plan " + ArticleArgs() + " -f " + node.string() + " -o json --deterministic");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json plan = ParseJson(run.out);
+  EXPECT_TRUE(plan["nodeClaims"].empty()) << run.out;
+  ASSERT_EQ(plan["existingNodes"].size(), 1u) << run.out;
+  EXPECT_EQ(plan["existingNodes"][0]["name"], "ip-10-0-1-5.ec2.internal");
+  EXPECT_EQ(plan["existingNodes"][0]["pods"].size(), 10u);
+  EXPECT_EQ(plan["summary"]["scheduledPods"], 10);
+  EXPECT_EQ(plan["summary"]["pricePerHour"], 0);
+}
+
+TEST(CliPlan, UnparsableNowFails) {
+  CliRun run = RunCli("plan " + ArticleArgs() + " --now yesterday");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_NE(run.err.find("--now"), std::string::npos) << run.err;
+}
+
+}  // namespace
