@@ -195,6 +195,8 @@ TEST(CliPlan, NodePoolWithoutItsNodeClassLeavesPodsUnschedulableWithTheReason) {
   EXPECT_NE(run.err.find("warning: nodepool \"default\" is not ready"), std::string::npos);
 }
 
+// The article's zone spread is ScheduleAnyway; ignoring preferences isolates "existing nodes
+// first" from spreading.
 TEST(CliPlan, PodsFillAnExistingNodeBeforeAnythingIsLaunched) {
   fs::path node = TempPath("node.yaml");
   std::ofstream(node) << R"(apiVersion: v1
@@ -211,8 +213,8 @@ metadata:
 status:
   allocatable: {cpu: "8", memory: 30Gi, pods: "58"}
 )";
-  CliRun run =
-      RunCli("plan " + ArticleArgs() + " -f " + node.string() + " -o json --deterministic");
+  CliRun run = RunCli("plan " + ArticleArgs() + " -f " + node.string() +
+                      " -o json --deterministic --preference-policy Ignore");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   nlohmann::json plan = ParseJson(run.out);
   EXPECT_TRUE(plan["nodeClaims"].empty()) << run.out;
