@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "src/bench/fake_catalog.h"
 #include "src/api/pod.h"
+#include "src/bench/fake_catalog.h"
 
 namespace karpenter::bench {
 

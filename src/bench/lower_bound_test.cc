@@ -6,10 +6,10 @@
 #include <utility>
 #include <vector>
 
-#include "src/bench/benchmark_pods.h"
 #include "gtest/gtest.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/quantity.h"
+#include "src/bench/benchmark_pods.h"
 
 namespace karpenter::bench {
 namespace {

@@ -7,10 +7,10 @@
 #include <span>
 #include <vector>
 
-#include "src/bench/fake_catalog.h"
-#include "src/bench/scheduling_report.h"
 #include "src/api/nodepool.h"
 #include "src/api/pod.h"
+#include "src/bench/fake_catalog.h"
+#include "src/bench/scheduling_report.h"
 #include "src/provisioning/types.h"
 
 namespace karpenter::bench {

@@ -1,9 +1,9 @@
 #include "src/bench/scheduling_solve.h"
 
-#include "src/bench/benchmark_pods.h"
-#include "src/bench/lower_bound.h"
 #include "gtest/gtest.h"
 #include "src/api/quantity.h"
+#include "src/bench/benchmark_pods.h"
+#include "src/bench/lower_bound.h"
 #include "src/provisioning/scheduler.h"
 
 namespace karpenter::bench {
