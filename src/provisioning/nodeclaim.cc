@@ -1,5 +1,8 @@
 #include "src/provisioning/nodeclaim.h"
 
+#include <algorithm>
+#include <climits>
+
 #include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/taint_match.h"
@@ -18,13 +21,28 @@ absl::Status CheckTaints(const std::vector<api::Taint>& taints,
 }
 
 InFlightNodeClaim::InFlightNodeClaim(const NodeClaimTemplate& node_claim_template,
-                                     std::vector<TypeCandidate> candidates, Topology* topology)
+                                     CandidateList candidates, Topology* topology)
     : template_(&node_claim_template),
       requirements_(node_claim_template.requirements),
       topology_(topology),
       candidates_(std::move(candidates)) {
-  if (topology_ != nullptr) hostname_ = topology_->NewHostname();
+  if (topology_ != nullptr) {
+    hostname_ = topology_->NewHostname();
+    host_id_ = topology_->HostId(hostname_);
+  }
   host_ports_.Add(node_claim_template.daemon_host_ports);
+  UpdateHeadroom();
+}
+
+void InFlightNodeClaim::UpdateHeadroom() {
+  const ResourceFootprint used = FootprintOf(pod_requests_);
+  ResourceFootprint most{INT64_MIN, INT64_MIN, INT64_MIN};
+  for (const TypeCandidate* candidate : candidates_) {
+    most.cpu = std::max(most.cpu, RoomUpperBound(candidate->room.cpu, 0, used.cpu));
+    most.memory = std::max(most.memory, RoomUpperBound(candidate->room.memory, 0, used.memory));
+    most.pods = std::max(most.pods, RoomUpperBound(candidate->room.pods, 0, used.pods));
+  }
+  headroom_ = most;
 }
 
 absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
@@ -57,7 +75,8 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
   }
 
   const api::ResourceList requests = Merge(pod_requests_, pod_requests);
-  FilterResult filtered = FilterInstanceTypes(candidates_, requirements, requests);
+  FilterResult filtered =
+      FilterInstanceTypes(candidates_, requirements, requests, /*explain=*/false);
   bool relaxed = false;
   if (!filtered.remaining.empty()) {
     const std::string unmet = UnmetMinValuesKey(filtered.remaining, requirements);
@@ -69,6 +88,7 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
     }
   }
   if (filtered.remaining.empty()) {
+    filtered = FilterInstanceTypes(candidates_, requirements, requests, /*explain=*/true);
     // Upstream reports the daemonset overhead plus this pod, not the claim's earlier pods.
     return absl::FailedPreconditionError(
         fmt::format("no instance type satisfied resources {} and requirements {} ({})",
@@ -87,6 +107,7 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
   requirements_ = std::move(requirements);
   min_values_relaxed_ |= relaxed;
   host_ports_.Add(ports);
+  UpdateHeadroom();
   return absl::OkStatus();
 }
 

@@ -107,7 +107,8 @@ struct NewNodeClaim {
   // karpenter.sh/nodeclaim-min-values-relaxed).
   bool min_values_relaxed = false;
   // The remaining instance types themselves, in `instance_types` order, for launch prediction.
-  std::vector<InstanceTypeView> instance_type_options;
+  // They point into the SchedulerInput's node pools: valid only while that input lives.
+  std::vector<const InstanceTypeView*> instance_type_options;
 };
 
 struct SchedulerResult {
