@@ -165,8 +165,8 @@ std::vector<std::string> Names(const CandidateList& candidates) {
   return out;
 }
 
-// The short-circuiting filter keeps exactly the types the explaining one does, with and without
-// the numeric room bound (brace-made candidates have none), whatever the requests.
+// The short-circuiting filter and the integer shortcuts of MakeTypeCandidate keep exactly the
+// types the quantity arithmetic keeps, whatever the requests.
 TEST(FilterInstanceTypes, ShortCircuitKeepsTheSameTypes) {
   const std::vector<InstanceTypeView> catalog = Catalog();
   std::vector<TypeCandidate> with_room;
@@ -177,12 +177,18 @@ TEST(FilterInstanceTypes, ShortCircuitKeepsTheSameTypes) {
   }
   const scheduling::Requirements arm = {
       scheduling::Requirement::In("kubernetes.io/arch", {"arm64"})};
-  for (const char* cpu : {"1m", "900m", "1900m", "1901m", "3900m", "15900m", "200"}) {
+  // 0.0005 is half a milli-CPU: not a whole milli-unit, so the integer shortcut must step aside.
+  for (const char* cpu : {"1m", "0.0005", "900m", "1900m", "1901m", "3900m", "15900m", "200"}) {
     for (const char* memory : {"1", "1Gi", "7Gi", "60Gi"}) {
       const api::ResourceList requests = RequestsForPod(MakePod("a", cpu, memory));
       for (const scheduling::Requirements& requirements : {scheduling::Requirements(), arm}) {
-        const std::vector<std::string> explained =
-            Names(FilterInstanceTypes(AllCandidates(with_room), requirements, requests).remaining);
+        // Reference: quantities only (brace-made candidates carry no integer rooms).
+        const std::vector<std::string> explained = Names(
+            FilterInstanceTypes(AllCandidates(without_room), requirements, requests).remaining);
+        EXPECT_EQ(
+            Names(FilterInstanceTypes(AllCandidates(with_room), requirements, requests).remaining),
+            explained)
+            << cpu << " " << memory;
         EXPECT_EQ(Names(FilterInstanceTypes(AllCandidates(with_room), requirements, requests,
                                             /*explain=*/false)
                             .remaining),

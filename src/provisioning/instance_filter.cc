@@ -43,10 +43,42 @@ bool WithinRoom(const ResourceFootprint& need, const ResourceFootprint& room) {
   return need.cpu <= room.cpu && need.memory <= room.memory && need.pods <= room.pods;
 }
 
+std::optional<int64_t> ExactMilliOf(const api::ResourceList& list, const char* name) {
+  auto it = list.find(name);
+  if (it == list.end()) return 0;
+  const int64_t milli = it->second.MilliValue();
+  if (milli == INT64_MAX || milli == INT64_MIN) return std::nullopt;  // Saturated.
+  if (api::Quantity::FromMilli(milli, api::Quantity::Format::kDecimalSI) != it->second) {
+    return std::nullopt;
+  }
+  return milli;
+}
+
+// Fits(Merge(requests, overhead), allocatable) for the candidate; `need` is ExactFootprintOf
+// the requests.
+bool CandidateFits(const TypeCandidate& candidate, const api::ResourceList& requests,
+                   const std::optional<ResourceFootprint>& exact_need,
+                   const ResourceFootprint& need) {
+  if (exact_need && candidate.exact_room) return WithinRoom(*exact_need, *candidate.exact_room);
+  return WithinRoom(need, candidate.room) &&
+         FitsWithOverhead(requests, candidate.daemon_overhead, candidate.type->allocatable);
+}
+
 }  // namespace
 
 ResourceFootprint FootprintOf(const api::ResourceList& list) {
   return {MilliOf(list, "cpu"), MilliOf(list, "memory"), MilliOf(list, kResourcePods)};
+}
+
+std::optional<ResourceFootprint> ExactFootprintOf(const api::ResourceList& list) {
+  for (const auto& [name, quantity] : list) {
+    if (name != "cpu" && name != "memory" && name != kResourcePods) return std::nullopt;
+  }
+  const std::optional<int64_t> cpu = ExactMilliOf(list, "cpu");
+  const std::optional<int64_t> memory = ExactMilliOf(list, "memory");
+  const std::optional<int64_t> pods = ExactMilliOf(list, kResourcePods);
+  if (!cpu || !memory || !pods) return std::nullopt;
+  return ResourceFootprint{*cpu, *memory, *pods};
 }
 
 int64_t RoomUpperBound(int64_t allocatable, int64_t overhead, int64_t used) {
@@ -62,10 +94,21 @@ int64_t RoomUpperBound(int64_t allocatable, int64_t overhead, int64_t used) {
 TypeCandidate MakeTypeCandidate(const InstanceTypeView& type, api::ResourceList daemon_overhead) {
   const ResourceFootprint allocatable = FootprintOf(type.allocatable);
   const ResourceFootprint overhead = FootprintOf(daemon_overhead);
-  TypeCandidate candidate{&type, std::move(daemon_overhead), {}};
+  const std::optional<ResourceFootprint> exact_overhead = ExactFootprintOf(daemon_overhead);
+  TypeCandidate candidate{&type, std::move(daemon_overhead), {}, std::nullopt};
   candidate.room = {RoomUpperBound(allocatable.cpu, overhead.cpu, 0),
                     RoomUpperBound(allocatable.memory, overhead.memory, 0),
                     RoomUpperBound(allocatable.pods, overhead.pods, 0)};
+  const std::optional<int64_t> cpu = ExactMilliOf(type.allocatable, "cpu");
+  const std::optional<int64_t> memory = ExactMilliOf(type.allocatable, "memory");
+  const std::optional<int64_t> pods = ExactMilliOf(type.allocatable, kResourcePods);
+  ResourceFootprint exact;
+  if (exact_overhead && cpu && memory && pods &&
+      !__builtin_sub_overflow(*cpu, exact_overhead->cpu, &exact.cpu) &&
+      !__builtin_sub_overflow(*memory, exact_overhead->memory, &exact.memory) &&
+      !__builtin_sub_overflow(*pods, exact_overhead->pods, &exact.pods)) {
+    candidate.exact_room = exact;
+  }
   return candidate;
 }
 
@@ -102,16 +145,17 @@ bool HasCompatibleOffering(const InstanceTypeView& type,
   return OfferingFilter(requirements).AnyAvailable(type);
 }
 
-double CheapestOfferingPrice(const InstanceTypeView& type,
-                             const scheduling::Requirements& requirements) {
-  const OfferingFilter filter(requirements);
+double OfferingFilter::CheapestPrice(const InstanceTypeView& type) const {
   double best = std::numeric_limits<double>::infinity();
   for (const OfferingView& offering : type.offerings) {
-    if (offering.available && filter.Allows(offering) && offering.price < best) {
-      best = offering.price;
-    }
+    if (offering.available && Allows(offering) && offering.price < best) best = offering.price;
   }
   return best;
+}
+
+double CheapestOfferingPrice(const InstanceTypeView& type,
+                             const scheduling::Requirements& requirements) {
+  return OfferingFilter(requirements).CheapestPrice(type);
 }
 
 std::string FilterResult::FailureReason() const {
@@ -161,13 +205,13 @@ FilterResult FilterInstanceTypes(std::span<const TypeCandidate* const> candidate
   result.requests = requests;
   const OfferingFilter offerings(requirements);
   const ResourceFootprint need = FootprintOf(requests);
+  const std::optional<ResourceFootprint> exact_need = ExactFootprintOf(requests);
   if (!explain) {
     // Cheapest checks first; a type is dropped at the first that fails.
     for (const TypeCandidate* candidate : candidates) {
       const InstanceTypeView& type = *candidate->type;
-      if (WithinRoom(need, candidate->room) &&
-          FitsWithOverhead(requests, candidate->daemon_overhead, type.allocatable) &&
-          offerings.AnyAvailable(type) && type.requirements.HasIntersection(requirements)) {
+      if (CandidateFits(*candidate, requests, exact_need, need) && offerings.AnyAvailable(type) &&
+          type.requirements.HasIntersection(requirements)) {
         result.remaining.push_back(candidate);
       }
     }
@@ -177,8 +221,7 @@ FilterResult FilterInstanceTypes(std::span<const TypeCandidate* const> candidate
   for (const TypeCandidate* candidate : candidates) {
     const InstanceTypeView& type = *candidate->type;
     const bool compatible = type.requirements.HasIntersection(requirements);
-    const bool fits = WithinRoom(need, candidate->room) &&
-                      FitsWithOverhead(requests, candidate->daemon_overhead, type.allocatable);
+    const bool fits = CandidateFits(*candidate, requests, exact_need, need);
     const bool offering = offerings.AnyAvailable(type);
     result.requirements_met |= compatible;
     result.fits |= fits;
@@ -189,6 +232,17 @@ FilterResult FilterInstanceTypes(std::span<const TypeCandidate* const> candidate
     if (compatible && fits && offering) result.remaining.push_back(candidate);
   }
   return result;
+}
+
+CandidateList KeepFitting(std::span<const TypeCandidate* const> candidates,
+                          const api::ResourceList& requests) {
+  const ResourceFootprint need = FootprintOf(requests);
+  const std::optional<ResourceFootprint> exact_need = ExactFootprintOf(requests);
+  CandidateList out;
+  for (const TypeCandidate* candidate : candidates) {
+    if (CandidateFits(*candidate, requests, exact_need, need)) out.push_back(candidate);
+  }
+  return out;
 }
 
 std::map<std::string, std::set<std::string>> MinValuesDomains(

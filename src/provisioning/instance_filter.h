@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -27,6 +28,9 @@ struct ResourceFootprint {
 };
 inline constexpr ResourceFootprint kUnboundedFootprint = {INT64_MAX, INT64_MAX, INT64_MAX};
 ResourceFootprint FootprintOf(const api::ResourceList& list);
+// The footprint when it is exact: the list asks only cpu, memory and pods, each a whole number
+// of milli-units. Then integer comparisons decide fitting exactly.
+std::optional<ResourceFootprint> ExactFootprintOf(const api::ResourceList& list);
 
 // An upper bound of `allocatable − overhead − used` from rounded figures (rounding loses at most
 // one milli-unit per figure, hence two of slack); INT64_MAX when a figure saturated.
@@ -39,6 +43,9 @@ struct TypeCandidate {
   // An upper bound of what pods may use on it (allocatable − daemon overhead): a pod asking
   // more certainly does not fit. Unbounded unless made with MakeTypeCandidate.
   ResourceFootprint room = kUnboundedFootprint;
+  // allocatable − daemon overhead exactly, when the overhead's footprint is exact and the
+  // allocatable's cpu, memory and pods are whole milli-units (MakeTypeCandidate sets it).
+  std::optional<ResourceFootprint> exact_room;
 };
 TypeCandidate MakeTypeCandidate(const InstanceTypeView& type, api::ResourceList daemon_overhead);
 
@@ -55,6 +62,8 @@ class OfferingFilter {
   bool Allows(const OfferingView& offering) const;
   // Whether the type has an available offering that is allowed.
   bool AnyAvailable(const InstanceTypeView& type) const;
+  // The cheapest available allowed offering's price, or +infinity when there is none.
+  double CheapestPrice(const InstanceTypeView& type) const;
 
  private:
   const scheduling::Requirement* zone_;
@@ -91,6 +100,11 @@ struct FilterResult {
 FilterResult FilterInstanceTypes(std::span<const TypeCandidate* const> candidates,
                                  const scheduling::Requirements& requirements,
                                  const api::ResourceList& requests, bool explain = true);
+
+// The candidates whose allocatable holds `requests` plus their daemonset overhead: the part of
+// FilterInstanceTypes that depends on resources alone.
+CandidateList KeepFitting(std::span<const TypeCandidate* const> candidates,
+                          const api::ResourceList& requests);
 
 // For each key of `requirements` with minValues, the distinct values the types offer for it.
 std::map<std::string, std::set<std::string>> MinValuesDomains(

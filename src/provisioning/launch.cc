@@ -57,9 +57,11 @@ absl::StatusOr<NewNodeClaim> FinalizeNodeClaim(const InFlightNodeClaim& claim,
                                                const SchedulerOptions& options,
                                                size_t max_instance_types) {
   const scheduling::Requirements& requirements = claim.requirements();
+  const OfferingFilter allowed(requirements);
   std::vector<std::pair<double, const TypeCandidate*>> priced;
+  priced.reserve(claim.candidates().size());
   for (const TypeCandidate* candidate : claim.candidates()) {
-    priced.emplace_back(CheapestOfferingPrice(*candidate->type, requirements), candidate);
+    priced.emplace_back(allowed.CheapestPrice(*candidate->type), candidate);
   }
   std::stable_sort(priced.begin(), priced.end(), [](const auto& a, const auto& b) {
     if (a.first != b.first) return a.first < b.first;
@@ -82,7 +84,6 @@ absl::StatusOr<NewNodeClaim> FinalizeNodeClaim(const InFlightNodeClaim& claim,
   out.node_pool = claim.node_claim_template().node_pool;
   std::set<std::string> capacity_types;
   std::set<std::string> zones;
-  const OfferingFilter allowed(requirements);
   for (const TypeCandidate* candidate : kept) {
     out.instance_types.push_back(candidate->type->name);
     out.instance_type_options.push_back(candidate->type);

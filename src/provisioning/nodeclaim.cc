@@ -45,6 +45,27 @@ void InFlightNodeClaim::UpdateHeadroom() {
   headroom_ = most;
 }
 
+namespace {
+
+// Whether the two requirement sets are equal once kubernetes.io/hostname is set aside.
+bool SameExceptHostname(const scheduling::Requirements& a, const scheduling::Requirements& b) {
+  auto it_a = a.begin();
+  auto it_b = b.begin();
+  auto skip = [](auto& it, const scheduling::Requirements& set) {
+    while (it != set.end() && it->key() == api::kLabelHostname) ++it;
+  };
+  while (true) {
+    skip(it_a, a);
+    skip(it_b, b);
+    if (it_a == a.end() || it_b == b.end()) return it_a == a.end() && it_b == b.end();
+    if (!(*it_a == *it_b)) return false;
+    ++it_a;
+    ++it_b;
+  }
+}
+
+}  // namespace
+
 absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
                                     const scheduling::Requirements& pod_requirements,
                                     const api::ResourceList& pod_requests,
@@ -75,8 +96,14 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
   }
 
   const api::ResourceList requests = Merge(pod_requests_, pod_requests);
-  FilterResult filtered =
-      FilterInstanceTypes(candidates_, requirements, requests, /*explain=*/false);
+  FilterResult filtered;
+  if (candidates_meet_requirements_ && SameExceptHostname(requirements, requirements_)) {
+    // The pod narrowed nothing, so every remaining type still meets the requirements and has an
+    // allowed offering: only resources can rule one out now.
+    filtered.remaining = KeepFitting(candidates_, requests);
+  } else {
+    filtered = FilterInstanceTypes(candidates_, requirements, requests, /*explain=*/false);
+  }
   bool relaxed = false;
   if (!filtered.remaining.empty()) {
     const std::string unmet = UnmetMinValuesKey(filtered.remaining, requirements);
@@ -103,6 +130,7 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
   }
   pods_.push_back(attempt.pod);
   candidates_ = std::move(filtered.remaining);
+  candidates_meet_requirements_ = true;
   pod_requests_ = requests;
   requirements_ = std::move(requirements);
   min_values_relaxed_ |= relaxed;

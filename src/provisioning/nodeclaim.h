@@ -82,6 +82,9 @@ class InFlightNodeClaim {
   Topology* topology_;
   std::string hostname_;
   uint32_t host_id_ = 0;
+  // Whether every candidate met `requirements_` (and had an allowed offering) when last
+  // filtered; the template's candidates were never checked against offerings.
+  bool candidates_meet_requirements_ = false;
   CandidateList candidates_;
   api::ResourceList pod_requests_;
   std::vector<const api::Pod*> pods_;
