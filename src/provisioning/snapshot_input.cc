@@ -11,6 +11,7 @@
 #include "src/state/daemonset_pods.h"
 #include "src/state/pending.h"
 #include "src/state/pod_predicates.h"
+#include "src/state/volume_topology.h"
 
 namespace karpenter::provisioning {
 namespace {
@@ -177,7 +178,10 @@ absl::Status AddExistingNodes(const state::ClusterSnapshot& snapshot, CatalogCac
 void AddPods(const state::ClusterSnapshot& snapshot, const PlanOptions& options,
              SnapshotSchedulerInput& out) {
   state::PendingPods pending = state::SelectPendingPods(snapshot);
-  for (const api::Pod* pod : pending.pods) out.input.pending_pods.push_back(*pod);
+  for (const api::Pod* pod : pending.pods) {
+    out.input.pending_pods.push_back(*pod);
+    state::InjectVolumeRequirements(snapshot, out.input.pending_pods.back());
+  }
   for (const state::IgnoredPod& ignored : pending.ignored) {
     out.ignored_pods.push_back({PodKey(*ignored.pod), ignored.reason.message});
   }
@@ -185,6 +189,7 @@ void AddPods(const state::ClusterSnapshot& snapshot, const PlanOptions& options,
   for (const api::Pod* pod : state::ReschedulablePodsOfDeletingNodes(snapshot, options.now)) {
     api::Pod moving = *pod;
     moving.spec.node_name.clear();
+    state::InjectVolumeRequirements(snapshot, moving);
     out.input.pending_pods.push_back(std::move(moving));
   }
 }
