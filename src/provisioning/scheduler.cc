@@ -216,6 +216,10 @@ void Scheduler::InsertNewClaim(size_t index) {
 
 PodAttempt Scheduler::MakeAttempt(const api::Pod& pod) const {
   PodAttempt attempt(pod);
+  if (!input_.pod_volumes.empty()) {
+    auto volumes = input_.pod_volumes.find(PodKey(pod));
+    if (volumes != input_.pod_volumes.end()) attempt.volumes = &volumes->second;
+  }
   if (input_.options.preference_policy == PreferencePolicy::kIgnore) IgnorePreferences(attempt);
   return attempt;
 }

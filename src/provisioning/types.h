@@ -15,6 +15,7 @@
 #include "src/api/taint.h"
 #include "src/scheduling/requirements.h"
 #include "src/scheduling/well_known_labels.h"
+#include "src/state/volume_usage.h"
 
 namespace karpenter::provisioning {
 
@@ -52,6 +53,10 @@ struct ExistingNodeView {
   // compatible daemonsets' requests beyond it.
   api::ResourceList daemon_requested;
   std::vector<api::ContainerPort> host_ports_used;
+  // CSI attach limits from the node's CSINode (driver -> most volumes), and the volumes its
+  // bound pods already mount (P14). New nodes have no CSINode yet, so no limits.
+  std::map<std::string, int64_t> volume_limits;
+  state::VolumesByDriver volumes_in_use;
   bool initialized = true;
   // Launched by Karpenter (has a NodeClaim); uninitialized managed nodes ignore ephemeral and
   // startup taints, since those are expected to go away.
@@ -84,6 +89,8 @@ struct SchedulerInput {
   // count them in their node's domains. Their requests are already in
   // ExistingNodeView::requested.
   std::vector<api::Pod> bound_pods;
+  // The volumes of pending pods with persistent volumes, by PodKey (P14).
+  std::map<std::string, state::VolumesByDriver> pod_volumes;
   SchedulerOptions options;
 };
 
