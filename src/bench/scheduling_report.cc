@@ -59,6 +59,9 @@ std::string ReportText(const SchedulingReport& report) {
                       solve.price_per_hour);
   if (std::optional<double> ratio = CostRatio(report))
     text += fmt::format(" ({:.3f}× bound)", *ratio);
+  if (!solve.sample_unschedulable.empty()) {
+    text += fmt::format("; e.g. {}", solve.sample_unschedulable);
+  }
   return text;
 }
 

@@ -16,6 +16,8 @@ struct SolveOutcome {
   int64_t unschedulable = 0;   // pods the solve could not place
   double price_per_hour = 0;   // Σ over NodeClaims of the cheapest instance type's cheapest price
   double seconds = 0;          // wall time of the solve alone
+  // One unschedulable pod and why ("" when every pod was placed), to tell a broken run apart.
+  std::string sample_unschedulable;
 };
 
 struct SchedulingReport {

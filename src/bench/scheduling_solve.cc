@@ -8,13 +8,18 @@
 
 namespace karpenter::bench {
 
-api::NodePool BenchNodePool() {
+api::NodePool BenchNodePool(int64_t pods) {
+  constexpr int64_t kUpstreamLargestRun = 20'000;
+  const int64_t scale =
+      std::max<int64_t>(1, (pods + kUpstreamLargestRun - 1) / kUpstreamLargestRun);
   api::NodePool pool;
   pool.metadata.name = kBenchNodePoolName;
   pool.spec.template_.spec.node_class_ref =
       api::NodeClassReference{"EC2NodeClass", "default", "karpenter.k8s.aws"};
-  pool.spec.limits = {{"cpu", *api::Quantity::Parse("10000000")},
-                      {"memory", *api::Quantity::Parse("10000000Gi")}};
+  pool.spec.limits = {
+      {"cpu", api::Quantity::FromInt(10'000'000 * scale, api::Quantity::Format::kDecimalSI)},
+      {"memory", api::Quantity::FromInt(int64_t{10'000'000} * scale << 30,
+                                        api::Quantity::Format::kBinarySI)}};
   api::ApplyDefaults(pool);
   return pool;
 }
@@ -38,7 +43,7 @@ provisioning::SchedulerInput BenchSchedulerInput(std::span<const FakeInstanceTyp
                                                  provisioning::PreferencePolicy policy) {
   provisioning::SchedulerInput input;
   provisioning::NodePoolInstanceTypes pool;
-  pool.node_pool = BenchNodePool();
+  pool.node_pool = BenchNodePool(static_cast<int64_t>(pods.size()));
   pool.instance_types.reserve(catalog.size());
   for (const FakeInstanceType& type : catalog) {
     pool.instance_types.push_back(ToInstanceTypeView(type));
@@ -69,6 +74,10 @@ SolveOutcome Summarise(const provisioning::SchedulerResult& result, double secon
   outcome.seconds = seconds;
   outcome.nodes = static_cast<int64_t>(result.new_node_claims.size());
   outcome.unschedulable = static_cast<int64_t>(result.unschedulable.size());
+  if (!result.unschedulable.empty()) {
+    const auto& [pod, reason] = *result.unschedulable.begin();
+    outcome.sample_unschedulable = pod + ": " + reason;
+  }
   for (const provisioning::NewNodeClaim& claim : result.new_node_claims) {
     outcome.pods_scheduled += static_cast<int64_t>(claim.pods.size());
     outcome.price_per_hour += NodeClaimPrice(claim);

@@ -17,9 +17,11 @@ namespace karpenter::bench {
 
 inline constexpr char kBenchNodePoolName[] = "default";
 
-// upstream test.NodePool with cpu 10,000,000 and memory 10,000,000Gi limits (in effect none),
-// no requirements or taints, defaulted.
-api::NodePool BenchNodePool();
+// upstream test.NodePool with cpu 10,000,000 and memory 10,000,000Gi limits, no requirements
+// or taints, defaulted. Up to upstream's largest run (20,000 pods) the limits are in effect
+// none; but each NodeClaim charges them the capacity of its largest candidate type, so past it
+// they would bind. `pods` beyond 20,000 scale them in proportion, keeping them out of the way.
+api::NodePool BenchNodePool(int64_t pods = 0);
 
 provisioning::InstanceTypeView ToInstanceTypeView(const FakeInstanceType& type);
 

@@ -32,6 +32,10 @@ TEST(BenchNodePool, LiftsLimitsAndHasNoRequirementsOrTaints) {
   EXPECT_EQ(pool.metadata.name, kBenchNodePoolName);
   EXPECT_EQ(pool.spec.limits.at("cpu"), *api::Quantity::Parse("10000000"));
   EXPECT_EQ(pool.spec.limits.at("memory"), *api::Quantity::Parse("10000000Gi"));
+  const api::NodePool large = BenchNodePool(100'000);
+  EXPECT_EQ(large.spec.limits.at("cpu"), *api::Quantity::Parse("50000000"));
+  EXPECT_EQ(large.spec.limits.at("memory"), *api::Quantity::Parse("50000000Gi"));
+  EXPECT_EQ(BenchNodePool(20'000).spec.limits.at("cpu"), *api::Quantity::Parse("10000000"));
   EXPECT_TRUE(pool.spec.template_.spec.requirements.empty());
   EXPECT_TRUE(pool.spec.template_.spec.taints.empty());
 }
