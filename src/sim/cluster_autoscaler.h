@@ -1,0 +1,59 @@
+// The Cluster Autoscaler model (peers.md §1, §3.3): a loop every `caScanInterval` that takes
+// the pods kube-scheduler marked unschedulable, drops those that fit on upcoming nodes, asks
+// every eligible node group's FFD estimate, lets the expander pick ONE group and raises its
+// desired capacity after `caLoopCompute`. The AWS provider's ASG cache refreshes every
+// `asgRefreshInterval`: a failed scaling activity (InsufficientInstanceCapacity) then removes
+// the group's placeholders and backs the group off (5 min doubling to 30 min); slots not
+// registered within `maxNodeProvisionTime` are given up the same way. Scale-down removes nodes
+// whose requests are below the utilisation threshold and whose pods fit elsewhere, after
+// `scaleDownUnneededTime` and `scaleDownDelayAfterAdd`: empty nodes in bulk, others drained one
+// at a time; nodes with kube-system pods are skipped (--skip-nodes-with-system-pods).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "src/provisioning/types.h"
+#include "src/sim/auto_scaling_groups.h"
+#include "src/sim/ca_estimator.h"
+#include "src/sim/cluster.h"
+
+namespace karpenter::sim {
+
+class ClusterAutoscaler {
+ public:
+  ClusterAutoscaler(Cluster& cluster, AutoScalingGroups& groups, ClusterAutoscalerOptions options)
+      : cluster_(cluster), groups_(groups), options_(options) {}
+
+  // Schedules the first loop and ASG refresh.
+  void Start();
+  // Scaled to 0 replicas: no more loops.
+  void Stop() { stopped_ = true; }
+
+  // The template node CA simulates for a group: the catalog type's allocatable and labels, the
+  // group's labels and taints, its first zone.
+  provisioning::ExistingNodeView TemplateNode(const GroupState& group) const;
+
+ private:
+  void Loop();
+  // True when it decided a scale-up.
+  bool ScaleUp(const std::vector<api::Pod>& pending, const std::vector<api::Pod>& daemons);
+  void ScaleDown(const provisioning::SchedulerInput& schedulable);
+  bool PodsFitElsewhere(const provisioning::SchedulerInput& schedulable,
+                        const std::string& node_name) const;
+  void Refresh();
+  void BackOff(GroupState& group, const std::string& reason);
+
+  Cluster& cluster_;
+  AutoScalingGroups& groups_;
+  ClusterAutoscalerOptions options_;
+  bool stopped_ = false;
+  SimMillis last_scale_up_ = -1;
+  SimMillis last_refresh_ = 0;
+  std::map<std::string, SimMillis> backoff_until_;
+  std::map<std::string, SimMillis> backoff_duration_;
+  std::map<std::string, SimMillis> unneeded_since_;  // node -> since
+};
+
+}  // namespace karpenter::sim
