@@ -282,7 +282,11 @@ void Cluster::PlaceDaemonSetPods(const Instance& instance) {
     const std::string pod_key = absl::StrCat(key, "-", instance.id);
     if (pods_.contains(pod_key)) continue;
     api::Pod pod = state::DaemonSetPodTemplate(daemon_set);
+    // The DaemonSet controller tolerates cordoning, and a pod waiting for not-ready to clear
+    // is still that node's pod: only the node's other taints keep a DaemonSet away.
     std::vector<api::Taint> taints = instance.node.spec.taints;
+    RemoveTaint(taints, kNotReadyTaintKey);
+    RemoveTaint(taints, kUnschedulableTaintKey);
     if (!provisioning::DaemonRequirementsOn(pod, node_requirements, taints, nullptr)) continue;
     pod.metadata.name = absl::StrCat(daemon_set.metadata.name, "-", instance.id);
     pod.metadata.uid = state::DeterministicUid({"daemon", pod_key});
@@ -314,6 +318,8 @@ void Cluster::TerminateInstance(const std::string& id) {
   for (const std::string& key : on_node) DeletePod(key);
   instance.phase = NodePhase::kTerminated;
   instance.terminated_at = queue_.now();
+  // The NodeClaim goes with its instance; left behind it would count as capacity in flight.
+  if (!instance.request.node_claim.empty()) node_claims_.erase(instance.request.node_claim);
   instance_by_node_.erase(node_name);
   ChangePrice(-instance.request.price);
   log_.Record(queue_.now(), "InstanceTerminated", {Str("instance", id), Str("node", node_name)});
