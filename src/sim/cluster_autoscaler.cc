@@ -79,10 +79,8 @@ void ClusterAutoscaler::Loop() {
                          [this] { Loop(); });
 }
 
-bool ClusterAutoscaler::ScaleUp(const std::vector<api::Pod>& pending,
-                                const std::vector<api::Pod>& daemons) {
-  const SimMillis now = cluster_.queue().now();
-  // Pods that fit on nodes already requested (desired but not yet Ready) wait for those.
+std::vector<api::Pod> ClusterAutoscaler::NotFittingUpcomingNodes(
+    const std::vector<api::Pod>& pending, const std::vector<api::Pod>& daemons) const {
   std::vector<provisioning::ExistingNodeView> upcoming;
   for (const auto& [name, group] : groups_.groups()) {
     int ready = 0;
@@ -97,20 +95,23 @@ bool ClusterAutoscaler::ScaleUp(const std::vector<api::Pod>& pending,
     }
   }
   std::vector<api::Pod> remaining = pending;
-  if (!upcoming.empty()) {
-    provisioning::SchedulerInput input;
-    input.existing_nodes = std::move(upcoming);
-    input.daemonset_pods = daemons;
-    input.pending_pods = pending;
-    provisioning::SchedulerResult result = provisioning::Solve(input);
-    std::set<std::string> placed;
-    for (const auto& [node, pods] : result.existing_node_pods)
-      placed.insert(pods.begin(), pods.end());
-    std::erase_if(remaining,
-                  [&](const api::Pod& pod) { return placed.contains(provisioning::PodKey(pod)); });
-  }
-  if (remaining.empty()) return false;
+  if (upcoming.empty()) return remaining;
+  provisioning::SchedulerInput input;
+  input.existing_nodes = std::move(upcoming);
+  input.daemonset_pods = daemons;
+  input.pending_pods = pending;
+  provisioning::SchedulerResult result = provisioning::Solve(input);
+  std::set<std::string> placed;
+  for (const auto& [node, pods] : result.existing_node_pods)
+    placed.insert(pods.begin(), pods.end());
+  std::erase_if(remaining,
+                [&](const api::Pod& pod) { return placed.contains(provisioning::PodKey(pod)); });
+  return remaining;
+}
 
+std::vector<ExpansionOption> ClusterAutoscaler::ExpansionOptions(
+    const std::vector<api::Pod>& pods, const std::vector<api::Pod>& daemons) const {
+  const SimMillis now = cluster_.queue().now();
   std::vector<ExpansionOption> options;
   for (const auto& [name, group] : groups_.groups()) {
     if (!group.spec.autoscaled || group.desired >= group.spec.max_size) continue;
@@ -118,12 +119,22 @@ bool ClusterAutoscaler::ScaleUp(const std::vector<api::Pod>& pending,
     if (backoff != backoff_until_.end() && backoff->second > now) continue;
     const provisioning::ExistingNodeView node = TemplateNode(group);
     const int room = group.spec.max_size - group.desired;
-    Estimate estimate = EstimateNodes(node, std::min<int>(room, static_cast<int>(remaining.size())),
-                                      remaining, daemons);
+    Estimate estimate =
+        EstimateNodes(node, std::min<int>(room, static_cast<int>(pods.size())), pods, daemons);
     if (estimate.nodes == 0) continue;
     options.push_back({name, std::move(estimate), Cores(node.allocatable), Bytes(node.allocatable),
                        group.spec.priority});
   }
+  return options;
+}
+
+bool ClusterAutoscaler::ScaleUp(const std::vector<api::Pod>& pending,
+                                const std::vector<api::Pod>& daemons) {
+  const SimMillis now = cluster_.queue().now();
+  // Pods that fit on nodes already requested (desired but not yet Ready) wait for those.
+  const std::vector<api::Pod> remaining = NotFittingUpcomingNodes(pending, daemons);
+  if (remaining.empty()) return false;
+  const std::vector<ExpansionOption> options = ExpansionOptions(remaining, daemons);
   if (options.empty()) {
     cluster_.log().Record(now, "NoScaleUp", {Num("pods", static_cast<double>(remaining.size()))});
     return false;
@@ -137,8 +148,7 @@ bool ClusterAutoscaler::ScaleUp(const std::vector<api::Pod>& pending,
   }
   const ExpansionOption& chosen =
       options[ChooseExpansion(options_.expander, options, cluster_.random())];
-  GroupState* group = groups_.Find(chosen.group);
-  const int target = group->desired + chosen.estimate.nodes;
+  const int nodes = chosen.estimate.nodes;
   cluster_.log().Record(now, "ScaleUp",
                         {Str("nodeGroup", chosen.group), Num("nodes", chosen.estimate.nodes),
                          Num("pods", static_cast<double>(chosen.estimate.pods.size())),
@@ -147,8 +157,11 @@ bool ClusterAutoscaler::ScaleUp(const std::vector<api::Pod>& pending,
   const SimMillis decided = now + Sample(cluster_.latency().ca_loop_compute, cluster_.random());
   last_scale_up_ = decided;
   // The request (and the node-ready clock) starts when IncreaseSize is called.
-  cluster_.queue().At(
-      decided, [this, name, target] { groups_.SetDesiredCapacity(name, target).IgnoreError(); });
+  // IncreaseSize is relative: a refresh in between may have lowered desired.
+  cluster_.queue().At(decided, [this, name, nodes] {
+    GroupState* group = groups_.Find(name);
+    if (group != nullptr) groups_.SetDesiredCapacity(name, group->desired + nodes).IgnoreError();
+  });
   return true;
 }
 

@@ -39,6 +39,12 @@ class ClusterAutoscaler {
   void Loop();
   // True when it decided a scale-up.
   bool ScaleUp(const std::vector<api::Pod>& pending, const std::vector<api::Pod>& daemons);
+  // The pending pods that would not fit the nodes already requested but not yet Ready.
+  std::vector<api::Pod> NotFittingUpcomingNodes(const std::vector<api::Pod>& pending,
+                                                const std::vector<api::Pod>& daemons) const;
+  // One option per group that may grow (autoscaled, below max, not backed off) and fits a pod.
+  std::vector<ExpansionOption> ExpansionOptions(const std::vector<api::Pod>& pods,
+                                                const std::vector<api::Pod>& daemons) const;
   void ScaleDown(const provisioning::SchedulerInput& schedulable);
   bool PodsFitElsewhere(const provisioning::SchedulerInput& schedulable,
                         const std::string& node_name) const;

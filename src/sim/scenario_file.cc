@@ -44,11 +44,19 @@ class Reader {
     }
   }
 
+  // Records "required" for an absent or null value.
+  bool Missing(const YAML::Node& node, const std::string& path) {
+    if (node.IsDefined() && !node.IsNull()) return false;
+    Error(path, "required");
+    return true;
+  }
+
   static std::string Join(const std::string& path, std::string_view key) {
     return path.empty() ? std::string(key) : fmt::format("{}.{}", path, key);
   }
 
   std::string String(const YAML::Node& node, const std::string& path) {
+    if (Missing(node, path)) return "";
     if (!node.IsScalar()) {
       Error(path, "must be a string");
       return "";
@@ -57,6 +65,7 @@ class Reader {
   }
 
   double Number(const YAML::Node& node, const std::string& path) {
+    if (Missing(node, path)) return 0;
     double value = 0;
     if (!node.IsScalar() || !YAML::convert<double>::decode(node, value)) {
       Error(path, "must be a number");
@@ -67,6 +76,7 @@ class Reader {
   }
 
   int Integer(const YAML::Node& node, const std::string& path) {
+    if (Missing(node, path)) return 0;
     int value = 0;
     if (!node.IsScalar() || !YAML::convert<int>::decode(node, value)) {
       Error(path, "must be an integer");
@@ -77,6 +87,7 @@ class Reader {
   }
 
   bool Bool(const YAML::Node& node, const std::string& path) {
+    if (Missing(node, path)) return false;
     bool value = false;
     if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)) {
       Error(path, "must be true or false");
@@ -85,6 +96,7 @@ class Reader {
   }
 
   std::vector<std::string> Strings(const YAML::Node& node, const std::string& path) {
+    if (Missing(node, path)) return {};
     std::vector<std::string> out;
     if (!node.IsSequence()) {
       Error(path, "must be a list of strings");

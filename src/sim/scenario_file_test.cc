@@ -114,6 +114,14 @@ TEST(ParseScenario, StepsNeedExactlyOneAction) {
             std::string::npos);
 }
 
+TEST(ParseScenario, MissingRequiredFieldsAreNamed) {
+  const std::string errors =
+      ErrorsOf("durationSeconds: 5\nzones: [a]\nnodeGroups: [{name: g, maxSize: 1}]\n");
+  EXPECT_NE(errors.find("s.yaml: name: required"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("s.yaml: nodeGroups[0].instanceType: required"), std::string::npos)
+      << errors;
+}
+
 TEST(ParseScenario, SyntaxErrorsNameTheLine) {
   EXPECT_NE(ErrorsOf("name: x\nzones: [a\n").find("s.yaml: line "), std::string::npos);
 }
