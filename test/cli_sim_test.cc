@@ -141,6 +141,19 @@ TEST(CliSim, HappyPathShowsTheHonestGap) {
   EXPECT_LT(ca - karpenter, 40) << run.out;
 }
 
+// peers.md §3.5 S3: a spot shortage on CA's first-priority group costs it the ASG refresh, the
+// backoff and a second loop (≈85–170 s); Karpenter stays on its happy path.
+TEST(CliSim, SpotShortageOnTheFirstChoiceDelaysClusterAutoscaler) {
+  CliRun run = RunCli("sim --json " + Source("examples/sim/spot-ice.yaml"));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json json = nlohmann::json::parse(run.out);
+  const double karpenter = json["autoscalers"]["karpenter"]["podPendingSeconds"]["p50"];
+  const double ca = json["autoscalers"]["cluster-autoscaler"]["podPendingSeconds"]["p50"];
+  EXPECT_GE(ca, 85) << run.out;
+  EXPECT_LE(ca, 170) << run.out;
+  EXPECT_LT(karpenter, 75) << run.out;
+}
+
 TEST(CliSim, TextSummaryPutsTheAutoscalersSideBySide) {
   CliRun run = RunCli("sim --seed 1");
   ASSERT_EQ(run.exit_code, 0) << run.err;

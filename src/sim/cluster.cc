@@ -140,7 +140,7 @@ void Cluster::CreatePod(DeploymentState& state, const std::string& key) {
   const api::Deployment& deployment = state.deployment;
   api::Pod pod;
   pod.metadata.namespace_ = deployment.metadata.namespace_;
-  const uint64_t ordinal = state.created++;
+  const uint64_t ordinal = pods_created_[key]++;
   pod.metadata.name = state::GeneratedName(deployment.metadata.name + "-",
                                            state::StableHash({key, std::to_string(ordinal)}));
   pod.metadata.uid = state::DeterministicUid({"pod", key, std::to_string(ordinal)});

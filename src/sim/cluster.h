@@ -139,7 +139,6 @@ class Cluster {
   struct DeploymentState {
     api::Deployment deployment;
     bool initial = false;
-    uint64_t created = 0;  // pods created so far, for names
   };
 
   void ReconcileDeployment(const std::string& key);
@@ -164,6 +163,9 @@ class Cluster {
   std::map<std::string, std::string> instance_by_node_;
   std::map<std::string, PodRecord> pods_;
   std::map<std::string, DeploymentState> deployments_;
+  // Pods created so far per Deployment key, kept across deletion so a re-created Deployment's
+  // pods get new names.
+  std::map<std::string, uint64_t> pods_created_;
   std::map<std::string, api::DaemonSet> daemon_sets_;
   std::map<std::string, api::NodePool> node_pools_;
   std::map<std::string, api::EC2NodeClass> node_classes_;

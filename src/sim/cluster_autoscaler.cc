@@ -35,7 +35,8 @@ double Bytes(const api::ResourceList& list) {
 }  // namespace
 
 void ClusterAutoscaler::Start() {
-  cluster_.queue().After(0, [this] { Loop(); });
+  ScheduleLoop(cluster_.queue().now());
+  if (options_.frequent_loops) cluster_.set_on_unschedulable([this] { OnPodsUnschedulable(); });
   // The refresh timer runs from CA's start, out of phase with the workload.
   cluster_.queue().After(Sample(cluster_.latency().asg_refresh_interval, cluster_.random()),
                          [this] { Refresh(); });
@@ -59,8 +60,22 @@ provisioning::ExistingNodeView ClusterAutoscaler::TemplateNode(const GroupState&
   return view;
 }
 
-void ClusterAutoscaler::Loop() {
-  if (stopped_) return;
+void ClusterAutoscaler::ScheduleLoop(SimMillis at) {
+  const uint64_t generation = ++loop_generation_;
+  cluster_.queue().At(std::max(at, busy_until_), [this, generation] { Loop(generation); });
+}
+
+void ClusterAutoscaler::OnPodsUnschedulable() {
+  // Only pods not seen before start a loop; the rest wait for the tick as usual.
+  bool new_pod = false;
+  for (const PodRecord* record : cluster_.UnschedulablePods()) {
+    new_pod = seen_unschedulable_.insert(provisioning::PodKey(record->pod)).second || new_pod;
+  }
+  if (new_pod) ScheduleLoop(cluster_.queue().now());
+}
+
+void ClusterAutoscaler::Loop(uint64_t generation) {
+  if (stopped_ || generation != loop_generation_) return;
   const SimMillis now = cluster_.queue().now();
   absl::StatusOr<state::ClusterSnapshot> snapshot = cluster_.Snapshot(/*schedulable_only=*/true);
   provisioning::CatalogCache catalogs;
@@ -75,8 +90,7 @@ void ClusterAutoscaler::Loop() {
     const bool scaled = !pending.empty() && ScaleUp(pending, input->input.daemonset_pods);
     if (!scaled && options_.scale_down_enabled) ScaleDown(input->input);
   }
-  cluster_.queue().After(Sample(cluster_.latency().ca_scan_interval, cluster_.random()),
-                         [this] { Loop(); });
+  ScheduleLoop(now + Sample(cluster_.latency().ca_scan_interval, cluster_.random()));
 }
 
 std::vector<api::Pod> ClusterAutoscaler::NotFittingUpcomingNodes(
@@ -156,6 +170,7 @@ bool ClusterAutoscaler::ScaleUp(const std::vector<api::Pod>& pending,
   const std::string name = chosen.group;
   const SimMillis decided = now + Sample(cluster_.latency().ca_loop_compute, cluster_.random());
   last_scale_up_ = decided;
+  busy_until_ = decided;
   // The request (and the node-ready clock) starts when IncreaseSize is called.
   // IncreaseSize is relative: a refresh in between may have lowered desired.
   cluster_.queue().At(decided, [this, name, nodes] {

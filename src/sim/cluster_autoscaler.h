@@ -11,6 +11,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,7 +37,11 @@ class ClusterAutoscaler {
   provisioning::ExistingNodeView TemplateNode(const GroupState& group) const;
 
  private:
-  void Loop();
+  void Loop(uint64_t generation);
+  // Runs the next loop `at` (never before the current decision is made), replacing the one
+  // scheduled.
+  void ScheduleLoop(SimMillis at);
+  void OnPodsUnschedulable();
   // True when it decided a scale-up.
   bool ScaleUp(const std::vector<api::Pod>& pending, const std::vector<api::Pod>& daemons);
   // The pending pods that would not fit the nodes already requested but not yet Ready.
@@ -56,6 +61,9 @@ class ClusterAutoscaler {
   ClusterAutoscalerOptions options_;
   bool stopped_ = false;
   SimMillis last_scale_up_ = -1;
+  uint64_t loop_generation_ = 0;
+  SimMillis busy_until_ = 0;                  // the running loop's decision is made then
+  std::set<std::string> seen_unschedulable_;  // frequent loops: pods that already started one
   SimMillis last_refresh_ = 0;
   std::map<std::string, SimMillis> backoff_until_;
   std::map<std::string, SimMillis> backoff_duration_;

@@ -46,6 +46,20 @@ TEST(ClusterAutoscaler, ScalesUpOneGroupAndPodsBindWhenNodesAreReady) {
   for (double pending : world.cluster.counters().pod_pending_seconds) EXPECT_EQ(pending, 76);
 }
 
+TEST(ClusterAutoscaler, FrequentLoopsStartALoopWhenPodsTurnUnschedulable) {
+  World world;
+  AutoScalingGroups groups(world.cluster, {Group("compute", "c6i.2xlarge", "on-demand", 0)});
+  ClusterAutoscalerOptions options;
+  options.frequent_loops = true;
+  ClusterAutoscaler autoscaler(world.cluster, groups, options);
+  autoscaler.Start();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 4, "3", "1Gi"), false).ok());
+  world.queue.RunUntil(300000);
+  EXPECT_EQ(BoundPods(world.cluster), 4u);
+  // No wait for the tick: unschedulable at 1 s, loop at once, then as without frequent loops.
+  for (double pending : world.cluster.counters().pod_pending_seconds) EXPECT_EQ(pending, 67);
+}
+
 TEST(ClusterAutoscaler, PodsFittingUpcomingNodesDoNotTriggerAnotherScaleUp) {
   World world;
   AutoScalingGroups groups(world.cluster, {Group("compute", "c6i.2xlarge", "on-demand", 0)});

@@ -43,6 +43,9 @@ struct ClusterAutoscalerOptions {
   double scale_down_utilization_threshold = 0.5;
   int max_empty_bulk_delete = 10;  // --max-scale-down-parallelism for empty nodes
   bool scale_down_enabled = true;
+  // --frequent-loops-enabled (default from CA 1.35): a newly unschedulable pod starts the next
+  // loop at once instead of at the next scan tick.
+  bool frequent_loops = false;
 };
 
 enum class StepKind {

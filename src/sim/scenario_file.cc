@@ -211,6 +211,9 @@ void ParseClusterAutoscaler(Reader& reader, const YAML::Node& node, Scenario& sc
   if (node["scaleDownEnabled"]) {
     options.scale_down_enabled = reader.Bool(node["scaleDownEnabled"], path + ".scaleDownEnabled");
   }
+  if (node["frequentLoops"]) {
+    options.frequent_loops = reader.Bool(node["frequentLoops"], path + ".frequentLoops");
+  }
   if (node["maxEmptyBulkDelete"]) {
     options.max_empty_bulk_delete =
         reader.Integer(node["maxEmptyBulkDelete"], path + ".maxEmptyBulkDelete");

@@ -173,7 +173,7 @@ TEST(BuiltinScenario, ParsesWithTheArticlesObjects) {
 }
 
 TEST(ScenarioFiles, ShippedExamplesParse) {
-  for (const char* file : {"happy-path.yaml"}) {
+  for (const char* file : {"happy-path.yaml", "spot-ice.yaml"}) {
     absl::StatusOr<Scenario> scenario =
         LoadScenarioFile(std::string(KP_SOURCE_DIR) + "/examples/sim/" + file);
     EXPECT_TRUE(scenario.ok()) << file << ": " << scenario.status();
