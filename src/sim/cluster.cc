@@ -29,6 +29,12 @@ api::Taint MakeTaint(std::string key) {
   return taint;
 }
 
+// "nodegroup/<name>" or "nodeclaim/<name>": who asked for the instance.
+std::string Owner(const InstanceRequest& request) {
+  return request.node_group.empty() ? "nodeclaim/" + request.node_claim
+                                    : "nodegroup/" + request.node_group;
+}
+
 void RemoveTaint(std::vector<api::Taint>& taints, std::string_view key) {
   std::erase_if(taints, [&](const api::Taint& taint) { return taint.key == key; });
 }
@@ -196,9 +202,7 @@ std::string Cluster::LaunchInstance(InstanceRequest request, bool initial) {
       queue_.now(), "InstanceLaunched",
       {Str("instance", id), Str("instanceType", instance.request.instance_type),
        Str("zone", instance.request.zone), Str("capacityType", instance.request.capacity_type),
-       Str("owner", instance.request.node_group.empty() ? instance.request.node_claim
-                                                        : instance.request.node_group),
-       Num("pricePerHour", instance.request.price)});
+       Str("owner", Owner(instance.request)), Num("pricePerHour", instance.request.price)});
   instances_[id] = std::move(instance);
   counters_.max_instances = std::max(counters_.max_instances, LiveInstanceCount());
   if (initial) {
@@ -246,7 +250,8 @@ void Cluster::Register(const std::string& id) {
   }
   instance_by_node_[instance.node.metadata.name] = id;
   log_.Record(queue_.now(), "NodeRegistered",
-              {Str("node", instance.node.metadata.name), Str("instance", id)});
+              {Str("node", instance.node.metadata.name), Str("instance", id),
+               Str("owner", Owner(instance.request))});
   PlaceDaemonSetPods(instance);
 }
 
@@ -270,6 +275,7 @@ void Cluster::MarkReady(const std::string& id) {
   }
   log_.Record(queue_.now(), "NodeReady",
               {Str("node", instance.node.metadata.name), Str("instance", id),
+               Str("owner", Owner(instance.request)),
                Num("sinceRequestSeconds",
                    MillisToSeconds(instance.ready_at - instance.request.requested_at))});
   RequestSchedulingPass();
