@@ -35,11 +35,16 @@ double Bytes(const api::ResourceList& list) {
 }  // namespace
 
 void ClusterAutoscaler::Start() {
-  ScheduleLoop(cluster_.queue().now());
+  // CA was started at some unknown moment before the trace: its scan tick and ASG refresh run
+  // at a random phase relative to the workload (peers.md §3.3 C1: a U(0, scan interval) wait).
+  Random& random = cluster_.random();
+  const SimMillis now = cluster_.queue().now();
+  ScheduleLoop(now + static_cast<SimMillis>(random.Uniform01() *
+                                            Sample(cluster_.latency().ca_scan_interval, random)));
   if (options_.frequent_loops) cluster_.set_on_unschedulable([this] { OnPodsUnschedulable(); });
-  // The refresh timer runs from CA's start, out of phase with the workload.
-  cluster_.queue().After(Sample(cluster_.latency().asg_refresh_interval, cluster_.random()),
-                         [this] { Refresh(); });
+  const SimMillis refresh = static_cast<SimMillis>(
+      random.Uniform01() * Sample(cluster_.latency().asg_refresh_interval, random));
+  cluster_.queue().At(now + refresh, [this] { Refresh(); });
 }
 
 provisioning::ExistingNodeView ClusterAutoscaler::TemplateNode(const GroupState& group) const {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "src/sim/sim_test_util.h"
 
 namespace karpenter::sim {
@@ -41,9 +43,12 @@ TEST(ClusterAutoscaler, ScalesUpOneGroupAndPodsBindWhenNodesAreReady) {
   world.queue.RunUntil(300000);
   EXPECT_EQ(groups.Find("compute")->desired, 2);
   EXPECT_EQ(BoundPods(world.cluster), 4u);
-  // Pods wait for the 10 s scan (the first loop ran at 0, before they were unschedulable),
-  // 5 s compute, 10 s ASG delay and 50 s bring-up, then the 1 s bind.
-  for (double pending : world.cluster.counters().pod_pending_seconds) EXPECT_EQ(pending, 76);
+  // Unschedulable at 1 s, then the wait for the next scan tick (the tick's phase is random,
+  // so 0–10 s), 5 s compute, 10 s ASG delay, 50 s bring-up and the 1 s bind.
+  for (double pending : world.cluster.counters().pod_pending_seconds) {
+    EXPECT_GE(pending, 67);
+    EXPECT_LE(pending, 77);
+  }
 }
 
 TEST(ClusterAutoscaler, FrequentLoopsStartALoopWhenPodsTurnUnschedulable) {
@@ -58,6 +63,22 @@ TEST(ClusterAutoscaler, FrequentLoopsStartALoopWhenPodsTurnUnschedulable) {
   EXPECT_EQ(BoundPods(world.cluster), 4u);
   // No wait for the tick: unschedulable at 1 s, loop at once, then as without frequent loops.
   for (double pending : world.cluster.counters().pod_pending_seconds) EXPECT_EQ(pending, 67);
+}
+
+TEST(ClusterAutoscaler, ScanTickPhaseVariesWithTheSeed) {
+  std::set<double> pending;
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    World world;
+    world.random = Random(seed);
+    AutoScalingGroups groups(world.cluster, {Group("compute", "c6i.2xlarge", "on-demand", 0)});
+    ClusterAutoscaler autoscaler(world.cluster, groups, {});
+    autoscaler.Start();
+    ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 1, "3", "1Gi"), false).ok());
+    world.queue.RunUntil(300000);
+    ASSERT_EQ(world.cluster.counters().pod_pending_seconds.size(), 1u);
+    pending.insert(world.cluster.counters().pod_pending_seconds.front());
+  }
+  EXPECT_GT(pending.size(), 1u);
 }
 
 TEST(ClusterAutoscaler, PodsFittingUpcomingNodesDoNotTriggerAnotherScaleUp) {
