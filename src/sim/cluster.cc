@@ -189,6 +189,11 @@ const api::NodeClaim* Cluster::FindNodeClaim(const std::string& name) const {
   return it == node_claims_.end() ? nullptr : &it->second;
 }
 
+const api::NodePool* Cluster::FindNodePool(const std::string& name) const {
+  auto it = node_pools_.find(name);
+  return it == node_pools_.end() ? nullptr : &it->second;
+}
+
 std::string Cluster::LaunchInstance(InstanceRequest request, bool initial) {
   Instance instance;
   instance.ordinal = ++instance_count_;

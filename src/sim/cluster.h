@@ -91,6 +91,7 @@ class Cluster {
   void PutNodeClaim(api::NodeClaim node_claim);
   void DeleteNodeClaim(const std::string& name);
   const api::NodeClaim* FindNodeClaim(const std::string& name) const;
+  const api::NodePool* FindNodePool(const std::string& name) const;
 
   // --- instances ---
   // Starts an instance: it registers after `instanceBootToRegistered` and turns Ready after

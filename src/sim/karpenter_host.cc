@@ -110,6 +110,12 @@ void KarpenterHost::CreateNodeClaim(const provisioning::NewNodeClaim& claim,
   node_claim.metadata.labels[std::string(api::kLabelInstanceTypeStable)] = launch.instance_type;
   node_claim.metadata.labels[std::string(api::kLabelTopologyZone)] = launch.zone;
   node_claim.metadata.labels[std::string(api::kCapacityTypeLabelKey)] = launch.capacity_type;
+  // The template's taints (startup taints too: the scheduler expects them to go away) and class.
+  if (const api::NodePool* pool = cluster_.FindNodePool(claim.node_pool)) {
+    node_claim.spec.taints = pool->spec.template_.spec.taints;
+    node_claim.spec.startup_taints = pool->spec.template_.spec.startup_taints;
+    node_claim.spec.node_class_ref = pool->spec.template_.spec.node_class_ref;
+  }
   const std::string name = node_claim.metadata.name;
   cluster_.log().Record(now, "NodeClaimCreated",
                         {Str("nodeClaim", name), Str("nodePool", claim.node_pool),
@@ -165,6 +171,9 @@ void KarpenterHost::Launch(const std::string& name) {
     request.labels = claim.labels;
     request.labels[std::string(api::kNodePoolLabelKey)] = claim.node_pool;
     request.labels[std::string(api::kCapacityTypeLabelKey)] = launch->capacity_type;
+    // Startup taints are left out: the agent that would remove them is not modelled, and until
+    // Ready the node's not-ready taint keeps pods away just the same.
+    request.taints = node_claim.spec.taints;
     request.requested_at = requested_at_[name];
     const std::string id = cluster_.LaunchInstance(std::move(request));
     node_claim.metadata.labels[std::string(api::kLabelInstanceTypeStable)] = launch->instance_type;

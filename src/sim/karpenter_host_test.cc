@@ -76,6 +76,40 @@ LatencyModel QuickScheduler() {
   return latency;
 }
 
+TEST(KarpenterHost, NodesCarryTheNodePoolsTaintsAndClass) {
+  World world;
+  ASSERT_TRUE(world.cluster.Apply(NodeClass(), true).ok());
+  api::NodePool pool = NodePool("on-demand");
+  api::Taint taint;
+  taint.key = "dedicated";
+  taint.value = "ci";
+  taint.effect = "NoSchedule";
+  pool.spec.template_.spec.taints = {taint};
+  ASSERT_TRUE(world.cluster.Apply(pool, true).ok());
+  KarpenterHost host(world.cluster);
+  host.Start();
+  api::Deployment tolerating = MakeDeployment("ci", 1, "1", "1Gi");
+  api::Toleration toleration;
+  toleration.key = "dedicated";
+  toleration.operator_ = "Exists";
+  tolerating.spec.template_.spec.tolerations = {toleration};
+  ASSERT_TRUE(world.cluster.Apply(tolerating, false).ok());
+  world.queue.RunUntil(20000);
+  // Created in flight: its taint keeps a pod that does not tolerate it from riding along.
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 1, "500m", "256Mi"), false).ok());
+  world.queue.RunUntil(120000);
+  ASSERT_EQ(world.cluster.LiveInstanceCount(), 1u);
+  const Instance& instance = world.cluster.instances().begin()->second;
+  ASSERT_EQ(instance.node.spec.taints.size(), 1u);
+  EXPECT_EQ(instance.node.spec.taints[0].key, "dedicated");
+  const api::NodeClaim* node_claim = world.cluster.FindNodeClaim(instance.request.node_claim);
+  ASSERT_NE(node_claim, nullptr);
+  ASSERT_TRUE(node_claim->spec.node_class_ref.has_value());
+  EXPECT_EQ(node_claim->spec.node_class_ref->name, "default");
+  EXPECT_EQ(BoundPods(world.cluster), 1u);
+  EXPECT_EQ(world.cluster.UnschedulablePods().size(), 1u);
+}
+
 TEST(KarpenterHost, PodsArrivingWithinTheIdleWindowShareOneBatch) {
   World world({}, QuickScheduler());
   ApplyPool(world, "on-demand");
