@@ -136,8 +136,13 @@ class Reader {
       for (const api::FieldError& problem : problems.errors()) {
         Error(path, fmt::format("{}: {}", manifest.Ref(), problem.ToString()));
       }
-      if (!manifest.object) {
-        Error(path, fmt::format("{}: kind not modelled by the twin", manifest.Ref()));
+      if (!manifest.object || !(std::holds_alternative<api::Deployment>(*manifest.object) ||
+                                std::holds_alternative<api::DaemonSet>(*manifest.object) ||
+                                std::holds_alternative<api::NodePool>(*manifest.object) ||
+                                std::holds_alternative<api::EC2NodeClass>(*manifest.object))) {
+        Error(path, fmt::format("{}: the twin runs Deployments, DaemonSets, NodePools and "
+                                "EC2NodeClasses only",
+                                manifest.Ref()));
         continue;
       }
       out.push_back(*std::move(manifest.object));

@@ -107,6 +107,23 @@ steps:
   EXPECT_NE(errors.find("spec.replicas"), std::string::npos) << errors;
 }
 
+TEST(ParseScenario, KindsTheTwinDoesNotRunAreRejectedWithTheirPath) {
+  const std::string errors = ErrorsOf(R"yaml(
+name: x
+durationSeconds: 10
+zones: [a]
+manifests: |
+  apiVersion: v1
+  kind: Pod
+  metadata: {name: lonely, namespace: default}
+  spec: {containers: [{name: c, image: nginx}]}
+)yaml");
+  EXPECT_NE(errors.find("s.yaml: manifests: Pod/default/lonely: the twin runs Deployments, "
+                        "DaemonSets, NodePools and EC2NodeClasses only"),
+            std::string::npos)
+      << errors;
+}
+
 TEST(ParseScenario, StepsNeedExactlyOneAction) {
   EXPECT_NE(ErrorsOf("name: x\ndurationSeconds: 1\nzones: [a]\nsteps: [{at: 1, delete: a/b, "
                      "drainNodeGroup: g}]\n")
