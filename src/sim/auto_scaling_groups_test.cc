@@ -89,6 +89,29 @@ TEST(AutoScalingGroups, RetireDrainsAndEmptiesTheGroup) {
   EXPECT_EQ(world.cluster.counters().evictions, 2);
 }
 
+TEST(ClusterAutoscaler, DeletesInstancesThatNeverRegisterAndBacksOff) {
+  CapacityFault stuck{"m6i.xlarge", "on-demand", {}, 0, 100};
+  stuck.kind = FaultKind::kNeverRegisters;
+  World world({stuck});
+  AutoScalingGroups groups(world.cluster, {Group({"us-east-1a"})});
+  ClusterAutoscaler autoscaler(world.cluster, groups, {});
+  autoscaler.Start();
+  ASSERT_TRUE(world.cluster.Apply(testing::MakeDeployment("web", 1, "1", "256Mi"), false).ok());
+  world.queue.RunUntil(900000);
+  EXPECT_EQ(world.cluster.LiveInstanceCount(), 1u);  // stuck, billed, counted as upcoming
+  EXPECT_EQ(testing::BoundPods(world.cluster), 0u);
+  world.queue.RunUntil(1400000);
+  bool timed_out = false;
+  for (const std::string& line : world.log.lines()) {
+    timed_out =
+        timed_out || line.find("\"reason\":\"max-node-provision-time\"") != std::string::npos;
+  }
+  EXPECT_TRUE(timed_out);
+  // After the 5 min backoff the group is tried again, and the new instance registers.
+  EXPECT_EQ(testing::BoundPods(world.cluster), 1u);
+  EXPECT_EQ(world.cluster.LiveInstanceCount(), 1u);
+}
+
 TEST(ClusterAutoscaler, GivesUpSlotsNotLaunchedWithinMaxNodeProvisionTime) {
   LatencyModel latency = testing::FixedLatency();
   latency.asg_launch_delay = {1000, 1000};  // the ASG never gets to it in time

@@ -215,6 +215,12 @@ std::string Cluster::LaunchInstance(InstanceRequest request, bool initial) {
     MarkReady(id);
     return id;
   }
+  const InstanceRequest& launched = instances_.at(id).request;
+  if (ec2_.NeverRegisters(launched.instance_type, launched.zone, launched.capacity_type,
+                          queue_.now())) {
+    log_.Record(queue_.now(), "InstanceNeverRegisters", {Str("instance", id)});
+    return id;
+  }
   queue_.After(Sample(latency_.instance_boot_to_registered, random_), [this, id] {
     Register(id);
     queue_.After(Sample(latency_.registered_to_ready, random_), [this, id] { MarkReady(id); });

@@ -212,7 +212,17 @@ void ClusterAutoscaler::Refresh() {
       BackOff(group, "placeholder-cannot-be-fulfilled");
       continue;
     }
-    if (!group.requested.empty() && now - group.requested.front() >= timeout) {
+    // Instances that launched but never registered are deleted, as CA deletes the leftovers.
+    std::vector<std::string> stuck;
+    for (const std::string& id : group.instances) {
+      auto it = cluster_.instances().find(id);
+      if (it != cluster_.instances().end() && it->second.phase == NodePhase::kBooting &&
+          now - it->second.launched_at >= timeout) {
+        stuck.push_back(id);
+      }
+    }
+    for (const std::string& id : stuck) groups_.TerminateInstance(name, id);
+    if (!stuck.empty() || (!group.requested.empty() && now - group.requested.front() >= timeout)) {
       BackOff(group, "max-node-provision-time");
     }
   }

@@ -35,12 +35,24 @@ absl::StatusOr<double> Ec2::RunInstance(std::string_view instance_type, std::str
                                         std::string_view capacity_type, SimMillis now) const {
   KP_ASSIGN_OR_RETURN(double price, Price(instance_type, zone, capacity_type));
   for (const CapacityFault& fault : faults_) {
-    if (FaultCovers(fault, instance_type, zone, capacity_type, MillisToSeconds(now))) {
+    if (fault.kind == FaultKind::kInsufficientCapacity &&
+        FaultCovers(fault, instance_type, zone, capacity_type, MillisToSeconds(now))) {
       return absl::ResourceExhaustedError(fmt::format("InsufficientInstanceCapacity: {} {} in {}",
                                                       instance_type, capacity_type, zone));
     }
   }
   return price;
+}
+
+bool Ec2::NeverRegisters(std::string_view instance_type, std::string_view zone,
+                         std::string_view capacity_type, SimMillis now) const {
+  for (const CapacityFault& fault : faults_) {
+    if (fault.kind == FaultKind::kNeverRegisters &&
+        FaultCovers(fault, instance_type, zone, capacity_type, MillisToSeconds(now))) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace karpenter::sim

@@ -29,6 +29,10 @@ class Ec2 {
   absl::StatusOr<double> RunInstance(std::string_view instance_type, std::string_view zone,
                                      std::string_view capacity_type, SimMillis now) const;
 
+  // An instance launched now will never register as a Node.
+  bool NeverRegisters(std::string_view instance_type, std::string_view zone,
+                      std::string_view capacity_type, SimMillis now) const;
+
  private:
   const cloudprovider::Catalog& catalog_;
   std::vector<CapacityFault> faults_;

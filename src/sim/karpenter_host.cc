@@ -182,10 +182,22 @@ void KarpenterHost::Launch(const std::string& name) {
     node_claim.status.provider_id = absl::StrCat("aws:///", launch->zone, "/", id);
     cluster_.PutNodeClaim(std::move(node_claim));
     cluster_.log().Record(now, "NodeClaimLaunched", {Str("nodeClaim", name), Str("instance", id)});
+    cluster_.queue().After(Sample(cluster_.latency().registration_timeout, cluster_.random()),
+                           [this, name, id] { CheckRegistered(name, id); });
     launching_.erase(it);
     requested_at_.erase(name);
     return;
   }
+}
+
+void KarpenterHost::CheckRegistered(const std::string& name, const std::string& instance_id) {
+  auto it = cluster_.instances().find(instance_id);
+  if (it == cluster_.instances().end() || it->second.phase != NodePhase::kBooting) return;
+  cluster_.log().Record(cluster_.queue().now(), "NodeClaimRegistrationTimeout",
+                        {Str("nodeClaim", name), Str("instance", instance_id)});
+  cluster_.TerminateInstance(instance_id);  // the NodeClaim goes with it
+  // Its pods still wait; the next batch launches a replacement.
+  OnPodsPending();
 }
 
 void KarpenterHost::FailLaunch(const std::string& name, const std::string& reason) {

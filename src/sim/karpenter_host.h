@@ -45,6 +45,8 @@ class KarpenterHost {
                        const provisioning::LaunchPrediction& launch);
   void Launch(const std::string& name);
   void FailLaunch(const std::string& name, const std::string& reason);
+  // Liveness: deletes the NodeClaim (and its instance) if its Node never registered.
+  void CheckRegistered(const std::string& name, const std::string& instance_id);
   void MarkUnavailableOfferings(provisioning::SchedulerInput& input);
   void PollDisruption();
 

@@ -175,6 +175,26 @@ TEST(KarpenterHost, NoOfferingLeftFailsTheNodeClaimAndPodsStayPending) {
   EXPECT_EQ(world.cluster.FindNodeClaim("default-x"), nullptr);
 }
 
+TEST(KarpenterHost, NodeClaimThatNeverRegistersIsReplacedAfterTheRegistrationTimeout) {
+  CapacityFault stuck{"c6i.xlarge", "on-demand", {}, 0, 10};
+  stuck.kind = FaultKind::kNeverRegisters;
+  World world({stuck});
+  ApplyPool(world, "on-demand");
+  KarpenterHost host(world.cluster);
+  host.Start();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 1, "1", "1Gi"), false).ok());
+  world.queue.RunUntil(900000);
+  EXPECT_EQ(BoundPods(world.cluster), 0u);
+  world.queue.RunUntil(1000000);
+  EXPECT_EQ(CountEvents(world.log, "\"NodeClaimRegistrationTimeout\""), 1u);
+  EXPECT_EQ(host.node_claims_created(), 2u);
+  EXPECT_EQ(world.cluster.LiveInstanceCount(), 1u);
+  EXPECT_EQ(BoundPods(world.cluster), 1u);
+  // Launched at 5 s, timed out at 905 s; the next batch (unschedulable pods re-batched at
+  // once, closed 1 s later), CreateFleet 3 s, bring-up 50 s, bind 1 s.
+  EXPECT_EQ(world.cluster.counters().pod_pending_seconds, (std::vector<double>{960}));
+}
+
 TEST(KarpenterHost, PodsThatFitNoNodePoolLaunchNothing) {
   World world;
   ApplyPool(world, "on-demand");

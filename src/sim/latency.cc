@@ -27,6 +27,8 @@ const std::vector<LatencyParameter>& LatencyParameters() {
        &LatencyModel::create_fleet},
       {"unavailableOfferingTtl", "ICE cache 3 min (aws pkg/cache/cache.go, peers.md §2)",
        &LatencyModel::unavailable_offering_ttl},
+      {"registrationTimeout", "NodeClaim registration timeout 15 min (liveness.go, peers.md §2)",
+       &LatencyModel::registration_timeout},
       {"disruptionPoll", "disruption controller poll 10 s (peers.md §2)",
        &LatencyModel::disruption_poll},
       {"caScanInterval", "--scan-interval 10s; frequent loops off before CA 1.35 (peers.md §1.1)",

@@ -44,6 +44,8 @@ struct LatencyModel {
   Range create_fleet{2, 4};
   // An offering that returned InsufficientInstanceCapacity is skipped for this long.
   Range unavailable_offering_ttl{180, 180};
+  // Liveness: a launched NodeClaim whose Node has not registered by then is deleted.
+  Range registration_timeout{900, 900};
   // Disruption controller poll (hook only; consolidation lives in src/disruption).
   Range disruption_poll{10, 10};
 

@@ -66,13 +66,21 @@ struct Step {
   std::string note;  // what the step stands for, echoed in the event log
 };
 
-// EC2 reports InsufficientInstanceCapacity for these offerings between `from` and `to`.
+enum class FaultKind {
+  // RunInstances/CreateFleet fail with InsufficientInstanceCapacity.
+  kInsufficientCapacity,
+  // The instance launches (and bills) but never registers as a Node (peers.md §3.4 T4).
+  kNeverRegisters,
+};
+
+// A fault of these offerings between `from` and `to` (launch time).
 struct CapacityFault {
   std::string instance_type;
   std::string capacity_type;       // on-demand | spot
   std::vector<std::string> zones;  // every zone when empty
   double from_seconds = 0;
   double to_seconds = 0;
+  FaultKind kind = FaultKind::kInsufficientCapacity;
 };
 
 struct Scenario {

@@ -307,18 +307,27 @@ Step ParseStep(Reader& reader, const YAML::Node& node, const std::string& path) 
 }
 
 CapacityFault ParseFault(Reader& reader, const YAML::Node& node, const std::string& path) {
-  reader.OnlyKeys(node, path, {"insufficientCapacity"});
-  const std::string ice = path + ".insufficientCapacity";
-  const YAML::Node body = node["insufficientCapacity"];
+  reader.OnlyKeys(node, path, {"insufficientCapacity", "neverRegisters"});
   CapacityFault fault;
-  reader.OnlyKeys(body, ice, {"instanceType", "capacityType", "zones", "from", "to"});
+  std::string key = "insufficientCapacity";
+  if (node.IsMap() && node["neverRegisters"]) {
+    key = "neverRegisters";
+    fault.kind = FaultKind::kNeverRegisters;
+  }
+  if (node.IsMap() && node["insufficientCapacity"] && node["neverRegisters"]) {
+    reader.Error(path, "needs exactly one of insufficientCapacity, neverRegisters");
+  }
+  const std::string fault_path = path + "." + key;
+  const YAML::Node body = node[key];
+  reader.OnlyKeys(body, fault_path, {"instanceType", "capacityType", "zones", "from", "to"});
   if (!body.IsMap()) return fault;
-  fault.instance_type = reader.String(body["instanceType"], ice + ".instanceType");
-  fault.capacity_type = reader.String(body["capacityType"], ice + ".capacityType");
-  if (body["zones"]) fault.zones = reader.Strings(body["zones"], ice + ".zones");
-  fault.from_seconds = reader.Number(body["from"], ice + ".from");
-  fault.to_seconds = reader.Number(body["to"], ice + ".to");
-  if (fault.to_seconds < fault.from_seconds) reader.Error(ice + ".to", "must not precede from");
+  fault.instance_type = reader.String(body["instanceType"], fault_path + ".instanceType");
+  fault.capacity_type = reader.String(body["capacityType"], fault_path + ".capacityType");
+  if (body["zones"]) fault.zones = reader.Strings(body["zones"], fault_path + ".zones");
+  fault.from_seconds = reader.Number(body["from"], fault_path + ".from");
+  fault.to_seconds = reader.Number(body["to"], fault_path + ".to");
+  if (fault.to_seconds < fault.from_seconds)
+    reader.Error(fault_path + ".to", "must not precede from");
   return fault;
 }
 

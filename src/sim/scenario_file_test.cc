@@ -34,6 +34,7 @@ steps:
   - {at: 10, scale: {deployment: default/web, replicas: 4}, only: cluster-autoscaler}
 faults:
   - insufficientCapacity: {instanceType: m6i.xlarge, capacityType: spot, from: 0, to: 60}
+  - neverRegisters: {instanceType: m6i.xlarge, capacityType: on-demand, from: 0, to: 30}
 )yaml";
 
 std::string ErrorsOf(std::string_view yaml) {
@@ -56,8 +57,10 @@ TEST(ParseScenario, ReadsEverySection) {
   EXPECT_EQ(scenario->steps[0].only, Autoscaler::kClusterAutoscaler);
   EXPECT_EQ(scenario->steps[1].kind, StepKind::kApply);
   EXPECT_EQ(scenario->steps[1].objects.size(), 1u);
-  ASSERT_EQ(scenario->faults.size(), 1u);
+  ASSERT_EQ(scenario->faults.size(), 2u);
   EXPECT_EQ(scenario->faults[0].to_seconds, 60);
+  EXPECT_EQ(scenario->faults[0].kind, FaultKind::kInsufficientCapacity);
+  EXPECT_EQ(scenario->faults[1].kind, FaultKind::kNeverRegisters);
   EXPECT_EQ(scenario->autoscalers.size(), 2u);
 }
 
