@@ -123,7 +123,15 @@ void KarpenterHost::CreateNodeClaim(const provisioning::NewNodeClaim& claim,
                          Str("capacityType", launch.capacity_type),
                          Num("pods", static_cast<double>(claim.pods.size()))});
   cluster_.PutNodeClaim(std::move(node_claim));
-  launching_[name] = claim;
+  PendingLaunch& pending = launching_[name];
+  pending.claim = claim;
+  pending.types.reserve(claim.instance_type_options.size());
+  for (const provisioning::InstanceTypeView* type : claim.instance_type_options) {
+    pending.types.push_back(*type);
+  }
+  for (size_t i = 0; i < pending.types.size(); ++i) {
+    pending.claim.instance_type_options[i] = &pending.types[i];
+  }
   requested_at_[name] = now;
   cluster_.queue().After(Sample(cluster_.latency().create_fleet, cluster_.random()),
                          [this, name] { Launch(name); });
@@ -132,7 +140,7 @@ void KarpenterHost::CreateNodeClaim(const provisioning::NewNodeClaim& claim,
 void KarpenterHost::Launch(const std::string& name) {
   auto it = launching_.find(name);
   if (it == launching_.end()) return;
-  provisioning::NewNodeClaim& claim = it->second;
+  provisioning::NewNodeClaim& claim = it->second.claim;
   const SimMillis now = cluster_.queue().now();
   while (true) {
     absl::StatusOr<provisioning::LaunchPrediction> launch = provisioning::PredictLaunch(claim);
@@ -149,7 +157,7 @@ void KarpenterHost::Launch(const std::string& name) {
            Str("zone", launch->zone), Str("capacityType", launch->capacity_type)});
       unavailable_until_[{launch->instance_type, launch->zone, launch->capacity_type}] =
           now + Sample(cluster_.latency().unavailable_offering_ttl, cluster_.random());
-      for (provisioning::InstanceTypeView& type : claim.instance_type_options) {
+      for (provisioning::InstanceTypeView& type : it->second.types) {
         if (type.name != launch->instance_type) continue;
         for (provisioning::OfferingView& offering : type.offerings) {
           if (offering.zone == launch->zone && offering.capacity_type == launch->capacity_type) {

@@ -57,7 +57,14 @@ class KarpenterHost {
   SimMillis batch_idle_until_ = 0;
   SimMillis batch_max_ = 0;
   uint64_t claim_count_ = 0;
-  std::map<std::string, provisioning::NewNodeClaim> launching_;
+  // A NodeClaim waiting for CreateFleet. The solve's claim points into its SchedulerInput, which
+  // is gone by then, so the launch keeps its own copies of the instance types and repoints the
+  // claim at them; ICE marks offerings unavailable in these copies.
+  struct PendingLaunch {
+    provisioning::NewNodeClaim claim;
+    std::vector<provisioning::InstanceTypeView> types;
+  };
+  std::map<std::string, PendingLaunch> launching_;
   std::map<std::string, SimMillis> requested_at_;
   std::map<OfferingKey, SimMillis> unavailable_until_;
   DisruptionPass disruption_;
