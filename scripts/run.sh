@@ -12,15 +12,15 @@ readonly JOBS="${KP_JOBS:-2}"
 readonly KARPENTER=build/release/cmd/karpenter/karpenter
 
 # ---------------------------------------------------------------------------------------------
-# THE MAIN JOB: the arguments given to `karpenter`. Today it plans the migration article's
-# manifests (after validating them, see main); it becomes `sim` (the built-in migration scenario)
-# once the twin lands.
+# THE MAIN JOB: the arguments given to `karpenter`. The digital twin on its built-in scenario:
+# the migration article's Cluster Autoscaler → Karpenter migration, both autoscalers side by side
+# on virtual time (see docs/sim.md). The article's manifests are validated first (see main).
 readonly ARTICLE_FILES=(
   -f examples/article/ec2nodeclass.yaml
   -f examples/article/nodepool.yaml
   -f examples/article/workload-sample.yaml
 )
-readonly MAIN_JOB=(plan "${ARTICLE_FILES[@]}" -o text)
+readonly MAIN_JOB=(sim --seed 1)
 # ---------------------------------------------------------------------------------------------
 
 step() { printf '\n==> %s\n' "$*"; }

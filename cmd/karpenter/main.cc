@@ -2,6 +2,7 @@
 #include "CLI/CLI.hpp"
 #include "cmd/karpenter/bench_command.h"
 #include "cmd/karpenter/plan_command.h"
+#include "cmd/karpenter/sim_command.h"
 #include "cmd/karpenter/validate_command.h"
 
 int main(int argc, char** argv) {
@@ -14,6 +15,8 @@ int main(int argc, char** argv) {
   karpenter::cli::AddPlanCommand(app, plan, exit_code);
   karpenter::cli::BenchSchedulingOptions bench;
   karpenter::cli::AddBenchCommand(app, bench, exit_code);
+  karpenter::cli::SimCommandOptions sim;
+  karpenter::cli::AddSimCommand(app, sim, exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

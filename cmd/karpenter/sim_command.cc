@@ -1,0 +1,65 @@
+#include "cmd/karpenter/sim_command.h"
+
+#include <fstream>
+#include <iostream>
+
+#include "cmd/karpenter/real_clock.h"
+#include "src/cloudprovider/catalog.h"
+#include "src/sim/builtin_scenario.h"
+#include "src/sim/report.h"
+#include "src/sim/runner.h"
+#include "src/sim/scenario_file.h"
+
+namespace karpenter::cli {
+
+void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
+  CLI::App* cmd = app.add_subcommand(
+      "sim", "Digital twin: Karpenter and Cluster Autoscaler side by side on virtual time");
+  cmd->add_option("scenario", options.scenario,
+                  "Scenario file (YAML); default: the built-in migration scenario");
+  cmd->add_option("--seed", options.seed, "Random seed")->capture_default_str();
+  cmd->add_flag("--json", options.json, "Print the DESIGN.md §3 JSON summary");
+  cmd->add_option("--events", options.events, "Write every decision and state change (JSON lines)");
+  cmd->callback([&options, &exit_code] {
+    exit_code = RunSim(options, RealMonotonicMillis, std::cout, std::cerr);
+  });
+}
+
+int RunSim(const SimCommandOptions& options, const std::function<int64_t()>& monotonic_millis,
+           std::ostream& out, std::ostream& err) {
+  const int64_t start = monotonic_millis();
+  absl::StatusOr<sim::Scenario> scenario =
+      options.scenario.empty() ? sim::BuiltinScenario() : sim::LoadScenarioFile(options.scenario);
+  if (!scenario.ok()) {
+    err << scenario.status().message() << "\n";
+    return 1;
+  }
+  absl::StatusOr<cloudprovider::Catalog> catalog = cloudprovider::Catalog::LoadEmbedded();
+  if (!catalog.ok()) {
+    err << "catalog: " << catalog.status().message() << "\n";
+    return 1;
+  }
+  sim::EventLog log(!options.events.empty());
+  absl::StatusOr<sim::SimReport> report = sim::RunScenario(*scenario, options.seed, *catalog, log);
+  if (!report.ok()) {
+    err << "sim: " << report.status().message() << "\n";
+    return 1;
+  }
+  if (!options.events.empty()) {
+    std::ofstream events(options.events);
+    for (const std::string& line : log.lines()) events << line << "\n";
+    if (!events) {
+      err << options.events << ": cannot write the events file\n";
+      return 1;
+    }
+  }
+  const double wall_seconds = static_cast<double>(monotonic_millis() - start) / 1000.0;
+  if (options.json) {
+    out << sim::EncodeReportJson(*report, wall_seconds) << "\n";
+  } else {
+    out << sim::RenderReportText(*report, wall_seconds);
+  }
+  return 0;
+}
+
+}  // namespace karpenter::cli

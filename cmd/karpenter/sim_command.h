@@ -1,0 +1,28 @@
+// `karpenter sim [SCENARIO] [--seed N] [--json] [--events FILE]`: the digital twin. Without a
+// scenario file it runs the built-in migration scenario. Exit 0 after a run, 1 for a bad
+// scenario file (every problem with its field path) or an unwritable events file.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+#include "CLI/CLI.hpp"
+
+namespace karpenter::cli {
+
+struct SimCommandOptions {
+  std::string scenario;  // empty: the built-in scenario
+  uint64_t seed = 1;
+  bool json = false;
+  std::string events;  // JSON-lines file, or empty
+};
+
+void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code);
+
+// `monotonic_millis` times the run for wallSeconds.
+int RunSim(const SimCommandOptions& options, const std::function<int64_t()>& monotonic_millis,
+           std::ostream& out, std::ostream& err);
+
+}  // namespace karpenter::cli

@@ -1,0 +1,502 @@
+#include "src/sim/cluster.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "fmt/format.h"
+#include "src/api/karpenter_labels.h"
+#include "src/provisioning/daemon_overhead.h"
+#include "src/provisioning/scheduler.h"
+#include "src/scheduling/selector_conversion.h"
+#include "src/sim/kube_scheduler.h"
+#include "src/state/daemonset_pods.h"
+#include "src/state/generated_names.h"
+#include "src/state/pod_predicates.h"
+
+namespace karpenter::sim {
+namespace {
+
+std::string Key(const api::ObjectMeta& metadata) {
+  return metadata.namespace_.empty() ? metadata.name
+                                     : absl::StrCat(metadata.namespace_, "/", metadata.name);
+}
+
+api::Taint MakeTaint(std::string key) {
+  api::Taint taint;
+  taint.key = std::move(key);
+  taint.effect = "NoSchedule";
+  return taint;
+}
+
+// "nodegroup/<name>" or "nodeclaim/<name>": who asked for the instance.
+std::string Owner(const InstanceRequest& request) {
+  return request.node_group.empty() ? "nodeclaim/" + request.node_claim
+                                    : "nodegroup/" + request.node_group;
+}
+
+void RemoveTaint(std::vector<api::Taint>& taints, std::string_view key) {
+  std::erase_if(taints, [&](const api::Taint& taint) { return taint.key == key; });
+}
+
+}  // namespace
+
+Cluster::Cluster(EventQueue& queue, Random& random, const LatencyModel& latency, EventLog& log,
+                 const Ec2& ec2, std::vector<std::string> zones)
+    : queue_(queue),
+      random_(random),
+      latency_(latency),
+      log_(log),
+      ec2_(ec2),
+      zones_(std::move(zones)) {}
+
+absl::Status Cluster::Apply(api::Object object, bool initial) {
+  if (auto* deployment = std::get_if<api::Deployment>(&object)) {
+    const std::string key = Key(deployment->metadata);
+    DeploymentState& state = deployments_[key];
+    state.deployment = std::move(*deployment);
+    state.initial = initial;
+    log_.Record(
+        queue_.now(), "DeploymentApplied",
+        {Str("deployment", key), Num("replicas", state.deployment.spec.replicas.value_or(1))});
+    ReconcileDeployment(key);
+    return absl::OkStatus();
+  }
+  if (auto* daemon_set = std::get_if<api::DaemonSet>(&object)) {
+    const std::string key = Key(daemon_set->metadata);
+    daemon_sets_[key] = std::move(*daemon_set);
+    for (const auto& [id, instance] : instances_) {
+      if (instance.phase == NodePhase::kRegistered || instance.phase == NodePhase::kReady) {
+        PlaceDaemonSetPods(instance);
+      }
+    }
+    return absl::OkStatus();
+  }
+  if (auto* node_pool = std::get_if<api::NodePool>(&object)) {
+    log_.Record(queue_.now(), "NodePoolApplied", {Str("nodePool", node_pool->metadata.name)});
+    node_pools_[node_pool->metadata.name] = std::move(*node_pool);
+    return absl::OkStatus();
+  }
+  if (auto* node_class = std::get_if<api::EC2NodeClass>(&object)) {
+    node_class->status.subnets.clear();
+    for (const std::string& zone : zones_) {
+      api::Subnet subnet;
+      subnet.id = "subnet-" + zone;
+      subnet.zone = zone;
+      node_class->status.subnets.push_back(std::move(subnet));
+    }
+    log_.Record(queue_.now(), "EC2NodeClassApplied",
+                {Str("ec2NodeClass", node_class->metadata.name)});
+    node_classes_[node_class->metadata.name] = std::move(*node_class);
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(
+      "the twin runs Deployments, DaemonSets, NodePools and EC2NodeClasses only");
+}
+
+absl::Status Cluster::ScaleDeployment(const std::string& key, int replicas) {
+  auto it = deployments_.find(key);
+  if (it == deployments_.end()) return absl::NotFoundError("no deployment " + key);
+  it->second.deployment.spec.replicas = replicas;
+  log_.Record(queue_.now(), "DeploymentScaled",
+              {Str("deployment", key), Num("replicas", replicas)});
+  ReconcileDeployment(key);
+  return absl::OkStatus();
+}
+
+absl::Status Cluster::DeleteDeployment(const std::string& key) {
+  if (deployments_.erase(key) == 0) return absl::NotFoundError("no deployment " + key);
+  std::vector<std::string> owned;
+  for (const auto& [pod_key, record] : pods_) {
+    if (record.owner == key) owned.push_back(pod_key);
+  }
+  for (const std::string& pod_key : owned) DeletePod(pod_key);
+  log_.Record(queue_.now(), "DeploymentDeleted", {Str("deployment", key)});
+  RequestSchedulingPass();
+  return absl::OkStatus();
+}
+
+void Cluster::ReconcileDeployment(const std::string& key) {
+  auto it = deployments_.find(key);
+  if (it == deployments_.end()) return;
+  DeploymentState& state = it->second;
+  std::vector<std::string> owned;
+  for (const auto& [pod_key, record] : pods_) {
+    if (record.owner == key) owned.push_back(pod_key);
+  }
+  const int want = state.deployment.spec.replicas.value_or(1);
+  const int have = static_cast<int>(owned.size());
+  for (int i = have; i < want; ++i) CreatePod(state, key);
+  if (have > want) {
+    // Scale-in removes unbound pods first, then the newest (ReplicaSet's deletion ranking).
+    std::stable_sort(owned.begin(), owned.end(), [&](const std::string& a, const std::string& b) {
+      const PodRecord& pa = pods_.at(a);
+      const PodRecord& pb = pods_.at(b);
+      const bool bound_a = !pa.pod.spec.node_name.empty();
+      const bool bound_b = !pb.pod.spec.node_name.empty();
+      if (bound_a != bound_b) return !bound_a;
+      return pa.created_at > pb.created_at;
+    });
+    for (int i = 0; i < have - want; ++i) DeletePod(owned[i]);
+  }
+  if (have != want) RequestSchedulingPass();
+}
+
+void Cluster::CreatePod(DeploymentState& state, const std::string& key) {
+  const api::Deployment& deployment = state.deployment;
+  api::Pod pod;
+  pod.metadata.namespace_ = deployment.metadata.namespace_;
+  const uint64_t ordinal = pods_created_[key]++;
+  pod.metadata.name = state::GeneratedName(deployment.metadata.name + "-",
+                                           state::StableHash({key, std::to_string(ordinal)}));
+  pod.metadata.uid = state::DeterministicUid({"pod", key, std::to_string(ordinal)});
+  pod.metadata.labels = deployment.spec.template_.metadata.labels;
+  pod.metadata.annotations = deployment.spec.template_.metadata.annotations;
+  pod.metadata.creation_timestamp = queue_.Now();
+  api::OwnerReference owner;
+  owner.api_version = "apps/v1";
+  owner.kind = "ReplicaSet";
+  owner.name = deployment.metadata.name;
+  owner.controller = true;
+  pod.metadata.owner_references.push_back(std::move(owner));
+  pod.spec = deployment.spec.template_.spec;
+  pod.status.phase = "Pending";
+  api::ApplyDefaults(pod);
+  PodRecord record;
+  record.created_at = queue_.now();
+  record.measured = !state.initial;
+  record.owner = key;
+  const std::string pod_key = Key(pod.metadata);
+  record.pod = std::move(pod);
+  log_.Record(queue_.now(), "PodCreated", {Str("pod", pod_key)});
+  pods_[pod_key] = std::move(record);
+}
+
+void Cluster::DeletePod(const std::string& key) {
+  pods_.erase(key);
+  log_.Record(queue_.now(), "PodDeleted", {Str("pod", key)});
+}
+
+void Cluster::PutNodeClaim(api::NodeClaim node_claim) {
+  std::string name = node_claim.metadata.name;
+  node_claims_[name] = std::move(node_claim);
+}
+
+void Cluster::DeleteNodeClaim(const std::string& name) { node_claims_.erase(name); }
+
+const api::NodeClaim* Cluster::FindNodeClaim(const std::string& name) const {
+  auto it = node_claims_.find(name);
+  return it == node_claims_.end() ? nullptr : &it->second;
+}
+
+const api::NodePool* Cluster::FindNodePool(const std::string& name) const {
+  auto it = node_pools_.find(name);
+  return it == node_pools_.end() ? nullptr : &it->second;
+}
+
+std::string Cluster::LaunchInstance(InstanceRequest request, bool initial) {
+  Instance instance;
+  instance.ordinal = ++instance_count_;
+  instance.id = fmt::format("i-{:016x}", instance.ordinal);
+  instance.request = std::move(request);
+  instance.initial = initial;
+  instance.launched_at = queue_.now();
+  const std::string id = instance.id;
+  ChangePrice(instance.request.price);
+  log_.Record(
+      queue_.now(), "InstanceLaunched",
+      {Str("instance", id), Str("instanceType", instance.request.instance_type),
+       Str("zone", instance.request.zone), Str("capacityType", instance.request.capacity_type),
+       Str("owner", Owner(instance.request)), Num("pricePerHour", instance.request.price)});
+  instances_[id] = std::move(instance);
+  counters_.max_instances = std::max(counters_.max_instances, LiveInstanceCount());
+  if (initial) {
+    Register(id);
+    MarkReady(id);
+    return id;
+  }
+  const InstanceRequest& launched = instances_.at(id).request;
+  if (ec2_.NeverRegisters(launched.instance_type, launched.zone, launched.capacity_type,
+                          queue_.now())) {
+    log_.Record(queue_.now(), "InstanceNeverRegisters", {Str("instance", id)});
+    return id;
+  }
+  queue_.After(Sample(latency_.instance_boot_to_registered, random_), [this, id] {
+    Register(id);
+    queue_.After(Sample(latency_.registered_to_ready, random_), [this, id] { MarkReady(id); });
+  });
+  return id;
+}
+
+api::Node Cluster::BuildNode(const Instance& instance) const {
+  api::Node node;
+  const uint64_t n = instance.ordinal;
+  node.metadata.name =
+      fmt::format("ip-10-{}-{}-{}.ec2.internal", (n >> 16) & 255, (n >> 8) & 255, n & 255);
+  node.metadata.uid = state::DeterministicUid({"node", instance.id});
+  node.metadata.creation_timestamp = queue_.Now();
+  const cloudprovider::InstanceType* type = ec2_.catalog().Find(instance.request.instance_type);
+  if (type != nullptr) {
+    node.metadata.labels = type->labels;
+    node.status.capacity = type->capacity;
+    node.status.allocatable = type->Allocatable();
+  }
+  for (const auto& [key, value] : instance.request.labels) node.metadata.labels[key] = value;
+  node.metadata.labels[std::string(api::kLabelTopologyZone)] = instance.request.zone;
+  node.metadata.labels[std::string(api::kLabelHostname)] = node.metadata.name;
+  node.spec.provider_id = absl::StrCat("aws:///", instance.request.zone, "/", instance.id);
+  node.spec.taints = instance.request.taints;
+  node.spec.taints.push_back(MakeTaint(kNotReadyTaintKey));
+  return node;
+}
+
+void Cluster::Register(const std::string& id) {
+  auto it = instances_.find(id);
+  if (it == instances_.end() || it->second.phase != NodePhase::kBooting) return;
+  Instance& instance = it->second;
+  instance.phase = NodePhase::kRegistered;
+  instance.node = BuildNode(instance);
+  if (!instance.request.node_claim.empty()) {
+    instance.node.metadata.labels[std::string(api::kNodeRegisteredLabelKey)] = "true";
+  }
+  instance_by_node_[instance.node.metadata.name] = id;
+  log_.Record(queue_.now(), "NodeRegistered",
+              {Str("node", instance.node.metadata.name), Str("instance", id),
+               Str("owner", Owner(instance.request))});
+  PlaceDaemonSetPods(instance);
+}
+
+void Cluster::MarkReady(const std::string& id) {
+  auto it = instances_.find(id);
+  if (it == instances_.end() || it->second.phase != NodePhase::kRegistered) return;
+  Instance& instance = it->second;
+  instance.phase = NodePhase::kReady;
+  instance.ready_at = queue_.now();
+  RemoveTaint(instance.node.spec.taints, kNotReadyTaintKey);
+  api::NodeCondition ready;
+  ready.type = "Ready";
+  ready.status = "True";
+  instance.node.status.conditions = {ready};
+  if (!instance.request.node_claim.empty()) {
+    instance.node.metadata.labels[std::string(api::kNodeInitializedLabelKey)] = "true";
+  }
+  if (!instance.initial) {
+    counters_.node_ready_seconds.push_back(
+        MillisToSeconds(instance.ready_at - instance.request.requested_at));
+  }
+  log_.Record(queue_.now(), "NodeReady",
+              {Str("node", instance.node.metadata.name), Str("instance", id),
+               Str("owner", Owner(instance.request)),
+               Num("sinceRequestSeconds",
+                   MillisToSeconds(instance.ready_at - instance.request.requested_at))});
+  RequestSchedulingPass();
+}
+
+void Cluster::PlaceDaemonSetPods(const Instance& instance) {
+  const scheduling::Requirements node_requirements =
+      scheduling::FromLabels(instance.node.metadata.labels);
+  for (const auto& [key, daemon_set] : daemon_sets_) {
+    const std::string pod_key = absl::StrCat(key, "-", instance.id);
+    if (pods_.contains(pod_key)) continue;
+    api::Pod pod = state::DaemonSetPodTemplate(daemon_set);
+    // The DaemonSet controller tolerates cordoning, and a pod waiting for not-ready to clear
+    // is still that node's pod: only the node's other taints keep a DaemonSet away.
+    std::vector<api::Taint> taints = instance.node.spec.taints;
+    RemoveTaint(taints, kNotReadyTaintKey);
+    RemoveTaint(taints, kUnschedulableTaintKey);
+    if (!provisioning::DaemonRequirementsOn(pod, node_requirements, taints, nullptr)) continue;
+    pod.metadata.name = absl::StrCat(daemon_set.metadata.name, "-", instance.id);
+    pod.metadata.uid = state::DeterministicUid({"daemon", pod_key});
+    pod.metadata.creation_timestamp = queue_.Now();
+    pod.spec.node_name = instance.node.metadata.name;
+    pod.status.phase = "Running";
+    PodRecord record;
+    record.pod = std::move(pod);
+    record.created_at = queue_.now();
+    record.measured = false;
+    pods_[pod_key] = std::move(record);
+    ++daemon_pod_count_;
+  }
+}
+
+void Cluster::TerminateInstance(const std::string& id) {
+  auto it = instances_.find(id);
+  if (it == instances_.end() || it->second.phase == NodePhase::kTerminated) return;
+  Instance& instance = it->second;
+  const std::string node_name = instance.node.metadata.name;
+  std::vector<std::string> on_node;
+  std::set<std::string> owners;
+  for (const auto& [key, record] : pods_) {
+    if (!node_name.empty() && record.pod.spec.node_name == node_name) {
+      on_node.push_back(key);
+      if (!record.owner.empty()) owners.insert(record.owner);
+    }
+  }
+  for (const std::string& key : on_node) DeletePod(key);
+  instance.phase = NodePhase::kTerminated;
+  instance.terminated_at = queue_.now();
+  // The NodeClaim goes with its instance; left behind it would count as capacity in flight.
+  if (!instance.request.node_claim.empty()) node_claims_.erase(instance.request.node_claim);
+  instance_by_node_.erase(node_name);
+  ChangePrice(-instance.request.price);
+  log_.Record(queue_.now(), "InstanceTerminated", {Str("instance", id), Str("node", node_name)});
+  for (const std::string& owner : owners) {
+    queue_.After(Sample(latency_.controller_recreate, random_),
+                 [this, owner] { ReconcileDeployment(owner); });
+  }
+}
+
+void Cluster::Cordon(const std::string& id) {
+  auto it = instances_.find(id);
+  if (it == instances_.end() || it->second.node.spec.unschedulable) return;
+  it->second.node.spec.unschedulable = true;
+  it->second.node.spec.taints.push_back(MakeTaint(kUnschedulableTaintKey));
+  log_.Record(queue_.now(), "NodeCordoned", {Str("node", it->second.node.metadata.name)});
+}
+
+int Cluster::Drain(const std::string& id) {
+  auto it = instances_.find(id);
+  if (it == instances_.end()) return 0;
+  const std::string node_name = it->second.node.metadata.name;
+  std::set<std::string> owners;
+  std::vector<std::string> evicted;
+  for (const PodRecord* record : WorkloadPodsOn(node_name)) {
+    evicted.push_back(Key(record->pod.metadata));
+    if (!record->owner.empty()) owners.insert(record->owner);
+  }
+  for (const std::string& key : evicted) {
+    pods_.erase(key);
+    ++counters_.evictions;
+    log_.Record(queue_.now(), "PodEvicted", {Str("pod", key), Str("node", node_name)});
+  }
+  for (const std::string& owner : owners) {
+    queue_.After(Sample(latency_.controller_recreate, random_),
+                 [this, owner] { ReconcileDeployment(owner); });
+  }
+  return static_cast<int>(evicted.size());
+}
+
+const Instance* Cluster::FindInstanceByNode(const std::string& node_name) const {
+  auto it = instance_by_node_.find(node_name);
+  return it == instance_by_node_.end() ? nullptr : &instances_.at(it->second);
+}
+
+std::vector<const PodRecord*> Cluster::WorkloadPodsOn(const std::string& node_name) const {
+  std::vector<const PodRecord*> out;
+  for (const auto& [key, record] : pods_) {
+    if (record.pod.spec.node_name == node_name && !state::IsOwnedByDaemonSet(record.pod)) {
+      out.push_back(&record);
+    }
+  }
+  return out;
+}
+
+std::vector<const PodRecord*> Cluster::UnschedulablePods() const {
+  std::vector<const PodRecord*> out;
+  for (const auto& [key, record] : pods_) {
+    if (record.unschedulable && record.pod.spec.node_name.empty()) out.push_back(&record);
+  }
+  return out;
+}
+
+size_t Cluster::LiveInstanceCount() const {
+  size_t count = 0;
+  for (const auto& [id, instance] : instances_) {
+    if (instance.phase != NodePhase::kTerminated) ++count;
+  }
+  return count;
+}
+
+absl::StatusOr<state::ClusterSnapshot> Cluster::Snapshot(bool schedulable_only) const {
+  std::vector<state::SourcedObject> objects;
+  std::set<std::string> nodes;
+  for (const auto& [id, instance] : instances_) {
+    if (instance.phase == NodePhase::kBooting || instance.phase == NodePhase::kTerminated) {
+      continue;
+    }
+    if (schedulable_only &&
+        (instance.phase != NodePhase::kReady || instance.node.spec.unschedulable)) {
+      continue;
+    }
+    nodes.insert(instance.node.metadata.name);
+    objects.push_back({instance.node, id});
+  }
+  for (const auto& [key, record] : pods_) {
+    if (schedulable_only && !record.pod.spec.node_name.empty() &&
+        !nodes.contains(record.pod.spec.node_name)) {
+      continue;
+    }
+    objects.push_back({record.pod, key});
+  }
+  for (const auto& [key, daemon_set] : daemon_sets_) objects.push_back({daemon_set, key});
+  if (!schedulable_only) {
+    for (const auto& [name, pool] : node_pools_) objects.push_back({pool, name});
+    for (const auto& [name, node_class] : node_classes_) objects.push_back({node_class, name});
+    for (const auto& [name, node_claim] : node_claims_) objects.push_back({node_claim, name});
+  }
+  state::SnapshotOptions options;
+  options.expand_workloads = false;
+  return state::ClusterSnapshot::FromObjects(std::move(objects), options);
+}
+
+void Cluster::RequestSchedulingPass() {
+  if (pass_scheduled_) return;
+  pass_scheduled_ = true;
+  queue_.After(Sample(latency_.kube_scheduler_bind, random_), [this] { RunSchedulingPass(); });
+}
+
+void Cluster::RunSchedulingPass() {
+  pass_scheduled_ = false;
+  absl::StatusOr<state::ClusterSnapshot> snapshot = Snapshot(/*schedulable_only=*/true);
+  if (!snapshot.ok()) {
+    log_.Record(queue_.now(), "SchedulerError", {Str("error", snapshot.status().ToString())});
+    return;
+  }
+  absl::StatusOr<Bindings> bindings = SchedulePending(*snapshot);
+  if (!bindings.ok()) {
+    log_.Record(queue_.now(), "SchedulerError", {Str("error", bindings.status().ToString())});
+    return;
+  }
+  for (const auto& [pod, node] : bindings->pod_to_node) Bind(pod, node);
+  bool any_unschedulable = false;
+  for (const std::string& pod : bindings->unschedulable) {
+    auto it = pods_.find(pod);
+    if (it == pods_.end()) continue;
+    if (!it->second.unschedulable) {
+      log_.Record(queue_.now(), "PodUnschedulable", {Str("pod", pod)});
+    }
+    it->second.unschedulable = true;
+    it->second.waited_for_capacity = true;
+    any_unschedulable = true;
+  }
+  if (any_unschedulable && on_unschedulable_) on_unschedulable_();
+}
+
+void Cluster::Bind(const std::string& pod_key, const std::string& node_name) {
+  auto it = pods_.find(pod_key);
+  if (it == pods_.end()) return;
+  PodRecord& record = it->second;
+  record.pod.spec.node_name = node_name;
+  record.pod.status.phase = "Running";
+  record.unschedulable = false;
+  const double pending = MillisToSeconds(queue_.now() - record.created_at);
+  if (record.measured && record.waited_for_capacity) {
+    counters_.pod_pending_seconds.push_back(pending);
+  }
+  log_.Record(queue_.now(), "PodBound",
+              {Str("pod", pod_key), Str("node", node_name), Num("pendingSeconds", pending)});
+}
+
+void Cluster::ChangePrice(double delta) {
+  SettleCost();
+  price_per_hour_ += delta;
+  if (price_per_hour_ < 1e-9) price_per_hour_ = 0;
+}
+
+void Cluster::SettleCost() {
+  counters_.cost_dollar_seconds +=
+      price_per_hour_ * MillisToSeconds(queue_.now() - cost_settled_at_);
+  cost_settled_at_ = queue_.now();
+}
+
+}  // namespace karpenter::sim

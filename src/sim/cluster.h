@@ -1,0 +1,184 @@
+// The emulated EKS cluster: instances and their Nodes (booting → registered → Ready →
+// terminated), pods (pending → bound), the Deployment and DaemonSet controllers, cordon and
+// eviction, the Karpenter objects a run applies (NodePools, EC2NodeClasses, NodeClaims), and
+// per-second cost accounting. Autoscalers and the kube-scheduler model act on it; it knows
+// nothing of how they decide.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "src/api/manifest.h"
+#include "src/sim/ec2.h"
+#include "src/sim/event_queue.h"
+#include "src/sim/events.h"
+#include "src/sim/latency.h"
+#include "src/sim/random.h"
+#include "src/state/snapshot.h"
+
+namespace karpenter::sim {
+
+inline constexpr char kNodeGroupLabelKey[] = "eks.amazonaws.com/nodegroup";
+inline constexpr char kNotReadyTaintKey[] = "node.kubernetes.io/not-ready";
+inline constexpr char kUnschedulableTaintKey[] = "node.kubernetes.io/unschedulable";
+
+// What an autoscaler asks EC2 to run.
+struct InstanceRequest {
+  std::string instance_type;
+  std::string zone;
+  std::string capacity_type;  // on-demand | spot
+  double price = 0;
+  std::string node_group;  // the ASG/MNG owning it, or empty
+  std::string node_claim;  // the Karpenter NodeClaim owning it, or empty
+  // Labels and taints the node registers with, beyond the instance type's own labels.
+  std::map<std::string, std::string> labels;
+  std::vector<api::Taint> taints;
+  // When the autoscaler decided to add capacity: node-ready time is measured from here.
+  SimMillis requested_at = 0;
+};
+
+enum class NodePhase { kBooting, kRegistered, kReady, kTerminated };
+
+struct Instance {
+  std::string id;        // i-0000000000000001
+  uint64_t ordinal = 0;  // 1 for the first instance of the run; names its node
+  InstanceRequest request;
+  NodePhase phase = NodePhase::kBooting;
+  bool initial = false;  // present at t=0; not measured
+  SimMillis launched_at = 0;
+  SimMillis ready_at = -1;
+  SimMillis terminated_at = -1;
+  api::Node node;  // meaningful once registered
+};
+
+struct PodRecord {
+  api::Pod pod;
+  SimMillis created_at = 0;
+  bool measured = true;        // false for the pods of the initial manifests and DaemonSets
+  std::string owner;           // "namespace/name" of its Deployment, or empty
+  bool unschedulable = false;  // the last scheduling pass could not place it
+  // Some pass could not place it: it waited for capacity, so its pending time is measured.
+  bool waited_for_capacity = false;
+};
+
+// Totals the report needs, kept as the run goes.
+struct ClusterCounters {
+  // Measured pods that waited for capacity (kube-scheduler found no node for them at least
+  // once), creation to bind; pods bound at once on existing capacity are not autoscaler work.
+  std::vector<double> pod_pending_seconds;
+  std::vector<double> node_ready_seconds;  // non-initial instances, at Ready
+  int64_t evictions = 0;
+  double cost_dollar_seconds = 0;  // ∫ price/hour dt, in $·s/h
+  size_t max_instances = 0;
+};
+
+class Cluster {
+ public:
+  Cluster(EventQueue& queue, Random& random, const LatencyModel& latency, EventLog& log,
+          const Ec2& ec2, std::vector<std::string> zones);
+
+  // --- objects ---
+  // Creates or replaces: Deployments are reconciled to their replicas, DaemonSets land on every
+  // compatible node, NodePools and EC2NodeClasses are stored (classes get status.subnets for the
+  // scenario's zones, as subnet discovery would). InvalidArgument for kinds the twin does not run.
+  absl::Status Apply(api::Object object, bool initial);
+  absl::Status ScaleDeployment(const std::string& key, int replicas);
+  absl::Status DeleteDeployment(const std::string& key);
+  void PutNodeClaim(api::NodeClaim node_claim);
+  void DeleteNodeClaim(const std::string& name);
+  const api::NodeClaim* FindNodeClaim(const std::string& name) const;
+  const api::NodePool* FindNodePool(const std::string& name) const;
+
+  // --- instances ---
+  // Starts an instance: it registers after `instanceBootToRegistered` and turns Ready after
+  // `registeredToReady`. With `initial` it is Ready at once. Returns its id.
+  std::string LaunchInstance(InstanceRequest request, bool initial = false);
+  // Deletes its node (and pods, whose controllers recreate them) and stops billing.
+  void TerminateInstance(const std::string& id);
+  // Marks the node unschedulable (and taints it, as the node lifecycle controller does).
+  void Cordon(const std::string& id);
+  // Evicts every pod that is not a DaemonSet pod; returns how many.
+  int Drain(const std::string& id);
+
+  const std::map<std::string, Instance>& instances() const { return instances_; }
+  const Instance* FindInstanceByNode(const std::string& node_name) const;
+  const std::map<std::string, PodRecord>& pods() const { return pods_; }
+  // Non-DaemonSet pods bound to the node.
+  std::vector<const PodRecord*> WorkloadPodsOn(const std::string& node_name) const;
+  // Pods the last scheduling pass could not place, by key.
+  std::vector<const PodRecord*> UnschedulablePods() const;
+  size_t LiveInstanceCount() const;
+  double price_per_hour() const { return price_per_hour_; }
+
+  // The cluster as the engine sees it. `schedulable_only`: just Ready, uncordoned nodes with
+  // their pods plus the unbound pods (what kube-scheduler can use); otherwise every registered
+  // node and the Karpenter objects too.
+  absl::StatusOr<state::ClusterSnapshot> Snapshot(bool schedulable_only) const;
+
+  // Called after a scheduling pass that left pods unbound (Karpenter's trigger).
+  void set_on_unschedulable(std::function<void()> callback) {
+    on_unschedulable_ = std::move(callback);
+  }
+  // Asks for a kube-scheduler pass `kubeSchedulerBind` from now (coalesced).
+  void RequestSchedulingPass();
+
+  // Folds the cost up to now into the counters; call before reading them.
+  void SettleCost();
+  const ClusterCounters& counters() const { return counters_; }
+
+  EventQueue& queue() { return queue_; }
+  EventLog& log() { return log_; }
+  const Ec2& ec2() const { return ec2_; }
+  const LatencyModel& latency() const { return latency_; }
+  Random& random() { return random_; }
+
+ private:
+  struct DeploymentState {
+    api::Deployment deployment;
+    bool initial = false;
+  };
+
+  void ReconcileDeployment(const std::string& key);
+  void CreatePod(DeploymentState& state, const std::string& key);
+  void DeletePod(const std::string& key);
+  void Register(const std::string& id);
+  void MarkReady(const std::string& id);
+  void PlaceDaemonSetPods(const Instance& instance);
+  void RunSchedulingPass();
+  void Bind(const std::string& pod_key, const std::string& node_name);
+  api::Node BuildNode(const Instance& instance) const;
+  void ChangePrice(double delta);
+
+  EventQueue& queue_;
+  Random& random_;
+  const LatencyModel& latency_;
+  EventLog& log_;
+  const Ec2& ec2_;
+  std::vector<std::string> zones_;
+
+  std::map<std::string, Instance> instances_;
+  std::map<std::string, std::string> instance_by_node_;
+  std::map<std::string, PodRecord> pods_;
+  std::map<std::string, DeploymentState> deployments_;
+  // Pods created so far per Deployment key, kept across deletion so a re-created Deployment's
+  // pods get new names.
+  std::map<std::string, uint64_t> pods_created_;
+  std::map<std::string, api::DaemonSet> daemon_sets_;
+  std::map<std::string, api::NodePool> node_pools_;
+  std::map<std::string, api::EC2NodeClass> node_classes_;
+  std::map<std::string, api::NodeClaim> node_claims_;
+  uint64_t instance_count_ = 0;
+  uint64_t daemon_pod_count_ = 0;
+  bool pass_scheduled_ = false;
+  std::function<void()> on_unschedulable_;
+
+  double price_per_hour_ = 0;
+  SimMillis cost_settled_at_ = 0;
+  ClusterCounters counters_;
+};
+
+}  // namespace karpenter::sim

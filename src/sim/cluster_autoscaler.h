@@ -1,0 +1,73 @@
+// The Cluster Autoscaler model (peers.md §1, §3.3): a loop every `caScanInterval` that takes
+// the pods kube-scheduler marked unschedulable, drops those that fit on upcoming nodes, asks
+// every eligible node group's FFD estimate, lets the expander pick ONE group and raises its
+// desired capacity after `caLoopCompute`. The AWS provider's ASG cache refreshes every
+// `asgRefreshInterval`: a failed scaling activity (InsufficientInstanceCapacity) then removes
+// the group's placeholders and backs the group off (5 min doubling to 30 min); slots not
+// registered within `maxNodeProvisionTime` are given up the same way. Scale-down removes nodes
+// whose requests are below the utilisation threshold and whose pods fit elsewhere, after
+// `scaleDownUnneededTime` and `scaleDownDelayAfterAdd`: empty nodes in bulk, others drained one
+// at a time; nodes with kube-system pods are skipped (--skip-nodes-with-system-pods).
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "src/provisioning/types.h"
+#include "src/sim/auto_scaling_groups.h"
+#include "src/sim/ca_estimator.h"
+#include "src/sim/cluster.h"
+
+namespace karpenter::sim {
+
+class ClusterAutoscaler {
+ public:
+  ClusterAutoscaler(Cluster& cluster, AutoScalingGroups& groups, ClusterAutoscalerOptions options)
+      : cluster_(cluster), groups_(groups), options_(options) {}
+
+  // Schedules the first loop and ASG refresh.
+  void Start();
+  // Scaled to 0 replicas: no more loops.
+  void Stop() { stopped_ = true; }
+
+  // The template node CA simulates for a group: the catalog type's allocatable and labels, the
+  // group's labels and taints, its first zone.
+  provisioning::ExistingNodeView TemplateNode(const GroupState& group) const;
+
+ private:
+  void Loop(uint64_t generation);
+  // Runs the next loop `at` (never before the current decision is made), replacing the one
+  // scheduled.
+  void ScheduleLoop(SimMillis at);
+  void OnPodsUnschedulable();
+  // True when it decided a scale-up.
+  bool ScaleUp(const std::vector<api::Pod>& pending, const std::vector<api::Pod>& daemons);
+  // The pending pods that would not fit the nodes already requested but not yet Ready.
+  std::vector<api::Pod> NotFittingUpcomingNodes(const std::vector<api::Pod>& pending,
+                                                const std::vector<api::Pod>& daemons) const;
+  // One option per group that may grow (autoscaled, below max, not backed off) and fits a pod.
+  std::vector<ExpansionOption> ExpansionOptions(const std::vector<api::Pod>& pods,
+                                                const std::vector<api::Pod>& daemons) const;
+  void ScaleDown(const provisioning::SchedulerInput& schedulable);
+  bool PodsFitElsewhere(const provisioning::SchedulerInput& schedulable,
+                        const std::string& node_name) const;
+  void Refresh();
+  void BackOff(GroupState& group, const std::string& reason);
+
+  Cluster& cluster_;
+  AutoScalingGroups& groups_;
+  ClusterAutoscalerOptions options_;
+  bool stopped_ = false;
+  SimMillis last_scale_up_ = -1;
+  uint64_t loop_generation_ = 0;
+  SimMillis busy_until_ = 0;                  // the running loop's decision is made then
+  std::set<std::string> seen_unschedulable_;  // frequent loops: pods that already started one
+  SimMillis last_refresh_ = 0;
+  std::map<std::string, SimMillis> backoff_until_;
+  std::map<std::string, SimMillis> backoff_duration_;
+  std::map<std::string, SimMillis> unneeded_since_;  // node -> since
+};
+
+}  // namespace karpenter::sim

@@ -1,0 +1,37 @@
+#include "src/sim/events.h"
+
+#include "fmt/format.h"
+#include "src/api/json_writer.h"
+
+namespace karpenter::sim {
+
+EventField Str(std::string_view key, std::string value) { return {key, std::move(value), false}; }
+
+EventField Num(std::string_view key, double value) {
+  return {key, fmt::format("{:.3f}", value), true};
+}
+
+void EventLog::Record(SimMillis at, std::string_view event,
+                      std::initializer_list<EventField> fields) {
+  if (!enabled_) return;
+  api::JsonWriter json;
+  json.BeginObject();
+  json.Key("t");
+  json.Raw(fmt::format("{:.3f}", MillisToSeconds(at)));
+  json.Key("run");
+  json.String(run_);
+  json.Key("event");
+  json.String(event);
+  for (const EventField& field : fields) {
+    json.Key(field.key);
+    if (field.number) {
+      json.Raw(field.text);
+    } else {
+      json.String(field.text);
+    }
+  }
+  json.EndObject();
+  lines_.push_back(json.Take());
+}
+
+}  // namespace karpenter::sim

@@ -1,0 +1,221 @@
+#include "src/sim/karpenter_host.h"
+
+#include <gtest/gtest.h>
+
+#include "src/sim/sim_test_util.h"
+
+namespace karpenter::sim {
+namespace {
+
+using testing::BoundPods;
+using testing::MakeDeployment;
+using testing::World;
+
+api::EC2NodeClass NodeClass() {
+  api::EC2NodeClass node_class;
+  node_class.metadata.name = "default";
+  node_class.spec.ami_family = "AL2023";
+  return node_class;
+}
+
+// Only c6i.xlarge, so the predicted launch is known.
+api::NodePool NodePool(const std::string& capacity_type) {
+  api::NodePool pool;
+  pool.metadata.name = "default";
+  api::NodeClassReference ref;
+  ref.group = "karpenter.k8s.aws";
+  ref.kind = "EC2NodeClass";
+  ref.name = "default";
+  pool.spec.template_.spec.node_class_ref = ref;
+  api::NodeSelectorRequirementWithMinValues type;
+  type.key = "node.kubernetes.io/instance-type";
+  type.operator_ = "In";
+  type.values = {"c6i.xlarge"};
+  api::NodeSelectorRequirementWithMinValues capacity;
+  capacity.key = "karpenter.sh/capacity-type";
+  capacity.operator_ = "In";
+  capacity.values = {capacity_type};
+  pool.spec.template_.spec.requirements = {type, capacity};
+  return pool;
+}
+
+void ApplyPool(World& world, const std::string& capacity_type) {
+  ASSERT_TRUE(world.cluster.Apply(NodeClass(), true).ok());
+  ASSERT_TRUE(world.cluster.Apply(NodePool(capacity_type), true).ok());
+}
+
+size_t CountEvents(const EventLog& log, const std::string& fragment) {
+  size_t count = 0;
+  for (const std::string& line : log.lines()) count += line.find(fragment) != std::string::npos;
+  return count;
+}
+
+TEST(KarpenterHost, BatchesPendingPodsLaunchesANodeClaimAndPodsBind) {
+  World world;
+  ApplyPool(world, "on-demand");
+  KarpenterHost host(world.cluster);
+  host.Start();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 3, "1", "1Gi"), false).ok());
+  world.queue.RunUntil(120000);
+  EXPECT_EQ(host.node_claims_created(), 1u);
+  EXPECT_EQ(BoundPods(world.cluster), 3u);
+  // Unschedulable at 1 s, batch closes 1 s later, CreateFleet 3 s, bring-up 50 s, bind 1 s.
+  for (double pending : world.cluster.counters().pod_pending_seconds) EXPECT_EQ(pending, 56);
+  EXPECT_EQ(world.cluster.counters().node_ready_seconds, (std::vector<double>{53}));
+  const Instance& instance = world.cluster.instances().begin()->second;
+  EXPECT_EQ(instance.request.instance_type, "c6i.xlarge");
+  EXPECT_EQ(instance.node.metadata.labels.at("karpenter.sh/nodepool"), "default");
+  EXPECT_EQ(instance.node.metadata.labels.at("karpenter.sh/initialized"), "true");
+}
+
+// kube-scheduler marks pods unschedulable 0.2 s after they arrive, so the batcher sees the
+// arrival gaps themselves.
+LatencyModel QuickScheduler() {
+  LatencyModel latency = testing::FixedLatency();
+  latency.kube_scheduler_bind = {0.2, 0.2};
+  return latency;
+}
+
+TEST(KarpenterHost, NodesCarryTheNodePoolsTaintsAndClass) {
+  World world;
+  ASSERT_TRUE(world.cluster.Apply(NodeClass(), true).ok());
+  api::NodePool pool = NodePool("on-demand");
+  api::Taint taint;
+  taint.key = "dedicated";
+  taint.value = "ci";
+  taint.effect = "NoSchedule";
+  pool.spec.template_.spec.taints = {taint};
+  ASSERT_TRUE(world.cluster.Apply(pool, true).ok());
+  KarpenterHost host(world.cluster);
+  host.Start();
+  api::Deployment tolerating = MakeDeployment("ci", 1, "1", "1Gi");
+  api::Toleration toleration;
+  toleration.key = "dedicated";
+  toleration.operator_ = "Exists";
+  tolerating.spec.template_.spec.tolerations = {toleration};
+  ASSERT_TRUE(world.cluster.Apply(tolerating, false).ok());
+  world.queue.RunUntil(20000);
+  // Created in flight: its taint keeps a pod that does not tolerate it from riding along.
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 1, "500m", "256Mi"), false).ok());
+  world.queue.RunUntil(120000);
+  ASSERT_EQ(world.cluster.LiveInstanceCount(), 1u);
+  const Instance& instance = world.cluster.instances().begin()->second;
+  ASSERT_EQ(instance.node.spec.taints.size(), 1u);
+  EXPECT_EQ(instance.node.spec.taints[0].key, "dedicated");
+  const api::NodeClaim* node_claim = world.cluster.FindNodeClaim(instance.request.node_claim);
+  ASSERT_NE(node_claim, nullptr);
+  ASSERT_TRUE(node_claim->spec.node_class_ref.has_value());
+  EXPECT_EQ(node_claim->spec.node_class_ref->name, "default");
+  EXPECT_EQ(BoundPods(world.cluster), 1u);
+  EXPECT_EQ(world.cluster.UnschedulablePods().size(), 1u);
+}
+
+TEST(KarpenterHost, PodsArrivingWithinTheIdleWindowShareOneBatch) {
+  World world({}, QuickScheduler());
+  ApplyPool(world, "on-demand");
+  KarpenterHost host(world.cluster);
+  host.Start();
+  for (int i = 0; i < 5; ++i) {
+    world.queue.At(i * 500, [&world, i] {
+      world.cluster.Apply(MakeDeployment("web-" + std::to_string(i), 1, "500m", "256Mi"), false)
+          .IgnoreError();
+    });
+  }
+  world.queue.RunUntil(100000);
+  EXPECT_EQ(CountEvents(world.log, "\"BatchClosed\""), 1u);
+  EXPECT_EQ(host.node_claims_created(), 1u);
+  EXPECT_EQ(BoundPods(world.cluster), 5u);
+}
+
+TEST(KarpenterHost, BatchClosesAtTheMaximumWhenPodsKeepArriving) {
+  World world({}, QuickScheduler());
+  ApplyPool(world, "on-demand");
+  KarpenterHost host(world.cluster);
+  host.Start();
+  for (int i = 0; i < 30; ++i) {
+    world.queue.At(i * 700, [&world, i] {
+      world.cluster.Apply(MakeDeployment("web-" + std::to_string(i), 1, "100m", "64Mi"), false)
+          .IgnoreError();
+    });
+  }
+  world.queue.RunUntil(12500);
+  // The first pod was unschedulable at 0.2 s; pods kept coming every 0.7 s, so only the 10 s
+  // maximum closed the batch, at 10.2 s.
+  EXPECT_NE(
+      world.log.lines().end(),
+      std::find_if(world.log.lines().begin(), world.log.lines().end(), [](const std::string& line) {
+        return line.find("\"t\":10.200,\"run\":\"\",\"event\":\"BatchClosed\"") !=
+               std::string::npos;
+      }));
+}
+
+TEST(KarpenterHost, InsufficientCapacityFallsBackToTheNextOffering) {
+  World world({CapacityFault{"c6i.xlarge", "on-demand", {"us-east-1a"}, 0, 1000}});
+  ApplyPool(world, "on-demand");
+  KarpenterHost host(world.cluster);
+  host.Start();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 1, "1", "1Gi"), false).ok());
+  world.queue.RunUntil(120000);
+  EXPECT_EQ(CountEvents(world.log, "\"InsufficientCapacity\""), 1u);
+  ASSERT_EQ(world.cluster.LiveInstanceCount(), 1u);
+  EXPECT_NE(world.cluster.instances().begin()->second.request.zone, "us-east-1a");
+  EXPECT_EQ(BoundPods(world.cluster), 1u);
+}
+
+TEST(KarpenterHost, NoOfferingLeftFailsTheNodeClaimAndPodsStayPending) {
+  World world({CapacityFault{"c6i.xlarge", "on-demand", {}, 0, 1000}});
+  ApplyPool(world, "on-demand");
+  KarpenterHost host(world.cluster);
+  host.Start();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 1, "1", "1Gi"), false).ok());
+  world.queue.RunUntil(60000);
+  EXPECT_EQ(CountEvents(world.log, "\"NodeClaimLaunchFailed\""), 1u);
+  EXPECT_EQ(world.cluster.LiveInstanceCount(), 0u);
+  EXPECT_EQ(world.cluster.UnschedulablePods().size(), 1u);
+  EXPECT_EQ(world.cluster.FindNodeClaim("default-x"), nullptr);
+}
+
+TEST(KarpenterHost, NodeClaimThatNeverRegistersIsReplacedAfterTheRegistrationTimeout) {
+  CapacityFault stuck{"c6i.xlarge", "on-demand", {}, 0, 10};
+  stuck.kind = FaultKind::kNeverRegisters;
+  World world({stuck});
+  ApplyPool(world, "on-demand");
+  KarpenterHost host(world.cluster);
+  host.Start();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 1, "1", "1Gi"), false).ok());
+  world.queue.RunUntil(900000);
+  EXPECT_EQ(BoundPods(world.cluster), 0u);
+  world.queue.RunUntil(1000000);
+  EXPECT_EQ(CountEvents(world.log, "\"NodeClaimRegistrationTimeout\""), 1u);
+  EXPECT_EQ(host.node_claims_created(), 2u);
+  EXPECT_EQ(world.cluster.LiveInstanceCount(), 1u);
+  EXPECT_EQ(BoundPods(world.cluster), 1u);
+  // Launched at 5 s, timed out at 905 s; the next batch (unschedulable pods re-batched at
+  // once, closed 1 s later), CreateFleet 3 s, bring-up 50 s, bind 1 s.
+  EXPECT_EQ(world.cluster.counters().pod_pending_seconds, (std::vector<double>{960}));
+}
+
+TEST(KarpenterHost, PodsThatFitNoNodePoolLaunchNothing) {
+  World world;
+  ApplyPool(world, "on-demand");
+  KarpenterHost host(world.cluster);
+  host.Start();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("huge", 1, "64", "1Gi"), false).ok());
+  world.queue.RunUntil(60000);
+  EXPECT_EQ(host.node_claims_created(), 0u);
+  EXPECT_EQ(world.cluster.UnschedulablePods().size(), 1u);
+}
+
+TEST(KarpenterHost, DisruptionPassIsPolledEveryTenSecondsOnceSet) {
+  World world;
+  KarpenterHost host(world.cluster);
+  host.Start();
+  world.queue.RunUntil(60000);
+  std::vector<SimMillis> polls;
+  host.SetDisruptionPass([&](KarpenterHost& h) { polls.push_back(h.cluster().queue().now()); });
+  world.queue.RunUntil(95000);
+  EXPECT_EQ(polls, (std::vector<SimMillis>{70000, 80000, 90000}));
+}
+
+}  // namespace
+}  // namespace karpenter::sim

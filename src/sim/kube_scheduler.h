@@ -1,0 +1,25 @@
+// The twin's kube-scheduler: binds pending pods to Ready, uncordoned nodes with the same
+// placement predicates the provisioning scheduler uses (resources, taints, node selectors and
+// affinity, topology spread, pod (anti-)affinity, host ports) — it runs provisioning::Solve on
+// a schedulable-only snapshot with no NodePools, so nothing here re-implements a predicate.
+// Pods are tried largest first and nodes in name order (first fit), unlike kube-scheduler's
+// scoring; the twin measures when a pod can run, not on which node.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "karpenter/common/status.h"
+#include "src/state/snapshot.h"
+
+namespace karpenter::sim {
+
+struct Bindings {
+  std::map<std::string, std::string> pod_to_node;  // "namespace/name" -> node
+  std::set<std::string> unschedulable;             // pods no node can take now
+};
+
+absl::StatusOr<Bindings> SchedulePending(const state::ClusterSnapshot& schedulable);
+
+}  // namespace karpenter::sim

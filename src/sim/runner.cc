@@ -1,0 +1,129 @@
+#include "src/sim/runner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "src/sim/auto_scaling_groups.h"
+#include "src/sim/cluster.h"
+#include "src/sim/cluster_autoscaler.h"
+#include "src/sim/karpenter_host.h"
+
+namespace karpenter::sim {
+namespace {
+
+// 2026-01-01T00:00:00Z: objects' timestamps are this plus simulated time.
+constexpr int64_t kEpochUnixSeconds = 1767225600;
+
+std::string StepTarget(const Step& step) {
+  return step.target.empty() ? std::to_string(step.objects.size()) + " objects" : step.target;
+}
+
+absl::Status RunStep(const Step& step, Cluster& cluster, AutoScalingGroups& groups) {
+  switch (step.kind) {
+    case StepKind::kApply:
+      for (const api::Object& object : step.objects) {
+        KP_RETURN_IF_ERROR(cluster.Apply(object, /*initial=*/false));
+      }
+      return absl::OkStatus();
+    case StepKind::kScale:
+      return cluster.ScaleDeployment(step.target, step.replicas);
+    case StepKind::kDelete:
+      return cluster.DeleteDeployment(step.target);
+    case StepKind::kDrainNodeGroup:
+      if (groups.Find(step.target) == nullptr) {
+        return absl::NotFoundError("no node group " + step.target);
+      }
+      groups.Retire(step.target);
+      cluster.RequestSchedulingPass();
+      return absl::OkStatus();
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+Percentiles ComputePercentiles(std::vector<double> samples) {
+  Percentiles out;
+  if (samples.empty()) return out;
+  std::sort(samples.begin(), samples.end());
+  auto rank = [&](double p) {
+    size_t index = static_cast<size_t>(std::ceil(p * static_cast<double>(samples.size())));
+    return samples[std::clamp<size_t>(index, 1, samples.size()) - 1];
+  };
+  out.p50 = rank(0.50);
+  out.p95 = rank(0.95);
+  out.max = samples.back();
+  return out;
+}
+
+absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler, uint64_t seed,
+                                 const cloudprovider::Catalog& catalog, EventLog& log) {
+  log.set_run(std::string(AutoscalerName(autoscaler)));
+  EventQueue queue;
+  queue.set_epoch(api::Time::FromUnixSeconds(kEpochUnixSeconds));
+  Random random(seed);
+  Ec2 ec2(catalog, scenario.faults);
+  Cluster cluster(queue, random, scenario.latency, log, ec2, scenario.zones);
+  AutoScalingGroups groups(cluster, scenario.node_groups);
+  groups.LaunchInitial();
+  for (const api::Object& object : scenario.initial_objects) {
+    KP_RETURN_IF_ERROR(cluster.Apply(object, /*initial=*/true));
+  }
+  std::unique_ptr<KarpenterHost> karpenter;
+  std::unique_ptr<ClusterAutoscaler> cluster_autoscaler;
+  if (autoscaler == Autoscaler::kKarpenter) {
+    karpenter = std::make_unique<KarpenterHost>(cluster);
+    karpenter->Start();
+  } else {
+    cluster_autoscaler =
+        std::make_unique<ClusterAutoscaler>(cluster, groups, scenario.cluster_autoscaler);
+    cluster_autoscaler->Start();
+  }
+  cluster.RequestSchedulingPass();
+  for (const Step& step : scenario.steps) {
+    if (step.only && *step.only != autoscaler) continue;
+    queue.At(SecondsToMillis(step.at_seconds), [&step, &cluster, &groups, &queue, &log] {
+      log.Record(queue.now(), "Step", {Str("target", StepTarget(step)), Str("note", step.note)});
+      absl::Status status = RunStep(step, cluster, groups);
+      if (!status.ok()) log.Record(queue.now(), "StepFailed", {Str("error", status.ToString())});
+    });
+  }
+  const SimMillis end = SecondsToMillis(scenario.duration_seconds);
+  queue.RunUntil(end);
+  cluster.SettleCost();
+
+  RunResult result;
+  result.autoscaler = autoscaler;
+  const ClusterCounters& counters = cluster.counters();
+  result.pod_pending_seconds = ComputePercentiles(counters.pod_pending_seconds);
+  result.pods_measured = counters.pod_pending_seconds.size();
+  result.node_ready_seconds = ComputePercentiles(counters.node_ready_seconds);
+  result.nodes_launched = counters.node_ready_seconds.size();
+  result.cost_per_hour_mean =
+      end > 0 ? counters.cost_dollar_seconds / MillisToSeconds(end) : cluster.price_per_hour();
+  result.cost_per_hour_final = cluster.price_per_hour();
+  result.nodes_max = counters.max_instances;
+  result.nodes_final = cluster.LiveInstanceCount();
+  result.evictions = counters.evictions;
+  for (const auto& [key, record] : cluster.pods()) {
+    if (record.pod.spec.node_name.empty()) ++result.unschedulable_pods;
+  }
+  result.events_executed = queue.executed();
+  return result;
+}
+
+absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
+                                      const cloudprovider::Catalog& catalog, EventLog& log) {
+  SimReport report;
+  report.scenario = scenario.name;
+  report.seed = seed;
+  report.simulated_seconds = scenario.duration_seconds;
+  for (Autoscaler autoscaler : scenario.autoscalers) {
+    KP_ASSIGN_OR_RETURN(RunResult run, RunOne(scenario, autoscaler, seed, catalog, log));
+    report.runs.push_back(run);
+  }
+  return report;
+}
+
+}  // namespace karpenter::sim

@@ -1,0 +1,57 @@
+// One scenario run per autoscaler, on the same workload trace and seed, and the figures the
+// report compares (DESIGN.md §3): pod pending time, node-ready time, $/hour, node counts,
+// evictions, pods left unschedulable.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "karpenter/common/status.h"
+#include "src/cloudprovider/catalog.h"
+#include "src/sim/events.h"
+#include "src/sim/scenario.h"
+
+namespace karpenter::sim {
+
+struct Percentiles {
+  double p50 = 0;
+  double p95 = 0;
+  double max = 0;
+};
+
+// Nearest-rank percentiles; all zero for no samples.
+Percentiles ComputePercentiles(std::vector<double> samples);
+
+struct RunResult {
+  Autoscaler autoscaler = Autoscaler::kKarpenter;
+  Percentiles pod_pending_seconds;
+  size_t pods_measured = 0;
+  Percentiles node_ready_seconds;
+  size_t nodes_launched = 0;
+  double cost_per_hour_mean = 0;
+  double cost_per_hour_final = 0;
+  size_t nodes_max = 0;
+  size_t nodes_final = 0;
+  int64_t evictions = 0;
+  size_t unschedulable_pods = 0;
+  uint64_t events_executed = 0;
+};
+
+struct SimReport {
+  std::string scenario;
+  uint64_t seed = 0;
+  double simulated_seconds = 0;
+  std::vector<RunResult> runs;  // scenario.autoscalers order
+};
+
+// Runs `autoscaler` through `scenario`. Step errors (a step naming a missing Deployment) are
+// logged as events and do not stop the run.
+absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler, uint64_t seed,
+                                 const cloudprovider::Catalog& catalog, EventLog& log);
+
+// Every autoscaler of the scenario in turn.
+absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
+                                      const cloudprovider::Catalog& catalog, EventLog& log);
+
+}  // namespace karpenter::sim

@@ -1,0 +1,403 @@
+#include "src/sim/scenario_file.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "absl/strings/str_join.h"
+#include "fmt/format.h"
+#include "src/api/validation.h"
+#include "src/api/yaml_hang_guard.h"
+
+namespace karpenter::sim {
+
+std::string_view AutoscalerName(Autoscaler autoscaler) {
+  return autoscaler == Autoscaler::kKarpenter ? "karpenter" : "cluster-autoscaler";
+}
+
+namespace {
+
+// Collects problems while reading; readers return defaults after recording one.
+class Reader {
+ public:
+  explicit Reader(std::string source) : source_(std::move(source)) {}
+
+  void Error(const std::string& path, const std::string& message) {
+    errors_.push_back(fmt::format("{}: {}: {}", source_, path, message));
+  }
+  const std::vector<std::string>& errors() const { return errors_; }
+
+  void OnlyKeys(const YAML::Node& node, const std::string& path,
+                std::initializer_list<std::string_view> keys) {
+    if (!node.IsMap()) {
+      Error(path.empty() ? "<root>" : path, "must be a mapping");
+      return;
+    }
+    for (const auto& entry : node) {
+      const std::string key = entry.first.as<std::string>("");
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+        Error(Join(path, key), "unknown field");
+      }
+    }
+  }
+
+  // Records "required" for an absent or null value.
+  bool Missing(const YAML::Node& node, const std::string& path) {
+    if (node.IsDefined() && !node.IsNull()) return false;
+    Error(path, "required");
+    return true;
+  }
+
+  static std::string Join(const std::string& path, std::string_view key) {
+    return path.empty() ? std::string(key) : fmt::format("{}.{}", path, key);
+  }
+
+  std::string String(const YAML::Node& node, const std::string& path) {
+    if (Missing(node, path)) return "";
+    if (!node.IsScalar()) {
+      Error(path, "must be a string");
+      return "";
+    }
+    return node.Scalar();
+  }
+
+  double Number(const YAML::Node& node, const std::string& path) {
+    if (Missing(node, path)) return 0;
+    double value = 0;
+    if (!node.IsScalar() || !YAML::convert<double>::decode(node, value)) {
+      Error(path, "must be a number");
+      return 0;
+    }
+    if (value < 0) Error(path, "must not be negative");
+    return value;
+  }
+
+  int Integer(const YAML::Node& node, const std::string& path) {
+    if (Missing(node, path)) return 0;
+    int value = 0;
+    if (!node.IsScalar() || !YAML::convert<int>::decode(node, value)) {
+      Error(path, "must be an integer");
+      return 0;
+    }
+    if (value < 0) Error(path, "must not be negative");
+    return value;
+  }
+
+  bool Bool(const YAML::Node& node, const std::string& path) {
+    if (Missing(node, path)) return false;
+    bool value = false;
+    if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)) {
+      Error(path, "must be true or false");
+    }
+    return value;
+  }
+
+  std::vector<std::string> Strings(const YAML::Node& node, const std::string& path) {
+    if (Missing(node, path)) return {};
+    std::vector<std::string> out;
+    if (!node.IsSequence()) {
+      Error(path, "must be a list of strings");
+      return out;
+    }
+    for (size_t i = 0; i < node.size(); ++i) {
+      out.push_back(String(node[i], fmt::format("{}[{}]", path, i)));
+    }
+    return out;
+  }
+
+  std::map<std::string, std::string> StringMap(const YAML::Node& node, const std::string& path) {
+    std::map<std::string, std::string> out;
+    if (!node.IsMap()) {
+      Error(path, "must be a mapping of strings");
+      return out;
+    }
+    for (const auto& entry : node) {
+      const std::string key = entry.first.as<std::string>("");
+      out[key] = String(entry.second, Join(path, key));
+    }
+    return out;
+  }
+
+  // Decodes and validates the embedded manifests.
+  std::vector<api::Object> Manifests(const YAML::Node& node, const std::string& path) {
+    std::vector<api::Object> out;
+    const std::string text = String(node, path);
+    if (text.empty()) return out;
+    absl::StatusOr<std::vector<api::Manifest>> manifests = api::DecodeManifests(text, path);
+    if (!manifests.ok()) {
+      Error(path, std::string(manifests.status().message()));
+      return out;
+    }
+    for (api::Manifest& manifest : *manifests) {
+      const api::FieldErrors problems = api::ValidateManifest(manifest);
+      for (const api::FieldError& problem : problems.errors()) {
+        Error(path, fmt::format("{}: {}", manifest.Ref(), problem.ToString()));
+      }
+      if (!manifest.object || !(std::holds_alternative<api::Deployment>(*manifest.object) ||
+                                std::holds_alternative<api::DaemonSet>(*manifest.object) ||
+                                std::holds_alternative<api::NodePool>(*manifest.object) ||
+                                std::holds_alternative<api::EC2NodeClass>(*manifest.object))) {
+        Error(path, fmt::format("{}: the twin runs Deployments, DaemonSets, NodePools and "
+                                "EC2NodeClasses only",
+                                manifest.Ref()));
+        continue;
+      }
+      out.push_back(*std::move(manifest.object));
+    }
+    return out;
+  }
+
+ private:
+  std::string source_;
+  std::vector<std::string> errors_;
+};
+
+std::optional<Autoscaler> ParseAutoscaler(Reader& reader, const YAML::Node& node,
+                                          const std::string& path) {
+  const std::string name = reader.String(node, path);
+  if (name == "karpenter") return Autoscaler::kKarpenter;
+  if (name == "cluster-autoscaler") return Autoscaler::kClusterAutoscaler;
+  reader.Error(path,
+               fmt::format("unsupported value \"{}\": karpenter or cluster-autoscaler", name));
+  return std::nullopt;
+}
+
+void ParseLatency(Reader& reader, const YAML::Node& node, Scenario& scenario) {
+  if (!node.IsMap()) {
+    reader.Error("latency", "must be a mapping");
+    return;
+  }
+  for (const auto& entry : node) {
+    const std::string name = entry.first.as<std::string>("");
+    const std::string path = "latency." + name;
+    Range range;
+    if (entry.second.IsMap()) {
+      reader.OnlyKeys(entry.second, path, {"min", "max"});
+      range.min_seconds = reader.Number(entry.second["min"], path + ".min");
+      range.max_seconds = reader.Number(entry.second["max"], path + ".max");
+    } else {
+      range.min_seconds = range.max_seconds = reader.Number(entry.second, path);
+    }
+    absl::Status status = OverrideLatency(scenario.latency, name, range);
+    if (!status.ok()) reader.Error("latency", std::string(status.message()));
+  }
+}
+
+void ParseClusterAutoscaler(Reader& reader, const YAML::Node& node, Scenario& scenario) {
+  const std::string path = "clusterAutoscaler";
+  reader.OnlyKeys(
+      node, path,
+      {"expander", "scaleDownUtilizationThreshold", "scaleDownEnabled", "maxEmptyBulkDelete"});
+  ClusterAutoscalerOptions& options = scenario.cluster_autoscaler;
+  if (node["expander"]) {
+    const std::string expander = reader.String(node["expander"], path + ".expander");
+    static const std::map<std::string, Expander> kExpanders = {
+        {"least-waste", Expander::kLeastWaste},
+        {"most-pods", Expander::kMostPods},
+        {"random", Expander::kRandom},
+        {"priority", Expander::kPriority}};
+    auto it = kExpanders.find(expander);
+    if (it == kExpanders.end()) {
+      reader.Error(path + ".expander",
+                   fmt::format("unsupported value \"{}\": least-waste, most-pods, random or "
+                               "priority",
+                               expander));
+    } else {
+      options.expander = it->second;
+    }
+  }
+  if (node["scaleDownUtilizationThreshold"]) {
+    options.scale_down_utilization_threshold = reader.Number(
+        node["scaleDownUtilizationThreshold"], path + ".scaleDownUtilizationThreshold");
+  }
+  if (node["scaleDownEnabled"]) {
+    options.scale_down_enabled = reader.Bool(node["scaleDownEnabled"], path + ".scaleDownEnabled");
+  }
+  if (node["frequentLoops"]) {
+    options.frequent_loops = reader.Bool(node["frequentLoops"], path + ".frequentLoops");
+  }
+  if (node["maxEmptyBulkDelete"]) {
+    options.max_empty_bulk_delete =
+        reader.Integer(node["maxEmptyBulkDelete"], path + ".maxEmptyBulkDelete");
+  }
+}
+
+NodeGroup ParseNodeGroup(Reader& reader, const YAML::Node& node, const std::string& path,
+                         const Scenario& scenario) {
+  reader.OnlyKeys(node, path,
+                  {"name", "instanceType", "capacityType", "zones", "minSize", "maxSize",
+                   "initialSize", "autoscaled", "priority", "labels", "taints"});
+  NodeGroup group;
+  group.name = reader.String(node["name"], path + ".name");
+  group.instance_type = reader.String(node["instanceType"], path + ".instanceType");
+  if (node["capacityType"]) {
+    group.capacity_type = reader.String(node["capacityType"], path + ".capacityType");
+    if (group.capacity_type != "on-demand" && group.capacity_type != "spot") {
+      reader.Error(path + ".capacityType", "must be on-demand or spot");
+    }
+  }
+  group.zones = node["zones"] ? reader.Strings(node["zones"], path + ".zones") : scenario.zones;
+  group.min_size = node["minSize"] ? reader.Integer(node["minSize"], path + ".minSize") : 0;
+  group.max_size = reader.Integer(node["maxSize"], path + ".maxSize");
+  group.initial_size =
+      node["initialSize"] ? reader.Integer(node["initialSize"], path + ".initialSize") : 0;
+  if (group.min_size > group.max_size) reader.Error(path + ".minSize", "must not exceed maxSize");
+  if (group.initial_size < group.min_size || group.initial_size > group.max_size) {
+    reader.Error(path + ".initialSize", "must lie within [minSize, maxSize]");
+  }
+  if (group.zones.empty()) reader.Error(path + ".zones", "must name at least one zone");
+  if (node["autoscaled"]) group.autoscaled = reader.Bool(node["autoscaled"], path + ".autoscaled");
+  if (node["priority"]) group.priority = reader.Integer(node["priority"], path + ".priority");
+  if (node["labels"]) group.labels = reader.StringMap(node["labels"], path + ".labels");
+  for (size_t i = 0; node["taints"] && i < node["taints"].size(); ++i) {
+    const std::string taint_path = fmt::format("{}.taints[{}]", path, i);
+    const YAML::Node taint_node = node["taints"][i];
+    reader.OnlyKeys(taint_node, taint_path, {"key", "value", "effect"});
+    api::Taint taint;
+    taint.key = reader.String(taint_node["key"], taint_path + ".key");
+    if (taint_node["value"])
+      taint.value = reader.String(taint_node["value"], taint_path + ".value");
+    taint.effect = reader.String(taint_node["effect"], taint_path + ".effect");
+    if (taint.effect != "NoSchedule" && taint.effect != "NoExecute" &&
+        taint.effect != "PreferNoSchedule") {
+      reader.Error(taint_path + ".effect", "must be NoSchedule, PreferNoSchedule or NoExecute");
+    }
+    group.taints.push_back(std::move(taint));
+  }
+  return group;
+}
+
+Step ParseStep(Reader& reader, const YAML::Node& node, const std::string& path) {
+  reader.OnlyKeys(node, path, {"at", "apply", "scale", "delete", "drainNodeGroup", "only", "note"});
+  Step step;
+  step.at_seconds = reader.Number(node["at"], path + ".at");
+  int actions = 0;
+  if (node["apply"]) {
+    ++actions;
+    step.kind = StepKind::kApply;
+    step.objects = reader.Manifests(node["apply"], path + ".apply");
+  }
+  if (node["scale"]) {
+    ++actions;
+    step.kind = StepKind::kScale;
+    const std::string scale = path + ".scale";
+    reader.OnlyKeys(node["scale"], scale, {"deployment", "replicas"});
+    step.target = reader.String(node["scale"]["deployment"], scale + ".deployment");
+    step.replicas = reader.Integer(node["scale"]["replicas"], scale + ".replicas");
+  }
+  if (node["delete"]) {
+    ++actions;
+    step.kind = StepKind::kDelete;
+    step.target = reader.String(node["delete"], path + ".delete");
+  }
+  if (node["drainNodeGroup"]) {
+    ++actions;
+    step.kind = StepKind::kDrainNodeGroup;
+    step.target = reader.String(node["drainNodeGroup"], path + ".drainNodeGroup");
+  }
+  if (actions != 1) {
+    reader.Error(path, "needs exactly one of apply, scale, delete, drainNodeGroup");
+  }
+  if (node["only"]) step.only = ParseAutoscaler(reader, node["only"], path + ".only");
+  if (node["note"]) step.note = reader.String(node["note"], path + ".note");
+  return step;
+}
+
+CapacityFault ParseFault(Reader& reader, const YAML::Node& node, const std::string& path) {
+  reader.OnlyKeys(node, path, {"insufficientCapacity", "neverRegisters"});
+  CapacityFault fault;
+  std::string key = "insufficientCapacity";
+  if (node.IsMap() && node["neverRegisters"]) {
+    key = "neverRegisters";
+    fault.kind = FaultKind::kNeverRegisters;
+  }
+  if (node.IsMap() && node["insufficientCapacity"] && node["neverRegisters"]) {
+    reader.Error(path, "needs exactly one of insufficientCapacity, neverRegisters");
+  }
+  const std::string fault_path = path + "." + key;
+  const YAML::Node body = node[key];
+  reader.OnlyKeys(body, fault_path, {"instanceType", "capacityType", "zones", "from", "to"});
+  if (!body.IsMap()) return fault;
+  fault.instance_type = reader.String(body["instanceType"], fault_path + ".instanceType");
+  fault.capacity_type = reader.String(body["capacityType"], fault_path + ".capacityType");
+  if (body["zones"]) fault.zones = reader.Strings(body["zones"], fault_path + ".zones");
+  fault.from_seconds = reader.Number(body["from"], fault_path + ".from");
+  fault.to_seconds = reader.Number(body["to"], fault_path + ".to");
+  if (fault.to_seconds < fault.from_seconds)
+    reader.Error(fault_path + ".to", "must not precede from");
+  return fault;
+}
+
+void ParseRoot(Reader& reader, const YAML::Node& root, Scenario& scenario) {
+  reader.OnlyKeys(root, "",
+                  {"name", "description", "durationSeconds", "zones", "autoscalers", "latency",
+                   "clusterAutoscaler", "nodeGroups", "manifests", "steps", "faults"});
+  if (!root.IsMap()) return;
+  scenario.name = reader.String(root["name"], "name");
+  if (root["description"]) scenario.description = reader.String(root["description"], "description");
+  scenario.duration_seconds = reader.Number(root["durationSeconds"], "durationSeconds");
+  scenario.zones = reader.Strings(root["zones"], "zones");
+  if (root["autoscalers"]) {
+    scenario.autoscalers.clear();
+    const std::vector<std::string> names = reader.Strings(root["autoscalers"], "autoscalers");
+    for (size_t i = 0; i < names.size(); ++i) {
+      std::optional<Autoscaler> autoscaler =
+          ParseAutoscaler(reader, root["autoscalers"][i], fmt::format("autoscalers[{}]", i));
+      if (autoscaler) scenario.autoscalers.push_back(*autoscaler);
+    }
+  }
+  if (root["latency"]) ParseLatency(reader, root["latency"], scenario);
+  if (root["clusterAutoscaler"])
+    ParseClusterAutoscaler(reader, root["clusterAutoscaler"], scenario);
+  std::set<std::string> names;
+  for (size_t i = 0; root["nodeGroups"] && i < root["nodeGroups"].size(); ++i) {
+    const std::string path = fmt::format("nodeGroups[{}]", i);
+    scenario.node_groups.push_back(ParseNodeGroup(reader, root["nodeGroups"][i], path, scenario));
+    if (!names.insert(scenario.node_groups.back().name).second) {
+      reader.Error(path + ".name", "duplicate node group name");
+    }
+  }
+  if (root["manifests"])
+    scenario.initial_objects = reader.Manifests(root["manifests"], "manifests");
+  for (size_t i = 0; root["steps"] && i < root["steps"].size(); ++i) {
+    scenario.steps.push_back(ParseStep(reader, root["steps"][i], fmt::format("steps[{}]", i)));
+  }
+  std::stable_sort(scenario.steps.begin(), scenario.steps.end(),
+                   [](const Step& a, const Step& b) { return a.at_seconds < b.at_seconds; });
+  for (size_t i = 0; root["faults"] && i < root["faults"].size(); ++i) {
+    scenario.faults.push_back(ParseFault(reader, root["faults"][i], fmt::format("faults[{}]", i)));
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Scenario> ParseScenario(std::string_view yaml, std::string_view source) {
+  Reader reader{std::string(source)};
+  KP_RETURN_IF_ERROR(api::CheckNoTopLevelFlowEntry(yaml));
+  Scenario scenario;
+  // yaml-cpp reports problems by throwing; they are turned into a Status here.
+  try {
+    const YAML::Node root = YAML::Load(std::string(yaml));
+    ParseRoot(reader, root, scenario);
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(fmt::format("{}: line {}, column {}: {}", source,
+                                                  e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+  if (!reader.errors().empty()) {
+    return absl::InvalidArgumentError(absl::StrJoin(reader.errors(), "\n"));
+  }
+  return scenario;
+}
+
+absl::StatusOr<Scenario> LoadScenarioFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(fmt::format("{}: cannot read the file", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParseScenario(text.str(), path);
+}
+
+}  // namespace karpenter::sim

@@ -1,0 +1,204 @@
+#include "src/sim/scenario_file.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "src/sim/builtin_scenario.h"
+
+namespace karpenter::sim {
+namespace {
+
+constexpr char kMinimal[] = R"yaml(
+name: tiny
+durationSeconds: 600
+zones: [us-east-1a]
+nodeGroups:
+  - {name: general, instanceType: m6i.xlarge, maxSize: 5, initialSize: 1}
+latency:
+  instanceBootToRegistered: {min: 20, max: 25}
+  batchIdle: 2
+steps:
+  - at: 30
+    apply: |
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web, namespace: default}
+      spec:
+        replicas: 2
+        selector: {matchLabels: {app: web}}
+        template:
+          metadata: {labels: {app: web}}
+          spec:
+            containers: [{name: web, image: nginx, resources: {requests: {cpu: "1"}}}]
+  - {at: 10, scale: {deployment: default/web, replicas: 4}, only: cluster-autoscaler}
+faults:
+  - insufficientCapacity: {instanceType: m6i.xlarge, capacityType: spot, from: 0, to: 60}
+  - neverRegisters: {instanceType: m6i.xlarge, capacityType: on-demand, from: 0, to: 30}
+)yaml";
+
+std::string ErrorsOf(std::string_view yaml) {
+  absl::StatusOr<Scenario> scenario = ParseScenario(yaml, "s.yaml");
+  return scenario.ok() ? "" : std::string(scenario.status().message());
+}
+
+TEST(ParseScenario, ReadsEverySection) {
+  absl::StatusOr<Scenario> scenario = ParseScenario(kMinimal, "s.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  EXPECT_EQ(scenario->name, "tiny");
+  EXPECT_EQ(scenario->duration_seconds, 600);
+  ASSERT_EQ(scenario->node_groups.size(), 1u);
+  EXPECT_EQ(scenario->node_groups[0].zones, (std::vector<std::string>{"us-east-1a"}));
+  EXPECT_EQ(scenario->latency.instance_boot_to_registered, (Range{20, 25}));
+  EXPECT_EQ(scenario->latency.batch_idle, (Range{2, 2}));
+  ASSERT_EQ(scenario->steps.size(), 2u);
+  // Sorted by time.
+  EXPECT_EQ(scenario->steps[0].kind, StepKind::kScale);
+  EXPECT_EQ(scenario->steps[0].only, Autoscaler::kClusterAutoscaler);
+  EXPECT_EQ(scenario->steps[1].kind, StepKind::kApply);
+  EXPECT_EQ(scenario->steps[1].objects.size(), 1u);
+  ASSERT_EQ(scenario->faults.size(), 2u);
+  EXPECT_EQ(scenario->faults[0].to_seconds, 60);
+  EXPECT_EQ(scenario->faults[0].kind, FaultKind::kInsufficientCapacity);
+  EXPECT_EQ(scenario->faults[1].kind, FaultKind::kNeverRegisters);
+  EXPECT_EQ(scenario->autoscalers.size(), 2u);
+}
+
+TEST(ParseScenario, ReportsEveryProblemWithItsFieldPath) {
+  // Paths index the file as written, before steps are sorted by time.
+  std::string yaml = kMinimal;
+  yaml.replace(yaml.find("replicas: 4"), 11, "replicas: four");
+  yaml.replace(yaml.find("initialSize: 1"), 14, "initialSize: 9");
+  yaml += "colour: blue\n";
+  const std::string errors = ErrorsOf(yaml);
+  EXPECT_NE(errors.find("s.yaml: steps[1].scale.replicas: must be an integer"), std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("s.yaml: nodeGroups[0].initialSize: must lie within [minSize, maxSize]"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("s.yaml: colour: unknown field"), std::string::npos) << errors;
+}
+
+TEST(ParseScenario, RejectsUnknownLatencyParametersAndAutoscalers) {
+  EXPECT_NE(ErrorsOf("name: x\ndurationSeconds: 1\nzones: [a]\nlatency: {bootTime: 3}\n")
+                .find("latency: bootTime: unknown latency parameter"),
+            std::string::npos);
+  EXPECT_NE(ErrorsOf("name: x\ndurationSeconds: 1\nzones: [a]\nautoscalers: [yunikorn]\n")
+                .find("autoscalers[0]: unsupported value \"yunikorn\""),
+            std::string::npos);
+}
+
+TEST(ParseScenario, InvalidManifestsAreReportedUnderTheirStep) {
+  const std::string errors = ErrorsOf(R"yaml(
+name: x
+durationSeconds: 10
+zones: [a]
+steps:
+  - at: 1
+    apply: |
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web}
+      spec:
+        replicas: -3
+        selector: {matchLabels: {app: web}}
+        template:
+          metadata: {labels: {app: web}}
+          spec: {containers: [{name: web, image: nginx}]}
+)yaml");
+  EXPECT_NE(errors.find("s.yaml: steps[0].apply: Deployment/"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("spec.replicas"), std::string::npos) << errors;
+}
+
+TEST(ParseScenario, KindsTheTwinDoesNotRunAreRejectedWithTheirPath) {
+  const std::string errors = ErrorsOf(R"yaml(
+name: x
+durationSeconds: 10
+zones: [a]
+manifests: |
+  apiVersion: v1
+  kind: Pod
+  metadata: {name: lonely, namespace: default}
+  spec: {containers: [{name: c, image: nginx}]}
+)yaml");
+  EXPECT_NE(errors.find("s.yaml: manifests: Pod/default/lonely: the twin runs Deployments, "
+                        "DaemonSets, NodePools and EC2NodeClasses only"),
+            std::string::npos)
+      << errors;
+}
+
+TEST(ParseScenario, StepsNeedExactlyOneAction) {
+  EXPECT_NE(ErrorsOf("name: x\ndurationSeconds: 1\nzones: [a]\nsteps: [{at: 1, delete: a/b, "
+                     "drainNodeGroup: g}]\n")
+                .find("steps[0]: needs exactly one of apply, scale, delete, drainNodeGroup"),
+            std::string::npos);
+}
+
+TEST(ParseScenario, MissingRequiredFieldsAreNamed) {
+  const std::string errors =
+      ErrorsOf("durationSeconds: 5\nzones: [a]\nnodeGroups: [{name: g, maxSize: 1}]\n");
+  EXPECT_NE(errors.find("s.yaml: name: required"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("s.yaml: nodeGroups[0].instanceType: required"), std::string::npos)
+      << errors;
+}
+
+TEST(ParseScenario, SyntaxErrorsNameTheLine) {
+  EXPECT_NE(ErrorsOf("name: x\nzones: [a\n").find("s.yaml: line "), std::string::npos);
+}
+
+TEST(BuiltinScenario, ParsesWithTheArticlesObjects) {
+  absl::StatusOr<Scenario> scenario = BuiltinScenario();
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  EXPECT_EQ(scenario->autoscalers,
+            (std::vector<Autoscaler>{Autoscaler::kKarpenter, Autoscaler::kClusterAutoscaler}));
+  bool node_pool = false;
+  bool workload_sample = false;
+  for (const Step& step : scenario->steps) {
+    for (const api::Object& object : step.objects) {
+      if (const auto* pool = std::get_if<api::NodePool>(&object)) {
+        node_pool = pool->metadata.name == "default" && step.only == Autoscaler::kKarpenter;
+      }
+      if (const auto* deployment = std::get_if<api::Deployment>(&object)) {
+        workload_sample = workload_sample || (deployment->metadata.name == "workload-sample" &&
+                                              deployment->spec.replicas == 10);
+      }
+    }
+  }
+  EXPECT_TRUE(node_pool);
+  EXPECT_TRUE(workload_sample);
+  // The article's three manifests appear verbatim.
+  for (const char* file : {"ec2nodeclass.yaml", "nodepool.yaml", "workload-sample.yaml"}) {
+    const std::string path = std::string(KP_SOURCE_DIR) + "/examples/article/" + file;
+    absl::StatusOr<std::string> text = [&]() -> absl::StatusOr<std::string> {
+      FILE* f = std::fopen(path.c_str(), "r");
+      if (f == nullptr) return absl::NotFoundError(path);
+      std::string out;
+      char buffer[4096];
+      size_t n;
+      while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) out.append(buffer, n);
+      std::fclose(f);
+      return out;
+    }();
+    ASSERT_TRUE(text.ok());
+    std::string yaml(BuiltinScenarioYaml());
+    size_t start = text->find('\n') + 1;  // past the "# The article's ..." header
+    std::string body = text->substr(start);
+    std::string indented = "      ";
+    for (char c : body.substr(0, body.size() - 1)) {
+      indented += c;
+      if (c == '\n') indented += "      ";
+    }
+    EXPECT_NE(yaml.find(indented), std::string::npos) << file;
+  }
+}
+
+TEST(ScenarioFiles, ShippedExamplesParse) {
+  for (const char* file : {"happy-path.yaml", "spot-ice.yaml"}) {
+    absl::StatusOr<Scenario> scenario =
+        LoadScenarioFile(std::string(KP_SOURCE_DIR) + "/examples/sim/" + file);
+    EXPECT_TRUE(scenario.ok()) << file << ": " << scenario.status();
+  }
+}
+
+}  // namespace
+}  // namespace karpenter::sim

@@ -1,0 +1,185 @@
+// `karpenter sim` as a user runs it: the DESIGN.md §3 JSON keys, reproducibility from the seed
+// (byte-identical --json apart from wallSeconds, identical --events), the built-in scenario's
+// figures landing where the article and peers.md §3 put them, and field-path errors for bad
+// scenario files.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "test/cli_runner.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+using karpenter::cli_test::CliRun;
+
+fs::path TempPath(const std::string& name) {
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  return fs::temp_directory_path() /
+         ("kp_cli_sim_" + std::string(test ? test->name() : "none") + "_" + name);
+}
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+CliRun RunCli(const std::string& args) {
+  return karpenter::cli_test::RunKarpenterCommandLine(args);
+}
+
+std::string Source(const std::string& relative) {
+  return karpenter::cli_test::SourcePath(relative);
+}
+
+// The summary with wallSeconds (real time) removed.
+nlohmann::json WithoutWall(const std::string& out) {
+  nlohmann::json json = nlohmann::json::parse(out);
+  json.erase("wallSeconds");
+  return json;
+}
+
+std::string Keys(const nlohmann::json& object) {
+  std::string keys;
+  for (auto it = object.begin(); it != object.end(); ++it) keys += it.key() + ",";
+  return keys;
+}
+
+TEST(CliSim, JsonHasExactlyTheDesignKeys) {
+  CliRun run = RunCli("sim --json --seed 1");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json json = nlohmann::json::parse(run.out);
+  EXPECT_EQ(Keys(json), "autoscalers,seed,simulatedSeconds,wallSeconds,");
+  EXPECT_EQ(Keys(json["autoscalers"]), "cluster-autoscaler,karpenter,");
+  for (const char* autoscaler : {"karpenter", "cluster-autoscaler"}) {
+    const nlohmann::json& block = json["autoscalers"][autoscaler];
+    EXPECT_EQ(Keys(block),
+              "costPerHour,evictions,nodeReadySeconds,nodes,podPendingSeconds,unschedulablePods,");
+    EXPECT_EQ(Keys(block["podPendingSeconds"]), "max,p50,p95,");
+    EXPECT_EQ(Keys(block["nodeReadySeconds"]), "p50,p95,");
+    EXPECT_EQ(Keys(block["costPerHour"]), "final,mean,");
+    EXPECT_EQ(Keys(block["nodes"]), "final,max,");
+  }
+  EXPECT_EQ(json["seed"], 1);
+  // Key order as DESIGN.md §3 writes it.
+  EXPECT_EQ(run.out.find("{\"autoscalers\":{\"karpenter\":{\"podPendingSeconds\":{\"p50\":"), 0u);
+}
+
+TEST(CliSim, SameSeedGivesIdenticalSummaryAndEvents) {
+  const fs::path first = TempPath("events1.jsonl");
+  const fs::path second = TempPath("events2.jsonl");
+  CliRun a = RunCli("sim --json --seed 7 --events " + first.string());
+  CliRun b = RunCli("sim --json --seed 7 --events " + second.string());
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(WithoutWall(a.out).dump(), WithoutWall(b.out).dump());
+  const std::string events = ReadFile(first);
+  EXPECT_GT(events.size(), 1000u);
+  EXPECT_EQ(events, ReadFile(second));
+  // Every line is a JSON object with a time, a run and an event.
+  std::istringstream lines(events);
+  std::string line;
+  while (std::getline(lines, line)) {
+    nlohmann::json record = nlohmann::json::parse(line);
+    ASSERT_TRUE(record.contains("t") && record.contains("run") && record.contains("event")) << line;
+  }
+}
+
+TEST(CliSim, DifferentSeedChangesTheRun) {
+  const fs::path first = TempPath("events1.jsonl");
+  const fs::path second = TempPath("events2.jsonl");
+  CliRun a = RunCli("sim --json --seed 1 --events " + first.string());
+  CliRun b = RunCli("sim --json --seed 2 --events " + second.string());
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  nlohmann::json ja = WithoutWall(a.out);
+  nlohmann::json jb = WithoutWall(b.out);
+  ja.erase("seed");
+  jb.erase("seed");
+  EXPECT_NE(ja.dump(), jb.dump());
+  EXPECT_NE(ReadFile(first), ReadFile(second));
+}
+
+// The article's claims (Karpenter node Ready in 40–60 s; Cluster Autoscaler 2–5 minutes) emerge
+// from the modelled latencies, scan interval, ASG refresh and backoff on the built-in scenario.
+TEST(CliSim, BuiltinScenarioReproducesTheArticlesFigures) {
+  for (int seed : {1, 2, 3}) {
+    CliRun run = RunCli("sim --json --seed " + std::to_string(seed));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    nlohmann::json json = nlohmann::json::parse(run.out);
+    const nlohmann::json& karpenter = json["autoscalers"]["karpenter"];
+    const nlohmann::json& ca = json["autoscalers"]["cluster-autoscaler"];
+    EXPECT_GE(karpenter["nodeReadySeconds"]["p50"].get<double>(), 40) << run.out;
+    EXPECT_LE(karpenter["nodeReadySeconds"]["p50"].get<double>(), 60) << run.out;
+    EXPECT_LT(karpenter["podPendingSeconds"]["p50"].get<double>(), 75) << run.out;
+    EXPECT_GE(ca["podPendingSeconds"]["p50"].get<double>(), 120) << run.out;
+    EXPECT_LE(ca["podPendingSeconds"]["p50"].get<double>(), 300) << run.out;
+    EXPECT_EQ(karpenter["unschedulablePods"], 0) << run.out;
+    EXPECT_EQ(ca["unschedulablePods"], 0) << run.out;
+    EXPECT_GT(karpenter["evictions"].get<int>(), 0) << "Phase 4 drains the legacy groups";
+    EXPECT_EQ(json["simulatedSeconds"], 2700);
+  }
+}
+
+// peers.md §3.5 S1: without tail mechanisms the gap is ~15–30 s, and CA lands in 55–135 s.
+TEST(CliSim, HappyPathShowsTheHonestGap) {
+  CliRun run = RunCli("sim --json " + Source("examples/sim/happy-path.yaml"));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json json = nlohmann::json::parse(run.out);
+  const double karpenter = json["autoscalers"]["karpenter"]["podPendingSeconds"]["p50"];
+  const double ca = json["autoscalers"]["cluster-autoscaler"]["podPendingSeconds"]["p50"];
+  EXPECT_GE(ca, 55) << run.out;
+  EXPECT_LE(ca, 135) << run.out;
+  EXPECT_GT(ca - karpenter, 5) << run.out;
+  EXPECT_LT(ca - karpenter, 40) << run.out;
+}
+
+// peers.md §3.5 S3: a spot shortage on CA's first-priority group costs it the ASG refresh, the
+// backoff and a second loop (≈85–170 s); Karpenter stays on its happy path.
+TEST(CliSim, SpotShortageOnTheFirstChoiceDelaysClusterAutoscaler) {
+  CliRun run = RunCli("sim --json " + Source("examples/sim/spot-ice.yaml"));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json json = nlohmann::json::parse(run.out);
+  const double karpenter = json["autoscalers"]["karpenter"]["podPendingSeconds"]["p50"];
+  const double ca = json["autoscalers"]["cluster-autoscaler"]["podPendingSeconds"]["p50"];
+  EXPECT_GE(ca, 85) << run.out;
+  EXPECT_LE(ca, 170) << run.out;
+  EXPECT_LT(karpenter, 75) << run.out;
+}
+
+TEST(CliSim, TextSummaryPutsTheAutoscalersSideBySide) {
+  CliRun run = RunCli("sim --seed 1");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("karpenter  cluster-autoscaler"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("pod pending p50 / p95 (s)"), std::string::npos) << run.out;
+}
+
+TEST(CliSim, BadScenarioFileFailsWithFieldPaths) {
+  const fs::path path = TempPath("bad.yaml");
+  std::ofstream(path) << "name: bad\ndurationSeconds: ten\nzones: [us-east-1a]\n"
+                         "nodeGroups: [{name: g, instanceType: m6i.large, maxSize: 1, "
+                         "sizeMax: 2}]\n";
+  CliRun run = RunCli("sim " + path.string());
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_TRUE(run.out.empty());
+  EXPECT_NE(run.err.find(path.string() + ": durationSeconds: must be a number"), std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find(path.string() + ": nodeGroups[0].sizeMax: unknown field"),
+            std::string::npos)
+      << run.err;
+}
+
+TEST(CliSim, MissingScenarioFileFails) {
+  CliRun run = RunCli("sim /nonexistent/scenario.yaml");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("cannot read the file"), std::string::npos) << run.err;
+}
+
+}  // namespace
