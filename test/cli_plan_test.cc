@@ -3,8 +3,6 @@
 // output whatever the file order.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -13,16 +11,11 @@
 #include <vector>
 
 #include "src/cloudprovider/catalog.h"
+#include "test/cli_runner.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
 
 // Per test, since ctest runs tests in parallel processes.
 fs::path TempPath(const std::string& name) {
@@ -31,26 +24,14 @@ fs::path TempPath(const std::string& name) {
          ("kp_cli_plan_" + std::string(test ? test->name() : "none") + "_" + name);
 }
 
+using karpenter::cli_test::CliRun;
+
 CliRun RunCli(const std::string& args) {
-  const fs::path err_path = TempPath("stderr.txt");
-  std::string command = std::string(KP_KARPENTER_BIN) + " " + args + " 2>" + err_path.string();
-  CliRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  std::array<char, 4096> buffer;
-  size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) run.out.append(buffer.data(), n);
-  int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream err(err_path);
-  std::stringstream text;
-  text << err.rdbuf();
-  run.err = text.str();
-  return run;
+  return karpenter::cli_test::RunKarpenterCommandLine(args);
 }
 
 std::string Source(const std::string& relative) {
-  return (fs::path(KP_SOURCE_DIR) / relative).string();
+  return karpenter::cli_test::SourcePath(relative);
 }
 
 const std::string kNodeClass = Source("examples/article/ec2nodeclass.yaml");

@@ -2,37 +2,24 @@
 // line format of DESIGN.md §3.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+
+#include "test/cli_runner.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int exit_code = -1;
-  std::string output;
-};
+using karpenter::cli_test::CliRun;
 
 CliRun RunCli(const std::string& args) {
-  std::string command = std::string(KP_KARPENTER_BIN) + " " + args + " 2>/dev/null";
-  CliRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  std::array<char, 4096> buffer;
-  size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    run.output.append(buffer.data(), n);
-  int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+  return karpenter::cli_test::RunKarpenterCommandLine(args);
 }
 
 std::string Source(const std::string& relative) {
-  return (fs::path(KP_SOURCE_DIR) / relative).string();
+  return karpenter::cli_test::SourcePath(relative);
 }
 
 fs::path WriteTemp(const std::string& name, const std::string& content) {
@@ -45,8 +32,8 @@ TEST(CliValidate, AcceptsTheArticleManifests) {
   CliRun run = RunCli("validate -f " + Source("examples/article/ec2nodeclass.yaml") + " -f " +
                       Source("examples/article/nodepool.yaml") + " -f " +
                       Source("examples/article/workload-sample.yaml"));
-  EXPECT_EQ(run.exit_code, 0) << run.output;
-  EXPECT_EQ(run.output, "");
+  EXPECT_EQ(run.exit_code, 0) << run.out;
+  EXPECT_EQ(run.out, "");
 }
 
 TEST(CliValidate, ReportsOneLinePerErrorWithFileKindNameAndPath) {
@@ -71,20 +58,20 @@ spec:
   std::string expected_prefix = file.string() +
                                 ": NodePool/bad: spec.template.spec.requirements[1].operator: "
                                 "Unsupported value: \"Foo\"";
-  EXPECT_EQ(run.output.rfind(expected_prefix, 0), 0u) << run.output;
+  EXPECT_EQ(run.out.rfind(expected_prefix, 0), 0u) << run.out;
 }
 
 TEST(CliValidate, YamlSyntaxErrorNamesTheLineAndFails) {
   fs::path file = WriteTemp("syntax.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: [x\n");
   CliRun run = RunCli("validate -f " + file.string());
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_NE(run.output.find("line "), std::string::npos) << run.output;
+  EXPECT_NE(run.out.find("line "), std::string::npos) << run.out;
 }
 
 TEST(CliValidate, MissingFileFails) {
   CliRun run = RunCli("validate -f /nonexistent/file.yaml");
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_NE(run.output.find("cannot open"), std::string::npos) << run.output;
+  EXPECT_NE(run.out.find("cannot open"), std::string::npos) << run.out;
 }
 
 TEST(CliValidate, ValidAndInvalidFilesTogetherStillFail) {
@@ -96,8 +83,8 @@ TEST(CliValidate, ValidAndInvalidFilesTogetherStillFail) {
   CliRun run =
       RunCli("validate -f " + Source("examples/article/nodepool.yaml") + " -f " + bad.string());
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_NE(run.output.find("NodePool/x: spec.weight"), std::string::npos) << run.output;
-  EXPECT_EQ(run.output.find("NodePool/default"), std::string::npos) << run.output;
+  EXPECT_NE(run.out.find("NodePool/x: spec.weight"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("NodePool/default"), std::string::npos) << run.out;
 }
 
 }  // namespace

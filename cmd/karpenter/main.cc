@@ -1,5 +1,6 @@
 // karpenter: the thin command-line driver; each subcommand lives in its own file.
 #include "CLI/CLI.hpp"
+#include "cmd/karpenter/bench_command.h"
 #include "cmd/karpenter/plan_command.h"
 #include "cmd/karpenter/validate_command.h"
 
@@ -11,6 +12,8 @@ int main(int argc, char** argv) {
   karpenter::cli::AddValidateCommand(app, validate, exit_code);
   karpenter::cli::PlanCommandOptions plan;
   karpenter::cli::AddPlanCommand(app, plan, exit_code);
+  karpenter::cli::BenchSchedulingOptions bench;
+  karpenter::cli::AddBenchCommand(app, bench, exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

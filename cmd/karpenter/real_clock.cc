@@ -10,6 +10,10 @@ int64_t RealMonotonicMillis() {
       .count();
 }
 
+double RealMonotonicSeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 api::Time RealNow() {
   return api::Time::FromUnixNanos(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                       std::chrono::system_clock::now().time_since_epoch())

@@ -11,6 +11,9 @@ namespace karpenter::cli {
 // Milliseconds on a monotonic clock with an arbitrary origin.
 int64_t RealMonotonicMillis();
 
+// Seconds on the same monotonic clock, for benchmarks that time sub-millisecond work.
+double RealMonotonicSeconds();
+
 // The wall-clock time now.
 api::Time RealNow();
 

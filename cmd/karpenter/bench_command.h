@@ -1,0 +1,25 @@
+// `karpenter bench scheduling --pods N[,N...] [--preferences respect|ignore] [--json]`: cold
+// solves of upstream Karpenter's scheduling benchmark workload over its 400-type fake catalog,
+// each next to the lower bounds any placement must respect (src/bench/scheduling_run.h). Real
+// time and the process's peak RSS are read here, in the host, never in the engine.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "src/bench/benchmark_pods.h"
+
+namespace karpenter::cli {
+
+struct BenchSchedulingOptions {
+  std::vector<int> pods = {1000};
+  std::string preferences;  // "" (the diverse mix), "respect" or "ignore"
+  uint64_t seed = bench::kDefaultPodSeed;
+  bool json = false;
+};
+
+void AddBenchCommand(CLI::App& app, BenchSchedulingOptions& options, int& exit_code);
+
+}  // namespace karpenter::cli

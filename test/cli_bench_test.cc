@@ -1,0 +1,78 @@
+// `karpenter bench scheduling` as a user runs it: the JSON contract of issue #3 and figures that
+// must hold for any correct solve (never timings).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test/cli_runner.h"
+
+namespace {
+
+using karpenter::cli_test::CliRun;
+using karpenter::cli_test::RunKarpenter;
+
+std::vector<nlohmann::json> JsonLines(const std::string& text) {
+  std::vector<nlohmann::json> out;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    out.push_back(nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false));
+  }
+  return out;
+}
+
+TEST(CliBench, SchedulingJsonCarriesTheContractFieldsPerSize) {
+  CliRun run = RunKarpenter({"bench", "scheduling", "--pods", "60,200", "--json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::vector<nlohmann::json> reports = JsonLines(run.out);
+  ASSERT_EQ(reports.size(), 2u) << run.out;
+  EXPECT_EQ(reports[0]["pods"], 60);
+  EXPECT_EQ(reports[1]["pods"], 200);
+  for (const nlohmann::json& report : reports) {
+    ASSERT_TRUE(report.is_object()) << run.out;
+    for (const char* key : {"pods", "nodes", "nodeFloor", "seconds", "podsPerSecond",
+                            "pricePerHour", "lowerBoundPerHour", "peakRssMB"}) {
+      EXPECT_TRUE(report.contains(key)) << key << " missing in " << report;
+    }
+    EXPECT_EQ(report["workload"], "diverse");
+    EXPECT_EQ(report["unschedulable"], 0) << report;
+    // Any placement needs at least the anti-affinity floor of nodes and costs at least the LP
+    // bound.
+    EXPECT_GE(report["nodes"].get<int64_t>(), report["nodeFloor"].get<int64_t>()) << report;
+    EXPECT_GE(report["pricePerHour"].get<double>(),
+              report["lowerBoundPerHour"].get<double>() * (1 - 1e-9))
+        << report;
+    EXPECT_GT(report["lowerBoundPerHour"].get<double>(), 0) << report;
+    EXPECT_GT(report["peakRssMB"].get<double>(), 0) << report;
+  }
+}
+
+TEST(CliBench, PreferencePodsRunUnderBothPolicies) {
+  for (const std::string policy : {"respect", "ignore"}) {
+    CliRun run =
+        RunKarpenter({"bench", "scheduling", "--pods", "40", "--preferences", policy, "--json"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    nlohmann::json report = nlohmann::json::parse(run.out, nullptr, false);
+    ASSERT_TRUE(report.is_object()) << run.out;
+    EXPECT_EQ(report["workload"], "preferences-" + policy);
+    EXPECT_EQ(report["pods"], 40);
+  }
+}
+
+TEST(CliBench, TextIsOneLinePerSize) {
+  CliRun run = RunKarpenter({"bench", "scheduling", "--pods", "30"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(std::count(run.out.begin(), run.out.end(), '\n'), 1) << run.out;
+}
+
+TEST(CliBench, RejectsBadSizesAndPolicies) {
+  EXPECT_NE(RunKarpenter({"bench", "scheduling", "--pods", "0"}).exit_code, 0);
+  EXPECT_NE(RunKarpenter({"bench", "scheduling", "--pods", "ten"}).exit_code, 0);
+  EXPECT_NE(RunKarpenter({"bench", "scheduling", "--preferences", "maybe"}).exit_code, 0);
+  EXPECT_NE(RunKarpenter({"bench"}).exit_code, 0);
+}
+
+}  // namespace
