@@ -12,6 +12,11 @@
 // produces a command wins, as one controller pass does. StaticDrift (static pools, alpha) and
 // the Balanced policy's scoring are not modelled: static pools are skipped, Balanced behaves as
 // WhenEmptyOrUnderutilized.
+//
+// A host that executes commands also uses validation.h (the 15 s re-check of graceful commands
+// against a fresh snapshot) and queue.h (taint, launch replacements, wait for them to
+// initialize, delete candidates, roll back on failure or timeout). Nodes tainted
+// karpenter.sh/disrupted by a queued command are treated as already disrupting here.
 #pragma once
 
 #include <string>
