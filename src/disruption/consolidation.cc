@@ -233,6 +233,9 @@ std::optional<Command> MultiNodeConsolidation(const Simulator& simulator,
             decision.command->candidate_price_per_hour - planned.launch.price;
       }
     }
+    if (valid && options.balanced_totals != nullptr) {
+      valid = ApproveBalanced(*decision.command, prefix, *options.balanced_totals);
+    }
     if (valid) {
       best = std::move(decision.command);
       lo = mid + 1;

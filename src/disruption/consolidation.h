@@ -5,11 +5,13 @@
 // that still consolidates; single-node consolidation takes the first candidate that does.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "src/disruption/balanced.h"
 #include "src/disruption/candidates.h"
 #include "src/disruption/command.h"
 #include "src/disruption/simulation.h"
@@ -24,6 +26,8 @@ inline constexpr size_t kMaxMultiNodeCandidates = 100;
 struct ConsolidationOptions {
   bool spot_to_spot = false;  // feature gate SpotToSpotConsolidation
   api::Time now;
+  // Pool totals for the Balanced policy (balanced.h); null: every move is approved.
+  const std::map<std::string, PoolTotals>* balanced_totals = nullptr;
 };
 
 struct ConsolidationDecision {
@@ -40,7 +44,8 @@ ConsolidationDecision ComputeConsolidation(const Simulator& simulator,
 
 // `candidates` already sorted and budget-filtered. Binary search over prefix lengths 2..n
 // (n capped at `max_candidates`); replacements must also beat the cheapest candidate of a type
-// they would relaunch (filterOutSameInstanceType). nullopt when no prefix consolidates.
+// they would relaunch (filterOutSameInstanceType), and Balanced pools must approve the move.
+// nullopt when no prefix consolidates.
 std::optional<Command> MultiNodeConsolidation(const Simulator& simulator,
                                               std::span<const Candidate* const> candidates,
                                               const ConsolidationOptions& options,

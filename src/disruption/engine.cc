@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "fmt/format.h"
+#include "src/disruption/balanced.h"
 #include "src/disruption/consolidation.h"
 #include "src/disruption/disruption.h"
 #include "src/disruption/drift.h"
@@ -23,6 +24,7 @@ struct Context {
   const DisruptionOptions& options;
   std::set<std::string> expired;  // nodes Expiration deletes in this pass
   std::vector<std::string>& notes;
+  std::map<std::string, PoolTotals> pool_totals;  // Balanced policy
 };
 
 std::string BudgetNote(const std::string& pool, Reason reason, const PoolBudget& budget) {
@@ -175,11 +177,23 @@ std::vector<Command> SingleNode(Context& ctx, const std::vector<const Candidate*
   auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kUnderutilized, ctx.expired);
   for (const Candidate* c : InterleaveByNodePool(eligible)) {
     if (budgets[c->node_pool->metadata.name].remaining == 0) continue;
+    if (!CanPassBalancedThreshold(*c, ctx.pool_totals)) {
+      ctx.notes.push_back(absl::StrCat(c->name(),
+                                       ": not consolidated: even deleting it would not "
+                                       "pass the Balanced policy's threshold"));
+      continue;
+    }
     ConsolidationDecision decision = ComputeConsolidation(
         ctx.simulator, std::span(&c, 1),
         {.spot_to_spot = ctx.options.spot_to_spot_consolidation, .now = ctx.now});
     if (!decision.command) {
       ctx.notes.push_back(absl::StrCat(c->name(), ": not consolidated: ", decision.rejection));
+      continue;
+    }
+    if (!ApproveBalanced(*decision.command, std::span(&c, 1), ctx.pool_totals)) {
+      ctx.notes.push_back(absl::StrCat(c->name(),
+                                       ": not consolidated: the Balanced policy rejects "
+                                       "the move (savings too small for its disruption)"));
       continue;
     }
     decision.command->method = Method::kSingleNodeConsolidation;
@@ -217,7 +231,8 @@ DisruptionResult ComputeDisruption(const state::ClusterSnapshot& snapshot,
   CandidateSet set = BuildCandidates(snapshot, types, now);
   result.blocked = set.blocked;
   const Simulator simulator(snapshot, input);
-  Context ctx{snapshot, simulator, now, options, {}, result.notes};
+  Context ctx{snapshot, simulator, now, options, {}, result.notes, {}};
+  ctx.pool_totals = ComputePoolTotals(snapshot, set.candidates);
   result.commands = Expiration(ctx, set.candidates);
 
   std::vector<const Candidate*> live;
