@@ -86,5 +86,32 @@ TEST(CliDisruption, BadNowFails) {
   EXPECT_NE(run.err.find("--now"), std::string::npos) << run.err;
 }
 
+TEST(CliBenchDisruption, ReportsDecisionTimeAndCostsWithinTheBound) {
+  CliRun run = RunKarpenter({"bench", "disruption", "--nodes", "20", "--json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json out = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_FALSE(out.is_discarded()) << run.out;
+  EXPECT_EQ(out["nodes"], 20);
+  EXPECT_GT(out["pods"].get<int>(), 20);
+  EXPECT_GE(out["decisionMillis"].get<double>(), 0.0);
+  const double before = out["costPerHourBefore"].get<double>();
+  const double after = out["costPerHourAfterOneCommand"].get<double>();
+  const double bound = out["lowerBoundPerHour"].get<double>();
+  EXPECT_LT(after, before) << "a 30-60% utilised cluster always has something to consolidate";
+  EXPECT_LE(bound, after);
+  EXPECT_GT(bound, 0.0);
+}
+
+TEST(CliBenchDisruption, SameSeedSameCluster) {
+  CliRun a = RunKarpenter({"bench", "disruption", "--nodes", "10", "--json", "--seed", "7"});
+  CliRun b = RunKarpenter({"bench", "disruption", "--nodes", "10", "--json", "--seed", "7"});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  nlohmann::json x = nlohmann::json::parse(a.out, nullptr, false);
+  nlohmann::json y = nlohmann::json::parse(b.out, nullptr, false);
+  x.erase("decisionMillis");
+  y.erase("decisionMillis");
+  EXPECT_EQ(x, y);
+}
+
 }  // namespace
 }  // namespace karpenter::cli_test
