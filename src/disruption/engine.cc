@@ -29,8 +29,8 @@ struct Context {
 
 std::string BudgetNote(const std::string& pool, Reason reason, const PoolBudget& budget) {
   std::string note = fmt::format(
-      "nodepool {}: budget allows 0 more {} disruptions ({} allowed, {} of {} nodes "
-      "already disrupting)",
+      "nodepool {}: budget allows no more {} disruptions ({} allowed, {} of {} nodes "
+      "already disrupting); other candidates wait",
       pool, ReasonName(reason), budget.allowed, budget.disrupting, budget.nodes);
   if (!budget.problem.empty()) absl::StrAppend(&note, "; ", budget.problem);
   return note;
@@ -44,8 +44,8 @@ bool TakeBudget(Context& ctx, std::map<std::string, PoolBudget>& budgets, const 
     --budget.remaining;
     return true;
   }
-  ctx.notes.push_back(
-      absl::StrCat(c.name(), ": ", BudgetNote(c.node_pool->metadata.name, reason, budget)));
+  // One note per pool and reason (duplicates are dropped at the end), not one per node.
+  ctx.notes.push_back(BudgetNote(c.node_pool->metadata.name, reason, budget));
   return false;
 }
 
