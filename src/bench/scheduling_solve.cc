@@ -55,7 +55,7 @@ double NodeClaimPrice(const provisioning::NewNodeClaim& claim) {
     return values.empty() || std::find(values.begin(), values.end(), value) != values.end();
   };
   double best = std::numeric_limits<double>::infinity();
-  for (const provisioning::OfferingView& offering : claim.instance_type_options[0].offerings) {
+  for (const provisioning::OfferingView& offering : claim.instance_type_options[0]->offerings) {
     if (offering.available && allowed(claim.zones, offering.zone) &&
         allowed(claim.capacity_types, offering.capacity_type)) {
       best = std::min(best, offering.price);

@@ -12,13 +12,18 @@ namespace {
 using provisioning::NewNodeClaim;
 using provisioning::OfferingView;
 
-NewNodeClaim ClaimWithOfferings(std::vector<OfferingView> offerings) {
-  NewNodeClaim claim;
+provisioning::InstanceTypeView TypeWithOfferings(std::vector<OfferingView> offerings) {
   provisioning::InstanceTypeView type;
   type.name = "t";
   type.offerings = std::move(offerings);
-  claim.instance_types = {"t"};
-  claim.instance_type_options = {type};
+  return type;
+}
+
+// The claim points at `type`, which must outlive it.
+NewNodeClaim ClaimFor(const provisioning::InstanceTypeView& type) {
+  NewNodeClaim claim;
+  claim.instance_types = {type.name};
+  claim.instance_type_options = {&type};
   return claim;
 }
 
@@ -57,10 +62,11 @@ TEST(BenchSchedulerInput, OnePoolWithTheWholeCatalogAndThePods) {
 }
 
 TEST(NodeClaimPrice, CheapestOfferingTheClaimAllows) {
-  NewNodeClaim claim = ClaimWithOfferings({{"z1", "spot", 1.0, true},
-                                           {"z2", "spot", 0.5, false},
-                                           {"z2", "on-demand", 2.0, true},
-                                           {"z3", "on-demand", 1.5, true}});
+  const provisioning::InstanceTypeView type = TypeWithOfferings({{"z1", "spot", 1.0, true},
+                                                                 {"z2", "spot", 0.5, false},
+                                                                 {"z2", "on-demand", 2.0, true},
+                                                                 {"z3", "on-demand", 1.5, true}});
+  NewNodeClaim claim = ClaimFor(type);
   EXPECT_DOUBLE_EQ(NodeClaimPrice(claim), 1.0);
   claim.capacity_types = {"on-demand"};
   EXPECT_DOUBLE_EQ(NodeClaimPrice(claim), 1.5);
@@ -73,9 +79,11 @@ TEST(NodeClaimPrice, CheapestOfferingTheClaimAllows) {
 
 TEST(Summarise, CountsClaimsPodsAndPrice) {
   provisioning::SchedulerResult result;
-  NewNodeClaim a = ClaimWithOfferings({{"z1", "spot", 1.25, true}});
+  const provisioning::InstanceTypeView type_a = TypeWithOfferings({{"z1", "spot", 1.25, true}});
+  const provisioning::InstanceTypeView type_b = TypeWithOfferings({{"z1", "spot", 0.5, true}});
+  NewNodeClaim a = ClaimFor(type_a);
   a.pods = {"default/p1", "default/p2"};
-  NewNodeClaim b = ClaimWithOfferings({{"z1", "spot", 0.5, true}});
+  NewNodeClaim b = ClaimFor(type_b);
   b.pods = {"default/p3"};
   result.new_node_claims = {a, b};
   result.unschedulable = {{"default/p4", "no fit"}};
@@ -89,8 +97,9 @@ TEST(Summarise, CountsClaimsPodsAndPrice) {
 
 TEST(BenchSolve, EveryDiversePodIsPlacedOrReported) {
   const std::vector<api::Pod> pods = MakeDiversePods(50);
-  const provisioning::SchedulerResult result = provisioning::Solve(
-      BenchSchedulerInput(FakeCatalog400(), pods, provisioning::PreferencePolicy::kRespect));
+  const provisioning::SchedulerInput input =
+      BenchSchedulerInput(FakeCatalog400(), pods, provisioning::PreferencePolicy::kRespect);
+  const provisioning::SchedulerResult result = provisioning::Solve(input);
   const SolveOutcome outcome = Summarise(result, 0);
   EXPECT_EQ(outcome.pods_scheduled + outcome.unschedulable, 50);
   EXPECT_GE(outcome.nodes, 1);
@@ -100,8 +109,9 @@ TEST(BenchSolve, DiversePodsAllScheduleWithTheirTopologyConstraints) {
   // Spread, affinity and hostname anti-affinity pods included: one node per anti-affinity pod
   // at least.
   const std::vector<api::Pod> pods = MakeDiversePods(50);
-  const provisioning::SchedulerResult result = provisioning::Solve(
-      BenchSchedulerInput(FakeCatalog400(), pods, provisioning::PreferencePolicy::kRespect));
+  const provisioning::SchedulerInput input =
+      BenchSchedulerInput(FakeCatalog400(), pods, provisioning::PreferencePolicy::kRespect);
+  const provisioning::SchedulerResult result = provisioning::Solve(input);
   EXPECT_TRUE(result.unschedulable.empty());
   EXPECT_GE(Summarise(result, 0).nodes, AntiAffinityNodeFloor(pods));
 }
@@ -116,8 +126,9 @@ TEST(BenchSolve, UnconstrainedDiversePodsAllScheduleAboveTheFluidBound) {
   }
   ASSERT_EQ(pods.size(), 10u);
   const std::vector<FakeInstanceType> catalog = FakeCatalog400();
-  const provisioning::SchedulerResult result = provisioning::Solve(
-      BenchSchedulerInput(catalog, pods, provisioning::PreferencePolicy::kRespect));
+  const provisioning::SchedulerInput input =
+      BenchSchedulerInput(catalog, pods, provisioning::PreferencePolicy::kRespect);
+  const provisioning::SchedulerResult result = provisioning::Solve(input);
   const SolveOutcome outcome = Summarise(result, 0);
   EXPECT_TRUE(result.unschedulable.empty());
   EXPECT_EQ(outcome.pods_scheduled, 10);
@@ -131,8 +142,9 @@ TEST(BenchSolve, PreferencePodsScheduleUnderBothPolicies) {
   const std::vector<FakeInstanceType> catalog = FakeCatalog400();
   for (provisioning::PreferencePolicy policy :
        {provisioning::PreferencePolicy::kRespect, provisioning::PreferencePolicy::kIgnore}) {
-    const provisioning::SchedulerResult result =
-        provisioning::Solve(BenchSchedulerInput(catalog, MakePreferencePods(40), policy));
+    const provisioning::SchedulerInput input =
+        BenchSchedulerInput(catalog, MakePreferencePods(40), policy);
+    const provisioning::SchedulerResult result = provisioning::Solve(input);
     EXPECT_TRUE(result.unschedulable.empty());
     EXPECT_EQ(Summarise(result, 0).pods_scheduled, 40);
   }

@@ -39,17 +39,22 @@ double WorstLaunchPrice(const provisioning::InstanceTypeView& type,
 // Keeps the claim's types whose worst launch price is below `max_price`, preserving order, and
 // re-derives its type names, capacity types and zones. False (with `why`) when minValues can no
 // longer be met.
-bool KeepCheaperThan(provisioning::NewNodeClaim& claim, double max_price, std::string& why) {
-  std::vector<provisioning::InstanceTypeView> kept;
-  for (provisioning::InstanceTypeView& type : claim.instance_type_options) {
-    if (WorstLaunchPrice(type, claim.requirements) < max_price) kept.push_back(std::move(type));
-  }
-  claim.instance_type_options = std::move(kept);
+// The first minValues key `types` cannot satisfy, or "".
+std::string UnmetMinValues(std::span<const provisioning::InstanceTypeView* const> types,
+                           const scheduling::Requirements& requirements) {
   std::vector<provisioning::TypeCandidate> candidates;
-  for (const provisioning::InstanceTypeView& type : claim.instance_type_options) {
-    candidates.push_back({&type, {}});
-  }
-  const std::string unmet = provisioning::UnmetMinValuesKey(candidates, claim.requirements);
+  candidates.reserve(types.size());
+  for (const provisioning::InstanceTypeView* type : types) candidates.push_back({.type = type});
+  std::vector<const provisioning::TypeCandidate*> pointers;
+  for (const provisioning::TypeCandidate& candidate : candidates) pointers.push_back(&candidate);
+  return provisioning::UnmetMinValuesKey(pointers, requirements);
+}
+
+bool KeepCheaperThan(provisioning::NewNodeClaim& claim, double max_price, std::string& why) {
+  std::erase_if(claim.instance_type_options, [&](const provisioning::InstanceTypeView* type) {
+    return !(WorstLaunchPrice(*type, claim.requirements) < max_price);
+  });
+  const std::string unmet = UnmetMinValues(claim.instance_type_options, claim.requirements);
   if (!unmet.empty()) {
     why = absl::StrCat("Filtering by price: minValues requirement on ", unmet,
                        " is not met by the cheaper instance types");
@@ -58,9 +63,9 @@ bool KeepCheaperThan(provisioning::NewNodeClaim& claim, double max_price, std::s
   claim.instance_types.clear();
   std::set<std::string> capacity_types;
   std::set<std::string> zones;
-  for (const provisioning::InstanceTypeView& type : claim.instance_type_options) {
-    claim.instance_types.push_back(type.name);
-    for (const provisioning::OfferingView& offering : type.offerings) {
+  for (const provisioning::InstanceTypeView* type : claim.instance_type_options) {
+    claim.instance_types.push_back(type->name);
+    for (const provisioning::OfferingView& offering : type->offerings) {
       if (!offering.available || !provisioning::OfferingCompatible(offering, claim.requirements)) {
         continue;
       }
@@ -75,13 +80,13 @@ bool KeepCheaperThan(provisioning::NewNodeClaim& claim, double max_price, std::s
 
 void PinCapacityType(provisioning::NewNodeClaim& claim, std::string_view capacity_type) {
   claim.requirements.Add(scheduling::Requirement::In(api::kCapacityTypeLabelKey, {capacity_type}));
-  std::erase_if(claim.instance_type_options, [&](const provisioning::InstanceTypeView& type) {
-    return !provisioning::HasCompatibleOffering(type, claim.requirements);
+  std::erase_if(claim.instance_type_options, [&](const provisioning::InstanceTypeView* type) {
+    return !provisioning::HasCompatibleOffering(*type, claim.requirements);
   });
   std::stable_sort(claim.instance_type_options.begin(), claim.instance_type_options.end(),
-                   [&](const auto& a, const auto& b) {
-                     return provisioning::CheapestOfferingPrice(a, claim.requirements) <
-                            provisioning::CheapestOfferingPrice(b, claim.requirements);
+                   [&](const auto* a, const auto* b) {
+                     return provisioning::CheapestOfferingPrice(*a, claim.requirements) <
+                            provisioning::CheapestOfferingPrice(*b, claim.requirements);
                    });
 }
 
@@ -144,12 +149,10 @@ ConsolidationDecision SpotToSpot(std::span<const Candidate* const> candidates,
                           kMinInstanceTypesForSpotToSpot, options_left)};
     }
     size_t keep = kMinInstanceTypesForSpotToSpot;
-    std::vector<provisioning::TypeCandidate> all;
-    for (const auto& type : planned.claim.instance_type_options) all.push_back({&type, {}});
+    const auto& types = planned.claim.instance_type_options;
     // With minValues, keep the shortest cheapest prefix that still meets them, if longer.
     while (keep < options_left &&
-           !provisioning::UnmetMinValuesKey(std::span(all).first(keep), planned.claim.requirements)
-                .empty()) {
+           !UnmetMinValues(std::span(types).first(keep), planned.claim.requirements).empty()) {
       ++keep;
     }
     planned.claim.instance_type_options.resize(keep);

@@ -57,7 +57,9 @@ absl::StatusOr<DisruptionResult> ComputeDisruption(const state::ClusterSnapshot&
                                                    const DisruptionOptions& options = {});
 
 // The same on a scheduler input the caller already built for `snapshot` (with
-// `options.scheduler`), so a host that also provisions does not rebuild it.
+// `options.scheduler`), so a host that also provisions does not rebuild it. Replacements'
+// `claim.instance_type_options` point into `input`: valid only while it lives (the overload
+// above, which owns its input, clears them).
 DisruptionResult ComputeDisruption(const state::ClusterSnapshot& snapshot,
                                    const provisioning::SnapshotSchedulerInput& input, api::Time now,
                                    const DisruptionOptions& options = {});

@@ -259,7 +259,14 @@ absl::StatusOr<DisruptionResult> ComputeDisruption(const state::ClusterSnapshot&
   provisioning::PlanOptions plan_options{.scheduler = options.scheduler, .now = now};
   KP_ASSIGN_OR_RETURN(provisioning::SnapshotSchedulerInput input,
                       provisioning::BuildSchedulerInput(snapshot, plan_options, catalogs));
-  return ComputeDisruption(snapshot, input, now, options);
+  DisruptionResult result = ComputeDisruption(snapshot, input, now, options);
+  // `input` dies here; names, zones and launches stay, pointers into it must not.
+  for (Command& command : result.commands) {
+    for (provisioning::PlannedNodeClaim& planned : command.replacements) {
+      planned.claim.instance_type_options.clear();
+    }
+  }
+  return result;
 }
 
 }  // namespace karpenter::disruption

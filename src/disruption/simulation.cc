@@ -27,6 +27,20 @@ bool IsUnderConsolidateAfter(const api::NodeClaim& node_claim, const api::NodePo
   return now - *since < *after;
 }
 
+// Solve's claims point at the instance types of the simulation's own (local) input; point them at
+// the same types in the cluster's input, which outlives the simulation.
+void Simulator::RebindInstanceTypes(const provisioning::SchedulerInput& local,
+                                    provisioning::NewNodeClaim& claim) const {
+  for (const provisioning::InstanceTypeView*& type : claim.instance_type_options) {
+    for (size_t pool = 0; pool < local.node_pools.size(); ++pool) {
+      const auto& types = local.node_pools[pool].instance_types;
+      if (types.empty() || type < types.data() || type >= types.data() + types.size()) continue;
+      type = &input_.input.node_pools[pool].instance_types[type - types.data()];
+      break;
+    }
+  }
+}
+
 Simulator::Simulator(const state::ClusterSnapshot& snapshot,
                      const provisioning::SnapshotSchedulerInput& input)
     : snapshot_(snapshot), input_(input) {}
@@ -35,11 +49,11 @@ SimulationResult Simulator::Simulate(std::span<const Candidate* const> candidate
                                      const SimulationOptions& options) const {
   std::set<std::string, std::less<>> removed;
   for (const Candidate* candidate : candidates) removed.insert(candidate->name());
-  provisioning::SchedulerInput input;
-  input.node_pools = input_.input.node_pools;
-  input.daemonset_pods = input_.input.daemonset_pods;
-  input.pending_pods = input_.input.pending_pods;
-  input.options = input_.input.options;
+  // Every field of the cluster's input (pools, daemonsets, pending pods and their volumes,
+  // options), then the nodes and bound pods without the candidates.
+  provisioning::SchedulerInput input = input_.input;
+  input.existing_nodes.clear();
+  input.bound_pods.clear();
   for (const provisioning::ExistingNodeView& node : input_.input.existing_nodes) {
     if (removed.contains(node.name)) continue;
     input.existing_nodes.push_back(node);
@@ -88,6 +102,7 @@ SimulationResult Simulator::Simulate(std::span<const Candidate* const> candidate
     }
   }
   for (provisioning::NewNodeClaim& claim : solved.new_node_claims) {
+    RebindInstanceTypes(input, claim);
     absl::StatusOr<provisioning::LaunchPrediction> launch = provisioning::PredictLaunch(claim);
     if (!launch.ok()) {
       for (const std::string& pod : claim.pods) {

@@ -26,7 +26,8 @@ struct SimulationOptions {
 };
 
 struct SimulationResult {
-  // New NodeClaims with their predicted launch, creation order.
+  // New NodeClaims with their predicted launch, creation order. Their instance_type_options point
+  // into the Simulator's input: valid while that input lives.
   std::vector<provisioning::PlannedNodeClaim> new_node_claims;
   // Moved candidate pod -> its destination (an existing node's name, or "new nodeclaim N").
   std::map<std::string, std::string> destinations;
@@ -47,6 +48,9 @@ class Simulator {
                             const SimulationOptions& options) const;
 
  private:
+  void RebindInstanceTypes(const provisioning::SchedulerInput& local,
+                           provisioning::NewNodeClaim& claim) const;
+
   const state::ClusterSnapshot& snapshot_;
   const provisioning::SnapshotSchedulerInput& input_;
 };

@@ -4,6 +4,7 @@
 #include "gtest/gtest.h"
 #include "src/provisioning/host_ports.h"
 #include "src/provisioning/instance_filter.h"
+#include "src/provisioning/nodeclaim.h"
 #include "src/provisioning/pod_queue.h"
 #include "src/provisioning/preferences.h"
 #include "src/provisioning/resources.h"
@@ -129,8 +130,9 @@ TEST(Relax, PreferNoScheduleOnlyWhenAsked) {
 
 TEST(FilterInstanceTypes, ReasonNamesTheCriteriaThatRuledEveryTypeOut) {
   const std::vector<InstanceTypeView> catalog = Catalog();
-  std::vector<TypeCandidate> candidates;
-  for (const InstanceTypeView& type : catalog) candidates.push_back({&type, {}});
+  std::vector<TypeCandidate> owned;
+  for (const InstanceTypeView& type : catalog) owned.push_back(MakeTypeCandidate(type, {}));
+  const CandidateList candidates = AllCandidates(owned);
   const api::ResourceList small = RequestsForPod(MakePod("a"));
   const api::ResourceList huge = RequestsForPod(MakePod("a", "500", "1Gi"));
   const scheduling::Requirements none;
@@ -147,6 +149,85 @@ TEST(FilterInstanceTypes, ReasonNamesTheCriteriaThatRuledEveryTypeOut) {
             "no instance type met all requirements");
   EXPECT_EQ(FilterInstanceTypes(candidates, none, huge).FailureReason(),
             "no instance type has enough resources");
+}
+
+}  // namespace
+}  // namespace karpenter::provisioning
+
+namespace karpenter::provisioning {
+namespace {
+
+using namespace ::karpenter::provisioning::testing;  // NOLINT: test fixtures
+
+std::vector<std::string> Names(const CandidateList& candidates) {
+  std::vector<std::string> out;
+  for (const TypeCandidate* candidate : candidates) out.push_back(candidate->type->name);
+  return out;
+}
+
+// The short-circuiting filter and the integer shortcuts of MakeTypeCandidate keep exactly the
+// types the quantity arithmetic keeps, whatever the requests.
+TEST(FilterInstanceTypes, ShortCircuitKeepsTheSameTypes) {
+  const std::vector<InstanceTypeView> catalog = Catalog();
+  std::vector<TypeCandidate> with_room;
+  std::vector<TypeCandidate> without_room;
+  for (const InstanceTypeView& type : catalog) {
+    with_room.push_back(MakeTypeCandidate(type, Resources({{"cpu", "100m"}, {"memory", "1Mi"}})));
+    without_room.push_back({&type, Resources({{"cpu", "100m"}, {"memory", "1Mi"}})});
+  }
+  const scheduling::Requirements arm = {
+      scheduling::Requirement::In("kubernetes.io/arch", {"arm64"})};
+  // 0.0005 is half a milli-CPU: not a whole milli-unit, so the integer shortcut must step aside.
+  for (const char* cpu : {"1m", "0.0005", "900m", "1900m", "1901m", "3900m", "15900m", "200"}) {
+    for (const char* memory : {"1", "1Gi", "7Gi", "60Gi"}) {
+      const api::ResourceList requests = RequestsForPod(MakePod("a", cpu, memory));
+      for (const scheduling::Requirements& requirements : {scheduling::Requirements(), arm}) {
+        // Reference: quantities only (brace-made candidates carry no integer rooms).
+        const std::vector<std::string> explained = Names(
+            FilterInstanceTypes(AllCandidates(without_room), requirements, requests).remaining);
+        EXPECT_EQ(
+            Names(FilterInstanceTypes(AllCandidates(with_room), requirements, requests).remaining),
+            explained)
+            << cpu << " " << memory;
+        EXPECT_EQ(Names(FilterInstanceTypes(AllCandidates(with_room), requirements, requests,
+                                            /*explain=*/false)
+                            .remaining),
+                  explained)
+            << cpu << " " << memory;
+        EXPECT_EQ(Names(FilterInstanceTypes(AllCandidates(without_room), requirements, requests,
+                                            /*explain=*/false)
+                            .remaining),
+                  explained)
+            << cpu << " " << memory;
+      }
+    }
+  }
+}
+
+// MayFit only rules out what Add would refuse for resources, and does rule out a pod larger
+// than every remaining type.
+TEST(InFlightNodeClaim, MayFitIsANecessaryConditionOfAdd) {
+  const std::vector<InstanceTypeView> catalog = Catalog();
+  NodeClaimTemplate tmpl;
+  tmpl.node_pool = "default";
+  for (const InstanceTypeView& type : catalog) {
+    if (type.name != "p.metal") tmpl.candidates.push_back(MakeTypeCandidate(type, {}));
+  }
+  InFlightNodeClaim claim(tmpl, AllCandidates(tmpl.candidates));
+  const api::Pod big = MakePod("big", "17", "1Gi");
+  EXPECT_FALSE(claim.MayFit(FootprintOf(RequestsForPod(big))));
+  EXPECT_FALSE(claim.Add(PodAttempt(big), {}, RequestsForPod(big), SchedulerOptions{}).ok());
+  std::vector<api::Pod> pods;
+  for (int i = 0; i < 40; ++i) pods.push_back(MakePod("p" + std::to_string(i), "700m", "1Gi"));
+  for (const api::Pod& pod : pods) {
+    const bool may_fit = claim.MayFit(FootprintOf(RequestsForPod(pod)));
+    const bool added = claim.Add(PodAttempt(pod), {}, RequestsForPod(pod), SchedulerOptions{}).ok();
+    EXPECT_TRUE(may_fit || !added) << pod.metadata.name;
+    if (!added) {
+      EXPECT_FALSE(may_fit) << "the only failure here is running out of cpu: " << pod.metadata.name;
+      break;
+    }
+  }
 }
 
 }  // namespace

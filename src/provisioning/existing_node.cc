@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/taint_match.h"
 #include "src/provisioning/daemon_overhead.h"
@@ -65,6 +66,7 @@ ExistingNode::ExistingNode(const ExistingNodeView& view, std::vector<api::Taint>
   requests_ = SubtractClamped(DaemonOverheadOn(daemons, requirements_, taints_, nullptr),
                               view.daemon_requested);
   host_ports_.Add(HostPortsOf(view.host_ports_used));
+  volumes_ = view.volumes_in_use;
 }
 
 absl::Status ExistingNode::Add(const PodAttempt& attempt,
@@ -76,6 +78,14 @@ absl::Status ExistingNode::Add(const PodAttempt& attempt,
   if (absl::Status status = host_ports_.Conflicts(ports); !status.ok()) {
     return absl::FailedPreconditionError(std::string("checking host port usage, ") +
                                          std::string(status.message()));
+  }
+  if (attempt.volumes != nullptr) {
+    const std::string driver =
+        state::ExceededVolumeLimit(view_->volume_limits, volumes_, *attempt.volumes);
+    if (!driver.empty()) {
+      return absl::FailedPreconditionError(
+          fmt::format("checking volume usage, would exceed volume limits of {}", driver));
+    }
   }
   // Resources first: the likeliest reason a pod does not fit an in-flight node.
   api::ResourceList requests = Merge(requests_, pod_requests);
@@ -93,6 +103,7 @@ absl::Status ExistingNode::Add(const PodAttempt& attempt,
   requirements_ = std::move(requirements);
   requests_ = std::move(requests);
   host_ports_.Add(ports);
+  if (attempt.volumes != nullptr) state::AddVolumes(volumes_, *attempt.volumes);
   pods_.push_back(attempt.pod);
   return absl::OkStatus();
 }

@@ -30,9 +30,9 @@ class ExistingNode {
   ExistingNode(const ExistingNodeView& view, std::vector<api::Taint> taints,
                std::span<const api::Pod> daemons, Topology* topology = nullptr);
 
-  // Taints, host ports, remaining resources ("exceeds node resources"), then the node's labels
-  // against the pod's requirements (strictly: a label the node lacks is not there), then the
-  // topology (with `strict_pod_requirements`, or `pod_requirements` when null).
+  // Taints, host ports, CSI volume limits, remaining resources ("exceeds node resources"), then the
+  // node's labels against the pod's requirements (strictly: a label the node lacks is not there),
+  // then the topology (with `strict_pod_requirements`, or `pod_requirements` when null).
   absl::Status Add(const PodAttempt& attempt, const scheduling::Requirements& pod_requirements,
                    const api::ResourceList& pod_requests,
                    const scheduling::Requirements* strict_pod_requirements = nullptr);
@@ -48,6 +48,7 @@ class ExistingNode {
   api::ResourceList requests_;   // daemonsets still to arrive + pods placed by this solve
   scheduling::Requirements requirements_;
   HostPortUsage host_ports_;
+  state::VolumesByDriver volumes_;  // Mounted by bound pods and pods placed by this solve.
   std::vector<const api::Pod*> pods_;
   Topology* topology_;
 };

@@ -1,5 +1,6 @@
 #include "src/provisioning/instance_filter.h"
 
+#include <climits>
 #include <limits>
 
 #include "src/api/karpenter_labels.h"
@@ -7,31 +8,154 @@
 
 namespace karpenter::provisioning {
 
-bool OfferingCompatible(const OfferingView& offering,
-                        const scheduling::Requirements& requirements) {
-  const scheduling::Requirement* zone = requirements.Find(api::kLabelTopologyZone);
-  const scheduling::Requirement* capacity_type = requirements.Find(api::kCapacityTypeLabelKey);
-  return (zone == nullptr || zone->Has(offering.zone)) &&
-         (capacity_type == nullptr || capacity_type->Has(offering.capacity_type));
+namespace {
+
+int64_t MilliOf(const api::ResourceList& list, const char* name) {
+  auto it = list.find(name);
+  return it == list.end() ? 0 : it->second.MilliValue();
 }
 
-bool HasCompatibleOffering(const InstanceTypeView& type,
-                           const scheduling::Requirements& requirements) {
+// Fits(Merge(requests, overhead), available) without building the merged list.
+bool FitsWithOverhead(const api::ResourceList& requests, const api::ResourceList& overhead,
+                      const api::ResourceList& available) {
+  const api::Quantity zero;
+  auto available_of = [&](const std::string& name) -> const api::Quantity& {
+    auto it = available.find(name);
+    return it == available.end() ? zero : it->second;
+  };
+  for (const auto& [name, quantity] : requests) {
+    auto extra = overhead.find(name);
+    if (extra == overhead.end()) {
+      if (quantity > available_of(name)) return false;
+      continue;
+    }
+    api::Quantity total = quantity;
+    total.Add(extra->second);
+    if (total > available_of(name)) return false;
+  }
+  for (const auto& [name, quantity] : overhead) {
+    if (!requests.contains(name) && quantity > available_of(name)) return false;
+  }
+  return true;
+}
+
+bool WithinRoom(const ResourceFootprint& need, const ResourceFootprint& room) {
+  return need.cpu <= room.cpu && need.memory <= room.memory && need.pods <= room.pods;
+}
+
+std::optional<int64_t> ExactMilliOf(const api::ResourceList& list, const char* name) {
+  auto it = list.find(name);
+  if (it == list.end()) return 0;
+  const int64_t milli = it->second.MilliValue();
+  if (milli == INT64_MAX || milli == INT64_MIN) return std::nullopt;  // Saturated.
+  if (api::Quantity::FromMilli(milli, api::Quantity::Format::kDecimalSI) != it->second) {
+    return std::nullopt;
+  }
+  return milli;
+}
+
+// Fits(Merge(requests, overhead), allocatable) for the candidate; `need` is ExactFootprintOf
+// the requests.
+bool CandidateFits(const TypeCandidate& candidate, const api::ResourceList& requests,
+                   const std::optional<ResourceFootprint>& exact_need,
+                   const ResourceFootprint& need) {
+  if (exact_need && candidate.exact_room) return WithinRoom(*exact_need, *candidate.exact_room);
+  return WithinRoom(need, candidate.room) &&
+         FitsWithOverhead(requests, candidate.daemon_overhead, candidate.type->allocatable);
+}
+
+}  // namespace
+
+ResourceFootprint FootprintOf(const api::ResourceList& list) {
+  return {MilliOf(list, "cpu"), MilliOf(list, "memory"), MilliOf(list, kResourcePods)};
+}
+
+std::optional<ResourceFootprint> ExactFootprintOf(const api::ResourceList& list) {
+  for (const auto& [name, quantity] : list) {
+    if (name != "cpu" && name != "memory" && name != kResourcePods) return std::nullopt;
+  }
+  const std::optional<int64_t> cpu = ExactMilliOf(list, "cpu");
+  const std::optional<int64_t> memory = ExactMilliOf(list, "memory");
+  const std::optional<int64_t> pods = ExactMilliOf(list, kResourcePods);
+  if (!cpu || !memory || !pods) return std::nullopt;
+  return ResourceFootprint{*cpu, *memory, *pods};
+}
+
+int64_t RoomUpperBound(int64_t allocatable, int64_t overhead, int64_t used) {
+  if (allocatable == INT64_MAX || overhead == INT64_MAX || used == INT64_MAX) return INT64_MAX;
+  int64_t room = 0;
+  if (__builtin_sub_overflow(allocatable, overhead, &room) ||
+      __builtin_sub_overflow(room, used, &room) || __builtin_add_overflow(room, 2, &room)) {
+    return INT64_MAX;
+  }
+  return room;
+}
+
+TypeCandidate MakeTypeCandidate(const InstanceTypeView& type, api::ResourceList daemon_overhead) {
+  const ResourceFootprint allocatable = FootprintOf(type.allocatable);
+  const ResourceFootprint overhead = FootprintOf(daemon_overhead);
+  const std::optional<ResourceFootprint> exact_overhead = ExactFootprintOf(daemon_overhead);
+  TypeCandidate candidate{&type, std::move(daemon_overhead), {}, std::nullopt};
+  candidate.room = {RoomUpperBound(allocatable.cpu, overhead.cpu, 0),
+                    RoomUpperBound(allocatable.memory, overhead.memory, 0),
+                    RoomUpperBound(allocatable.pods, overhead.pods, 0)};
+  const std::optional<int64_t> cpu = ExactMilliOf(type.allocatable, "cpu");
+  const std::optional<int64_t> memory = ExactMilliOf(type.allocatable, "memory");
+  const std::optional<int64_t> pods = ExactMilliOf(type.allocatable, kResourcePods);
+  ResourceFootprint exact;
+  if (exact_overhead && cpu && memory && pods &&
+      !__builtin_sub_overflow(*cpu, exact_overhead->cpu, &exact.cpu) &&
+      !__builtin_sub_overflow(*memory, exact_overhead->memory, &exact.memory) &&
+      !__builtin_sub_overflow(*pods, exact_overhead->pods, &exact.pods)) {
+    candidate.exact_room = exact;
+  }
+  return candidate;
+}
+
+CandidateList AllCandidates(const std::vector<TypeCandidate>& candidates) {
+  CandidateList out;
+  out.reserve(candidates.size());
+  for (const TypeCandidate& candidate : candidates) out.push_back(&candidate);
+  return out;
+}
+
+OfferingFilter::OfferingFilter(const scheduling::Requirements& requirements)
+    : zone_(requirements.Find(api::kLabelTopologyZone)),
+      capacity_type_(requirements.Find(api::kCapacityTypeLabelKey)) {}
+
+bool OfferingFilter::Allows(const OfferingView& offering) const {
+  return (zone_ == nullptr || zone_->Has(offering.zone)) &&
+         (capacity_type_ == nullptr || capacity_type_->Has(offering.capacity_type));
+}
+
+bool OfferingFilter::AnyAvailable(const InstanceTypeView& type) const {
   for (const OfferingView& offering : type.offerings) {
-    if (offering.available && OfferingCompatible(offering, requirements)) return true;
+    if (offering.available && Allows(offering)) return true;
   }
   return false;
 }
 
-double CheapestOfferingPrice(const InstanceTypeView& type,
-                             const scheduling::Requirements& requirements) {
+bool OfferingCompatible(const OfferingView& offering,
+                        const scheduling::Requirements& requirements) {
+  return OfferingFilter(requirements).Allows(offering);
+}
+
+bool HasCompatibleOffering(const InstanceTypeView& type,
+                           const scheduling::Requirements& requirements) {
+  return OfferingFilter(requirements).AnyAvailable(type);
+}
+
+double OfferingFilter::CheapestPrice(const InstanceTypeView& type) const {
   double best = std::numeric_limits<double>::infinity();
   for (const OfferingView& offering : type.offerings) {
-    if (offering.available && OfferingCompatible(offering, requirements) && offering.price < best) {
-      best = offering.price;
-    }
+    if (offering.available && Allows(offering) && offering.price < best) best = offering.price;
   }
   return best;
+}
+
+double CheapestOfferingPrice(const InstanceTypeView& type,
+                             const scheduling::Requirements& requirements) {
+  return OfferingFilter(requirements).CheapestPrice(type);
 }
 
 std::string FilterResult::FailureReason() const {
@@ -74,17 +198,31 @@ std::string FilterResult::FailureReason() const {
   return "no instance type met the requirements/resources/offering tuple";
 }
 
-FilterResult FilterInstanceTypes(std::span<const TypeCandidate> candidates,
+FilterResult FilterInstanceTypes(std::span<const TypeCandidate* const> candidates,
                                  const scheduling::Requirements& requirements,
-                                 const api::ResourceList& requests) {
+                                 const api::ResourceList& requests, bool explain) {
   FilterResult result;
   result.requests = requests;
+  const OfferingFilter offerings(requirements);
+  const ResourceFootprint need = FootprintOf(requests);
+  const std::optional<ResourceFootprint> exact_need = ExactFootprintOf(requests);
+  if (!explain) {
+    // Cheapest checks first; a type is dropped at the first that fails.
+    for (const TypeCandidate* candidate : candidates) {
+      const InstanceTypeView& type = *candidate->type;
+      if (CandidateFits(*candidate, requests, exact_need, need) && offerings.AnyAvailable(type) &&
+          type.requirements.HasIntersection(requirements)) {
+        result.remaining.push_back(candidate);
+      }
+    }
+    return result;
+  }
   // No short-circuit: evaluating all three criteria for every type gives the precise reason.
-  for (const TypeCandidate& candidate : candidates) {
-    const InstanceTypeView& type = *candidate.type;
+  for (const TypeCandidate* candidate : candidates) {
+    const InstanceTypeView& type = *candidate->type;
     const bool compatible = type.requirements.HasIntersection(requirements);
-    const bool fits = Fits(Merge(requests, candidate.daemon_overhead), type.allocatable);
-    const bool offering = HasCompatibleOffering(type, requirements);
+    const bool fits = CandidateFits(*candidate, requests, exact_need, need);
+    const bool offering = offerings.AnyAvailable(type);
     result.requirements_met |= compatible;
     result.fits |= fits;
     result.has_offering |= offering;
@@ -96,14 +234,27 @@ FilterResult FilterInstanceTypes(std::span<const TypeCandidate> candidates,
   return result;
 }
 
+CandidateList KeepFitting(std::span<const TypeCandidate* const> candidates,
+                          const api::ResourceList& requests) {
+  const ResourceFootprint need = FootprintOf(requests);
+  const std::optional<ResourceFootprint> exact_need = ExactFootprintOf(requests);
+  CandidateList out;
+  for (const TypeCandidate* candidate : candidates) {
+    if (CandidateFits(*candidate, requests, exact_need, need)) out.push_back(candidate);
+  }
+  return out;
+}
+
 std::map<std::string, std::set<std::string>> MinValuesDomains(
-    std::span<const TypeCandidate> candidates, const scheduling::Requirements& requirements) {
+    std::span<const TypeCandidate* const> candidates,
+    const scheduling::Requirements& requirements) {
   std::map<std::string, std::set<std::string>> domains;
   for (const scheduling::Requirement& requirement : requirements) {
     if (!requirement.min_values()) continue;
     std::set<std::string>& values = domains[std::string(requirement.key())];
-    for (const TypeCandidate& candidate : candidates) {
-      const scheduling::Requirement* offered = candidate.type->requirements.Find(requirement.key());
+    for (const TypeCandidate* candidate : candidates) {
+      const scheduling::Requirement* offered =
+          candidate->type->requirements.Find(requirement.key());
       if (offered == nullptr || offered->is_complement()) continue;
       // Only values the claim still allows count towards its minimum.
       for (const std::string& value : offered->Values()) {
@@ -114,7 +265,7 @@ std::map<std::string, std::set<std::string>> MinValuesDomains(
   return domains;
 }
 
-std::string UnmetMinValuesKey(std::span<const TypeCandidate> candidates,
+std::string UnmetMinValuesKey(std::span<const TypeCandidate* const> candidates,
                               const scheduling::Requirements& requirements) {
   const auto domains = MinValuesDomains(candidates, requirements);
   for (const scheduling::Requirement& requirement : requirements) {
@@ -127,7 +278,7 @@ std::string UnmetMinValuesKey(std::span<const TypeCandidate> candidates,
   return "";
 }
 
-bool RelaxMinValues(std::span<const TypeCandidate> candidates,
+bool RelaxMinValues(std::span<const TypeCandidate* const> candidates,
                     scheduling::Requirements& requirements) {
   const auto domains = MinValuesDomains(candidates, requirements);
   bool relaxed = false;

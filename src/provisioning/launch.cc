@@ -13,13 +13,13 @@ namespace karpenter::provisioning {
 namespace {
 
 // Key-wise minimum over the lists (a key missing from one list counts as zero there).
-api::ResourceList MinOverhead(const std::vector<TypeCandidate>& candidates) {
+api::ResourceList MinOverhead(const CandidateList& candidates) {
   if (candidates.empty()) return {};
-  api::ResourceList out = candidates.front().daemon_overhead;
-  for (const TypeCandidate& candidate : candidates) {
+  api::ResourceList out = candidates.front()->daemon_overhead;
+  for (const TypeCandidate* candidate : candidates) {
     for (auto it = out.begin(); it != out.end();) {
-      auto other = candidate.daemon_overhead.find(it->first);
-      if (other == candidate.daemon_overhead.end() || other->second.IsZero()) {
+      auto other = candidate->daemon_overhead.find(it->first);
+      if (other == candidate->daemon_overhead.end() || other->second.IsZero()) {
         it = out.erase(it);
         continue;
       }
@@ -57,15 +57,17 @@ absl::StatusOr<NewNodeClaim> FinalizeNodeClaim(const InFlightNodeClaim& claim,
                                                const SchedulerOptions& options,
                                                size_t max_instance_types) {
   const scheduling::Requirements& requirements = claim.requirements();
-  std::vector<std::pair<double, TypeCandidate>> priced;
-  for (const TypeCandidate& candidate : claim.candidates()) {
-    priced.emplace_back(CheapestOfferingPrice(*candidate.type, requirements), candidate);
+  const OfferingFilter allowed(requirements);
+  std::vector<std::pair<double, const TypeCandidate*>> priced;
+  priced.reserve(claim.candidates().size());
+  for (const TypeCandidate* candidate : claim.candidates()) {
+    priced.emplace_back(allowed.CheapestPrice(*candidate->type), candidate);
   }
   std::stable_sort(priced.begin(), priced.end(), [](const auto& a, const auto& b) {
     if (a.first != b.first) return a.first < b.first;
-    return a.second.type->name < b.second.type->name;
+    return a.second->type->name < b.second->type->name;
   });
-  std::vector<TypeCandidate> kept;
+  CandidateList kept;
   for (size_t i = 0; i < priced.size() && i < max_instance_types; ++i) {
     kept.push_back(priced[i].second);
   }
@@ -82,11 +84,11 @@ absl::StatusOr<NewNodeClaim> FinalizeNodeClaim(const InFlightNodeClaim& claim,
   out.node_pool = claim.node_claim_template().node_pool;
   std::set<std::string> capacity_types;
   std::set<std::string> zones;
-  for (const TypeCandidate& candidate : kept) {
-    out.instance_types.push_back(candidate.type->name);
-    out.instance_type_options.push_back(*candidate.type);
-    for (const OfferingView& offering : candidate.type->offerings) {
-      if (offering.available && OfferingCompatible(offering, requirements)) {
+  for (const TypeCandidate* candidate : kept) {
+    out.instance_types.push_back(candidate->type->name);
+    out.instance_type_options.push_back(candidate->type);
+    for (const OfferingView& offering : candidate->type->offerings) {
+      if (offering.available && allowed.Allows(offering)) {
         capacity_types.insert(offering.capacity_type);
         zones.insert(offering.zone);
       }
@@ -113,9 +115,9 @@ absl::StatusOr<NewNodeClaim> FinalizeNodeClaim(const InFlightNodeClaim& claim,
 
 absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim) {
   std::vector<LaunchOption> options;
-  for (const InstanceTypeView& type : claim.instance_type_options) {
-    LaunchOption option{&type, {}};
-    for (const OfferingView& offering : type.offerings) {
+  for (const InstanceTypeView* type : claim.instance_type_options) {
+    LaunchOption option{type, {}};
+    for (const OfferingView& offering : type->offerings) {
       if (offering.available && OfferingCompatible(offering, claim.requirements)) {
         option.offerings.push_back(&offering);
       }

@@ -26,7 +26,7 @@ struct ClaimFixture {
       tmpl.candidates.push_back(
           {&type, Resources({{"cpu", type.name == "t.small" ? "1" : "100m"}})});
     }
-    return InFlightNodeClaim(tmpl, tmpl.candidates);
+    return InFlightNodeClaim(tmpl, AllCandidates(tmpl.candidates));
   }
 };
 
@@ -63,11 +63,15 @@ TEST(FinalizeNodeClaim, StrictMinValuesBrokenByTruncationIsAnError) {
   EXPECT_TRUE(FinalizeNodeClaim(claim, best_effort, 2).ok());
 }
 
-NewNodeClaim ClaimOf(std::vector<InstanceTypeView> types) {
+// The claim points at `types`, which must outlive it (a temporary list lives until the end of
+// the full expression, e.g. `PredictLaunch(ClaimOf({...}))`).
+NewNodeClaim ClaimOf(const std::vector<InstanceTypeView>& types) {
   NewNodeClaim claim;
   claim.node_pool = "default";
-  for (const InstanceTypeView& type : types) claim.instance_types.push_back(type.name);
-  claim.instance_type_options = std::move(types);
+  for (const InstanceTypeView& type : types) {
+    claim.instance_types.push_back(type.name);
+    claim.instance_type_options.push_back(&type);
+  }
   return claim;
 }
 
@@ -117,7 +121,8 @@ TEST(PredictLaunch, ReservedBeatsSpotBeatsOnDemand) {
 }
 
 TEST(PredictLaunch, HonoursCapacityTypeAndZoneRequirements) {
-  NewNodeClaim claim = ClaimOf({PricedType("a", 1.0, 0.3)});
+  const std::vector<InstanceTypeView> types = {PricedType("a", 1.0, 0.3)};
+  NewNodeClaim claim = ClaimOf(types);
   claim.requirements.Add(scheduling::Requirement::In("karpenter.sh/capacity-type", {"on-demand"}));
   claim.requirements.Add(scheduling::Requirement::In("topology.kubernetes.io/zone", {kZoneC}));
   absl::StatusOr<LaunchPrediction> launch = PredictLaunch(claim);

@@ -1,5 +1,8 @@
 #include "src/provisioning/nodeclaim.h"
 
+#include <algorithm>
+#include <climits>
+
 #include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/taint_match.h"
@@ -18,14 +21,50 @@ absl::Status CheckTaints(const std::vector<api::Taint>& taints,
 }
 
 InFlightNodeClaim::InFlightNodeClaim(const NodeClaimTemplate& node_claim_template,
-                                     std::vector<TypeCandidate> candidates, Topology* topology)
+                                     CandidateList candidates, Topology* topology)
     : template_(&node_claim_template),
       requirements_(node_claim_template.requirements),
       topology_(topology),
       candidates_(std::move(candidates)) {
-  if (topology_ != nullptr) hostname_ = topology_->NewHostname();
+  if (topology_ != nullptr) {
+    hostname_ = topology_->NewHostname();
+    host_id_ = topology_->HostId(hostname_);
+  }
   host_ports_.Add(node_claim_template.daemon_host_ports);
+  UpdateHeadroom();
 }
+
+void InFlightNodeClaim::UpdateHeadroom() {
+  const ResourceFootprint used = FootprintOf(pod_requests_);
+  ResourceFootprint most{INT64_MIN, INT64_MIN, INT64_MIN};
+  for (const TypeCandidate* candidate : candidates_) {
+    most.cpu = std::max(most.cpu, RoomUpperBound(candidate->room.cpu, 0, used.cpu));
+    most.memory = std::max(most.memory, RoomUpperBound(candidate->room.memory, 0, used.memory));
+    most.pods = std::max(most.pods, RoomUpperBound(candidate->room.pods, 0, used.pods));
+  }
+  headroom_ = most;
+}
+
+namespace {
+
+// Whether the two requirement sets are equal once kubernetes.io/hostname is set aside.
+bool SameExceptHostname(const scheduling::Requirements& a, const scheduling::Requirements& b) {
+  auto it_a = a.begin();
+  auto it_b = b.begin();
+  auto skip = [](auto& it, const scheduling::Requirements& set) {
+    while (it != set.end() && it->key() == api::kLabelHostname) ++it;
+  };
+  while (true) {
+    skip(it_a, a);
+    skip(it_b, b);
+    if (it_a == a.end() || it_b == b.end()) return it_a == a.end() && it_b == b.end();
+    if (!(*it_a == *it_b)) return false;
+    ++it_a;
+    ++it_b;
+  }
+}
+
+}  // namespace
 
 absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
                                     const scheduling::Requirements& pod_requirements,
@@ -57,7 +96,14 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
   }
 
   const api::ResourceList requests = Merge(pod_requests_, pod_requests);
-  FilterResult filtered = FilterInstanceTypes(candidates_, requirements, requests);
+  FilterResult filtered;
+  if (candidates_meet_requirements_ && SameExceptHostname(requirements, requirements_)) {
+    // The pod narrowed nothing, so every remaining type still meets the requirements and has an
+    // allowed offering: only resources can rule one out now.
+    filtered.remaining = KeepFitting(candidates_, requests);
+  } else {
+    filtered = FilterInstanceTypes(candidates_, requirements, requests, /*explain=*/false);
+  }
   bool relaxed = false;
   if (!filtered.remaining.empty()) {
     const std::string unmet = UnmetMinValuesKey(filtered.remaining, requirements);
@@ -69,6 +115,7 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
     }
   }
   if (filtered.remaining.empty()) {
+    filtered = FilterInstanceTypes(candidates_, requirements, requests, /*explain=*/true);
     // Upstream reports the daemonset overhead plus this pod, not the claim's earlier pods.
     return absl::FailedPreconditionError(
         fmt::format("no instance type satisfied resources {} and requirements {} ({})",
@@ -83,10 +130,12 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
   }
   pods_.push_back(attempt.pod);
   candidates_ = std::move(filtered.remaining);
+  candidates_meet_requirements_ = true;
   pod_requests_ = requests;
   requirements_ = std::move(requirements);
   min_values_relaxed_ |= relaxed;
   host_ports_.Add(ports);
+  UpdateHeadroom();
   return absl::OkStatus();
 }
 

@@ -7,6 +7,7 @@
 // instance-type filter.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -45,8 +46,8 @@ class InFlightNodeClaim {
  public:
   // With a `topology`, the claim takes a placeholder hostname from it and placements honour
   // and record topology spread and pod (anti-)affinity.
-  InFlightNodeClaim(const NodeClaimTemplate& node_claim_template,
-                    std::vector<TypeCandidate> candidates, Topology* topology = nullptr);
+  InFlightNodeClaim(const NodeClaimTemplate& node_claim_template, CandidateList candidates,
+                    Topology* topology = nullptr);
 
   // Places the pod when every check passes and at least one instance type remains (with
   // minValues met, or lowered under BestEffort); otherwise leaves the claim unchanged.
@@ -56,9 +57,19 @@ class InFlightNodeClaim {
                    const api::ResourceList& pod_requests, const SchedulerOptions& options,
                    const scheduling::Requirements* strict_pod_requirements = nullptr);
 
+  // False when the pod certainly fits none of the remaining types: for cpu, memory or pod slots
+  // it asks more than the roomiest type has left. True says nothing; Add decides.
+  bool MayFit(const ResourceFootprint& pod) const {
+    return pod.cpu <= headroom_.cpu && pod.memory <= headroom_.memory && pod.pods <= headroom_.pods;
+  }
+
   const NodeClaimTemplate& node_claim_template() const { return *template_; }
+  // The placeholder hostname topology knows the claim by ("" without a topology).
+  const std::string& hostname() const { return hostname_; }
+  uint32_t host_id() const { return host_id_; }  // Topology::HostId of the hostname.
   const scheduling::Requirements& requirements() const { return requirements_; }
-  const std::vector<TypeCandidate>& candidates() const { return candidates_; }
+  // Pointers into the template's candidates: the template must outlive the claim.
+  const CandidateList& candidates() const { return candidates_; }
   const api::ResourceList& pod_requests() const { return pod_requests_; }
   const std::vector<const api::Pod*>& pods() const { return pods_; }
   bool min_values_relaxed() const { return min_values_relaxed_; }
@@ -70,11 +81,20 @@ class InFlightNodeClaim {
   scheduling::Requirements requirements_;
   Topology* topology_;
   std::string hostname_;
-  std::vector<TypeCandidate> candidates_;
+  uint32_t host_id_ = 0;
+  // Whether every candidate met `requirements_` (and had an allowed offering) when last
+  // filtered; the template's candidates were never checked against offerings.
+  bool candidates_meet_requirements_ = false;
+  CandidateList candidates_;
   api::ResourceList pod_requests_;
   std::vector<const api::Pod*> pods_;
   HostPortUsage host_ports_;
   bool min_values_relaxed_ = false;
+  // Per resource, the most any remaining type has left after the claim's pods and its
+  // daemonsets (kept in step with `candidates_` and `pod_requests_`).
+  ResourceFootprint headroom_;
+
+  void UpdateHeadroom();
 };
 
 }  // namespace karpenter::provisioning

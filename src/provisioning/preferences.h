@@ -12,6 +12,7 @@
 #include "src/api/box.h"
 #include "src/api/pod.h"
 #include "src/scheduling/requirements.h"
+#include "src/state/volume_usage.h"
 
 namespace karpenter::provisioning {
 
@@ -20,6 +21,8 @@ struct PodAttempt {
   api::Box<api::Affinity> affinity;
   std::vector<api::Toleration> tolerations;
   std::vector<api::TopologySpreadConstraint> topology_spread_constraints;
+  // The persistent volumes the pod mounts, by CSI driver (attach limits, P14); null: none known.
+  const state::VolumesByDriver* volumes = nullptr;
 
   explicit PodAttempt(const api::Pod& original);
   // nodeSelector ∩ first required node-affinity term ∩ heaviest preferred node-affinity term.

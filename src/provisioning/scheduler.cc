@@ -47,13 +47,12 @@ struct PoolState {
 
 // Types that stay within the pool's remaining limits. Every launch is one more node, so a
 // `nodes` limit needs at least one node left.
-std::vector<TypeCandidate> WithinLimits(const std::vector<TypeCandidate>& candidates,
-                                        const api::ResourceList& remaining) {
+CandidateList WithinLimits(const CandidateList& candidates, const api::ResourceList& remaining) {
   auto nodes = remaining.find(kResourceNodes);
   if (nodes != remaining.end() && nodes->second < api::Quantity::FromInt(1, {})) return {};
-  std::vector<TypeCandidate> out;
-  for (const TypeCandidate& candidate : candidates) {
-    const api::ResourceList& capacity = CapacityOf(*candidate.type);
+  CandidateList out;
+  for (const TypeCandidate* candidate : candidates) {
+    const api::ResourceList& capacity = CapacityOf(*candidate->type);
     bool within = true;
     for (const auto& [name, left] : remaining) {
       if (name == kResourceNodes) continue;
@@ -66,12 +65,12 @@ std::vector<TypeCandidate> WithinLimits(const std::vector<TypeCandidate>& candid
 }
 
 // remaining −= the largest capacity among the claim's types: the claim may become any of them.
-void SubtractMax(api::ResourceList& remaining, const std::vector<TypeCandidate>& candidates) {
+void SubtractMax(api::ResourceList& remaining, const CandidateList& candidates) {
   for (auto& [name, left] : remaining) {
     if (name == kResourceNodes) continue;
     std::optional<api::Quantity> largest;
-    for (const TypeCandidate& candidate : candidates) {
-      const api::ResourceList& capacity = CapacityOf(*candidate.type);
+    for (const TypeCandidate* candidate : candidates) {
+      const api::ResourceList& capacity = CapacityOf(*candidate->type);
       auto it = capacity.find(name);
       if (it != capacity.end() && (!largest || it->second > *largest)) largest = it->second;
     }
@@ -92,11 +91,19 @@ class Scheduler {
   absl::Status Add(const PodAttempt& attempt, const api::ResourceList& requests);
   PodAttempt MakeAttempt(const api::Pod& pod) const;
 
+  // Keeps `claim_order_` sorted by (pods, creation) after the claim at `position` gained one.
+  void MoveUpAfterAdd(size_t position);
+  void InsertNewClaim(size_t index);
+  bool ClaimBefore(size_t a, size_t b) const;
+
   const SchedulerInput& input_;
   std::optional<Topology> topology_;  // Topology spread and pod (anti-)affinity (P11, P12).
   std::vector<PoolState> pools_;      // Weight desc, then name desc.
   std::vector<ExistingNode> existing_;
   std::vector<InFlightNodeClaim> claims_;  // Creation order.
+  // Indices into `claims_` by (number of pods, creation order): the order upstream tries them
+  // in, kept up to date incrementally rather than sorted for every pod.
+  std::vector<size_t> claim_order_;
   bool tolerate_prefer_no_schedule_ = false;
 };
 
@@ -142,13 +149,13 @@ void Scheduler::BuildPools() {
     }
     for (const InstanceTypeView& type : pool->instance_types) {
       if (!type.requirements.HasIntersection(tmpl.requirements)) continue;
-      TypeCandidate candidate{&type, {}};
+      api::ResourceList overhead;
       for (const auto& [daemon, daemon_requirements] : daemons) {
         if (type.requirements.HasIntersection(daemon_requirements)) {
-          candidate.daemon_overhead = Merge(candidate.daemon_overhead, RequestsForPod(*daemon));
+          overhead = Merge(overhead, RequestsForPod(*daemon));
         }
       }
-      tmpl.candidates.push_back(std::move(candidate));
+      tmpl.candidates.push_back(MakeTypeCandidate(type, std::move(overhead)));
     }
     if (tmpl.candidates.empty()) continue;  // Upstream: NoCompatibleInstanceTypes event.
     if (!pool->node_pool.spec.limits.empty()) {
@@ -187,8 +194,32 @@ void Scheduler::BuildExistingNodes() {
   }
 }
 
+bool Scheduler::ClaimBefore(size_t a, size_t b) const {
+  const size_t pods_a = claims_[a].pods().size();
+  const size_t pods_b = claims_[b].pods().size();
+  return pods_a != pods_b ? pods_a < pods_b : a < b;
+}
+
+void Scheduler::MoveUpAfterAdd(size_t position) {
+  while (position + 1 < claim_order_.size() &&
+         ClaimBefore(claim_order_[position + 1], claim_order_[position])) {
+    std::swap(claim_order_[position], claim_order_[position + 1]);
+    ++position;
+  }
+}
+
+void Scheduler::InsertNewClaim(size_t index) {
+  auto at = std::upper_bound(claim_order_.begin(), claim_order_.end(), index,
+                             [this](size_t a, size_t b) { return ClaimBefore(a, b); });
+  claim_order_.insert(at, index);
+}
+
 PodAttempt Scheduler::MakeAttempt(const api::Pod& pod) const {
   PodAttempt attempt(pod);
+  if (!input_.pod_volumes.empty()) {
+    auto volumes = input_.pod_volumes.find(PodKey(pod));
+    if (volumes != input_.pod_volumes.end()) attempt.volumes = &volumes->second;
+  }
   if (input_.options.preference_policy == PreferencePolicy::kIgnore) IgnorePreferences(attempt);
   return attempt;
 }
@@ -214,20 +245,22 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
     if (node.Add(attempt, pod_requirements, requests, &strict).ok()) return absl::OkStatus();
   }
   // Emptier claims first, so pods spread over what is already being launched.
-  std::vector<InFlightNodeClaim*> by_pods;
-  for (InFlightNodeClaim& claim : claims_) by_pods.push_back(&claim);
-  std::stable_sort(by_pods.begin(), by_pods.end(), [](const auto* a, const auto* b) {
-    return a->pods().size() < b->pods().size();
-  });
-  for (InFlightNodeClaim* claim : by_pods) {
-    if (claim->Add(attempt, pod_requirements, requests, input_.options, &strict).ok()) {
+  const ResourceFootprint footprint = FootprintOf(requests);
+  for (size_t position = 0; position < claim_order_.size(); ++position) {
+    InFlightNodeClaim& claim = claims_[claim_order_[position]];
+    // Cheap necessary conditions first: most claims are ruled out by them.
+    if (!claim.MayFit(footprint) || !topology_->MayPlaceOnHost(attempt, claim.host_id())) {
+      continue;
+    }
+    if (claim.Add(attempt, pod_requirements, requests, input_.options, &strict).ok()) {
+      MoveUpAfterAdd(position);
       return absl::OkStatus();
     }
   }
   std::vector<std::string> errors;
   for (PoolState& pool : pools_) {
     const NodeClaimTemplate& tmpl = pool.node_claim_template;
-    std::vector<TypeCandidate> candidates = tmpl.candidates;
+    CandidateList candidates = AllCandidates(tmpl.candidates);
     if (pool.remaining) {
       candidates = WithinLimits(candidates, *pool.remaining);
       if (candidates.empty()) {
@@ -247,6 +280,7 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
     }
     if (pool.remaining) SubtractMax(*pool.remaining, claim.candidates());
     claims_.push_back(std::move(claim));
+    InsertNewClaim(claims_.size() - 1);
     return absl::OkStatus();
   }
   if (pools_.empty()) {

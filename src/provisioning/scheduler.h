@@ -21,6 +21,9 @@ std::string PodKey(const api::Pod& pod);
 // Queue order: cpu request desc, memory request desc, creationTimestamp asc, uid asc (then key).
 void SortPodsForScheduling(std::vector<const api::Pod*>& pods);
 
+// The result's NewNodeClaim::instance_type_options point into `input`, so it must outlive them;
+// a temporary input is refused at compile time.
 SchedulerResult Solve(const SchedulerInput& input);
+SchedulerResult Solve(SchedulerInput&& input) = delete;
 
 }  // namespace karpenter::provisioning

@@ -83,8 +83,8 @@ TEST(Scheduler, LimitsRemoveTypesLargerThanRemaining) {
   input.pending_pods = {MakePod("a", "1", "1Gi")};
   const SchedulerResult result = Solve(input);
   ASSERT_THAT(result.new_node_claims, SizeIs(1));
-  for (const InstanceTypeView& type : result.new_node_claims[0].instance_type_options) {
-    EXPECT_LE(type.allocatable.at("cpu"), Q("4")) << type.name;
+  for (const InstanceTypeView* type : result.new_node_claims[0].instance_type_options) {
+    EXPECT_LE(type->allocatable.at("cpu"), Q("4")) << type->name;
   }
   EXPECT_THAT(result.new_node_claims[0].instance_types, SizeIs(7));
 }
@@ -215,7 +215,8 @@ SchedulerInput MinValuesInput() {
 }
 
 TEST(Scheduler, MinValuesStrictRejectsTooFewFamilies) {
-  const SchedulerResult result = Solve(MinValuesInput());
+  const SchedulerInput input = MinValuesInput();
+  const SchedulerResult result = Solve(input);
   EXPECT_THAT(result.new_node_claims, IsEmpty());
   EXPECT_THAT(result.unschedulable.at("default/big"),
               HasSubstr("min requirement not met for karpenter.k8s.aws/instance-family"));

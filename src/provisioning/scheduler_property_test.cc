@@ -90,11 +90,12 @@ TEST(SchedulerProperty, EveryPodPlacedOnceOrExplained) {
 
 TEST(SchedulerProperty, CheapestTypeHoldsClaimRequests) {
   CheckProperty("cheapest type holds claim requests", [] {
-    const SchedulerResult result = Solve(ArbitraryInput());
+    const SchedulerInput input = ArbitraryInput();
+    const SchedulerResult result = Solve(input);
     for (const NewNodeClaim& claim : result.new_node_claims) {
       RC_ASSERT(!claim.instance_type_options.empty());
       RC_ASSERT(!claim.pods.empty());
-      RC_ASSERT(Fits(claim.requests, claim.instance_type_options.front().allocatable));
+      RC_ASSERT(Fits(claim.requests, claim.instance_type_options.front()->allocatable));
     }
   });
 }

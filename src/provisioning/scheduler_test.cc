@@ -21,8 +21,8 @@ using namespace ::karpenter::provisioning::testing;  // NOLINT: test fixtures
 
 bool AllTypesHave(const NewNodeClaim& claim, const std::string& key, const std::string& value) {
   return std::all_of(claim.instance_type_options.begin(), claim.instance_type_options.end(),
-                     [&](const InstanceTypeView& type) {
-                       const scheduling::Requirement* requirement = type.requirements.Find(key);
+                     [&](const InstanceTypeView* type) {
+                       const scheduling::Requirement* requirement = type->requirements.Find(key);
                        return requirement != nullptr && requirement->Has(value);
                      });
 }

@@ -11,6 +11,8 @@
 #include "src/state/daemonset_pods.h"
 #include "src/state/pending.h"
 #include "src/state/pod_predicates.h"
+#include "src/state/volume_topology.h"
+#include "src/state/volume_usage.h"
 
 namespace karpenter::provisioning {
 namespace {
@@ -49,9 +51,11 @@ absl::Status AddNodePools(const state::ClusterSnapshot& snapshot, CatalogCache& 
 }
 
 // What the pods already bound to a node use of it.
-void ChargeBoundPods(const std::vector<const api::Pod*>& pods, ExistingNodeView& view) {
+void ChargeBoundPods(const state::ClusterSnapshot& snapshot,
+                     const std::vector<const api::Pod*>& pods, ExistingNodeView& view) {
   for (const api::Pod* pod : pods) {
     if (state::IsTerminal(*pod)) continue;
+    state::AddVolumes(view.volumes_in_use, state::PodVolumes(snapshot, *pod));
     const api::ResourceList requests = api::PodRequests(*pod);
     api::AddResources(view.requested, requests);
     if (state::IsOwnedByDaemonSet(*pod)) api::AddResources(view.daemon_requested, requests);
@@ -75,7 +79,10 @@ ExistingNodeView NodeView(const state::ClusterSnapshot& snapshot, const api::Nod
       node_claim != nullptr || node.metadata.labels.contains(std::string(api::kNodePoolLabelKey));
   view.initialized = node_claim == nullptr ||
                      node.metadata.labels.contains(std::string(api::kNodeInitializedLabelKey));
-  ChargeBoundPods(snapshot.PodsOnNode(node.metadata.name), view);
+  ChargeBoundPods(snapshot, snapshot.PodsOnNode(node.metadata.name), view);
+  if (const api::CSINode* csi_node = snapshot.FindCSINode(node.metadata.name)) {
+    view.volume_limits = state::VolumeLimits(*csi_node);
+  }
   return view;
 }
 
@@ -174,10 +181,20 @@ absl::Status AddExistingNodes(const state::ClusterSnapshot& snapshot, CatalogCac
   return absl::OkStatus();
 }
 
+void AddPodVolumes(const state::ClusterSnapshot& snapshot, const api::Pod& pod,
+                   SchedulerInput& input) {
+  state::VolumesByDriver volumes = state::PodVolumes(snapshot, pod);
+  if (!volumes.empty()) input.pod_volumes[PodKey(pod)] = std::move(volumes);
+}
+
 void AddPods(const state::ClusterSnapshot& snapshot, const PlanOptions& options,
              SnapshotSchedulerInput& out) {
   state::PendingPods pending = state::SelectPendingPods(snapshot);
-  for (const api::Pod* pod : pending.pods) out.input.pending_pods.push_back(*pod);
+  for (const api::Pod* pod : pending.pods) {
+    out.input.pending_pods.push_back(*pod);
+    state::InjectVolumeRequirements(snapshot, out.input.pending_pods.back());
+    AddPodVolumes(snapshot, *pod, out.input);
+  }
   for (const state::IgnoredPod& ignored : pending.ignored) {
     out.ignored_pods.push_back({PodKey(*ignored.pod), ignored.reason.message});
   }
@@ -185,6 +202,8 @@ void AddPods(const state::ClusterSnapshot& snapshot, const PlanOptions& options,
   for (const api::Pod* pod : state::ReschedulablePodsOfDeletingNodes(snapshot, options.now)) {
     api::Pod moving = *pod;
     moving.spec.node_name.clear();
+    state::InjectVolumeRequirements(snapshot, moving);
+    AddPodVolumes(snapshot, moving, out.input);
     out.input.pending_pods.push_back(std::move(moving));
   }
 }

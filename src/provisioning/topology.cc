@@ -206,7 +206,7 @@ void Topology::TrackInverse(const api::Pod& pod, const NodeInfo* node, std::vect
     auto [it, inserted] = inverse_index_.try_emplace(std::move(signature), inverse_.size());
     if (inserted) {
       inverse_any_domain_.push_back(Requirement::Exists(spec.key));
-      auto group = std::make_unique<TopologyGroup>(std::move(spec));
+      auto group = std::make_unique<TopologyGroup>(std::move(spec), &host_ids_);
       for (const auto& [domain, sets] : domains_[group->key()]) group->Register(domain);
       inverse_.push_back(std::move(group));
     }
@@ -268,7 +268,7 @@ size_t Topology::GroupFor(TopologyGroupSpec spec, const api::Pod& pod) {
   auto [it, inserted] = group_index_.try_emplace(std::move(signature), groups_.size());
   if (!inserted) return it->second;
   any_domain_.push_back(Requirement::Exists(spec.key));
-  auto group = std::make_unique<TopologyGroup>(std::move(spec));
+  auto group = std::make_unique<TopologyGroup>(std::move(spec), &host_ids_);
   // nodeTaintsPolicy Honor: only domains some pool offers with taints the pod tolerates.
   const TopologyNodeFilter& filter = group->spec().node_filter;
   for (const auto& [domain, sets] : domains_[group->key()]) {
@@ -323,14 +323,36 @@ void Topology::Update(const PodAttempt& attempt) {
   const size_t count = ConstraintCount(attempt);
   if (!groups.owned.empty() && groups.constraint_count == count) return;
   groups.owned.clear();
+  groups.owned_on_hostname.clear();
+  groups.selects_self.clear();
   groups.constraint_count = count;
   for (TopologyGroupSpec& spec : SpecsFor(attempt)) {
-    groups.owned.push_back(GroupFor(std::move(spec), *attempt.pod));
+    const size_t index = GroupFor(std::move(spec), *attempt.pod);
+    groups.owned.push_back(index);
+    if (groups_[index]->key() == api::kLabelHostname) {
+      groups.owned_on_hostname.push_back(index);
+      groups.selects_self.push_back(groups_[index]->Selects(*attempt.pod));
+    }
   }
   groups.inverse_selecting.clear();
   for (size_t i = 0; i < inverse_.size(); ++i) {
     if (inverse_[i]->Selects(*attempt.pod)) groups.inverse_selecting.push_back(i);
   }
+}
+
+bool Topology::MayPlaceOnHost(const PodAttempt& attempt, uint32_t host_id) const {
+  auto found = pods_.find(attempt.pod);
+  if (found == pods_.end()) return true;
+  const PodGroups& groups = found->second;
+  for (size_t i = 0; i < groups.owned_on_hostname.size(); ++i) {
+    if (groups_[groups.owned_on_hostname[i]]->BlocksHost(groups.selects_self[i], host_id)) {
+      return false;
+    }
+  }
+  for (size_t index : groups.inverse_selecting) {
+    if (inverse_[index]->BlocksHost(/*self_selecting=*/false, host_id)) return false;
+  }
+  return true;
 }
 
 absl::Status Topology::AddRequirements(const PodAttempt& attempt,

@@ -50,6 +50,12 @@ class Topology {
                                const scheduling::WellKnownLabels* allow_undefined,
                                scheduling::Requirements& node) const;
 
+  // A cheap necessary condition for AddRequirements on a node or claim whose hostname has
+  // `host_id` (HostId): false when a hostname-keyed constraint on the attempt already rules
+  // the host out. True says nothing. Valid after Update(attempt).
+  bool MayPlaceOnHost(const PodAttempt& attempt, uint32_t host_id) const;
+  uint32_t HostId(std::string_view host) { return host_ids_.IdOf(host); }
+
   // Counts `pod` in every group that selects it, now that it is placed on a node with these
   // taints and (narrowed) requirements. `taints` must outlive the Topology.
   void Record(const api::Pod& pod, const std::vector<api::Taint>& taints,
@@ -77,6 +83,8 @@ class Topology {
   struct PodGroups {
     size_t constraint_count = 0;            // Of the attempt `owned` was built for.
     std::vector<size_t> owned;              // Groups whose constraint the pod carries.
+    std::vector<size_t> owned_on_hostname;  // The subset of `owned` keyed on the hostname ...
+    std::vector<bool> selects_self;         // ... and whether each selects the pod itself.
     std::vector<size_t> inverse_owned;      // Inverse groups of the pod's required anti-affinity.
     std::vector<size_t> inverse_selecting;  // Inverse groups that select the pod.
   };
@@ -103,6 +111,7 @@ class Topology {
   std::vector<std::string> namespaces_;                  // Every namespace seen, sorted.
   absl::flat_hash_set<std::string> excluded_uids_;
 
+  HostIds host_ids_;  // Before the groups, which point at it.
   std::vector<std::unique_ptr<TopologyGroup>> groups_;
   std::vector<scheduling::Requirement> any_domain_;       // Per group: `key Exists`.
   absl::flat_hash_map<std::string, size_t> group_index_;  // Signature -> groups_ index.

@@ -132,7 +132,13 @@ std::string TopologyGroupSpec::Signature() const {
                      node_filter.Signature(), SelectorSignature(selector));
 }
 
-TopologyGroup::TopologyGroup(TopologyGroupSpec spec) : spec_(std::move(spec)) {}
+uint32_t HostIds::IdOf(std::string_view host) {
+  auto [it, inserted] = ids_.try_emplace(Key(host), static_cast<uint32_t>(ids_.size()));
+  return it->second;
+}
+
+TopologyGroup::TopologyGroup(TopologyGroupSpec spec, HostIds* hosts)
+    : spec_(std::move(spec)), hosts_(IsHostname(spec_.key) ? hosts : nullptr) {}
 
 bool TopologyGroup::Selects(const api::Pod& pod) const {
   return spec_.namespaces.Has(pod.metadata.namespace_) &&
@@ -151,6 +157,11 @@ void TopologyGroup::Record(std::string_view domain) {
   int32_t& count = domains_[Key(domain)];
   if (count == 0) ++populated_;
   ++count;
+  if (hosts_ != nullptr) {
+    const uint32_t id = hosts_->IdOf(domain);
+    if (id >= host_counts_.size()) host_counts_.resize(id + 1, 0);
+    host_counts_[id] = count;
+  }
 }
 
 int32_t TopologyGroup::CountOf(std::string_view domain) const {
@@ -298,6 +309,20 @@ Requirement TopologyGroup::NextAntiAffinity(const Requirement& pod_domains,
   }
   if (options.empty()) return Requirement::DoesNotExist(spec_.key);
   return Requirement::In(spec_.key, std::move(options));
+}
+
+bool TopologyGroup::BlocksHost(bool self_selecting, uint32_t host_id) const {
+  if (hosts_ == nullptr) return false;
+  const int32_t count = host_id < host_counts_.size() ? host_counts_[host_id] : 0;
+  switch (spec_.type) {
+    case TopologyType::kSpread:
+      return count + (self_selecting ? 1 : 0) > spec_.max_skew;
+    case TopologyType::kPodAntiAffinity:
+      return count > 0;
+    case TopologyType::kPodAffinity:
+      return false;  // Depends on other hosts too; Next decides.
+  }
+  return false;
 }
 
 std::string TopologyGroup::CountsString() const {

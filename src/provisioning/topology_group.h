@@ -74,9 +74,21 @@ struct TopologyGroupSpec {
   std::string Signature() const;
 };
 
+// Dense ids for hostnames, shared by the groups of one solve, so that hostname-keyed groups can
+// also count by index: the per-claim checks of a solve then never hash a string.
+class HostIds {
+ public:
+  // The host's id, assigning the next one to a host not seen before.
+  uint32_t IdOf(std::string_view host);
+
+ private:
+  absl::flat_hash_map<std::string, uint32_t> ids_;
+};
+
 class TopologyGroup {
  public:
-  explicit TopologyGroup(TopologyGroupSpec spec);
+  // `hosts` (outliving the group; may be null) indexes the counts of a hostname-keyed group.
+  explicit TopologyGroup(TopologyGroupSpec spec, HostIds* hosts = nullptr);
 
   const TopologyGroupSpec& spec() const { return spec_; }
   TopologyType type() const { return spec_.type; }
@@ -100,6 +112,11 @@ class TopologyGroup {
   scheduling::Requirement Next(bool self_selecting, const scheduling::Requirement& pod_domains,
                                const scheduling::Requirement& node_domains) const;
 
+  // For a group on kubernetes.io/hostname: whether `host` is already closed to the pod (a
+  // spread at its skew, an anti-affinity with a pod there). Exactly when Next would refuse a
+  // node known only by that hostname; false for groups on other keys.
+  bool BlocksHost(bool self_selecting, uint32_t host_id) const;
+
   // "{a: 1, b: 0}" in name order, or only the totals past 25 domains (error messages).
   std::string CountsString() const;
 
@@ -118,7 +135,9 @@ class TopologyGroup {
 
   TopologyGroupSpec spec_;
   absl::flat_hash_map<std::string, int32_t> domains_;
-  size_t populated_ = 0;  // Domains with a count above zero.
+  HostIds* hosts_ = nullptr;          // Set for hostname-keyed groups only.
+  std::vector<int32_t> host_counts_;  // By host id, mirroring `domains_`.
+  size_t populated_ = 0;              // Domains with a count above zero.
 };
 
 }  // namespace karpenter::provisioning

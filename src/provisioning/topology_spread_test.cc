@@ -95,7 +95,8 @@ SchedulerInput SkewedInput(const char* when) {
 }
 
 TEST(TopologySpread, DoNotScheduleLeavesPodsUnschedulableWhenSkewIsImpossible) {
-  const SchedulerResult result = Solve(SkewedInput("DoNotSchedule"));
+  const SchedulerInput input = SkewedInput("DoNotSchedule");
+  const SchedulerResult result = Solve(input);
   EXPECT_THAT(PodsPerZone(result), ElementsAre(Pair(kZoneA, 1)));
   ASSERT_THAT(result.unschedulable, SizeIs(2));
   EXPECT_THAT(result.unschedulable.begin()->second,
@@ -103,7 +104,8 @@ TEST(TopologySpread, DoNotScheduleLeavesPodsUnschedulableWhenSkewIsImpossible) {
 }
 
 TEST(TopologySpread, ScheduleAnywayIsRelaxedWhenSkewIsImpossible) {
-  const SchedulerResult result = Solve(SkewedInput("ScheduleAnyway"));
+  const SchedulerInput input = SkewedInput("ScheduleAnyway");
+  const SchedulerResult result = Solve(input);
   EXPECT_THAT(result.unschedulable, IsEmpty());
   EXPECT_THAT(PodsPerZone(result), ElementsAre(Pair(kZoneA, 3)));
 }
@@ -183,14 +185,16 @@ SchedulerInput TaintedZoneInput(std::optional<std::string> taints_policy) {
 }
 
 TEST(TopologySpread, NodeTaintsPolicyIgnoreCountsTaintedDomains) {
-  const SchedulerResult result = Solve(TaintedZoneInput(std::nullopt));
+  const SchedulerInput input = TaintedZoneInput(std::nullopt);
+  const SchedulerResult result = Solve(input);
   // Zone C stays at 0 pods, so A and B can hold one each.
   EXPECT_THAT(PodsPerZone(result), ElementsAre(Pair(kZoneA, 1), Pair(kZoneB, 1)));
   EXPECT_THAT(result.unschedulable, SizeIs(2));
 }
 
 TEST(TopologySpread, NodeTaintsPolicyHonorSkipsUntoleratedDomains) {
-  const SchedulerResult result = Solve(TaintedZoneInput("Honor"));
+  const SchedulerInput input = TaintedZoneInput("Honor");
+  const SchedulerResult result = Solve(input);
   EXPECT_THAT(result.unschedulable, IsEmpty());
   EXPECT_THAT(PodsPerZone(result), ElementsAre(Pair(kZoneA, 2), Pair(kZoneB, 2)));
 }

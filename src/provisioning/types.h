@@ -16,6 +16,7 @@
 #include "src/api/taint.h"
 #include "src/scheduling/requirements.h"
 #include "src/scheduling/well_known_labels.h"
+#include "src/state/volume_usage.h"
 
 namespace karpenter::provisioning {
 
@@ -53,6 +54,10 @@ struct ExistingNodeView {
   // compatible daemonsets' requests beyond it.
   api::ResourceList daemon_requested;
   std::vector<api::ContainerPort> host_ports_used;
+  // CSI attach limits from the node's CSINode (driver -> most volumes), and the volumes its
+  // bound pods already mount (P14). New nodes have no CSINode yet, so no limits.
+  std::map<std::string, int64_t> volume_limits;
+  state::VolumesByDriver volumes_in_use;
   bool initialized = true;
   // Launched by Karpenter (has a NodeClaim); uninitialized managed nodes ignore ephemeral and
   // startup taints, since those are expected to go away.
@@ -91,6 +96,8 @@ struct SchedulerInput {
   // "namespace/name" of pending pods that a disruption simulation moves off candidate nodes;
   // they never land on a node marked `under_consolidate_after`. Empty outside simulations.
   std::set<std::string> moving_pods;
+  // The volumes of pending pods with persistent volumes, by PodKey (P14).
+  std::map<std::string, state::VolumesByDriver> pod_volumes;
   SchedulerOptions options;
 };
 
@@ -114,7 +121,8 @@ struct NewNodeClaim {
   // karpenter.sh/nodeclaim-min-values-relaxed).
   bool min_values_relaxed = false;
   // The remaining instance types themselves, in `instance_types` order, for launch prediction.
-  std::vector<InstanceTypeView> instance_type_options;
+  // They point into the SchedulerInput's node pools: valid only while that input lives.
+  std::vector<const InstanceTypeView*> instance_type_options;
 };
 
 struct SchedulerResult {

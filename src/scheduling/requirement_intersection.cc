@@ -15,7 +15,7 @@ namespace internal {
 
 std::shared_ptr<ValueList> MakeValueList(ValueList values) {
   if (values.empty()) return nullptr;
-  std::sort(values.begin(), values.end());
+  if (!std::is_sorted(values.begin(), values.end())) std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end()), values.end());
   return std::make_shared<ValueList>(std::move(values));
 }
