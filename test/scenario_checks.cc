@@ -186,9 +186,11 @@ void Checker::CheckSummary(const YAML::Node& want) {
 void Checker::CheckTop(const YAML::Node& expect) {
   for (const auto& entry : expect) {
     static const std::set<std::string> kKnown = {
-        "newNodeClaims",      "summary",      "scheduled",       "unplaced",      "unschedulable",
-        "unschedulableCount", "together",     "apart",           "existingNodes", "nodeClaims",
-        "eachNodeClaim",      "onNodeClaims", "onExistingNodes", "distinctLaunch"};
+        "newNodeClaims", "summary", "scheduled", "unplaced", "unschedulable", "unschedulableCount",
+        "together", "apart", "existingNodes", "nodeClaims", "eachNodeClaim", "onNodeClaims",
+        "onExistingNodes", "distinctLaunch",
+        // Checked by CheckDisruptionExpectations (test/disruption_checks.h).
+        "commands", "commandCount", "blocked", "blockedCount", "notBlocked", "untouched"};
     if (!kKnown.count(entry.first.Scalar())) Fail(entry.first.Scalar(), "unknown expectation");
   }
   if (expect["newNodeClaims"])
@@ -566,6 +568,19 @@ void Checker::CheckClaim(const std::string& name, const YAML::Node& spec, const 
 }
 
 }  // namespace
+
+std::vector<std::string> CheckClaimExpectations(const std::string& name, const YAML::Node& spec,
+                                                const json& claim, const json& plan,
+                                                const cloudprovider::Catalog& catalog) {
+  PlanIndex index = Index(plan);
+  Checker checker(index, catalog);
+  try {
+    checker.CheckClaim(name, spec, claim);
+  } catch (const std::exception& e) {
+    checker.Fail(name, std::string("malformed expectation: ") + e.what());
+  }
+  return checker.TakeFailures();
+}
 
 std::vector<std::string> CheckExpectations(const YAML::Node& expect, const json& plan,
                                            const cloudprovider::Catalog& catalog) {

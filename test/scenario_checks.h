@@ -17,4 +17,11 @@ namespace karpenter::scenario {
 std::vector<std::string> CheckExpectations(const YAML::Node& expect, const nlohmann::json& plan,
                                            const cloudprovider::Catalog& catalog);
 
+// The claim assertions of test/scenarios/README.md on one NodeClaim object of `plan` (a plan
+// `nodeClaims` entry or a disruption replacement); failures are prefixed with `name`.
+std::vector<std::string> CheckClaimExpectations(const std::string& name, const YAML::Node& spec,
+                                                const nlohmann::json& claim,
+                                                const nlohmann::json& plan,
+                                                const cloudprovider::Catalog& catalog);
+
 }  // namespace karpenter::scenario

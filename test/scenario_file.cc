@@ -77,14 +77,15 @@ absl::StatusOr<Scenario> LoadScenario(const std::string& path) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": header is not a map"));
   const YAML::Node& h = *header;
   for (const auto& entry : h) {
-    static const std::vector<std::string> kKnown = {"description", "behaviours", "upstream",
-                                                    "pending",     "args",       "expect"};
+    static const std::vector<std::string> kKnown = {
+        "description", "behaviours", "upstream", "pending", "args", "expect", "now"};
     std::string key = entry.first.Scalar();
     if (std::find(kKnown.begin(), kKnown.end(), key) == kKnown.end())
       return absl::InvalidArgumentError(absl::StrCat(path, ": unknown header key `", key, "`"));
   }
   if (h["description"]) scenario.description = h["description"].Scalar();
   if (h["pending"]) scenario.pending = h["pending"].Scalar();
+  if (h["now"]) scenario.now = h["now"].Scalar();
   absl::StatusOr<std::vector<std::string>> args = StringList(h["args"], "args");
   if (!args.ok()) return args.status();
   scenario.args = *args;

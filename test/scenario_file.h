@@ -19,6 +19,8 @@ struct Scenario {
   std::vector<int> behaviours;
   // Non-empty: the engine is known to be wrong here (or not written yet); the runner skips.
   std::string pending;
+  // Evaluation time (RFC 3339) passed as `--now`; empty: the runner's fixed default.
+  std::string now;
   // Extra `karpenter plan` arguments, e.g. ["--preference-policy", "Ignore"].
   std::vector<std::string> args;
   // Every document after the header, verbatim.

@@ -1,6 +1,7 @@
-// Runs every scheduling scenario of test/scenarios/provisioning through `karpenter plan -o json`
-// as a user would, and checks the decisions against the scenario's expectations. One test per
-// file, named after it; scenarios marked `pending` are skipped with their reason.
+// Runs every scenario of test/scenarios/provisioning through `karpenter plan -o json` (and of
+// test/scenarios/disruption through `karpenter plan --disruption -o json`) as a user would, and
+// checks the decisions against the scenario's expectations. One test per file, named after it;
+// scenarios marked `pending` are skipped with their reason.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -13,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
 #include "src/cloudprovider/catalog.h"
+#include "test/disruption_checks.h"
 #include "test/scenario_checks.h"
 #include "test/scenario_file.h"
 
@@ -62,16 +64,15 @@ const cloudprovider::Catalog& SharedCatalog() {
   return *catalog;
 }
 
-std::string ScenarioDir() {
-  return (fs::path(KP_SOURCE_DIR) / "test" / "scenarios" / "provisioning").string();
+std::string ScenarioDir(const char* kind) {
+  return (fs::path(KP_SOURCE_DIR) / "test" / "scenarios" / kind).string();
 }
 
 constexpr char kNow[] = "2026-12-02T00:00:00Z";
 
-class PlanScenario : public testing::TestWithParam<std::string> {};
-
-TEST_P(PlanScenario, MatchesExpectations) {
-  absl::StatusOr<Scenario> scenario = LoadScenario(GetParam());
+// Runs one scenario file; `extra_args` are what the scenario directory implies (`--disruption`).
+void RunScenario(const std::string& path, const std::vector<std::string>& extra_args) {
+  absl::StatusOr<Scenario> scenario = LoadScenario(path);
   ASSERT_TRUE(scenario.ok()) << scenario.status();
   if (!scenario->pending.empty()) GTEST_SKIP() << "pending: " << scenario->pending;
   ASSERT_FALSE(SharedCatalog().Types().empty()) << "embedded catalog failed to load";
@@ -84,8 +85,10 @@ TEST_P(PlanScenario, MatchesExpectations) {
 
   // A fixed evaluation time keeps time-dependent decisions (do-not-disrupt durations, deleting
   // nodes) reproducible.
+  const std::string now = scenario->now.empty() ? kNow : scenario->now;
   std::vector<std::string> args = {"plan",  "-f", snapshot.string(), "-o", "json",
-                                   "--now", kNow, "--deterministic"};
+                                   "--now", now,  "--deterministic"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
   args.insert(args.end(), scenario->args.begin(), scenario->args.end());
   CliRun run = RunCli(args, errors);
   std::string context = "scenario " + scenario->name + " (" + scenario->description + ")\n";
@@ -95,10 +98,23 @@ TEST_P(PlanScenario, MatchesExpectations) {
   ASSERT_FALSE(plan.is_discarded()) << context << "output is not JSON:\n" << run.output;
 
   std::vector<std::string> failures = CheckExpectations(scenario->expect, plan, SharedCatalog());
+  for (std::string& failure :
+       CheckDisruptionExpectations(scenario->expect, plan, SharedCatalog())) {
+    failures.push_back(std::move(failure));
+  }
   for (const std::string& failure : failures) ADD_FAILURE() << context << failure;
   if (!failures.empty())
     std::cerr << "full plan of " << scenario->name << ":\n" << plan.dump(1) << "\n";
 }
+
+class PlanScenario : public testing::TestWithParam<std::string> {};
+
+TEST_P(PlanScenario, MatchesExpectations) { RunScenario(GetParam(), {}); }
+
+// test/scenarios/disruption: the same runner with `--disruption`.
+class DisruptionScenario : public testing::TestWithParam<std::string> {};
+
+TEST_P(DisruptionScenario, MatchesExpectations) { RunScenario(GetParam(), {"--disruption"}); }
 
 std::string TestName(const testing::TestParamInfo<std::string>& info) {
   std::string name = fs::path(info.param).stem().string();
@@ -109,8 +125,12 @@ std::string TestName(const testing::TestParamInfo<std::string>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Provisioning, PlanScenario,
-                         testing::ValuesIn(ListScenarioFiles(ScenarioDir())), TestName);
+                         testing::ValuesIn(ListScenarioFiles(ScenarioDir("provisioning"))),
+                         TestName);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(PlanScenario);
+INSTANTIATE_TEST_SUITE_P(Disruption, DisruptionScenario,
+                         testing::ValuesIn(ListScenarioFiles(ScenarioDir("disruption"))), TestName);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(DisruptionScenario);
 
 // The runner itself: the header and the snapshot split where the first document ends.
 TEST(ScenarioFile, SplitsHeaderFromSnapshot) {

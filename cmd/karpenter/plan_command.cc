@@ -1,11 +1,16 @@
 #include "cmd/karpenter/plan_command.h"
 
 #include <iostream>
+#include <string_view>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "cmd/karpenter/real_clock.h"
 #include "src/api/manifest.h"
 #include "src/api/validation.h"
+#include "src/disruption/disruption.h"
+#include "src/disruption/report.h"
 #include "src/provisioning/plan.h"
 #include "src/state/snapshot.h"
 
@@ -56,6 +61,53 @@ absl::StatusOr<provisioning::PlanOptions> ParseOptions(const PlanCommandOptions&
   return out;
 }
 
+// "SpotToSpotConsolidation=true,Other=false": the gates this host knows, InvalidArgument on
+// anything malformed.
+absl::StatusOr<disruption::DisruptionOptions> ParseFeatureGates(const std::string& gates) {
+  disruption::DisruptionOptions options;
+  for (const std::string& gate :
+       std::vector<std::string>(absl::StrSplit(gates, ',', absl::SkipEmpty()))) {
+    std::vector<std::string> parts = absl::StrSplit(gate, '=');
+    if (parts.size() != 2 || (parts[1] != "true" && parts[1] != "false")) {
+      return absl::InvalidArgumentError(absl::StrCat("want Name=true|false, got \"", gate, "\""));
+    }
+    if (parts[0] == "SpotToSpotConsolidation") {
+      options.spot_to_spot_consolidation = parts[1] == "true";
+    }
+  }
+  return options;
+}
+
+// The plan and the disruption decisions on one scheduler input.
+int RunDisruption(const PlanCommandOptions& options, const state::ClusterSnapshot& snapshot,
+                  const provisioning::PlanOptions& plan_options,
+                  const provisioning::MillisClock& clock, std::ostream& out, std::ostream& err) {
+  absl::StatusOr<disruption::DisruptionOptions> disruption_options =
+      ParseFeatureGates(options.feature_gates);
+  if (!disruption_options.ok()) {
+    err << "--feature-gates: " << disruption_options.status().message() << "\n";
+    return 1;
+  }
+  disruption_options->scheduler = plan_options.scheduler;
+  provisioning::CatalogCache catalogs;
+  absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
+      provisioning::BuildSchedulerInput(snapshot, plan_options, catalogs);
+  if (!input.ok()) {
+    err << "plan: " << input.status().message() << "\n";
+    return 1;
+  }
+  const provisioning::PlanResult plan = provisioning::PlanFromInput(*input, clock);
+  const disruption::DisruptionResult result =
+      disruption::ComputeDisruption(snapshot, *input, plan_options.now, *disruption_options);
+  for (const std::string& warning : plan.warnings) err << "warning: " << warning << "\n";
+  if (options.output == "json") {
+    out << disruption::EncodeDisruptionJson(plan, result) << "\n";
+  } else {
+    out << provisioning::RenderPlanText(plan) << disruption::RenderDisruptionText(result);
+  }
+  return 0;
+}
+
 }  // namespace
 
 void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code) {
@@ -77,6 +129,10 @@ void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code) 
   cmd->add_option("--now", options.now, "Evaluation time (RFC 3339); default: now");
   cmd->add_flag("--deterministic", options.deterministic,
                 "Report solveMillis as 0 so that runs compare byte for byte");
+  cmd->add_flag("--disruption", options.disruption,
+                "Also show the disruption commands Karpenter would issue now and blocked nodes");
+  cmd->add_option("--feature-gates", options.feature_gates,
+                  "Feature gates, e.g. SpotToSpotConsolidation=true");
   cmd->callback([&options, &exit_code] {
     PlanClocks clocks{RealMonotonicMillis, RealNow};
     exit_code = RunPlan(options, clocks, std::cout, std::cerr);
@@ -100,14 +156,17 @@ int RunPlan(const PlanCommandOptions& options, const PlanClocks& clocks, std::os
   }
   provisioning::MillisClock clock;
   if (!options.deterministic) clock = clocks.monotonic_millis;
+  for (const std::string& skipped : snapshot->skipped()) {
+    err << "skipped: " << skipped << " (kind not modelled)\n";
+  }
+  if (options.disruption) {
+    return RunDisruption(options, *snapshot, *plan_options, clock, out, err);
+  }
   absl::StatusOr<provisioning::PlanResult> plan =
       provisioning::Plan(*snapshot, *plan_options, clock);
   if (!plan.ok()) {
     err << "plan: " << plan.status().message() << "\n";
     return 1;
-  }
-  for (const std::string& skipped : snapshot->skipped()) {
-    err << "skipped: " << skipped << " (kind not modelled)\n";
   }
   for (const std::string& warning : plan->warnings) err << "warning: " << warning << "\n";
   if (options.output == "json") {

@@ -1,7 +1,8 @@
-// `karpenter plan -f FILE [-f FILE...] [-o json|text]`: what Karpenter would launch for a cluster
-// snapshot, with the embedded AWS catalog standing in for EC2. Inputs are validated exactly as
-// `karpenter validate` does first; any invalid object fails the command before anything is
-// planned. Exit 0 when a plan was made (even with unschedulable pods), 1 otherwise.
+// `karpenter plan -f FILE [-f FILE...] [-o json|text] [--disruption]`: what Karpenter would launch
+// for a cluster snapshot, with the embedded AWS catalog standing in for EC2, and with
+// `--disruption` what it would consolidate, drift, expire or leave alone (DESIGN.md §3). Inputs are
+// validated exactly as `karpenter validate` does first; any invalid object fails the command before
+// anything is planned. Exit 0 when a plan was made (even with unschedulable pods), 1 otherwise.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +25,10 @@ struct PlanCommandOptions {
   std::string now;
   // Report solveMillis as 0 so that runs compare byte for byte.
   bool deterministic = false;
+  // Also print what the disruption controller would do now (commands and blocked nodes).
+  bool disruption = false;
+  // Upstream's --feature-gates, e.g. "SpotToSpotConsolidation=true".
+  std::string feature_gates;
 };
 
 // The host's clocks, injected so tests and the deterministic mode need no real time.

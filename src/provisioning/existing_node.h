@@ -38,6 +38,7 @@ class ExistingNode {
                    const scheduling::Requirements* strict_pod_requirements = nullptr);
 
   const std::string& name() const { return view_->name; }
+  const ExistingNodeView& view() const { return *view_; }
   const std::vector<const api::Pod*>& pods() const { return pods_; }
 
  private:

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "karpenter/common/status.h"
+#include "src/api/json_writer.h"
 #include "src/provisioning/launch.h"
 #include "src/provisioning/snapshot_input.h"
 #include "src/provisioning/types.h"
@@ -56,6 +57,12 @@ absl::StatusOr<PlanResult> Plan(const state::ClusterSnapshot& snapshot, const Pl
 
 // The DESIGN.md §3 document, keys in contract order, maps sorted, one line, no trailing newline.
 std::string EncodePlanJson(const PlanResult& plan);
+// The document's fields without the enclosing braces, for hosts that extend it (`--disruption`).
+void WritePlanFields(api::JsonWriter& json, const PlanResult& plan);
+// One `nodeClaims` entry; disruption replacements use the same shape.
+void WriteNodeClaimJson(api::JsonWriter& json, const PlannedNodeClaim& planned);
+// Sums of model prices rounded to six decimals, as every price in the plan output is.
+double RoundPrice(double price);
 
 // A table for people: per NodeClaim its pool, launch, price and pods (at most
 // `max_pods_listed` names each), then pods placed on existing nodes, unschedulable pods with

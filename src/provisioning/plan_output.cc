@@ -11,10 +11,6 @@
 namespace karpenter::provisioning {
 namespace {
 
-// Prices are sums of model prices; six decimals keep float noise (0.30000000000000004) out of
-// the report while staying far below a cent.
-double RoundPrice(double price) { return std::round(price * 1e6) / 1e6; }
-
 void WriteStrings(api::JsonWriter& json, std::string_view key,
                   const std::vector<std::string>& values) {
   json.Key(key);
@@ -37,7 +33,9 @@ void WriteLaunch(api::JsonWriter& json, const LaunchPrediction& launch) {
   json.EndObject();
 }
 
-void WriteNodeClaim(api::JsonWriter& json, const PlannedNodeClaim& planned) {
+}  // namespace
+
+void WriteNodeClaimJson(api::JsonWriter& json, const PlannedNodeClaim& planned) {
   const NewNodeClaim& claim = planned.claim;
   json.BeginObject();
   json.Key("nodePool");
@@ -63,6 +61,8 @@ void WriteNodeClaim(api::JsonWriter& json, const PlannedNodeClaim& planned) {
   json.EndObject();
   json.EndObject();
 }
+
+namespace {
 
 void WriteSummary(api::JsonWriter& json, const PlanSummary& summary) {
   json.Key("summary");
@@ -91,12 +91,22 @@ std::string PodList(const std::vector<std::string>& pods, size_t max_listed) {
 
 }  // namespace
 
+// Prices are sums of model prices; six decimals keep float noise (0.30000000000000004) out of
+// the report while staying far below a cent.
+double RoundPrice(double price) { return std::round(price * 1e6) / 1e6; }
+
 std::string EncodePlanJson(const PlanResult& plan) {
   api::JsonWriter json;
   json.BeginObject();
+  WritePlanFields(json, plan);
+  json.EndObject();
+  return json.Take();
+}
+
+void WritePlanFields(api::JsonWriter& json, const PlanResult& plan) {
   json.Key("nodeClaims");
   json.BeginArray();
-  for (const PlannedNodeClaim& claim : plan.node_claims) WriteNodeClaim(json, claim);
+  for (const PlannedNodeClaim& claim : plan.node_claims) WriteNodeClaimJson(json, claim);
   json.EndArray();
   json.Key("existingNodes");
   json.BeginArray();
@@ -120,8 +130,6 @@ std::string EncodePlanJson(const PlanResult& plan) {
   }
   json.EndArray();
   WriteSummary(json, plan.summary);
-  json.EndObject();
-  return json.Take();
 }
 
 std::string RenderPlanText(const PlanResult& plan, size_t max_pods_listed) {

@@ -238,7 +238,10 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
   KP_ASSIGN_OR_RETURN(scheduling::Requirements pod_requirements, attempt.Requirements());
   // Topology domains are bounded by required node selection only, never by preferences.
   KP_ASSIGN_OR_RETURN(const scheduling::Requirements strict, attempt.StrictRequirements());
+  const bool moving =
+      !input_.moving_pods.empty() && input_.moving_pods.contains(PodKey(*attempt.pod));
   for (ExistingNode& node : existing_) {
+    if (moving && node.view().under_consolidate_after) continue;
     if (node.Add(attempt, pod_requirements, requests, &strict).ok()) return absl::OkStatus();
   }
   // Emptier claims first, so pods spread over what is already being launched.

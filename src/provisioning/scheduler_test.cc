@@ -168,3 +168,22 @@ TEST(Scheduler, PodsWithDifferentArchAndZoneLandOnDifferentClaims) {
 
 }  // namespace
 }  // namespace karpenter::provisioning
+
+namespace karpenter::provisioning {
+namespace {
+
+using namespace ::karpenter::provisioning::testing;  // NOLINT: test fixtures
+
+TEST(Scheduler, MovingPodsSkipNodesUnderConsolidateAfterButPendingPodsDoNot) {
+  SchedulerInput input = DefaultInput();
+  input.existing_nodes.push_back(MakeNode("recent", "4", "16Gi"));
+  input.existing_nodes.back().under_consolidate_after = true;
+  input.pending_pods = {MakePod("moved"), MakePod("pending")};
+  input.moving_pods = {"default/moved"};
+  SchedulerResult result = Solve(input);
+  EXPECT_EQ(result.existing_node_pods["recent"], std::vector<std::string>{"default/pending"});
+  EXPECT_EQ(ClaimedPods(result), std::vector<std::string>{"default/moved"});
+}
+
+}  // namespace
+}  // namespace karpenter::provisioning

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,9 @@ struct ExistingNodeView {
   // Launched by Karpenter (has a NodeClaim); uninitialized managed nodes ignore ephemeral and
   // startup taints, since those are expected to go away.
   bool managed = false;
+  // Still inside its NodePool's consolidateAfter window: a consolidation simulation must not move
+  // the pods of `SchedulerInput::moving_pods` onto it (D5), though pending pods may still land.
+  bool under_consolidate_after = false;
 };
 
 enum class PreferencePolicy { kRespect, kIgnore };
@@ -89,6 +93,9 @@ struct SchedulerInput {
   // count them in their node's domains. Their requests are already in
   // ExistingNodeView::requested.
   std::vector<api::Pod> bound_pods;
+  // "namespace/name" of pending pods that a disruption simulation moves off candidate nodes;
+  // they never land on a node marked `under_consolidate_after`. Empty outside simulations.
+  std::set<std::string> moving_pods;
   // The volumes of pending pods with persistent volumes, by PodKey (P14).
   std::map<std::string, state::VolumesByDriver> pod_volumes;
   SchedulerOptions options;

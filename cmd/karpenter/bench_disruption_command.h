@@ -1,0 +1,24 @@
+// `karpenter bench disruption --nodes N[,N...] [--seed S] [--json]`: one disruption decision on a
+// churned cluster (nodes 30–60 % utilised, m5/c5/r5 on-demand, the embedded catalog): how long
+// ComputeDisruption takes, what it decides, $/h before and after that one command, and the fluid
+// lower bound on $/h (every pod's CPU and memory bought at the cheapest $/unit of the pool's
+// types). Real time is read here, in the host, never in the engine.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+
+namespace karpenter::cli {
+
+struct BenchDisruptionOptions {
+  std::vector<int> nodes = {100};
+  uint64_t seed = 1;
+  bool json = false;
+};
+
+// Adds `disruption` under the existing `bench` subcommand.
+void AddBenchDisruptionCommand(CLI::App& bench, BenchDisruptionOptions& options, int& exit_code);
+
+}  // namespace karpenter::cli

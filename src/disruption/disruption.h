@@ -1,0 +1,67 @@
+// The disruption engine's entry point (upstream pkg/controllers/disruption): given a cluster
+// snapshot and an instant, the commands Karpenter's disruption controller would issue now and,
+// for every node it leaves alone, why.
+//
+// Pure and deterministic: no clock (the caller passes `now`), no I/O, the same snapshot always
+// yields the same result. Hosts: `karpenter plan --disruption` and the digital twin (src/sim),
+// which calls it on every disruption poll of its virtual clock.
+//
+// Order of work (D1): forceful Expiration first (expired NodeClaims are deleted outside the
+// budgeted loop; they then count as disrupting), then the budgeted methods in upstream order,
+// Emptiness → Drift → MultiNodeConsolidation → SingleNodeConsolidation; the first method that
+// produces a command wins, as one controller pass does. The Balanced policy scores consolidation
+// moves (balanced.h). StaticDrift (static pools, alpha gate) is not modelled: static pools are
+// skipped by every method.
+//
+// A host that executes commands also uses validation.h (the 15 s re-check of graceful commands
+// against a fresh snapshot) and queue.h (taint, launch replacements, wait for them to
+// initialize, delete candidates, roll back on failure or timeout). Nodes tainted
+// karpenter.sh/disrupted by a queued command are treated as already disrupting here.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "karpenter/common/status.h"
+#include "src/api/time.h"
+#include "src/disruption/candidates.h"
+#include "src/disruption/command.h"
+#include "src/provisioning/snapshot_input.h"
+#include "src/provisioning/types.h"
+#include "src/state/snapshot.h"
+
+namespace karpenter::disruption {
+
+struct DisruptionOptions {
+  provisioning::SchedulerOptions scheduler;
+  // Feature gate SpotToSpotConsolidation (default off upstream).
+  bool spot_to_spot_consolidation = false;
+  // Multi-node consolidation looks at this many cost-ordered candidates at most.
+  size_t max_multi_node_candidates = 100;
+};
+
+struct DisruptionResult {
+  // Expiration commands (one per expired node), then the winning method's commands.
+  std::vector<Command> commands;
+  // Every node that is not a candidate for graceful disruption, with why (D2), by node name.
+  std::vector<BlockedNode> blocked;
+  // Why methods found nothing to do for otherwise eligible nodes: budgets at 0, consolidation
+  // simulations that failed, drift that could not reschedule. Sorted, for people.
+  std::vector<std::string> notes;
+};
+
+// Builds the scheduler input from the snapshot and the embedded catalog, then decides.
+// Fails only when the catalog cannot be loaded (see provisioning::BuildSchedulerInput).
+absl::StatusOr<DisruptionResult> ComputeDisruption(const state::ClusterSnapshot& snapshot,
+                                                   api::Time now,
+                                                   const DisruptionOptions& options = {});
+
+// The same on a scheduler input the caller already built for `snapshot` (with
+// `options.scheduler`), so a host that also provisions does not rebuild it. Replacements'
+// `claim.instance_type_options` point into `input`: valid only while it lives (the overload
+// above, which owns its input, clears them).
+DisruptionResult ComputeDisruption(const state::ClusterSnapshot& snapshot,
+                                   const provisioning::SnapshotSchedulerInput& input, api::Time now,
+                                   const DisruptionOptions& options = {});
+
+}  // namespace karpenter::disruption

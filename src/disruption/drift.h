@@ -1,0 +1,31 @@
+// Upstream: pkg/controllers/nodeclaim/disruption/drift.go (kubernetes-sigs/karpenter) and
+// pkg/cloudprovider/drift.go (aws/karpenter-provider-aws).
+// Whether a candidate has drifted from its NodePool or EC2NodeClass (features §7), judged from
+// what a snapshot carries: the Drifted condition the controller already set, the hash annotations
+// the hash controllers stamp on pools, classes and NodeClaims, the pool's requirements against
+// the NodeClaim's labels, and whether the instance type still exists.
+#pragma once
+
+#include <string>
+
+#include "src/api/time.h"
+#include "src/disruption/candidates.h"
+#include "src/state/snapshot.h"
+
+namespace karpenter::disruption {
+
+struct Drift {
+  std::string reason;  // "" when not drifted, else e.g. "NodePoolDrifted", "RequirementsDrifted"
+  // When the drift was observed: the Drifted condition's lastTransitionTime, else `now` (a drift
+  // found here is news to the controller). Drifted nodes are disrupted oldest first.
+  api::Time since;
+};
+
+// The first drift found, in upstream order: an existing Drifted=True condition, static fields
+// (karpenter.sh/nodepool-hash when both hash versions match), requirements (the NodeClaim's labels
+// plus its instance type's catalog labels against the pool's requirements), instance type gone
+// (NodeClaims older than 1 h), then the EC2NodeClass hash (same-version rule).
+Drift DetectDrift(const state::ClusterSnapshot& snapshot, const Candidate& candidate,
+                  api::Time now);
+
+}  // namespace karpenter::disruption

@@ -1,0 +1,272 @@
+// Upstream: pkg/controllers/disruption/controller.go, emptiness.go, drift.go,
+// singlenodeconsolidation.go; pkg/controllers/nodeclaim/expiration
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "fmt/format.h"
+#include "src/disruption/balanced.h"
+#include "src/disruption/consolidation.h"
+#include "src/disruption/disruption.h"
+#include "src/disruption/drift.h"
+#include "src/disruption/eligibility.h"
+#include "src/disruption/node_state.h"
+#include "src/disruption/simulation.h"
+
+namespace karpenter::disruption {
+namespace {
+
+struct Context {
+  const state::ClusterSnapshot& snapshot;
+  const Simulator& simulator;
+  api::Time now;
+  const DisruptionOptions& options;
+  std::set<std::string> expired;  // nodes Expiration deletes in this pass
+  std::vector<std::string>& notes;
+  std::map<std::string, PoolTotals> pool_totals;  // Balanced policy
+};
+
+std::string BudgetNote(const std::string& pool, Reason reason, const PoolBudget& budget) {
+  std::string note = fmt::format(
+      "nodepool {}: budget allows no more {} disruptions ({} allowed, {} of {} nodes "
+      "already disrupting); other candidates wait",
+      pool, ReasonName(reason), budget.allowed, budget.disrupting, budget.nodes);
+  if (!budget.problem.empty()) absl::StrAppend(&note, "; ", budget.problem);
+  return note;
+}
+
+// Takes one unit of the candidate's pool budget, or notes that there is none left.
+bool TakeBudget(Context& ctx, std::map<std::string, PoolBudget>& budgets, const Candidate& c,
+                Reason reason) {
+  PoolBudget& budget = budgets[c.node_pool->metadata.name];
+  if (budget.remaining > 0) {
+    --budget.remaining;
+    return true;
+  }
+  // One note per pool and reason (duplicates are dropped at the end), not one per node.
+  ctx.notes.push_back(BudgetNote(c.node_pool->metadata.name, reason, budget));
+  return false;
+}
+
+std::vector<Command> Expiration(Context& ctx, const std::vector<Candidate>& all) {
+  std::vector<Command> commands;
+  for (const api::Node& node : ctx.snapshot.nodes()) {
+    const api::NodeClaim* claim = ctx.snapshot.NodeClaimForNode(node);
+    if (claim == nullptr || IsDeleting(node, claim)) continue;
+    const api::NodePool* pool = ctx.snapshot.FindNodePool(NodePoolOf(node, claim));
+    const std::optional<api::Time> expires = ExpirationTime(*claim, pool);
+    if (!expires || *expires > ctx.now) continue;
+    ctx.expired.insert(node.metadata.name);
+    Command command{.method = Method::kExpiration, .reason = Reason::kExpired};
+    command.candidates = {node.metadata.name};
+    command.detail = absl::StrCat("expired at ", expires->Rfc3339());
+    auto it =
+        std::find_if(all.begin(), all.end(), [&](const Candidate& c) { return c.node == &node; });
+    if (it != all.end()) {
+      // Forceful: provisioning replaces whatever can move; nothing waits for it.
+      const Candidate* candidate = &*it;
+      SimulationResult result = ctx.simulator.Simulate(std::span(&candidate, 1),
+                                                       {.consolidation = false, .now = ctx.now});
+      command.candidate_price_per_hour = candidate->price;
+      command.savings_per_hour = candidate->price;
+      for (const auto& claim_plan : result.new_node_claims) {
+        command.savings_per_hour -= claim_plan.launch.price;
+      }
+      command.replacements = std::move(result.new_node_claims);
+      command.destinations = std::move(result.destinations);
+    }
+    commands.push_back(std::move(command));
+  }
+  return commands;
+}
+
+std::vector<Command> Emptiness(Context& ctx, const std::vector<const Candidate*>& candidates) {
+  std::vector<const Candidate*> empty;
+  for (const Candidate* c : candidates) {
+    if (EmptinessEligible(*c, ctx.now)) empty.push_back(c);
+  }
+  if (empty.empty()) return {};
+  SortBySavingsRatio(empty);
+  auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kEmpty, ctx.expired);
+  Command command{.method = Method::kEmptiness, .reason = Reason::kEmpty};
+  for (const Candidate* c : empty) {
+    if (!TakeBudget(ctx, budgets, *c, Reason::kEmpty)) continue;
+    command.candidates.push_back(c->name());
+    command.candidate_price_per_hour += c->price;
+  }
+  if (command.candidates.empty()) return {};
+  command.savings_per_hour = command.candidate_price_per_hour;
+  return {std::move(command)};
+}
+
+std::vector<Command> DriftMethod(Context& ctx, const std::vector<const Candidate*>& candidates) {
+  struct Drifted {
+    const Candidate* candidate;
+    Drift drift;
+  };
+  std::vector<Drifted> drifted;
+  for (const Candidate* c : candidates) {
+    if (IsStaticPool(*c->node_pool)) continue;
+    if (!c->pod_block.empty() && !c->HasTerminationGracePeriod()) continue;
+    Drift drift = DetectDrift(ctx.snapshot, *c, ctx.now);
+    if (!drift.reason.empty()) drifted.push_back({c, std::move(drift)});
+  }
+  // Empty nodes first, then the longest drifted, then by name.
+  std::stable_sort(drifted.begin(), drifted.end(), [](const Drifted& a, const Drifted& b) {
+    const bool a_empty = a.candidate->reschedulable_pods.empty();
+    const bool b_empty = b.candidate->reschedulable_pods.empty();
+    if (a_empty != b_empty) return a_empty;
+    if (a.drift.since != b.drift.since) return a.drift.since < b.drift.since;
+    return a.candidate->name() < b.candidate->name();
+  });
+  auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kDrifted, ctx.expired);
+  for (const Drifted& d : drifted) {
+    if (budgets[d.candidate->node_pool->metadata.name].remaining == 0) {
+      TakeBudget(ctx, budgets, *d.candidate, Reason::kDrifted);
+      continue;
+    }
+    SimulationResult result = ctx.simulator.Simulate(std::span(&d.candidate, 1),
+                                                     {.consolidation = false, .now = ctx.now});
+    if (!result.AllCandidatePodsScheduled()) {
+      ctx.notes.push_back(absl::StrCat(d.candidate->name(), ": drifted (", d.drift.reason,
+                                       ") but cannot be replaced: ", result.failures.front()));
+      continue;
+    }
+    Command command{.method = Method::kDrift, .reason = Reason::kDrifted};
+    command.candidates = {d.candidate->name()};
+    command.detail = d.drift.reason;
+    command.candidate_price_per_hour = d.candidate->price;
+    command.savings_per_hour = d.candidate->price;
+    for (const auto& planned : result.new_node_claims)
+      command.savings_per_hour -= planned.launch.price;
+    command.replacements = std::move(result.new_node_claims);
+    command.destinations = std::move(result.destinations);
+    return {std::move(command)};
+  }
+  return {};
+}
+
+std::vector<const Candidate*> ConsolidationCandidates(Context& ctx,
+                                                      const std::vector<const Candidate*>& all) {
+  std::vector<const Candidate*> out;
+  for (const Candidate* c : all) {
+    if (ConsolidationIneligibility(*c, ctx.now).empty()) out.push_back(c);
+  }
+  SortBySavingsRatio(out);
+  return out;
+}
+
+std::vector<Command> MultiNode(Context& ctx, const std::vector<const Candidate*>& eligible) {
+  auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kUnderutilized, ctx.expired);
+  std::vector<const Candidate*> within;
+  for (const Candidate* c : eligible) {
+    if (TakeBudget(ctx, budgets, *c, Reason::kUnderutilized)) within.push_back(c);
+  }
+  std::optional<Command> command = MultiNodeConsolidation(
+      ctx.simulator, within,
+      {.spot_to_spot = ctx.options.spot_to_spot_consolidation, .now = ctx.now},
+      ctx.options.max_multi_node_candidates);
+  if (!command) return {};
+  command->method = Method::kMultiNodeConsolidation;
+  command->reason = Reason::kUnderutilized;
+  return {*std::move(command)};
+}
+
+std::vector<Command> SingleNode(Context& ctx, const std::vector<const Candidate*>& eligible) {
+  auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kUnderutilized, ctx.expired);
+  for (const Candidate* c : InterleaveByNodePool(eligible)) {
+    if (budgets[c->node_pool->metadata.name].remaining == 0) continue;
+    if (!CanPassBalancedThreshold(*c, ctx.pool_totals)) {
+      ctx.notes.push_back(absl::StrCat(c->name(),
+                                       ": not consolidated: even deleting it would not "
+                                       "pass the Balanced policy's threshold"));
+      continue;
+    }
+    ConsolidationDecision decision = ComputeConsolidation(
+        ctx.simulator, std::span(&c, 1),
+        {.spot_to_spot = ctx.options.spot_to_spot_consolidation, .now = ctx.now});
+    if (!decision.command) {
+      ctx.notes.push_back(absl::StrCat(c->name(), ": not consolidated: ", decision.rejection));
+      continue;
+    }
+    if (!ApproveBalanced(*decision.command, std::span(&c, 1), ctx.pool_totals)) {
+      ctx.notes.push_back(absl::StrCat(c->name(),
+                                       ": not consolidated: the Balanced policy rejects "
+                                       "the move (savings too small for its disruption)"));
+      continue;
+    }
+    decision.command->method = Method::kSingleNodeConsolidation;
+    decision.command->reason = Reason::kUnderutilized;
+    return {*std::move(decision.command)};
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view MethodName(Method method) {
+  switch (method) {
+    case Method::kEmptiness:
+      return "Emptiness";
+    case Method::kStaticDrift:
+      return "StaticDrift";
+    case Method::kDrift:
+      return "Drift";
+    case Method::kMultiNodeConsolidation:
+      return "MultiNodeConsolidation";
+    case Method::kSingleNodeConsolidation:
+      return "SingleNodeConsolidation";
+    case Method::kExpiration:
+      return "Expiration";
+  }
+  return "";
+}
+
+DisruptionResult ComputeDisruption(const state::ClusterSnapshot& snapshot,
+                                   const provisioning::SnapshotSchedulerInput& input, api::Time now,
+                                   const DisruptionOptions& options) {
+  DisruptionResult result;
+  const PoolInstanceTypes types = IndexInstanceTypes(input.input);
+  CandidateSet set = BuildCandidates(snapshot, types, now);
+  result.blocked = set.blocked;
+  const Simulator simulator(snapshot, input);
+  Context ctx{snapshot, simulator, now, options, {}, result.notes, {}};
+  ctx.pool_totals = ComputePoolTotals(snapshot, set.candidates);
+  result.commands = Expiration(ctx, set.candidates);
+
+  std::vector<const Candidate*> live;
+  for (const Candidate& c : set.candidates) {
+    if (!ctx.expired.contains(c.name())) live.push_back(&c);
+  }
+  std::vector<Command> commands = Emptiness(ctx, live);
+  if (commands.empty()) commands = DriftMethod(ctx, live);
+  if (commands.empty()) {
+    const std::vector<const Candidate*> eligible = ConsolidationCandidates(ctx, live);
+    commands = MultiNode(ctx, eligible);
+    if (commands.empty()) commands = SingleNode(ctx, eligible);
+  }
+  for (Command& command : commands) result.commands.push_back(std::move(command));
+  std::sort(result.notes.begin(), result.notes.end());
+  result.notes.erase(std::unique(result.notes.begin(), result.notes.end()), result.notes.end());
+  return result;
+}
+
+absl::StatusOr<DisruptionResult> ComputeDisruption(const state::ClusterSnapshot& snapshot,
+                                                   api::Time now,
+                                                   const DisruptionOptions& options) {
+  provisioning::CatalogCache catalogs;
+  provisioning::PlanOptions plan_options{.scheduler = options.scheduler, .now = now};
+  KP_ASSIGN_OR_RETURN(provisioning::SnapshotSchedulerInput input,
+                      provisioning::BuildSchedulerInput(snapshot, plan_options, catalogs));
+  DisruptionResult result = ComputeDisruption(snapshot, input, now, options);
+  // `input` dies here; names, zones and launches stay, pointers into it must not.
+  for (Command& command : result.commands) {
+    for (provisioning::PlannedNodeClaim& planned : command.replacements) {
+      planned.claim.instance_type_options.clear();
+    }
+  }
+  return result;
+}
+
+}  // namespace karpenter::disruption

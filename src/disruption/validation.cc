@@ -1,0 +1,133 @@
+// Upstream: pkg/controllers/disruption/validation.go
+#include "src/disruption/validation.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "src/disruption/candidates.h"
+#include "src/disruption/eligibility.h"
+#include "src/disruption/simulation.h"
+
+namespace karpenter::disruption {
+namespace {
+
+ValidationResult Abandon(ValidationFailure failure, std::string message) {
+  return {std::nullopt, failure, std::move(message)};
+}
+
+// The command's candidates that are still candidates for its method, in command order.
+std::vector<const Candidate*> StillValid(const CandidateSet& set, const Command& command,
+                                         api::Time now) {
+  std::map<std::string, const Candidate*, std::less<>> by_name;
+  for (const Candidate& candidate : set.candidates) by_name[candidate.name()] = &candidate;
+  std::vector<const Candidate*> valid;
+  for (const std::string& name : command.candidates) {
+    auto it = by_name.find(name);
+    if (it == by_name.end()) continue;
+    const Candidate& candidate = *it->second;
+    const bool eligible = command.method == Method::kEmptiness
+                              ? EmptinessEligible(candidate, now)
+                              : ConsolidationIneligibility(candidate, now).empty();
+    if (eligible) valid.push_back(&candidate);
+  }
+  return valid;
+}
+
+ValidationResult ValidateEmptiness(const state::ClusterSnapshot& snapshot, const CandidateSet& set,
+                                   const Command& command, api::Time now) {
+  std::vector<const Candidate*> valid = StillValid(set, command, now);
+  if (valid.empty()) {
+    return Abandon(ValidationFailure::kChurn,
+                   absl::StrCat(command.candidates.size(), " candidates are no longer valid"));
+  }
+  auto budgets = BuildBudgetMapping(snapshot, now, Reason::kEmpty);
+  Command validated = command;
+  validated.candidates.clear();
+  validated.candidate_price_per_hour = 0;
+  for (const Candidate* candidate : valid) {
+    int& remaining = budgets[candidate->node_pool->metadata.name].remaining;
+    if (remaining == 0) continue;
+    --remaining;
+    validated.candidates.push_back(candidate->name());
+    validated.candidate_price_per_hour += candidate->price;
+  }
+  if (validated.candidates.empty()) {
+    return Abandon(ValidationFailure::kBudget,
+                   "every candidate would now violate its disruption budget");
+  }
+  validated.savings_per_hour = validated.candidate_price_per_hour;
+  return {std::move(validated), std::nullopt, ""};
+}
+
+ValidationResult ValidateConsolidation(const state::ClusterSnapshot& snapshot,
+                                       const provisioning::SnapshotSchedulerInput& input,
+                                       const CandidateSet& set, const Command& command,
+                                       api::Time now) {
+  std::vector<const Candidate*> valid = StillValid(set, command, now);
+  if (valid.size() != command.candidates.size()) {
+    return Abandon(ValidationFailure::kChurn, absl::StrCat(command.candidates.size() - valid.size(),
+                                                           " candidates are no longer valid"));
+  }
+  auto budgets = BuildBudgetMapping(snapshot, now, Reason::kUnderutilized);
+  for (const Candidate* candidate : valid) {
+    int& remaining = budgets[candidate->node_pool->metadata.name].remaining;
+    if (remaining == 0) {
+      return Abandon(ValidationFailure::kBudget,
+                     "a candidate can no longer be disrupted without violating budgets");
+    }
+    --remaining;
+  }
+  const Simulator simulator(snapshot, input);
+  SimulationResult result = simulator.Simulate(valid, {.consolidation = true, .now = now});
+  if (!result.AllCandidatePodsScheduled()) {
+    return Abandon(ValidationFailure::kScheduling, result.failures.front());
+  }
+  const size_t claims = result.new_node_claims.size();
+  const bool same = command.replacements.empty() ? claims == 0 : claims == 1;
+  if (!same) {
+    return Abandon(ValidationFailure::kScheduling, "scheduling simulation produced new results");
+  }
+  if (claims == 1) {
+    const std::vector<std::string>& now_types = result.new_node_claims.front().claim.instance_types;
+    const std::set<std::string> options(now_types.begin(), now_types.end());
+    for (const std::string& type : command.replacements.front().claim.instance_types) {
+      if (!options.contains(type)) {
+        return Abandon(ValidationFailure::kScheduling,
+                       absl::StrCat("scheduling simulation produced new results: ", type,
+                                    " is no longer an option"));
+      }
+    }
+  }
+  return {command, std::nullopt, ""};
+}
+
+}  // namespace
+
+std::string_view ValidationFailureName(ValidationFailure failure) {
+  switch (failure) {
+    case ValidationFailure::kChurn:
+      return "churn";
+    case ValidationFailure::kBudget:
+      return "budget";
+    case ValidationFailure::kScheduling:
+      return "scheduling";
+  }
+  return "unknown";
+}
+
+ValidationResult ValidateCommand(const state::ClusterSnapshot& snapshot,
+                                 const provisioning::SnapshotSchedulerInput& input,
+                                 const Command& command, api::Time now) {
+  if (command.method != Method::kEmptiness && command.method != Method::kMultiNodeConsolidation &&
+      command.method != Method::kSingleNodeConsolidation) {
+    return {command, std::nullopt, ""};
+  }
+  const PoolInstanceTypes types = IndexInstanceTypes(input.input);
+  const CandidateSet set = BuildCandidates(snapshot, types, now);
+  if (command.method == Method::kEmptiness) return ValidateEmptiness(snapshot, set, command, now);
+  return ValidateConsolidation(snapshot, input, set, command, now);
+}
+
+}  // namespace karpenter::disruption

@@ -1,0 +1,113 @@
+#include "src/disruption/validation.h"
+
+#include "gtest/gtest.h"
+#include "src/disruption/disruption_test_util.h"
+
+namespace karpenter::disruption {
+namespace {
+
+using namespace ::karpenter::disruption::testing;  // NOLINT: test fixtures
+
+api::Time Now() { return *api::Time::ParseRfc3339("2026-12-02T00:00:00Z"); }
+api::Time Later() { return Now() + kCommandValidationDelay; }
+
+struct Cluster {
+  state::ClusterSnapshot snapshot;
+  provisioning::SnapshotSchedulerInput input;
+};
+
+Cluster Load(const std::vector<std::string>& documents) {
+  absl::StatusOr<state::ClusterSnapshot> snapshot =
+      state::testing_util::SnapshotFromYaml(Join(documents));
+  EXPECT_TRUE(snapshot.ok()) << snapshot.status();
+  Cluster cluster{*std::move(snapshot), {}};
+  provisioning::CatalogCache catalogs;
+  cluster.input = *provisioning::BuildSchedulerInput(cluster.snapshot, {.now = Now()}, catalogs);
+  return cluster;
+}
+
+const std::string kPool =
+    NodePoolYaml("default", "{consolidateAfter: 0s, budgets: [{nodes: '1'}]}");
+
+// n1 (one small pod) consolidates onto n2.
+std::vector<std::string> Base() {
+  return {kNodeClass,
+          kPool,
+          NodeYaml({.name = "n1"}),
+          NodeYaml({.name = "n2"}),
+          PodYaml({.name = "a", .node = "n1", .cpu = "1"}),
+          PodYaml({.name = "b", .node = "n2", .cpu = "1"})};
+}
+
+Command Decide(const Cluster& cluster) {
+  DisruptionResult result = ComputeDisruption(cluster.snapshot, cluster.input, Now());
+  EXPECT_EQ(result.commands.size(), 1u);
+  return result.commands.empty() ? Command{} : result.commands.front();
+}
+
+TEST(ValidateCommand, UnchangedClusterKeepsTheCommand) {
+  Cluster before = Load(Base());
+  Command command = Decide(before);
+  ASSERT_EQ(command.method, Method::kSingleNodeConsolidation);
+  Cluster after = Load(Base());
+  ValidationResult result = ValidateCommand(after.snapshot, after.input, command, Later());
+  ASSERT_TRUE(result.command.has_value()) << result.message;
+  EXPECT_EQ(result.command->candidates, command.candidates);
+}
+
+TEST(ValidateCommand, PodChurnOnTheDestinationAbandonsWithScheduling) {
+  Cluster before = Load(Base());
+  Command command = Decide(before);
+  ASSERT_EQ(command.candidates, std::vector<std::string>{"n1"});
+  std::vector<std::string> docs = Base();
+  docs.push_back(PodYaml({.name = "newcomer", .node = "n2", .cpu = "2500m"}));
+  Cluster after = Load(docs);
+  ValidationResult result = ValidateCommand(after.snapshot, after.input, command, Later());
+  EXPECT_FALSE(result.command.has_value());
+  EXPECT_EQ(result.failure, ValidationFailure::kScheduling);
+}
+
+TEST(ValidateCommand, DoNotDisruptAppearingAbandonsWithChurn) {
+  Cluster before = Load(Base());
+  Command command = Decide(before);
+  std::vector<std::string> docs = Base();
+  docs[4] = PodYaml({.name = "a",
+                     .node = "n1",
+                     .cpu = "1",
+                     .annotations = "{karpenter.sh/do-not-disrupt: 'true'}"});
+  Cluster after = Load(docs);
+  ValidationResult result = ValidateCommand(after.snapshot, after.input, command, Later());
+  EXPECT_FALSE(result.command.has_value());
+  EXPECT_EQ(result.failure, ValidationFailure::kChurn);
+}
+
+TEST(ValidateCommand, BudgetUsedUpMeanwhileAbandonsWithBudget) {
+  Cluster before = Load(Base());
+  Command command = Decide(before);
+  std::vector<std::string> docs = Base();
+  docs.push_back(NodeYaml({.name = "n3", .node_annotations = "{}"}));
+  // n3 is being disrupted by another command: tainted, it uses the budget of 1.
+  docs.back().replace(docs.back().find("spec: {providerID"), 7,
+                      "spec: {taints: [{key: karpenter.sh/disrupted, effect: NoSchedule}], ");
+  Cluster after = Load(docs);
+  ValidationResult result = ValidateCommand(after.snapshot, after.input, command, Later());
+  EXPECT_FALSE(result.command.has_value());
+  EXPECT_EQ(result.failure, ValidationFailure::kBudget) << result.message;
+}
+
+TEST(ValidateCommand, EmptinessKeepsTheStillEmptySubset) {
+  const std::string pool =
+      NodePoolYaml("default", "{consolidateAfter: 0s, budgets: [{nodes: '100%'}]}");
+  Cluster before = Load({kNodeClass, pool, NodeYaml({.name = "e1"}), NodeYaml({.name = "e2"})});
+  Command command = Decide(before);
+  ASSERT_EQ(command.method, Method::kEmptiness);
+  ASSERT_EQ(command.candidates.size(), 2u);
+  Cluster after = Load({kNodeClass, pool, NodeYaml({.name = "e1"}), NodeYaml({.name = "e2"}),
+                        PodYaml({.name = "arrived", .node = "e1"})});
+  ValidationResult result = ValidateCommand(after.snapshot, after.input, command, Later());
+  ASSERT_TRUE(result.command.has_value()) << result.message;
+  EXPECT_EQ(result.command->candidates, std::vector<std::string>{"e2"});
+}
+
+}  // namespace
+}  // namespace karpenter::disruption

@@ -1,0 +1,117 @@
+// `karpenter plan --disruption` as a user runs it: the DESIGN.md §3 keys added to the plan
+// document, a text explanation people can act on, the evaluation time, and bad feature gates.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test/cli_runner.h"
+
+namespace karpenter::cli_test {
+namespace {
+
+// The snapshot of a disruption scenario (everything after its header document) in a temp file:
+// two underutilized nodes, one with a pod behind a PDB that allows no disruption.
+std::string ClusterFile() {
+  std::ifstream in(SourcePath("test/scenarios/disruption/blocked-pdb-zero-disruptions.yaml"));
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string scenario = text.str();
+  const size_t header_end = scenario.find("\n---\n");
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / "kp_cli_disruption_cluster.yaml";
+  std::ofstream(path) << scenario.substr(header_end + 5);
+  return path.string();
+}
+
+const std::string kCluster = ClusterFile();
+
+TEST(CliDisruption, JsonAddsCommandsAndBlockedToThePlanDocument) {
+  CliRun run = RunKarpenter({"plan", "-f", kCluster, "--disruption", "-o", "json",
+                             "--deterministic", "--now", "2026-12-02T00:00:00Z"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::ordered_json out = nlohmann::ordered_json::parse(run.out, nullptr, false);
+  ASSERT_FALSE(out.is_discarded()) << run.out;
+  std::vector<std::string> keys;
+  for (const auto& item : out.items()) keys.push_back(item.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"nodeClaims", "existingNodes", "unschedulable",
+                                            "summary", "commands", "blocked"}));
+  ASSERT_EQ(out["commands"].size(), 1u) << run.out;
+  const nlohmann::ordered_json& command = out["commands"][0];
+  EXPECT_EQ(command["method"], "SingleNodeConsolidation");
+  EXPECT_EQ(command["reason"], "Underutilized");
+  EXPECT_EQ(command["candidates"], nlohmann::ordered_json::array({"n2"}));
+  EXPECT_TRUE(command["replacements"].empty());
+  EXPECT_DOUBLE_EQ(command["savingsPerHour"].get<double>(), 0.192);
+  ASSERT_EQ(out["blocked"].size(), 1u);
+  EXPECT_EQ(out["blocked"][0]["node"], "n1");
+  EXPECT_EQ(out["blocked"][0]["reason"],
+            "PDB default/web allows 0 disruptions (pod default/web-1)");
+}
+
+TEST(CliDisruption, TextExplainsEachDecision) {
+  CliRun run =
+      RunKarpenter({"plan", "-f", kCluster, "--disruption", "--now", "2026-12-02T00:00:00Z"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("delete node n2, its 1 pod moves to n1, saves $0.1920/h"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("node n1 blocked: PDB default/web allows 0 disruptions"),
+            std::string::npos)
+      << run.out;
+}
+
+TEST(CliDisruption, WithoutTheFlagThePlanIsUnchanged) {
+  CliRun run = RunKarpenter({"plan", "-f", kCluster, "-o", "json", "--deterministic"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json out = nlohmann::json::parse(run.out, nullptr, false);
+  EXPECT_FALSE(out.contains("commands"));
+  EXPECT_FALSE(out.contains("blocked"));
+}
+
+TEST(CliDisruption, MalformedFeatureGatesFail) {
+  CliRun run = RunKarpenter(
+      {"plan", "-f", kCluster, "--disruption", "--feature-gates", "SpotToSpotConsolidation"});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("--feature-gates"), std::string::npos) << run.err;
+}
+
+TEST(CliDisruption, BadNowFails) {
+  CliRun run = RunKarpenter({"plan", "-f", kCluster, "--disruption", "--now", "yesterday"});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("--now"), std::string::npos) << run.err;
+}
+
+TEST(CliBenchDisruption, ReportsDecisionTimeAndCostsWithinTheBound) {
+  CliRun run = RunKarpenter({"bench", "disruption", "--nodes", "20", "--json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json out = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_FALSE(out.is_discarded()) << run.out;
+  EXPECT_EQ(out["nodes"], 20);
+  EXPECT_GT(out["pods"].get<int>(), 20);
+  EXPECT_GE(out["decisionMillis"].get<double>(), 0.0);
+  const double before = out["costPerHourBefore"].get<double>();
+  const double after = out["costPerHourAfterOneCommand"].get<double>();
+  const double bound = out["lowerBoundPerHour"].get<double>();
+  EXPECT_LT(after, before) << "a 30-60% utilised cluster always has something to consolidate";
+  EXPECT_LE(bound, after);
+  EXPECT_GT(bound, 0.0);
+}
+
+TEST(CliBenchDisruption, SameSeedSameCluster) {
+  CliRun a = RunKarpenter({"bench", "disruption", "--nodes", "10", "--json", "--seed", "7"});
+  CliRun b = RunKarpenter({"bench", "disruption", "--nodes", "10", "--json", "--seed", "7"});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  nlohmann::json x = nlohmann::json::parse(a.out, nullptr, false);
+  nlohmann::json y = nlohmann::json::parse(b.out, nullptr, false);
+  x.erase("decisionMillis");
+  y.erase("decisionMillis");
+  EXPECT_EQ(x, y);
+}
+
+}  // namespace
+}  // namespace karpenter::cli_test
