@@ -28,7 +28,7 @@ InFlightNodeClaim::InFlightNodeClaim(const NodeClaimTemplate& node_claim_templat
       candidates_(std::move(candidates)) {
   if (topology_ != nullptr) {
     hostname_ = topology_->NewHostname();
-    host_id_ = topology_->HostId(hostname_);
+    host_id_ = topology_->ClaimHostId(hostname_);
   }
   host_ports_.Add(node_claim_template.daemon_host_ports);
   UpdateHeadroom();

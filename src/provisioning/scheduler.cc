@@ -246,7 +246,8 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
   }
   // Emptier claims first, so pods spread over what is already being launched.
   const ResourceFootprint footprint = FootprintOf(requests);
-  for (size_t position = 0; position < claim_order_.size(); ++position) {
+  const bool all_blocked = topology_->BlockedOnEveryClaim(attempt, claims_.size());
+  for (size_t position = 0; !all_blocked && position < claim_order_.size(); ++position) {
     InFlightNodeClaim& claim = claims_[claim_order_[position]];
     // Cheap necessary conditions first: most claims are ruled out by them.
     if (!claim.MayFit(footprint) || !topology_->MayPlaceOnHost(attempt, claim.host_id())) {

@@ -340,6 +340,25 @@ void Topology::Update(const PodAttempt& attempt) {
   }
 }
 
+uint32_t Topology::ClaimHostId(std::string_view host) {
+  const uint32_t id = host_ids_.IdOf(host);
+  host_ids_.MarkClaim(id);
+  return id;
+}
+
+bool Topology::BlockedOnEveryClaim(const PodAttempt& attempt, size_t claims) const {
+  auto found = pods_.find(attempt.pod);
+  if (found == pods_.end()) return false;
+  const PodGroups& groups = found->second;
+  for (size_t index : groups.owned_on_hostname) {
+    if (groups_[index]->BlockedClaims() >= claims) return true;
+  }
+  for (size_t index : groups.inverse_selecting) {
+    if (inverse_[index]->BlockedClaims() >= claims) return true;
+  }
+  return false;
+}
+
 bool Topology::MayPlaceOnHost(const PodAttempt& attempt, uint32_t host_id) const {
   auto found = pods_.find(attempt.pod);
   if (found == pods_.end()) return true;

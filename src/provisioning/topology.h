@@ -55,6 +55,12 @@ class Topology {
   // the host out. True says nothing. Valid after Update(attempt).
   bool MayPlaceOnHost(const PodAttempt& attempt, uint32_t host_id) const;
   uint32_t HostId(std::string_view host) { return host_ids_.IdOf(host); }
+  // The id of a new NodeClaim's placeholder hostname (see NewHostname).
+  uint32_t ClaimHostId(std::string_view host);
+  // Whether a hostname anti-affinity on the attempt (its own or another pod's that selects it)
+  // already has a pod on each of the `claims` NodeClaims of this solve, so none can take it.
+  // Valid after Update(attempt).
+  bool BlockedOnEveryClaim(const PodAttempt& attempt, size_t claims) const;
 
   // Counts `pod` in every group that selects it, now that it is placed on a node with these
   // taints and (narrowed) requirements. `taints` must outlive the Topology.

@@ -137,6 +137,11 @@ uint32_t HostIds::IdOf(std::string_view host) {
   return it->second;
 }
 
+void HostIds::MarkClaim(uint32_t id) {
+  if (id >= is_claim_.size()) is_claim_.resize(id + 1, false);
+  is_claim_[id] = true;
+}
+
 TopologyGroup::TopologyGroup(TopologyGroupSpec spec, HostIds* hosts)
     : spec_(std::move(spec)), hosts_(IsHostname(spec_.key) ? hosts : nullptr) {}
 
@@ -161,6 +166,9 @@ void TopologyGroup::Record(std::string_view domain) {
     const uint32_t id = hosts_->IdOf(domain);
     if (id >= host_counts_.size()) host_counts_.resize(id + 1, 0);
     host_counts_[id] = count;
+    if (count == 1 && spec_.type == TopologyType::kPodAntiAffinity && hosts_->IsClaim(id)) {
+      ++blocked_claims_;
+    }
   }
 }
 

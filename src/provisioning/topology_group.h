@@ -80,9 +80,13 @@ class HostIds {
  public:
   // The host's id, assigning the next one to a host not seen before.
   uint32_t IdOf(std::string_view host);
+  // Marks the id as a NodeClaim placeholder of this solve (not an existing node).
+  void MarkClaim(uint32_t id);
+  bool IsClaim(uint32_t id) const { return id < is_claim_.size() && is_claim_[id]; }
 
  private:
   absl::flat_hash_map<std::string, uint32_t> ids_;
+  std::vector<bool> is_claim_;
 };
 
 class TopologyGroup {
@@ -116,6 +120,9 @@ class TopologyGroup {
   // spread at its skew, an anti-affinity with a pod there). Exactly when Next would refuse a
   // node known only by that hostname; false for groups on other keys.
   bool BlocksHost(bool self_selecting, uint32_t host_id) const;
+  // For an anti-affinity group on the hostname: how many NodeClaim placeholders it has a pod
+  // on, each of them closed to the pods it selects. 0 for other groups.
+  size_t BlockedClaims() const { return blocked_claims_; }
 
   // "{a: 1, b: 0}" in name order, or only the totals past 25 domains (error messages).
   std::string CountsString() const;
@@ -137,7 +144,8 @@ class TopologyGroup {
   absl::flat_hash_map<std::string, int32_t> domains_;
   HostIds* hosts_ = nullptr;          // Set for hostname-keyed groups only.
   std::vector<int32_t> host_counts_;  // By host id, mirroring `domains_`.
-  size_t populated_ = 0;              // Domains with a count above zero.
+  size_t blocked_claims_ = 0;
+  size_t populated_ = 0;  // Domains with a count above zero.
 };
 
 }  // namespace karpenter::provisioning
