@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "fmt/format.h"
 #include "src/sim/scenario_file.h"
 #include "src/sim/sim_test_util.h"
 
