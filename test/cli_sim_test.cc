@@ -4,6 +4,7 @@
 // scenario files.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -174,6 +175,67 @@ TEST(CliSim, BadScenarioFileFailsWithFieldPaths) {
   EXPECT_NE(run.err.find(path.string() + ": nodeGroups[0].sizeMax: unknown field"),
             std::string::npos)
       << run.err;
+}
+
+TEST(CliSim, ReportWritesASelfContainedPage) {
+  const fs::path page = TempPath("report.html");
+  CliRun run = RunCli("sim --seed 1 --report " + page.string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(run.err.empty()) << run.err;  // no progress line when stderr is not a terminal
+  EXPECT_NE(run.out.find("karpenter  cluster-autoscaler"), std::string::npos) << run.out;
+  const std::string html = ReadFile(page);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  for (const char* section :
+       {"id=\"headline\"", "id=\"time-series\"", "id=\"pending-distribution\"", "id=\"timeline\"",
+        "seed 1", "2700 simulated seconds", ">Pending pods</text>", ">cluster-autoscaler</th>"}) {
+    EXPECT_NE(html.find(section), std::string::npos) << section;
+  }
+  // Self-contained: nothing fetched, nothing scripted.
+  EXPECT_EQ(html.find("http://"), std::string::npos);
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find(" src="), std::string::npos);
+  EXPECT_EQ(html.find(" href="), std::string::npos);
+}
+
+TEST(CliSim, ReportIsByteIdenticalForTheSameSeed) {
+  const fs::path first = TempPath("first.html");
+  const fs::path second = TempPath("second.html");
+  ASSERT_EQ(RunCli("sim --json --seed 3 --report " + first.string()).exit_code, 0);
+  ASSERT_EQ(RunCli("sim --seed 3 --report " + second.string()).exit_code, 0);
+  const std::string html = ReadFile(first);
+  EXPECT_FALSE(html.empty());
+  EXPECT_EQ(html, ReadFile(second));
+}
+
+TEST(CliSim, UnwritableReportFails) {
+  CliRun run = RunCli("sim " + Source("examples/sim/happy-path.yaml") +
+                      " --report /nonexistent/dir/report.html");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("/nonexistent/dir/report.html: cannot write the report file"),
+            std::string::npos)
+      << run.err;
+}
+
+// The page as a browser sees it: Debian's headless Chromium parses it and keeps the charts.
+TEST(CliSim, ReportRendersInHeadlessChromium) {
+  if (std::system("command -v chromium >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "chromium is not installed";
+  }
+  const fs::path page = TempPath("chromium.html");
+  const fs::path dom = TempPath("chromium.dom");
+  ASSERT_EQ(RunCli("sim " + Source("examples/sim/happy-path.yaml") + " --report " + page.string())
+                .exit_code,
+            0);
+  const std::string command =
+      "timeout 120 chromium --headless --disable-gpu --no-sandbox "
+      "--dump-dom file://" +
+      page.string() + " >" + dom.string() + " 2>/dev/null";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const std::string rendered = ReadFile(dom);
+  EXPECT_NE(rendered.find("id=\"headline\""), std::string::npos) << rendered.substr(0, 400);
+  EXPECT_NE(rendered.find("<svg"), std::string::npos);
+  EXPECT_NE(rendered.find("happy-path"), std::string::npos);
 }
 
 TEST(CliSim, MissingScenarioFileFails) {

@@ -1,16 +1,35 @@
 #include "cmd/karpenter/sim_command.h"
 
+#include <unistd.h>
+
 #include <fstream>
 #include <iostream>
 
 #include "cmd/karpenter/real_clock.h"
 #include "src/cloudprovider/catalog.h"
 #include "src/sim/builtin_scenario.h"
+#include "src/sim/progress.h"
 #include "src/sim/report.h"
+#include "src/sim/report_html.h"
 #include "src/sim/runner.h"
 #include "src/sim/scenario_file.h"
 
 namespace karpenter::cli {
+namespace {
+
+// Progress only for a person watching stderr, and not when the --json line goes to the same
+// terminal (it would land mid-bar); pipes, files, tests and CI never see it.
+bool ShouldShowProgress(bool json) {
+  return isatty(STDERR_FILENO) != 0 && !(json && isatty(STDOUT_FILENO) != 0);
+}
+
+bool WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream file(path, std::ios::binary);
+  file << text;
+  return static_cast<bool>(file);
+}
+
+}  // namespace
 
 void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
@@ -20,7 +39,10 @@ void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
   cmd->add_option("--seed", options.seed, "Random seed")->capture_default_str();
   cmd->add_flag("--json", options.json, "Print the DESIGN.md §3 JSON summary");
   cmd->add_option("--events", options.events, "Write every decision and state change (JSON lines)");
+  cmd->add_option("--report", options.report,
+                  "Write a self-contained HTML page with charts comparing the autoscalers");
   cmd->callback([&options, &exit_code] {
+    options.progress = ShouldShowProgress(options.json);
     exit_code = RunSim(options, RealMonotonicMillis, std::cout, std::cerr);
   });
 }
@@ -40,7 +62,16 @@ int RunSim(const SimCommandOptions& options, const std::function<int64_t()>& mon
     return 1;
   }
   sim::EventLog log(!options.events.empty());
-  absl::StatusOr<sim::SimReport> report = sim::RunScenario(*scenario, options.seed, *catalog, log);
+  sim::ProgressIndicator indicator(err);
+  sim::ProgressCallback progress;
+  if (options.progress) {
+    progress = [&indicator](sim::Autoscaler autoscaler, sim::SimMillis now, sim::SimMillis end) {
+      indicator.Update(autoscaler, now, end);
+    };
+  }
+  absl::StatusOr<sim::SimReport> report =
+      sim::RunScenario(*scenario, options.seed, *catalog, log, progress);
+  indicator.Finish();
   if (!report.ok()) {
     err << "sim: " << report.status().message() << "\n";
     return 1;
@@ -52,6 +83,10 @@ int RunSim(const SimCommandOptions& options, const std::function<int64_t()>& mon
       err << options.events << ": cannot write the events file\n";
       return 1;
     }
+  }
+  if (!options.report.empty() && !WriteFile(options.report, sim::RenderReportHtml(*report))) {
+    err << options.report << ": cannot write the report file\n";
+    return 1;
   }
   const double wall_seconds = static_cast<double>(monotonic_millis() - start) / 1000.0;
   if (options.json) {

@@ -1,6 +1,7 @@
-// `karpenter sim [SCENARIO] [--seed N] [--json] [--events FILE]`: the digital twin. Without a
-// scenario file it runs the built-in migration scenario. Exit 0 after a run, 1 for a bad
-// scenario file (every problem with its field path) or an unwritable events file.
+// `karpenter sim [SCENARIO] [--seed N] [--json] [--events FILE] [--report FILE.html]`: the
+// digital twin. Without a scenario file it runs the built-in migration scenario. Exit 0 after a
+// run, 1 for a bad scenario file (every problem with its field path) or an unwritable events or
+// report file.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,9 @@ struct SimCommandOptions {
   uint64_t seed = 1;
   bool json = false;
   std::string events;  // JSON-lines file, or empty
+  std::string report;  // HTML page, or empty
+  // Draw a progress line on `err` (set by the command only for an interactive terminal).
+  bool progress = false;
 };
 
 void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code);

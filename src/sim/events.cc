@@ -11,8 +11,26 @@ EventField Num(std::string_view key, double value) {
   return {key, fmt::format("{:.3f}", value), true};
 }
 
+std::optional<TimelineLane> TimelineLaneOf(std::string_view event) {
+  // Karpenter decides with NodeClaimCreated, Cluster Autoscaler with ScaleUp/SetDesiredCapacity;
+  // ASG instances have no launch event of their own, so CA's launch lane is the capacity request.
+  if (event == "ScaleUp" || event == "NodeClaimCreated") return TimelineLane::kScaleUp;
+  if (event == "NodeClaimLaunched" || event == "SetDesiredCapacity") return TimelineLane::kLaunch;
+  if (event == "NodeReady") return TimelineLane::kReady;
+  if (event == "ScaleDown" || event == "NodeCordoned" || event == "InstanceTerminated") {
+    return TimelineLane::kScaleDown;
+  }
+  if (event == "NodeClaimLaunchFailed" || event == "ScalingActivityFailed" ||
+      event == "NodeGroupBackoff" || event == "NodeClaimRegistrationTimeout" ||
+      event == "InstanceNeverRegisters") {
+    return TimelineLane::kFault;
+  }
+  return std::nullopt;
+}
+
 void EventLog::Record(SimMillis at, std::string_view event,
                       std::initializer_list<EventField> fields) {
+  if (std::optional<TimelineLane> lane = TimelineLaneOf(event)) marks_.push_back({at, *lane});
   if (!enabled_) return;
   api::JsonWriter json;
   json.BeginObject();

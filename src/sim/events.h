@@ -1,9 +1,12 @@
 // The `--events FILE` log: one JSON object per line for every decision and state change of a
 // run, in the order they happened ({"t":12.345,"run":"karpenter","event":"NodeReady",...}).
-// Disabled logs drop records without formatting them, so long runs pay nothing.
+// Disabled logs drop records without formatting them, so long runs pay nothing; the decisions the
+// HTML report draws on its timeline (scale-ups, launches, Ready, scale-downs, faults) are always
+// kept as compact marks.
 #pragma once
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +24,18 @@ struct EventField {
 EventField Str(std::string_view key, std::string value);
 EventField Num(std::string_view key, double value);
 
+// The timeline lanes of the HTML report, top to bottom.
+enum class TimelineLane { kScaleUp, kLaunch, kReady, kScaleDown, kFault };
+inline constexpr int kTimelineLaneCount = 5;
+
+struct TimelineMark {
+  SimMillis at = 0;
+  TimelineLane lane = TimelineLane::kScaleUp;
+};
+
+// The lane an event belongs to, or nullopt for events the timeline does not show.
+std::optional<TimelineLane> TimelineLaneOf(std::string_view event);
+
 class EventLog {
  public:
   explicit EventLog(bool enabled) : enabled_(enabled) {}
@@ -31,11 +46,14 @@ class EventLog {
 
   // Every record so far, each a JSON line without its newline.
   const std::vector<std::string>& lines() const { return lines_; }
+  // The timeline marks recorded since the last call, in order.
+  std::vector<TimelineMark> TakeMarks() { return std::move(marks_); }
 
  private:
   bool enabled_;
   std::string run_;
   std::vector<std::string> lines_;
+  std::vector<TimelineMark> marks_;
 };
 
 }  // namespace karpenter::sim

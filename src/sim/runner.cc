@@ -41,6 +41,17 @@ absl::Status RunStep(const Step& step, Cluster& cluster, AutoScalingGroups& grou
   return absl::OkStatus();
 }
 
+ClusterSample TakeSample(const Cluster& cluster, SimMillis now) {
+  ClusterSample sample;
+  sample.seconds = MillisToSeconds(now);
+  sample.nodes = cluster.LiveInstanceCount();
+  for (const auto& [key, record] : cluster.pods()) {
+    if (record.pod.spec.node_name.empty()) ++sample.pending_pods;
+  }
+  sample.cost_per_hour = cluster.price_per_hour();
+  return sample;
+}
+
 }  // namespace
 
 Percentiles ComputePercentiles(std::vector<double> samples) {
@@ -58,8 +69,10 @@ Percentiles ComputePercentiles(std::vector<double> samples) {
 }
 
 absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler, uint64_t seed,
-                                 const cloudprovider::Catalog& catalog, EventLog& log) {
+                                 const cloudprovider::Catalog& catalog, EventLog& log,
+                                 const ProgressCallback& progress) {
   log.set_run(std::string(AutoscalerName(autoscaler)));
+  log.TakeMarks();  // marks of an earlier run belong to it
   EventQueue queue;
   queue.set_epoch(api::Time::FromUnixSeconds(kEpochUnixSeconds));
   Random random(seed);
@@ -90,10 +103,16 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
     });
   }
   const SimMillis end = SecondsToMillis(scenario.duration_seconds);
-  queue.RunUntil(end);
+  RunResult result;
+  // Running up to each sample instant runs the same events in the same order as one RunUntil(end).
+  for (SimMillis at = 0;; at = std::min(at + kSampleIntervalMillis, end)) {
+    queue.RunUntil(at);
+    result.samples.push_back(TakeSample(cluster, at));
+    if (progress) progress(autoscaler, at, end);
+    if (at >= end) break;
+  }
   cluster.SettleCost();
 
-  RunResult result;
   result.autoscaler = autoscaler;
   const ClusterCounters& counters = cluster.counters();
   result.pod_pending_seconds = ComputePercentiles(counters.pod_pending_seconds);
@@ -110,17 +129,21 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
     if (record.pod.spec.node_name.empty()) ++result.unschedulable_pods;
   }
   result.events_executed = queue.executed();
+  result.pod_pending_samples = counters.pod_pending_seconds;
+  std::sort(result.pod_pending_samples.begin(), result.pod_pending_samples.end());
+  result.timeline = log.TakeMarks();
   return result;
 }
 
 absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
-                                      const cloudprovider::Catalog& catalog, EventLog& log) {
+                                      const cloudprovider::Catalog& catalog, EventLog& log,
+                                      const ProgressCallback& progress) {
   SimReport report;
   report.scenario = scenario.name;
   report.seed = seed;
   report.simulated_seconds = scenario.duration_seconds;
   for (Autoscaler autoscaler : scenario.autoscalers) {
-    KP_ASSIGN_OR_RETURN(RunResult run, RunOne(scenario, autoscaler, seed, catalog, log));
+    KP_ASSIGN_OR_RETURN(RunResult run, RunOne(scenario, autoscaler, seed, catalog, log, progress));
     report.runs.push_back(run);
   }
   return report;

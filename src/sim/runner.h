@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,16 @@ struct Percentiles {
 // Nearest-rank percentiles; all zero for no samples.
 Percentiles ComputePercentiles(std::vector<double> samples);
 
+// The cluster every `kSampleIntervalMillis` of simulated time, for the report's charts.
+inline constexpr SimMillis kSampleIntervalMillis = 10 * kMillisPerSecond;
+
+struct ClusterSample {
+  double seconds = 0;
+  size_t nodes = 0;         // instances billed
+  size_t pending_pods = 0;  // pods not bound to a node
+  double cost_per_hour = 0;
+};
+
 struct RunResult {
   Autoscaler autoscaler = Autoscaler::kKarpenter;
   Percentiles pod_pending_seconds;
@@ -36,7 +47,15 @@ struct RunResult {
   int64_t evictions = 0;
   size_t unschedulable_pods = 0;
   uint64_t events_executed = 0;
+  // For the HTML report: every measured pending time (ascending), the samples from t=0 to the
+  // end, and the timeline's decisions in the order they happened.
+  std::vector<double> pod_pending_samples;
+  std::vector<ClusterSample> samples;
+  std::vector<TimelineMark> timeline;
 };
+
+// Told after each sample: which run, the simulated time reached and the run's end.
+using ProgressCallback = std::function<void(Autoscaler, SimMillis now, SimMillis end)>;
 
 struct SimReport {
   std::string scenario;
@@ -48,10 +67,12 @@ struct SimReport {
 // Runs `autoscaler` through `scenario`. Step errors (a step naming a missing Deployment) are
 // logged as events and do not stop the run.
 absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler, uint64_t seed,
-                                 const cloudprovider::Catalog& catalog, EventLog& log);
+                                 const cloudprovider::Catalog& catalog, EventLog& log,
+                                 const ProgressCallback& progress = {});
 
 // Every autoscaler of the scenario in turn.
 absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
-                                      const cloudprovider::Catalog& catalog, EventLog& log);
+                                      const cloudprovider::Catalog& catalog, EventLog& log,
+                                      const ProgressCallback& progress = {});
 
 }  // namespace karpenter::sim

@@ -1,0 +1,131 @@
+#include "src/sim/report_html.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "fmt/format.h"
+#include "src/sim/scenario_file.h"
+#include "src/sim/sim_test_util.h"
+
+namespace karpenter::sim {
+namespace {
+
+constexpr char kScenario[] = R"yaml(
+name: burst
+durationSeconds: 400
+zones: [us-east-1a]
+nodeGroups:
+  - {name: general, instanceType: c6i.2xlarge, maxSize: 5}
+manifests: |
+  apiVersion: karpenter.k8s.aws/v1
+  kind: EC2NodeClass
+  metadata: {name: default}
+  spec:
+    amiSelectorTerms: [{alias: al2023@latest}]
+    role: KarpenterNodeRole
+    subnetSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
+    securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
+  ---
+  apiVersion: karpenter.sh/v1
+  kind: NodePool
+  metadata: {name: default}
+  spec:
+    template:
+      spec:
+        nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+        requirements: []
+steps:
+  - at: 10
+    apply: |
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web, namespace: default}
+      spec:
+        replicas: 3
+        selector: {matchLabels: {app: web}}
+        template:
+          metadata: {labels: {app: web}}
+          spec:
+            containers: [{name: web, image: nginx, resources: {requests: {cpu: "3"}}}]
+)yaml";
+
+SimReport RunBurst(uint64_t seed) {
+  absl::StatusOr<Scenario> scenario = ParseScenario(kScenario, "burst.yaml");
+  EXPECT_TRUE(scenario.ok()) << scenario.status();
+  EventLog log(false);
+  absl::StatusOr<SimReport> report = RunScenario(*scenario, seed, testing::TestCatalog(), log);
+  EXPECT_TRUE(report.ok()) << report.status();
+  return *report;
+}
+
+TEST(TimelineLaneOf, SortsDecisionsIntoLanes) {
+  EXPECT_EQ(TimelineLaneOf("NodeClaimCreated"), TimelineLane::kScaleUp);
+  EXPECT_EQ(TimelineLaneOf("ScaleUp"), TimelineLane::kScaleUp);
+  EXPECT_EQ(TimelineLaneOf("SetDesiredCapacity"), TimelineLane::kLaunch);
+  EXPECT_EQ(TimelineLaneOf("NodeReady"), TimelineLane::kReady);
+  EXPECT_EQ(TimelineLaneOf("ScaleDown"), TimelineLane::kScaleDown);
+  EXPECT_EQ(TimelineLaneOf("ScalingActivityFailed"), TimelineLane::kFault);
+  EXPECT_EQ(TimelineLaneOf("PodBound"), std::nullopt);
+}
+
+TEST(RunScenario, SamplesEveryTenSimulatedSecondsAndKeepsTheTimeline) {
+  const SimReport report = RunBurst(3);
+  ASSERT_EQ(report.runs.size(), 2u);
+  for (const RunResult& run : report.runs) {
+    SCOPED_TRACE(AutoscalerName(run.autoscaler));
+    ASSERT_EQ(run.samples.size(), 41u);
+    EXPECT_EQ(run.samples.front().seconds, 0);
+    EXPECT_EQ(run.samples[1].seconds, 10);
+    EXPECT_EQ(run.samples.back().seconds, 400);
+    EXPECT_EQ(run.samples.back().nodes, run.nodes_final);
+    EXPECT_DOUBLE_EQ(run.samples.back().cost_per_hour, run.cost_per_hour_final);
+    size_t most_pending = 0;
+    for (const ClusterSample& s : run.samples)
+      most_pending = std::max(most_pending, s.pending_pods);
+    EXPECT_GE(most_pending, 1u);  // the burst waited for capacity
+    EXPECT_EQ(run.pod_pending_samples.size(), run.pods_measured);
+    EXPECT_TRUE(std::is_sorted(run.pod_pending_samples.begin(), run.pod_pending_samples.end()));
+    const auto ready = std::count_if(run.timeline.begin(), run.timeline.end(),
+                                     [](auto& mark) { return mark.lane == TimelineLane::kReady; });
+    EXPECT_EQ(static_cast<size_t>(ready), run.nodes_launched);
+    EXPECT_GE(std::count_if(run.timeline.begin(), run.timeline.end(),
+                            [](auto& mark) { return mark.lane == TimelineLane::kScaleUp; }),
+              1);
+  }
+}
+
+TEST(RenderReportHtml, IsByteIdenticalForTheSameSeed) {
+  const std::string a = RenderReportHtml(RunBurst(4));
+  EXPECT_EQ(a, RenderReportHtml(RunBurst(4)));
+  EXPECT_NE(a, RenderReportHtml(RunBurst(5)));
+}
+
+TEST(RenderReportHtml, HasEverySectionEscapesTextAndLinksNothing) {
+  SimReport report = RunBurst(1);
+  report.scenario = R"(<script>alert("x")</script>)";
+  const std::string html = RenderReportHtml(report);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  for (const char* id : {"headline", "time-series", "pending-distribution", "timeline"}) {
+    EXPECT_NE(html.find("id=\"" + std::string(id) + "\""), std::string::npos) << id;
+  }
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(&quot;x&quot;)"), std::string::npos);
+  EXPECT_EQ(html.find("http"), std::string::npos);
+  EXPECT_NE(html.find(">karpenter</th>"), std::string::npos);
+  EXPECT_NE(html.find(">cluster-autoscaler</th>"), std::string::npos);
+  EXPECT_NE(html.find("seed 1"), std::string::npos);
+  EXPECT_NE(html.find("400 simulated seconds"), std::string::npos);
+  // Three time-series charts, the CDF and one lane chart per run.
+  size_t charts = 0;
+  for (size_t at = html.find("<svg "); at != std::string::npos; at = html.find("<svg ", at + 1)) {
+    ++charts;
+  }
+  EXPECT_EQ(charts, 6u);
+  const std::string p50 =
+      fmt::format("<td>{:.1f} s</td>", report.runs.front().pod_pending_seconds.p50);
+  EXPECT_NE(html.find(p50), std::string::npos) << p50;
+}
+
+}  // namespace
+}  // namespace karpenter::sim

@@ -1,0 +1,210 @@
+#include "src/sim/svg_chart.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "fmt/format.h"
+
+namespace karpenter::sim {
+namespace {
+
+constexpr int kLeft = 64;
+constexpr int kRight = 16;
+constexpr int kTop = 30;
+constexpr int kBottom = 44;
+constexpr int kLaneLeft = 96;
+constexpr int kLaneHeight = 20;
+
+// Coordinates with one decimal: enough for the screen, short, and the same on every platform.
+std::string Coord(double value) { return fmt::format("{:.1f}", value); }
+
+// Tick labels: integers without a decimal point, fractions without trailing zeros.
+std::string TickLabel(double value) {
+  if (std::fabs(value) < 1e-9) return "0";
+  std::string text = fmt::format("{:.4f}", value);
+  while (text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
+void XAxis(std::string& svg, const std::vector<double>& ticks, const LinearScale& x, double y0,
+           double top, const std::string& label, double mid_x, bool grid) {
+  svg += fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#444"/>)",
+                     Coord(x(ticks.front())), Coord(y0), Coord(x(ticks.back())), Coord(y0));
+  for (double tick : ticks) {
+    const std::string px = Coord(x(tick));
+    if (grid) {
+      svg += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#eee"/>)", px,
+                         Coord(top), Coord(y0));
+    }
+    svg += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#444"/>)", px,
+                       Coord(y0), Coord(y0 + 4));
+    svg += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle" class="tick">{}</text>)", px,
+                       Coord(y0 + 16), TickLabel(tick));
+  }
+  svg += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle" class="axis">{}</text>)",
+                     Coord(mid_x), Coord(y0 + 34), EscapeXml(label));
+}
+
+}  // namespace
+
+std::string EscapeXml(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::vector<double> NiceTicks(double min, double max, int target) {
+  if (!(max > min)) max = min + 1;
+  target = std::max(target, 1);
+  const double raw = (max - min) / target;
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  const double normalized = raw / magnitude;
+  const double step = (normalized <= 1   ? 1
+                       : normalized <= 2 ? 2
+                       : normalized <= 5 ? 5
+                                         : 10) *
+                      magnitude;
+  // A little slack so a value a rounding error above a tick does not add another step.
+  const double first = std::floor(min / step + 1e-9);
+  const double last = std::ceil(max / step - 1e-9);
+  std::vector<double> ticks;
+  for (double k = first; k <= last; ++k) ticks.push_back(k * step);
+  return ticks;
+}
+
+LinearScale::LinearScale(double d0, double d1, double r0, double r1)
+    : d0_(d0), d1_(d1), r0_(r0), r1_(r1) {}
+
+double LinearScale::operator()(double value) const {
+  if (d1_ == d0_) return r0_;
+  return r0_ + (value - d0_) / (d1_ - d0_) * (r1_ - r0_);
+}
+
+std::string RenderLineChart(const LineChartSpec& spec, const std::vector<ChartSeries>& series) {
+  double x_min = 0, x_max = 0, y_max = 0;
+  bool first = true;
+  for (const ChartSeries& s : series) {
+    for (const auto& [x, y] : s.points) {
+      x_min = first ? x : std::min(x_min, x);
+      x_max = first ? x : std::max(x_max, x);
+      y_max = std::max(y_max, y);
+      first = false;
+    }
+  }
+  const std::vector<double> x_ticks = NiceTicks(x_min, x_max, 8);
+  const std::vector<double> y_ticks = NiceTicks(0, y_max, 5);
+  const double plot_right = spec.width - kRight;
+  const double plot_bottom = spec.height - kBottom;
+  const LinearScale x(x_ticks.front(), x_ticks.back(), kLeft, plot_right);
+  const LinearScale y(y_ticks.front(), y_ticks.back(), plot_bottom, kTop);
+
+  std::string svg =
+      fmt::format(R"(<svg width="{0}" height="{1}" viewBox="0 0 {0} {1}" role="img">)", spec.width,
+                  spec.height);
+  svg += fmt::format(R"(<title>{}</title>)", EscapeXml(spec.title));
+  svg +=
+      fmt::format(R"(<text x="{}" y="18" class="title">{}</text>)", kLeft, EscapeXml(spec.title));
+  for (double tick : y_ticks) {
+    const std::string py = Coord(y(tick));
+    svg += fmt::format(R"(<line x1="{1}" y1="{0}" x2="{2}" y2="{0}" stroke="#eee"/>)", py,
+                       Coord(kLeft), Coord(plot_right));
+    svg += fmt::format(R"(<text x="{}" y="{}" text-anchor="end" class="tick">{}</text>)",
+                       Coord(kLeft - 6), Coord(y(tick) + 4), TickLabel(tick));
+  }
+  svg += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#444"/>)", Coord(kLeft),
+                     Coord(kTop), Coord(plot_bottom));
+  svg += fmt::format(
+      R"svg(<text transform="translate(14 {}) rotate(-90)" text-anchor="middle" class="axis">{}</text>)svg",
+      Coord((kTop + plot_bottom) / 2), EscapeXml(spec.y_label));
+  XAxis(svg, x_ticks, x, plot_bottom, kTop, spec.x_label, (kLeft + plot_right) / 2, true);
+
+  for (const ChartSeries& s : series) {
+    if (s.points.empty()) continue;
+    std::string path;
+    for (size_t i = 0; i < s.points.size(); ++i) {
+      const auto& [px, py] = s.points[i];
+      if (i == 0) {
+        path += "M" + Coord(x(px)) + " " + Coord(y(py));
+        continue;
+      }
+      if (spec.step)
+        path += "H" + Coord(x(px)) + "V" + Coord(y(py));
+      else
+        path += "L" + Coord(x(px)) + " " + Coord(y(py));
+    }
+    svg += fmt::format(R"(<path d="{}" fill="none" stroke="{}" stroke-width="2"/>)", path,
+                       EscapeXml(s.color));
+  }
+  // Legend, top right, one entry per series from right to left order of appearance.
+  double legend_x = plot_right - 150.0 * static_cast<double>(series.size());
+  for (const ChartSeries& s : series) {
+    svg += fmt::format(R"(<rect x="{}" y="10" width="14" height="4" fill="{}"/>)", Coord(legend_x),
+                       EscapeXml(s.color));
+    svg += fmt::format(R"(<text x="{}" y="16" class="legend">{}</text>)", Coord(legend_x + 18),
+                       EscapeXml(s.name));
+    legend_x += 150;
+  }
+  svg += "</svg>";
+  return svg;
+}
+
+std::string RenderLaneChart(const LaneChartSpec& spec, const std::vector<LaneMark>& marks) {
+  const int lanes = static_cast<int>(spec.lanes.size());
+  const double plot_bottom = kTop + static_cast<double>(lanes * kLaneHeight);
+  const int height = static_cast<int>(plot_bottom) + kBottom;
+  const double plot_right = spec.width - kRight;
+  const std::vector<double> x_ticks = NiceTicks(0, spec.x_max, 8);
+  const LinearScale x(x_ticks.front(), x_ticks.back(), kLaneLeft, plot_right);
+
+  std::string svg = fmt::format(
+      R"(<svg width="{0}" height="{1}" viewBox="0 0 {0} {1}" role="img">)", spec.width, height);
+  svg += fmt::format(R"(<title>{}</title>)", EscapeXml(spec.title));
+  svg += fmt::format(R"(<text x="{}" y="18" class="title">{}</text>)", kLaneLeft,
+                     EscapeXml(spec.title));
+  for (int lane = 0; lane < lanes; ++lane) {
+    const double row_top = kTop + static_cast<double>(lane * kLaneHeight);
+    if (lane % 2 == 0) {
+      svg +=
+          fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="#f6f6f6"/>)",
+                      Coord(kLaneLeft), Coord(row_top), Coord(plot_right - kLaneLeft), kLaneHeight);
+    }
+    svg += fmt::format(R"(<text x="{}" y="{}" text-anchor="end" class="tick">{}</text>)",
+                       Coord(kLaneLeft - 6), Coord(row_top + 14), EscapeXml(spec.lanes[lane]));
+  }
+  for (const LaneMark& mark : marks) {
+    if (mark.lane < 0 || mark.lane >= lanes) continue;
+    const double row_top = kTop + static_cast<double>(mark.lane * kLaneHeight);
+    const std::string color =
+        mark.lane < static_cast<int>(spec.colors.size()) ? spec.colors[mark.lane] : "#444";
+    svg += fmt::format(
+        R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="{3}" stroke-width="1.5" stroke-opacity="0.7"/>)",
+        Coord(x(mark.x)), Coord(row_top + 3), Coord(row_top + kLaneHeight - 3), EscapeXml(color));
+  }
+  XAxis(svg, x_ticks, x, plot_bottom, kTop, spec.x_label, (kLaneLeft + plot_right) / 2, false);
+  svg += "</svg>";
+  return svg;
+}
+
+}  // namespace karpenter::sim
