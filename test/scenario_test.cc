@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
 #include "src/cloudprovider/catalog.h"
+#include "test/cli_runner.h"
 #include "test/disruption_checks.h"
 #include "test/scenario_checks.h"
 #include "test/scenario_file.h"
@@ -23,37 +24,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int exit_code = -1;
-  std::string output;
-};
-
-std::string ShellQuote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-CliRun RunCli(const std::vector<std::string>& args, const fs::path& stderr_file) {
-  std::string command = ShellQuote(KP_KARPENTER_BIN);
-  for (const std::string& arg : args) command += " " + ShellQuote(arg);
-  command += " 2>" + ShellQuote(stderr_file.string());
-  CliRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  std::array<char, 4096> buffer;
-  size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    run.output.append(buffer.data(), n);
-  int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+using cli_test::CliRun;
+using cli_test::RunKarpenter;
 
 const cloudprovider::Catalog& SharedCatalog() {
   static const cloudprovider::Catalog* catalog = [] {
@@ -80,7 +52,6 @@ void RunScenario(const std::string& path, const std::vector<std::string>& extra_
   fs::path dir = fs::temp_directory_path() / "kp_scenarios";
   fs::create_directories(dir);
   fs::path snapshot = dir / (scenario->name + ".yaml");
-  fs::path errors = dir / (scenario->name + ".stderr");
   std::ofstream(snapshot) << scenario->snapshot;
 
   // A fixed evaluation time keeps time-dependent decisions (do-not-disrupt durations, deleting
@@ -90,12 +61,12 @@ void RunScenario(const std::string& path, const std::vector<std::string>& extra_
                                    "--now", now,  "--deterministic"};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   args.insert(args.end(), scenario->args.begin(), scenario->args.end());
-  CliRun run = RunCli(args, errors);
+  CliRun run = RunKarpenter(args);
   std::string context = "scenario " + scenario->name + " (" + scenario->description + ")\n";
   ASSERT_EQ(run.exit_code, 0) << context << "karpenter " << absl::StrJoin(args, " ")
-                              << "\nstderr: " << ReadFile(errors) << "\nstdout: " << run.output;
-  nlohmann::json plan = nlohmann::json::parse(run.output, nullptr, /*allow_exceptions=*/false);
-  ASSERT_FALSE(plan.is_discarded()) << context << "output is not JSON:\n" << run.output;
+                              << "\nstderr: " << run.err << "\nstdout: " << run.out;
+  nlohmann::json plan = nlohmann::json::parse(run.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(plan.is_discarded()) << context << "output is not JSON:\n" << run.out;
 
   std::vector<std::string> failures = CheckExpectations(scenario->expect, plan, SharedCatalog());
   for (std::string& failure :
