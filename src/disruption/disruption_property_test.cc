@@ -13,32 +13,14 @@
 #include "src/disruption/report.h"
 #include "src/state/pdb_limits.h"
 #include "src/state/pod_predicates.h"
+#include "test/property_check.h"
 
 namespace karpenter::disruption {
 namespace {
 
 using namespace ::karpenter::disruption::testing;  // NOLINT: test fixtures
 
-constexpr uint64_t kSeed = 0x6469737275707421;
-constexpr int kRuns = 25;
-
-template <class Testable>
-void CheckProperty(const char* name, Testable&& testable) {
-  rc::detail::TestParams params;
-  params.seed = kSeed;
-  params.maxSuccess = kRuns;
-  params.maxSize = 20;
-  rc::detail::TestMetadata metadata;
-  metadata.id = name;
-  metadata.description = name;
-  const rc::detail::TestResult result =
-      rc::detail::checkTestable(std::forward<Testable>(testable), metadata, params);
-  if (!result.template is<rc::detail::SuccessResult>()) {
-    std::ostringstream message;
-    rc::detail::printResultMessage(result, message);
-    ADD_FAILURE() << message.str();
-  }
-}
+constexpr property_test::PropertyOptions kProperty = {0x6469737275707421, 25, 20};
 
 // Two pools (on-demand only / spot and on-demand) with random budgets, 2–6 nodes of random m5
 // sizes, 0–4 pods per node, some protected by do-not-disrupt or behind a PDB allowing 0.
@@ -85,7 +67,7 @@ std::string ArbitraryCluster() {
 TEST(ComputeDisruptionProperty, CommandsRespectBudgetsProtectionAndPrices) {
   const api::Time now = *api::Time::ParseRfc3339("2026-12-02T00:00:00Z");
   int commands_seen = 0;
-  CheckProperty("disruption invariants", [&] {
+  property_test::CheckProperty(kProperty, "disruption invariants", [&] {
     const std::string yaml = ArbitraryCluster();
     absl::StatusOr<state::ClusterSnapshot> snapshot = state::testing_util::SnapshotFromYaml(yaml);
     RC_ASSERT(snapshot.ok());
@@ -124,7 +106,7 @@ TEST(ComputeDisruptionProperty, CommandsRespectBudgetsProtectionAndPrices) {
     RC_ASSERT(RenderDisruptionText(*result) == RenderDisruptionText(*again));
   });
   // The generator must reach the interesting cases, or the properties hold vacuously.
-  EXPECT_GE(commands_seen, kRuns / 3);
+  EXPECT_GE(commands_seen, kProperty.runs / 3);
 }
 
 }  // namespace

@@ -10,32 +10,15 @@
 #include "src/provisioning/resources.h"
 #include "src/provisioning/scheduler.h"
 #include "src/provisioning/scheduler_test_util.h"
+#include "test/property_check.h"
 
 namespace karpenter::provisioning {
 namespace {
 
 using namespace ::karpenter::provisioning::testing;  // NOLINT: test fixtures
 
-constexpr uint64_t kSeed = 0x7363686564756c65;  // fixed: runs are reproducible
-constexpr int kRuns = 150;
-
-template <class Testable>
-void CheckProperty(const char* name, Testable&& testable) {
-  rc::detail::TestParams params;
-  params.seed = kSeed;
-  params.maxSuccess = kRuns;
-  params.maxSize = 40;
-  rc::detail::TestMetadata metadata;
-  metadata.id = name;
-  metadata.description = name;
-  const rc::detail::TestResult result =
-      rc::detail::checkTestable(std::forward<Testable>(testable), metadata, params);
-  if (!result.template is<rc::detail::SuccessResult>()) {
-    std::ostringstream message;
-    rc::detail::printResultMessage(result, message);
-    ADD_FAILURE() << message.str();
-  }
-}
+constexpr property_test::PropertyOptions kProperty = {0x7363686564756c65, 150,
+                                                      40};  // fixed: runs are reproducible
 
 SchedulerInput ArbitraryInput() {
   SchedulerInput input = DefaultInput();
@@ -71,7 +54,7 @@ SchedulerInput ArbitraryInput() {
 }
 
 TEST(SchedulerProperty, EveryPodPlacedOnceOrExplained) {
-  CheckProperty("every pod placed once or explained", [] {
+  property_test::CheckProperty(kProperty, "every pod placed once or explained", [] {
     const SchedulerInput input = ArbitraryInput();
     const SchedulerResult result = Solve(input);
     std::multiset<std::string> seen;
@@ -89,7 +72,7 @@ TEST(SchedulerProperty, EveryPodPlacedOnceOrExplained) {
 }
 
 TEST(SchedulerProperty, CheapestTypeHoldsClaimRequests) {
-  CheckProperty("cheapest type holds claim requests", [] {
+  property_test::CheckProperty(kProperty, "cheapest type holds claim requests", [] {
     const SchedulerInput input = ArbitraryInput();
     const SchedulerResult result = Solve(input);
     for (const NewNodeClaim& claim : result.new_node_claims) {
@@ -101,7 +84,7 @@ TEST(SchedulerProperty, CheapestTypeHoldsClaimRequests) {
 }
 
 TEST(SchedulerProperty, SolveIsDeterministic) {
-  CheckProperty("solve is deterministic", [] {
+  property_test::CheckProperty(kProperty, "solve is deterministic", [] {
     const SchedulerInput input = ArbitraryInput();
     const SchedulerResult a = Solve(input);
     const SchedulerResult b = Solve(input);

@@ -9,33 +9,16 @@
 #include "rapidcheck.h"
 #include "src/provisioning/scheduler.h"
 #include "src/provisioning/topology_test_util.h"
+#include "test/property_check.h"
 
 namespace karpenter::provisioning {
 namespace {
 
 using namespace ::karpenter::provisioning::testing;  // NOLINT: test fixtures
 
-constexpr uint64_t kSeed = 0x746f706f6c6f6779;  // fixed: runs are reproducible
-constexpr int kRuns = 120;
+constexpr property_test::PropertyOptions kProperty = {0x746f706f6c6f6779, 120,
+                                                      40};  // fixed: runs are reproducible
 constexpr char kExistingNode[] = "node-1";
-
-template <class Testable>
-void CheckProperty(const char* name, Testable&& testable) {
-  rc::detail::TestParams params;
-  params.seed = kSeed;
-  params.maxSuccess = kRuns;
-  params.maxSize = 40;
-  rc::detail::TestMetadata metadata;
-  metadata.id = name;
-  metadata.description = name;
-  const rc::detail::TestResult result =
-      rc::detail::checkTestable(std::forward<Testable>(testable), metadata, params);
-  if (!result.template is<rc::detail::SuccessResult>()) {
-    std::ostringstream message;
-    rc::detail::printResultMessage(result, message);
-    ADD_FAILURE() << message.str();
-  }
-}
 
 // Pods of groups z0 and z1 spread over zones, h over hostnames (each with its own maxSkew), a
 // with hostname anti-affinity against every app=a pod, plus plain app=a pods and others.
@@ -110,7 +93,7 @@ std::vector<PlacedNode> Nodes(const Workload& w, const SchedulerResult& result) 
 }
 
 TEST(TopologyProperty, ZoneSpreadNeverExceedsMaxSkew) {
-  CheckProperty("zone spread never exceeds maxSkew", [] {
+  property_test::CheckProperty(kProperty, "zone spread never exceeds maxSkew", [] {
     const Workload w = ArbitraryWorkload();
     const std::vector<PlacedNode> nodes = Nodes(w, Solve(w.input));
     for (const auto& [app, skew] : w.zone_skew) {
@@ -132,7 +115,7 @@ TEST(TopologyProperty, ZoneSpreadNeverExceedsMaxSkew) {
 }
 
 TEST(TopologyProperty, HostnameSpreadNeverExceedsMaxSkew) {
-  CheckProperty("hostname spread never exceeds maxSkew", [] {
+  property_test::CheckProperty(kProperty, "hostname spread never exceeds maxSkew", [] {
     const Workload w = ArbitraryWorkload();
     for (const PlacedNode& node : Nodes(w, Solve(w.input))) {
       int count = 0;
@@ -149,7 +132,7 @@ TEST(TopologyProperty, HostnameSpreadNeverExceedsMaxSkew) {
 }
 
 TEST(TopologyProperty, AntiAffinityIsNeverViolated) {
-  CheckProperty("anti-affinity is never violated", [] {
+  property_test::CheckProperty(kProperty, "anti-affinity is never violated", [] {
     const Workload w = ArbitraryWorkload();
     for (const PlacedNode& node : Nodes(w, Solve(w.input))) {
       int anti = 0;

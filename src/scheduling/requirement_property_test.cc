@@ -17,6 +17,7 @@
 #include "src/scheduling/requirement.h"
 #include "src/scheduling/requirement_test_util.h"
 #include "src/scheduling/requirements.h"
+#include "test/property_check.h"
 
 namespace karpenter::scheduling {
 namespace {
@@ -24,25 +25,8 @@ namespace {
 using testing::ShapeOf;
 
 constexpr std::string_view kKey = "key";
-constexpr uint64_t kSeed = 0x6b617270656e7472;  // fixed: runs are reproducible
-constexpr int kRuns = 1000;
-
-template <class Testable>
-void CheckProperty(const char* name, Testable&& testable) {
-  rc::detail::TestParams params;
-  params.seed = kSeed;
-  params.maxSuccess = kRuns;
-  rc::detail::TestMetadata metadata;
-  metadata.id = name;
-  metadata.description = name;
-  const rc::detail::TestResult result =
-      rc::detail::checkTestable(std::forward<Testable>(testable), metadata, params);
-  if (!result.template is<rc::detail::SuccessResult>()) {
-    std::ostringstream message;
-    rc::detail::printResultMessage(result, message);
-    ADD_FAILURE() << message.str();
-  }
-}
+constexpr property_test::PropertyOptions kProperty = {0x6b617270656e7472, 1000,
+                                                      100};  // fixed: runs are reproducible
 
 // Strings and integers that exercise every branch: words, canonical integers inside and outside
 // typical bounds, and alternative spellings ("05", "+3") of integers.
@@ -142,7 +126,7 @@ bool AllowsNothing(const Requirement& requirement) {
 
 TEST(RequirementProperty, ConstructorsMatchSelectorMeaning) {
   const std::vector<std::string> probes = Probes();
-  CheckProperty("constructors", [&] {
+  property_test::CheckProperty(kProperty, "constructors", [&] {
     const Generated generated = ArbitraryBase();
     for (const std::string& probe : probes) {
       RC_ASSERT(generated.requirement.Has(probe) == Oracle(generated, probe));
@@ -151,7 +135,7 @@ TEST(RequirementProperty, ConstructorsMatchSelectorMeaning) {
 }
 
 TEST(RequirementProperty, IntersectionIsCommutative) {
-  CheckProperty("commutative", [] {
+  property_test::CheckProperty(kProperty, "commutative", [] {
     const Requirement a = ArbitraryRequirement();
     const Requirement b = ArbitraryRequirement();
     const Requirement ab = a.Intersection(b);
@@ -162,7 +146,7 @@ TEST(RequirementProperty, IntersectionIsCommutative) {
 }
 
 TEST(RequirementProperty, IntersectionIsAssociative) {
-  CheckProperty("associative", [] {
+  property_test::CheckProperty(kProperty, "associative", [] {
     const Requirement a = ArbitraryRequirement();
     const Requirement b = ArbitraryRequirement();
     const Requirement c = ArbitraryRequirement();
@@ -172,7 +156,7 @@ TEST(RequirementProperty, IntersectionIsAssociative) {
 
 TEST(RequirementProperty, HasOnIntersectionIsHasOnBothSides) {
   const std::vector<std::string> probes = Probes();
-  CheckProperty("has", [&] {
+  property_test::CheckProperty(kProperty, "has", [&] {
     const Requirement a = ArbitraryRequirement();
     const Requirement b = ArbitraryRequirement();
     const Requirement ab = a.Intersection(b);
@@ -184,7 +168,7 @@ TEST(RequirementProperty, HasOnIntersectionIsHasOnBothSides) {
 
 TEST(RequirementProperty, HasIntersectionAgreesWithIntersection) {
   const std::vector<std::string> probes = Probes();
-  CheckProperty("has-intersection", [&] {
+  property_test::CheckProperty(kProperty, "has-intersection", [&] {
     const Requirement a = ArbitraryRequirement();
     const Requirement b = ArbitraryRequirement();
     const bool overlaps = a.HasIntersection(b);
@@ -198,7 +182,7 @@ TEST(RequirementProperty, HasIntersectionAgreesWithIntersection) {
 }
 
 TEST(RequirementProperty, AnyIsAllowedAndStable) {
-  CheckProperty("any", [] {
+  property_test::CheckProperty(kProperty, "any", [] {
     const Requirement requirement = ArbitraryRequirement();
     const std::string any = requirement.Any();
     // "" means "no value" unless the set allows the empty label value itself (In [""]).
@@ -209,7 +193,7 @@ TEST(RequirementProperty, AnyIsAllowedAndStable) {
 }
 
 TEST(RequirementProperty, LenAndOperatorDescribeTheSet) {
-  CheckProperty("len-operator", [] {
+  property_test::CheckProperty(kProperty, "len-operator", [] {
     const Requirement requirement = ArbitraryRequirement();
     const NodeSelectorOperator op = requirement.Operator();
     const auto count = static_cast<int64_t>(requirement.Values().size());
@@ -229,7 +213,7 @@ TEST(RequirementProperty, LenAndOperatorDescribeTheSet) {
 }
 
 TEST(RequirementProperty, RequirementsIntersectsIsSymmetric) {
-  CheckProperty("requirements-symmetric", [] {
+  property_test::CheckProperty(kProperty, "requirements-symmetric", [] {
     const std::vector<std::string> keys = {"k1", "k2", "k3"};
     Requirements left;
     Requirements right;
