@@ -3,7 +3,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -13,6 +12,7 @@
 #include "fmt/format.h"
 #include "src/api/validation.h"
 #include "src/api/yaml_hang_guard.h"
+#include "src/sim/scenario_text.h"
 
 namespace karpenter::sim {
 
@@ -22,51 +22,14 @@ std::string_view AutoscalerName(Autoscaler autoscaler) {
 
 namespace {
 
-// A path or message may carry any text from the file (keys, values, yaml-cpp's messages); a
-// control character such as a newline would break the "one problem per line" report, so they are
-// written as escapes.
-std::string EscapeControl(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (byte < 0x20 || byte == 0x7f) {
-      out += fmt::format("\\x{:02x}", byte);
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-// A key as a path segment: plain keys as they are, any other (empty, with blanks, quotes,
-// brackets, `: `, ...) double-quoted so that the path stays one readable token.
-std::string PathSegment(std::string_view key) {
-  const bool plain = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' ||
-           c == '/';
-  });
-  if (plain) return std::string(key);
-  std::string out = "\"";
-  for (char c : key) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 // Collects problems while reading; readers return defaults after recording one.
 class Reader {
  public:
   explicit Reader(std::string source) : source_(std::move(source)) {}
 
   void Error(const std::string& path, const std::string& message) {
-    errors_.push_back(
-        fmt::format("{}: {}: {}", source_, EscapeControl(path), EscapeControl(message)));
+    errors_.push_back(fmt::format("{}: {}: {}", source_, EscapeControlCharacters(path),
+                                  EscapeControlCharacters(message)));
   }
   const std::vector<std::string>& errors() const { return errors_; }
 
@@ -457,7 +420,7 @@ absl::StatusOr<Scenario> ParseScenario(std::string_view yaml, std::string_view s
     // The message may quote a key from the file; keep it on one line.
     return absl::InvalidArgumentError(fmt::format("{}: line {}, column {}: {}", source,
                                                   e.mark.line + 1, e.mark.column + 1,
-                                                  EscapeControl(e.msg)));
+                                                  EscapeControlCharacters(e.msg)));
   }
   if (!reader.errors().empty()) {
     return absl::InvalidArgumentError(absl::StrJoin(reader.errors(), "\n"));
