@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include "fmt/format.h"
 #include "src/api/validation.h"
 #include "src/api/yaml_hang_guard.h"
+#include "src/sim/scenario_text.h"
 
 namespace karpenter::sim {
 
@@ -26,7 +28,8 @@ class Reader {
   explicit Reader(std::string source) : source_(std::move(source)) {}
 
   void Error(const std::string& path, const std::string& message) {
-    errors_.push_back(fmt::format("{}: {}: {}", source_, path, message));
+    errors_.push_back(fmt::format("{}: {}: {}", source_, EscapeControlCharacters(path),
+                                  EscapeControlCharacters(message)));
   }
   const std::vector<std::string>& errors() const { return errors_; }
 
@@ -52,7 +55,7 @@ class Reader {
   }
 
   static std::string Join(const std::string& path, std::string_view key) {
-    return path.empty() ? std::string(key) : fmt::format("{}.{}", path, key);
+    return path.empty() ? PathSegment(key) : fmt::format("{}.{}", path, PathSegment(key));
   }
 
   std::string String(const YAML::Node& node, const std::string& path) {
@@ -69,6 +72,11 @@ class Reader {
     double value = 0;
     if (!node.IsScalar() || !YAML::convert<double>::decode(node, value)) {
       Error(path, "must be a number");
+      return 0;
+    }
+    // .nan and .inf are YAML numbers, but no time or threshold of the twin may be one.
+    if (!std::isfinite(value)) {
+      Error(path, "must be a finite number");
       return 0;
     }
     if (value < 0) Error(path, "must not be negative");
@@ -93,6 +101,18 @@ class Reader {
       Error(path, "must be true or false");
     }
     return value;
+  }
+
+  // The items of an optional list (absent or null: none); anything else is reported.
+  std::vector<YAML::Node> Items(const YAML::Node& node, const std::string& path) {
+    std::vector<YAML::Node> out;
+    if (!node.IsDefined() || node.IsNull()) return out;
+    if (!node.IsSequence()) {
+      Error(path, "must be a list");
+      return out;
+    }
+    for (const YAML::Node& item : node) out.push_back(item);
+    return out;
   }
 
   std::vector<std::string> Strings(const YAML::Node& node, const std::string& path) {
@@ -172,7 +192,7 @@ void ParseLatency(Reader& reader, const YAML::Node& node, Scenario& scenario) {
   }
   for (const auto& entry : node) {
     const std::string name = entry.first.as<std::string>("");
-    const std::string path = "latency." + name;
+    const std::string path = Reader::Join("latency", name);
     Range range;
     if (entry.second.IsMap()) {
       reader.OnlyKeys(entry.second, path, {"min", "max"});
@@ -188,9 +208,11 @@ void ParseLatency(Reader& reader, const YAML::Node& node, Scenario& scenario) {
 
 void ParseClusterAutoscaler(Reader& reader, const YAML::Node& node, Scenario& scenario) {
   const std::string path = "clusterAutoscaler";
-  reader.OnlyKeys(
-      node, path,
-      {"expander", "scaleDownUtilizationThreshold", "scaleDownEnabled", "maxEmptyBulkDelete"});
+  reader.OnlyKeys(node, path,
+                  {"expander", "scaleDownUtilizationThreshold", "scaleDownEnabled", "frequentLoops",
+                   "maxEmptyBulkDelete"});
+  // yaml-cpp throws on a key lookup in a scalar; OnlyKeys has reported a non-mapping already.
+  if (!node.IsMap()) return;
   ClusterAutoscalerOptions& options = scenario.cluster_autoscaler;
   if (node["expander"]) {
     const std::string expander = reader.String(node["expander"], path + ".expander");
@@ -231,6 +253,7 @@ NodeGroup ParseNodeGroup(Reader& reader, const YAML::Node& node, const std::stri
                   {"name", "instanceType", "capacityType", "zones", "minSize", "maxSize",
                    "initialSize", "autoscaled", "priority", "labels", "taints"});
   NodeGroup group;
+  if (!node.IsMap()) return group;
   group.name = reader.String(node["name"], path + ".name");
   group.instance_type = reader.String(node["instanceType"], path + ".instanceType");
   if (node["capacityType"]) {
@@ -252,10 +275,12 @@ NodeGroup ParseNodeGroup(Reader& reader, const YAML::Node& node, const std::stri
   if (node["autoscaled"]) group.autoscaled = reader.Bool(node["autoscaled"], path + ".autoscaled");
   if (node["priority"]) group.priority = reader.Integer(node["priority"], path + ".priority");
   if (node["labels"]) group.labels = reader.StringMap(node["labels"], path + ".labels");
-  for (size_t i = 0; node["taints"] && i < node["taints"].size(); ++i) {
+  const std::vector<YAML::Node> taints = reader.Items(node["taints"], path + ".taints");
+  for (size_t i = 0; i < taints.size(); ++i) {
     const std::string taint_path = fmt::format("{}.taints[{}]", path, i);
-    const YAML::Node taint_node = node["taints"][i];
+    const YAML::Node& taint_node = taints[i];
     reader.OnlyKeys(taint_node, taint_path, {"key", "value", "effect"});
+    if (!taint_node.IsMap()) continue;
     api::Taint taint;
     taint.key = reader.String(taint_node["key"], taint_path + ".key");
     if (taint_node["value"])
@@ -273,6 +298,7 @@ NodeGroup ParseNodeGroup(Reader& reader, const YAML::Node& node, const std::stri
 Step ParseStep(Reader& reader, const YAML::Node& node, const std::string& path) {
   reader.OnlyKeys(node, path, {"at", "apply", "scale", "delete", "drainNodeGroup", "only", "note"});
   Step step;
+  if (!node.IsMap()) return step;
   step.at_seconds = reader.Number(node["at"], path + ".at");
   int actions = 0;
   if (node["apply"]) {
@@ -285,8 +311,10 @@ Step ParseStep(Reader& reader, const YAML::Node& node, const std::string& path) 
     step.kind = StepKind::kScale;
     const std::string scale = path + ".scale";
     reader.OnlyKeys(node["scale"], scale, {"deployment", "replicas"});
-    step.target = reader.String(node["scale"]["deployment"], scale + ".deployment");
-    step.replicas = reader.Integer(node["scale"]["replicas"], scale + ".replicas");
+    if (node["scale"].IsMap()) {
+      step.target = reader.String(node["scale"]["deployment"], scale + ".deployment");
+      step.replicas = reader.Integer(node["scale"]["replicas"], scale + ".replicas");
+    }
   }
   if (node["delete"]) {
     ++actions;
@@ -309,12 +337,13 @@ Step ParseStep(Reader& reader, const YAML::Node& node, const std::string& path) 
 CapacityFault ParseFault(Reader& reader, const YAML::Node& node, const std::string& path) {
   reader.OnlyKeys(node, path, {"insufficientCapacity", "neverRegisters"});
   CapacityFault fault;
+  if (!node.IsMap()) return fault;
   std::string key = "insufficientCapacity";
-  if (node.IsMap() && node["neverRegisters"]) {
+  if (node["neverRegisters"]) {
     key = "neverRegisters";
     fault.kind = FaultKind::kNeverRegisters;
   }
-  if (node.IsMap() && node["insufficientCapacity"] && node["neverRegisters"]) {
+  if (node["insufficientCapacity"] && node["neverRegisters"]) {
     reader.Error(path, "needs exactly one of insufficientCapacity, neverRegisters");
   }
   const std::string fault_path = path + "." + key;
@@ -353,22 +382,25 @@ void ParseRoot(Reader& reader, const YAML::Node& root, Scenario& scenario) {
   if (root["clusterAutoscaler"])
     ParseClusterAutoscaler(reader, root["clusterAutoscaler"], scenario);
   std::set<std::string> names;
-  for (size_t i = 0; root["nodeGroups"] && i < root["nodeGroups"].size(); ++i) {
+  const std::vector<YAML::Node> groups = reader.Items(root["nodeGroups"], "nodeGroups");
+  for (size_t i = 0; i < groups.size(); ++i) {
     const std::string path = fmt::format("nodeGroups[{}]", i);
-    scenario.node_groups.push_back(ParseNodeGroup(reader, root["nodeGroups"][i], path, scenario));
+    scenario.node_groups.push_back(ParseNodeGroup(reader, groups[i], path, scenario));
     if (!names.insert(scenario.node_groups.back().name).second) {
       reader.Error(path + ".name", "duplicate node group name");
     }
   }
   if (root["manifests"])
     scenario.initial_objects = reader.Manifests(root["manifests"], "manifests");
-  for (size_t i = 0; root["steps"] && i < root["steps"].size(); ++i) {
-    scenario.steps.push_back(ParseStep(reader, root["steps"][i], fmt::format("steps[{}]", i)));
+  const std::vector<YAML::Node> steps = reader.Items(root["steps"], "steps");
+  for (size_t i = 0; i < steps.size(); ++i) {
+    scenario.steps.push_back(ParseStep(reader, steps[i], fmt::format("steps[{}]", i)));
   }
   std::stable_sort(scenario.steps.begin(), scenario.steps.end(),
                    [](const Step& a, const Step& b) { return a.at_seconds < b.at_seconds; });
-  for (size_t i = 0; root["faults"] && i < root["faults"].size(); ++i) {
-    scenario.faults.push_back(ParseFault(reader, root["faults"][i], fmt::format("faults[{}]", i)));
+  const std::vector<YAML::Node> faults = reader.Items(root["faults"], "faults");
+  for (size_t i = 0; i < faults.size(); ++i) {
+    scenario.faults.push_back(ParseFault(reader, faults[i], fmt::format("faults[{}]", i)));
   }
 }
 
@@ -376,15 +408,19 @@ void ParseRoot(Reader& reader, const YAML::Node& root, Scenario& scenario) {
 
 absl::StatusOr<Scenario> ParseScenario(std::string_view yaml, std::string_view source) {
   Reader reader{std::string(source)};
-  KP_RETURN_IF_ERROR(api::CheckNoTopLevelFlowEntry(yaml));
+  if (absl::Status guard = api::CheckNoTopLevelFlowEntry(yaml); !guard.ok()) {
+    return absl::InvalidArgumentError(fmt::format("{}: {}", source, std::string(guard.message())));
+  }
   Scenario scenario;
   // yaml-cpp reports problems by throwing; they are turned into a Status here.
   try {
     const YAML::Node root = YAML::Load(std::string(yaml));
     ParseRoot(reader, root, scenario);
   } catch (const YAML::Exception& e) {
+    // The message may quote a key from the file; keep it on one line.
     return absl::InvalidArgumentError(fmt::format("{}: line {}, column {}: {}", source,
-                                                  e.mark.line + 1, e.mark.column + 1, e.msg));
+                                                  e.mark.line + 1, e.mark.column + 1,
+                                                  EscapeControlCharacters(e.msg)));
   }
   if (!reader.errors().empty()) {
     return absl::InvalidArgumentError(absl::StrJoin(reader.errors(), "\n"));

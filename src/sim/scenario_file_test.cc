@@ -146,6 +146,99 @@ TEST(ParseScenario, SyntaxErrorsNameTheLine) {
   EXPECT_NE(ErrorsOf("name: x\nzones: [a\n").find("s.yaml: line "), std::string::npos);
 }
 
+TEST(ParseScenario, NonFiniteNumbersAreRejected) {
+  // .nan would also break the sort of steps by time (NaN is unordered).
+  const std::string errors = ErrorsOf(
+      "name: x\ndurationSeconds: .inf\nzones: [a]\nsteps:\n  - {at: .nan, delete: a/b}\n"
+      "  - {at: 1, delete: a/c}\nfaults:\n  - insufficientCapacity: {instanceType: m, "
+      "capacityType: spot, from: -.inf, to: 1}\n");
+  EXPECT_NE(errors.find("s.yaml: durationSeconds: must be a finite number"), std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("s.yaml: steps[0].at: must be a finite number"), std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("s.yaml: faults[0].insufficientCapacity.from: must be a finite number"),
+            std::string::npos)
+      << errors;
+}
+
+TEST(ParseScenario, ReadsTheDocumentedFrequentLoopsOption) {
+  absl::StatusOr<Scenario> scenario = ParseScenario(
+      "name: x\ndurationSeconds: 1\nzones: [a]\nclusterAutoscaler: {frequentLoops: true}\n",
+      "s.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  EXPECT_TRUE(scenario->cluster_autoscaler.frequent_loops);
+}
+
+TEST(ParseScenario, SectionsOfTheWrongShapeAreReportedTogether) {
+  // Each of these used to make yaml-cpp throw on a key lookup in a scalar, which replaced every
+  // other problem with one "line N" message.
+  const std::string errors = ErrorsOf(R"yaml(
+name: x
+durationSeconds: 1
+zones: [a]
+colour: blue
+clusterAutoscaler: fast
+nodeGroups:
+  - general
+  - {name: g, instanceType: m, maxSize: 1, taints: [NoSchedule]}
+steps: [hello, {at: 1, scale: 3}]
+faults: [soon]
+)yaml");
+  for (const char* expected :
+       {"s.yaml: colour: unknown field", "s.yaml: clusterAutoscaler: must be a mapping",
+        "s.yaml: nodeGroups[0]: must be a mapping",
+        "s.yaml: nodeGroups[1].taints[0]: must be a mapping", "s.yaml: steps[0]: must be a mapping",
+        "s.yaml: steps[1].scale: must be a mapping", "s.yaml: faults[0]: must be a mapping"}) {
+    EXPECT_NE(errors.find(expected), std::string::npos) << expected << "\n" << errors;
+  }
+  EXPECT_EQ(errors.find("line "), std::string::npos) << errors;
+}
+
+TEST(ParseScenario, ListsOfTheWrongShapeAreReported) {
+  // A scalar used to read as an empty list, silently dropping the section.
+  const std::string errors = ErrorsOf(
+      "name: x\ndurationSeconds: 1\nzones: [a]\nsteps: hello\nnodeGroups: {a: 1}\nfaults: 3\n");
+  EXPECT_NE(errors.find("s.yaml: steps: must be a list"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("s.yaml: nodeGroups: must be a list"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("s.yaml: faults: must be a list"), std::string::npos) << errors;
+  EXPECT_TRUE(ParseScenario("name: x\ndurationSeconds: 1\nzones: [a]\nsteps:\n", "s.yaml").ok());
+}
+
+TEST(ParseScenario, OddKeysAreQuotedAndEveryProblemStaysOnOneLine) {
+  const std::string errors = ErrorsOf(
+      "name: x\ndurationSeconds: 1\nzones: [a]\n\"a\\nb\": 1\n\"\": 2\n\"c: d\": 3\n"
+      "latency: {\"x\\ty\": 1}\n");
+  EXPECT_EQ(errors,
+            "s.yaml: \"a\\nb\": unknown field\n"
+            "s.yaml: \"\": unknown field\n"
+            "s.yaml: \"c: d\": unknown field\n"
+            "s.yaml: latency: x\\ty: unknown latency parameter");
+}
+
+TEST(ParseScenario, ControlCharactersInTheFileStayEscapedInTheReport) {
+  // Found by sim_scenario_fuzz: yaml-cpp's message quotes the offending characters, which made
+  // one problem span several lines of the report.
+  using std::string_literals::operator""s;
+  const std::string yaml =
+      "name: x\ndurationSeconds: 10\nzones: [a]\nsteps:\n  - at: 1\n    apply: |\n"
+      "      kind: Deployment\n      spec:\n        replicas: \x0e\0\n"
+      "        selector: {matchLabels: {app: web}}\n"s;
+  const std::string errors = ErrorsOf(yaml);
+  ASSERT_FALSE(errors.empty());
+  size_t start = 0;
+  for (size_t end = errors.find('\n'); start <= errors.size(); end = errors.find('\n', start)) {
+    if (end == std::string::npos) end = errors.size();
+    const std::string line = errors.substr(start, end - start);
+    EXPECT_EQ(line.rfind("s.yaml: ", 0), 0u) << line;
+    for (char c : line) EXPECT_GE(static_cast<unsigned char>(c), 0x20) << line;
+    start = end + 1;
+  }
+}
+
+TEST(ParseScenario, TopLevelCommaIsReportedWithTheFile) {
+  EXPECT_EQ(ErrorsOf("[a],\n").rfind("s.yaml: line 1, column ", 0), 0u) << ErrorsOf("[a],\n");
+}
+
 TEST(BuiltinScenario, ParsesWithTheArticlesObjects) {
   absl::StatusOr<Scenario> scenario = BuiltinScenario();
   ASSERT_TRUE(scenario.ok()) << scenario.status();
