@@ -173,6 +173,10 @@ void Cluster::CreatePod(DeploymentState& state, const std::string& key) {
 }
 
 void Cluster::DeletePod(const std::string& key) {
+  auto it = pods_.find(key);
+  if (it != pods_.end() && !it->second.pod.spec.node_name.empty()) {
+    NotePodEvent(it->second.pod.spec.node_name);
+  }
   pods_.erase(key);
   log_.Record(queue_.now(), "PodDeleted", {Str("pod", key)});
 }
@@ -364,6 +368,7 @@ int Cluster::Drain(const std::string& id) {
     evicted.push_back(Key(record->pod.metadata));
     if (!record->owner.empty()) owners.insert(record->owner);
   }
+  if (!evicted.empty()) NotePodEvent(node_name);
   for (const std::string& key : evicted) {
     pods_.erase(key);
     ++counters_.evictions;
@@ -374,6 +379,33 @@ int Cluster::Drain(const std::string& id) {
                  [this, owner] { ReconcileDeployment(owner); });
   }
   return static_cast<int>(evicted.size());
+}
+
+bool Cluster::TaintNode(const std::string& node_name, const std::string& key) {
+  auto it = instance_by_node_.find(node_name);
+  if (it == instance_by_node_.end()) return false;
+  std::vector<api::Taint>& taints = instances_.at(it->second).node.spec.taints;
+  for (const api::Taint& taint : taints) {
+    if (taint.key == key) return true;
+  }
+  taints.push_back(MakeTaint(key));
+  return true;
+}
+
+bool Cluster::UntaintNode(const std::string& node_name, const std::string& key) {
+  auto it = instance_by_node_.find(node_name);
+  if (it == instance_by_node_.end()) return false;
+  RemoveTaint(instances_.at(it->second).node.spec.taints, key);
+  // A node update: kube-scheduler retries the pods it could not place.
+  RequestSchedulingPass();
+  return true;
+}
+
+void Cluster::NotePodEvent(const std::string& node_name) {
+  auto it = instance_by_node_.find(node_name);
+  if (it == instance_by_node_.end()) return;
+  auto claim = node_claims_.find(instances_.at(it->second).request.node_claim);
+  if (claim != node_claims_.end()) claim->second.status.last_pod_event_time = queue_.Now();
 }
 
 const Instance* Cluster::FindInstanceByNode(const std::string& node_name) const {
@@ -479,6 +511,7 @@ void Cluster::Bind(const std::string& pod_key, const std::string& node_name) {
   record.pod.spec.node_name = node_name;
   record.pod.status.phase = "Running";
   record.unschedulable = false;
+  NotePodEvent(node_name);
   const double pending = MillisToSeconds(queue_.now() - record.created_at);
   if (record.measured && record.waited_for_capacity) {
     counters_.pod_pending_seconds.push_back(pending);

@@ -103,6 +103,11 @@ class Cluster {
   void Cordon(const std::string& id);
   // Evicts every pod that is not a DaemonSet pod; returns how many.
   int Drain(const std::string& id);
+  // Adds a NoSchedule taint to a registered node (kube-scheduler then keeps new pods off it,
+  // unless they tolerate it) or removes every taint with that key (and asks for a scheduling
+  // pass, as a node update does). False if there is no such node.
+  bool TaintNode(const std::string& node_name, const std::string& key);
+  bool UntaintNode(const std::string& node_name, const std::string& key);
 
   const std::map<std::string, Instance>& instances() const { return instances_; }
   const Instance* FindInstanceByNode(const std::string& node_name) const;
@@ -152,6 +157,9 @@ class Cluster {
   void Bind(const std::string& pod_key, const std::string& node_name);
   api::Node BuildNode(const Instance& instance) const;
   void ChangePrice(double delta);
+  // A pod bound to or left the node: its NodeClaim's status.lastPodEventTime is now, which is
+  // what consolidateAfter counts from.
+  void NotePodEvent(const std::string& node_name);
 
   EventQueue& queue_;
   Random& random_;

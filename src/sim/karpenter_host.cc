@@ -6,12 +6,19 @@
 #include "absl/strings/str_cat.h"
 #include "src/api/karpenter_labels.h"
 #include "src/provisioning/plan.h"
+#include "src/sim/disruption_controller.h"
 #include "src/state/generated_names.h"
 
 namespace karpenter::sim {
 
+KarpenterHost::KarpenterHost(Cluster& cluster)
+    : cluster_(cluster), controller_(std::make_unique<DisruptionController>(*this)) {}
+
+KarpenterHost::~KarpenterHost() = default;
+
 void KarpenterHost::Start() {
   cluster_.set_on_unschedulable([this] { OnPodsPending(); });
+  SetDisruptionPass([this](KarpenterHost&) { controller_->Poll(); });
 }
 
 void KarpenterHost::SetDisruptionPass(DisruptionPass pass) {
@@ -68,36 +75,40 @@ void KarpenterHost::MarkUnavailableOfferings(provisioning::SchedulerInput& input
   }
 }
 
+absl::StatusOr<std::unique_ptr<PlanningInput>> KarpenterHost::BuildPlanningInput() {
+  KP_ASSIGN_OR_RETURN(state::ClusterSnapshot snapshot,
+                      cluster_.Snapshot(/*schedulable_only=*/false));
+  auto planning = std::make_unique<PlanningInput>(PlanningInput{std::move(snapshot), {}});
+  provisioning::PlanOptions options;
+  options.now = cluster_.queue().Now();
+  KP_ASSIGN_OR_RETURN(planning->input,
+                      provisioning::BuildSchedulerInput(planning->snapshot, options, catalogs_));
+  MarkUnavailableOfferings(planning->input.input);
+  return planning;
+}
+
 void KarpenterHost::Provision() {
   EventLog& log = cluster_.log();
   const SimMillis now = cluster_.queue().now();
-  absl::StatusOr<state::ClusterSnapshot> snapshot = cluster_.Snapshot(/*schedulable_only=*/false);
-  if (!snapshot.ok()) {
-    log.Record(now, "ProvisioningError", {Str("error", snapshot.status().ToString())});
+  absl::StatusOr<std::unique_ptr<PlanningInput>> planning = BuildPlanningInput();
+  if (!planning.ok()) {
+    log.Record(now, "ProvisioningError", {Str("error", planning.status().ToString())});
     return;
   }
-  provisioning::PlanOptions options;
-  options.now = cluster_.queue().Now();
-  absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
-      provisioning::BuildSchedulerInput(*snapshot, options, catalogs_);
-  if (!input.ok()) {
-    log.Record(now, "ProvisioningError", {Str("error", input.status().ToString())});
-    return;
-  }
-  if (input->input.pending_pods.empty()) return;
-  MarkUnavailableOfferings(input->input);
-  provisioning::PlanResult plan = provisioning::PlanFromInput(*input);
+  const provisioning::SnapshotSchedulerInput& input = (*planning)->input;
+  if (input.input.pending_pods.empty()) return;
+  provisioning::PlanResult plan = provisioning::PlanFromInput(input);
   log.Record(now, "ProvisioningSolved",
              {Num("pendingPods", static_cast<double>(plan.summary.pending_pods)),
               Num("newNodeClaims", static_cast<double>(plan.node_claims.size())),
               Num("unschedulablePods", static_cast<double>(plan.unschedulable.size()))});
   for (const provisioning::PlannedNodeClaim& planned : plan.node_claims) {
-    CreateNodeClaim(planned.claim, planned.launch);
+    LaunchNodeClaim(planned.claim, planned.launch);
   }
 }
 
-void KarpenterHost::CreateNodeClaim(const provisioning::NewNodeClaim& claim,
-                                    const provisioning::LaunchPrediction& launch) {
+std::string KarpenterHost::LaunchNodeClaim(const provisioning::NewNodeClaim& claim,
+                                           const provisioning::LaunchPrediction& launch) {
   const SimMillis now = cluster_.queue().now();
   const uint64_t ordinal = ++claim_count_;
   api::NodeClaim node_claim;
@@ -135,6 +146,7 @@ void KarpenterHost::CreateNodeClaim(const provisioning::NewNodeClaim& claim,
   requested_at_[name] = now;
   cluster_.queue().After(Sample(cluster_.latency().create_fleet, cluster_.random()),
                          [this, name] { Launch(name); });
+  return name;
 }
 
 void KarpenterHost::Launch(const std::string& name) {
