@@ -51,6 +51,7 @@ Cluster::Cluster(EventQueue& queue, Random& random, const LatencyModel& latency,
       zones_(std::move(zones)) {}
 
 absl::Status Cluster::Apply(api::Object object, bool initial) {
+  MarkUnconsolidated();
   if (auto* deployment = std::get_if<api::Deployment>(&object)) {
     const std::string key = Key(deployment->metadata);
     DeploymentState& state = deployments_[key];
@@ -169,6 +170,7 @@ void Cluster::CreatePod(DeploymentState& state, const std::string& key) {
   const std::string pod_key = Key(pod.metadata);
   record.pod = std::move(pod);
   log_.Record(queue_.now(), "PodCreated", {Str("pod", pod_key)});
+  ++generation_;
   pods_[pod_key] = std::move(record);
 }
 
@@ -177,6 +179,7 @@ void Cluster::DeletePod(const std::string& key) {
   if (it != pods_.end() && !it->second.pod.spec.node_name.empty()) {
     NotePodEvent(it->second.pod.spec.node_name);
   }
+  MarkUnconsolidated();
   pods_.erase(key);
   log_.Record(queue_.now(), "PodDeleted", {Str("pod", key)});
 }
@@ -184,9 +187,18 @@ void Cluster::DeletePod(const std::string& key) {
 void Cluster::PutNodeClaim(api::NodeClaim node_claim) {
   std::string name = node_claim.metadata.name;
   node_claims_[name] = std::move(node_claim);
+  MarkUnconsolidated();
 }
 
-void Cluster::DeleteNodeClaim(const std::string& name) { node_claims_.erase(name); }
+void Cluster::DeleteNodeClaim(const std::string& name) {
+  node_claims_.erase(name);
+  MarkUnconsolidated();
+}
+
+SimMillis Cluster::ConsolidationState() {
+  if (queue_.now() - unconsolidated_at_ >= kConsolidationStateRefreshMillis) MarkUnconsolidated();
+  return unconsolidated_at_;
+}
 
 const api::NodeClaim* Cluster::FindNodeClaim(const std::string& name) const {
   auto it = node_claims_.find(name);
@@ -264,6 +276,7 @@ void Cluster::Register(const std::string& id) {
     instance.node.metadata.labels[std::string(api::kNodeRegisteredLabelKey)] = "true";
   }
   instance_by_node_[instance.node.metadata.name] = id;
+  MarkUnconsolidated();
   log_.Record(queue_.now(), "NodeRegistered",
               {Str("node", instance.node.metadata.name), Str("instance", id),
                Str("owner", Owner(instance.request))});
@@ -276,6 +289,7 @@ void Cluster::MarkReady(const std::string& id) {
   Instance& instance = it->second;
   instance.phase = NodePhase::kReady;
   instance.ready_at = queue_.now();
+  MarkUnconsolidated();
   RemoveTaint(instance.node.spec.taints, kNotReadyTaintKey);
   api::NodeCondition ready;
   ready.type = "Ready";
@@ -320,6 +334,7 @@ void Cluster::PlaceDaemonSetPods(const Instance& instance) {
     record.measured = false;
     pods_[pod_key] = std::move(record);
     ++daemon_pod_count_;
+    ++generation_;
   }
 }
 
@@ -339,6 +354,8 @@ void Cluster::TerminateInstance(const std::string& id) {
   for (const std::string& key : on_node) DeletePod(key);
   instance.phase = NodePhase::kTerminated;
   instance.terminated_at = queue_.now();
+  ++counters_.nodes_terminated;
+  MarkUnconsolidated();
   // The NodeClaim goes with its instance; left behind it would count as capacity in flight.
   if (!instance.request.node_claim.empty()) node_claims_.erase(instance.request.node_claim);
   instance_by_node_.erase(node_name);
@@ -355,6 +372,7 @@ void Cluster::Cordon(const std::string& id) {
   if (it == instances_.end() || it->second.node.spec.unschedulable) return;
   it->second.node.spec.unschedulable = true;
   it->second.node.spec.taints.push_back(MakeTaint(kUnschedulableTaintKey));
+  ++generation_;
   log_.Record(queue_.now(), "NodeCordoned", {Str("node", it->second.node.metadata.name)});
 }
 
@@ -369,6 +387,7 @@ int Cluster::Drain(const std::string& id) {
     if (!record->owner.empty()) owners.insert(record->owner);
   }
   if (!evicted.empty()) NotePodEvent(node_name);
+  MarkUnconsolidated();
   for (const std::string& key : evicted) {
     pods_.erase(key);
     ++counters_.evictions;
@@ -389,6 +408,7 @@ bool Cluster::TaintNode(const std::string& node_name, const std::string& key) {
     if (taint.key == key) return true;
   }
   taints.push_back(MakeTaint(key));
+  MarkUnconsolidated();
   return true;
 }
 
@@ -396,6 +416,7 @@ bool Cluster::UntaintNode(const std::string& node_name, const std::string& key) 
   auto it = instance_by_node_.find(node_name);
   if (it == instance_by_node_.end()) return false;
   RemoveTaint(instances_.at(it->second).node.spec.taints, key);
+  MarkUnconsolidated();
   // A node update: kube-scheduler retries the pods it could not place.
   RequestSchedulingPass();
   return true;
@@ -512,6 +533,7 @@ void Cluster::Bind(const std::string& pod_key, const std::string& node_name) {
   record.pod.status.phase = "Running";
   record.unschedulable = false;
   NotePodEvent(node_name);
+  MarkUnconsolidated();
   const double pending = MillisToSeconds(queue_.now() - record.created_at);
   if (record.measured && record.waited_for_capacity) {
     counters_.pod_pending_seconds.push_back(pending);

@@ -72,9 +72,13 @@ struct ClusterCounters {
   std::vector<double> pod_pending_seconds;
   std::vector<double> node_ready_seconds;  // non-initial instances, at Ready
   int64_t evictions = 0;
+  int64_t nodes_terminated = 0;    // by scale-down, disruption, interruption or liveness
   double cost_dollar_seconds = 0;  // ∫ price/hour dt, in $·s/h
   size_t max_instances = 0;
 };
+
+// Upstream: five minutes (pkg/controllers/state/cluster.go).
+inline constexpr SimMillis kConsolidationStateRefreshMillis = 5 * 60 * 1000;
 
 class Cluster {
  public:
@@ -135,6 +139,20 @@ class Cluster {
   void SettleCost();
   const ClusterCounters& counters() const { return counters_; }
 
+  // --- consolidation state (upstream state.Cluster.ConsolidationState) ---
+  // When the cluster last changed in a way that may make it consolidatable: pods binding or
+  // going, nodes and NodeClaims appearing, initializing, being marked for deletion or going,
+  // NodePools changing. Consolidation methods that found nothing skip until it changes; it
+  // also moves on its own `kConsolidationStateRefresh` after the last change, so something
+  // the cluster cannot see (a consolidateAfter elapsing, capacity returning) is reconsidered.
+  SimMillis ConsolidationState();
+  void MarkUnconsolidated() {
+    unconsolidated_at_ = queue_.now();
+    ++generation_;
+  }
+  // Moves on every change to what Snapshot() returns: equal generations, equal snapshots.
+  uint64_t generation() const { return generation_; }
+
   EventQueue& queue() { return queue_; }
   EventLog& log() { return log_; }
   const Ec2& ec2() const { return ec2_; }
@@ -186,6 +204,8 @@ class Cluster {
 
   double price_per_hour_ = 0;
   SimMillis cost_settled_at_ = 0;
+  SimMillis unconsolidated_at_ = 0;
+  uint64_t generation_ = 0;
   ClusterCounters counters_;
 };
 

@@ -6,6 +6,7 @@
 #include "absl/strings/str_join.h"
 #include "src/api/karpenter_labels.h"
 #include "src/disruption/disruption.h"
+#include "src/disruption/time_state.h"
 #include "src/disruption/validation.h"
 #include "src/sim/karpenter_host.h"
 
@@ -20,19 +21,46 @@ std::string Replacements(const disruption::Command& command) {
   return absl::StrJoin(types, ",");
 }
 
+bool NeedsValidation(disruption::Method method) {
+  return method == disruption::Method::kEmptiness ||
+         method == disruption::Method::kMultiNodeConsolidation ||
+         method == disruption::Method::kSingleNodeConsolidation;
+}
+
 }  // namespace
 
 void DisruptionController::Poll() {
   if (busy()) return;
   Cluster& cluster = host_.cluster();
   const SimMillis now = cluster.queue().now();
-  absl::StatusOr<std::unique_ptr<PlanningInput>> planning = host_.BuildPlanningInput();
+  // Upstream IsConsolidated/markConsolidated: a method that found nothing is skipped until the
+  // cluster's consolidation state moves.
+  const SimMillis state = cluster.ConsolidationState();
+  absl::StatusOr<state::ClusterSnapshot> snapshot = cluster.Snapshot(/*schedulable_only=*/false);
+  if (!snapshot.ok()) {
+    cluster.log().Record(now, "DisruptionError", {Str("error", snapshot.status().ToString())});
+    return;
+  }
+  // The engine is a function of the snapshot and the clock: when neither the objects nor any
+  // clock-dependent predicate moved since an idle decision, it would decide nothing again.
+  PollKey key{cluster.generation(), state,
+              disruption::TimeDependentState(*snapshot, cluster.queue().Now())};
+  if (last_idle_ && key == last_key_) return;
+  absl::StatusOr<std::unique_ptr<PlanningInput>> planning =
+      host_.PlanningInputFrom(*std::move(snapshot));
   if (!planning.ok()) {
     cluster.log().Record(now, "DisruptionError", {Str("error", planning.status().ToString())});
     return;
   }
+  disruption::DisruptionOptions options;
+  for (const auto& [method, at] : consolidated_at_) {
+    if (at == state) options.consolidated.push_back(method);
+  }
   disruption::DisruptionResult result = disruption::ComputeDisruption(
-      (*planning)->snapshot, (*planning)->input, cluster.queue().Now());
+      (*planning)->snapshot, (*planning)->input, cluster.queue().Now(), options);
+  for (disruption::Method method : result.now_consolidated) consolidated_at_[method] = state;
+  last_idle_ = result.idle;
+  last_key_ = std::move(key);
   if (result.commands.empty()) return;
   disruption::Command& command = result.commands.front();
   cluster.log().Record(now, "DisruptionCommandComputed",
@@ -41,8 +69,9 @@ void DisruptionController::Poll() {
                         Str("candidates", absl::StrJoin(command.candidates, ",")),
                         Str("replacements", Replacements(command)),
                         Num("savingsPerHour", command.savings_per_hour)});
-  // Expiration is forceful: upstream deletes expired NodeClaims without re-validating.
-  if (command.method == disruption::Method::kExpiration) {
+  // Only emptiness and consolidation wait and re-validate upstream; drift and expiration go to
+  // the queue at once (their replacements point into this poll's input, alive until we return).
+  if (!NeedsValidation(command.method)) {
     Execute(std::move(command));
     return;
   }

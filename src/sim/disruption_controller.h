@@ -2,7 +2,7 @@
 // Karpenter's disruption controller on the twin's virtual clock, around the production engine
 // (src/disruption): each poll with no command in flight computes the commands on a fresh
 // snapshot and takes the first; graceful commands wait `kCommandValidationDelay` and are
-// re-validated on a fresh snapshot (same decision or abandoned), Expiration goes at once. A
+// re-validated on a fresh snapshot (same decision or abandoned), Drift and Expiration go at once. A
 // command then runs through the orchestration queue: candidates are tainted
 // karpenter.sh/disrupted:NoSchedule (kube-scheduler stops placing pods there), replacements are
 // launched through the host's provisioning launch path, and once all are initialized the
@@ -17,6 +17,7 @@
 
 #include "src/disruption/command.h"
 #include "src/disruption/queue.h"
+#include "src/sim/event_queue.h"
 
 namespace karpenter::sim {
 
@@ -58,6 +59,17 @@ class DisruptionController {
   uint64_t commands_rolled_back_ = 0;
   // The method of each queued command, by id, for its events.
   std::map<uint64_t, std::string> methods_;
+  // The cluster consolidation state at which each method last found nothing.
+  std::map<disruption::Method, SimMillis> consolidated_at_;
+  // What the last computed poll decided on, and whether it was idle (disruption.h).
+  struct PollKey {
+    uint64_t generation = 0;
+    SimMillis consolidation_state = 0;
+    std::string time_state;
+    bool operator==(const PollKey&) const = default;
+  };
+  PollKey last_key_;
+  bool last_idle_ = false;
 };
 
 }  // namespace karpenter::sim

@@ -105,13 +105,20 @@ TEST(DisruptionController, ReplacesAnUnderutilizedNodeWithACheaperOneAfterConsol
 }
 
 // Three 3-CPU pods on three c6i.xlarge; two Deployments go at 200 s, leaving two empty nodes.
+// The remaining pod is do-not-disrupt: otherwise its node, consolidatable since its pod bound,
+// would be single-node consolidated onto an empty node at the first poll after 200 s, before
+// the empty nodes' own consolidateAfter (counted from their pods' deletion) has passed.
 // Returns the candidates of each started command.
 std::vector<std::string> EmptinessCommands(std::optional<std::string> budget, World& world) {
   ApplyPool(world, Pool({"c6i.xlarge"}, std::move(budget)));
   KarpenterHost host(world.cluster);
   host.Start();
   for (const char* name : {"x", "y", "z"}) {
-    EXPECT_TRUE(world.cluster.Apply(MakeDeployment(name, 1, "3", "1Gi"), false).ok());
+    api::Deployment deployment = MakeDeployment(name, 1, "3", "1Gi");
+    if (std::string(name) == "x") {
+      deployment.spec.template_.metadata.annotations["karpenter.sh/do-not-disrupt"] = "true";
+    }
+    EXPECT_TRUE(world.cluster.Apply(deployment, false).ok());
   }
   world.queue.RunUntil(200000);
   EXPECT_EQ(LiveInstances(world.cluster).size(), 3u);

@@ -78,6 +78,11 @@ void KarpenterHost::MarkUnavailableOfferings(provisioning::SchedulerInput& input
 absl::StatusOr<std::unique_ptr<PlanningInput>> KarpenterHost::BuildPlanningInput() {
   KP_ASSIGN_OR_RETURN(state::ClusterSnapshot snapshot,
                       cluster_.Snapshot(/*schedulable_only=*/false));
+  return PlanningInputFrom(std::move(snapshot));
+}
+
+absl::StatusOr<std::unique_ptr<PlanningInput>> KarpenterHost::PlanningInputFrom(
+    state::ClusterSnapshot snapshot) {
   auto planning = std::make_unique<PlanningInput>(PlanningInput{std::move(snapshot), {}});
   provisioning::PlanOptions options;
   options.now = cluster_.queue().Now();

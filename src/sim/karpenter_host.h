@@ -50,6 +50,8 @@ class KarpenterHost {
   // The snapshot (with Karpenter's objects) and scheduler input of this instant, offerings that
   // recently failed with InsufficientInstanceCapacity marked unavailable.
   absl::StatusOr<std::unique_ptr<PlanningInput>> BuildPlanningInput();
+  // The same on a snapshot the caller already took of this instant.
+  absl::StatusOr<std::unique_ptr<PlanningInput>> PlanningInputFrom(state::ClusterSnapshot snapshot);
   // Creates a NodeClaim for `claim` and launches it as provisioning does (CreateFleet latency,
   // ICE fallback, registration liveness); returns its name. `claim`'s instance types are copied.
   std::string LaunchNodeClaim(const provisioning::NewNodeClaim& claim,

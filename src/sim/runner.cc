@@ -125,6 +125,7 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
   result.nodes_max = counters.max_instances;
   result.nodes_final = cluster.LiveInstanceCount();
   result.evictions = counters.evictions;
+  result.nodes_terminated = counters.nodes_terminated;
   for (const auto& [key, record] : cluster.pods()) {
     if (record.pod.spec.node_name.empty()) ++result.unschedulable_pods;
   }
