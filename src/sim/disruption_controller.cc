@@ -45,7 +45,11 @@ void DisruptionController::Poll() {
   // clock-dependent predicate moved since an idle decision, it would decide nothing again.
   PollKey key{cluster.generation(), state,
               disruption::TimeDependentState(*snapshot, cluster.queue().Now())};
-  if (last_idle_ && key == last_key_) return;
+  if (skip_idle_polls_ && last_idle_ && key == last_key_) {
+    ++polls_skipped_;
+    return;
+  }
+  ++polls_computed_;
   absl::StatusOr<std::unique_ptr<PlanningInput>> planning =
       host_.PlanningInputFrom(*std::move(snapshot));
   if (!planning.ok()) {

@@ -60,6 +60,7 @@ class KarpenterHost {
   Cluster& cluster() { return cluster_; }
   uint64_t node_claims_created() const { return claim_count_; }
   const DisruptionController& disruption_controller() const { return *controller_; }
+  DisruptionController& disruption_controller() { return *controller_; }
 
  private:
   using OfferingKey = std::tuple<std::string, std::string, std::string>;
