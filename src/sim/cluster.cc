@@ -91,8 +91,15 @@ absl::Status Cluster::Apply(api::Object object, bool initial) {
     node_classes_[node_class->metadata.name] = std::move(*node_class);
     return absl::OkStatus();
   }
+  if (auto* pdb = std::get_if<api::PodDisruptionBudget>(&object)) {
+    const std::string key = Key(pdb->metadata);
+    log_.Record(queue_.now(), "PodDisruptionBudgetApplied", {Str("podDisruptionBudget", key)});
+    pdbs_[key] = std::move(*pdb);
+    return absl::OkStatus();
+  }
   return absl::InvalidArgumentError(
-      "the twin runs Deployments, DaemonSets, NodePools and EC2NodeClasses only");
+      "the twin runs Deployments, DaemonSets, PodDisruptionBudgets, NodePools and EC2NodeClasses "
+      "only");
 }
 
 absl::Status Cluster::ScaleDeployment(const std::string& key, int replicas) {
@@ -361,6 +368,10 @@ void Cluster::TerminateInstance(const std::string& id) {
   instance_by_node_.erase(node_name);
   ChangePrice(-instance.request.price);
   log_.Record(queue_.now(), "InstanceTerminated", {Str("instance", id), Str("node", node_name)});
+  RecreateLater(owners);
+}
+
+void Cluster::RecreateLater(const std::set<std::string>& owners) {
   for (const std::string& owner : owners) {
     queue_.After(Sample(latency_.controller_recreate, random_),
                  [this, owner] { ReconcileDeployment(owner); });
@@ -374,6 +385,16 @@ void Cluster::Cordon(const std::string& id) {
   it->second.node.spec.taints.push_back(MakeTaint(kUnschedulableTaintKey));
   ++generation_;
   log_.Record(queue_.now(), "NodeCordoned", {Str("node", it->second.node.metadata.name)});
+}
+
+void Cluster::Uncordon(const std::string& id) {
+  auto it = instances_.find(id);
+  if (it == instances_.end() || !it->second.node.spec.unschedulable) return;
+  it->second.node.spec.unschedulable = false;
+  RemoveTaint(it->second.node.spec.taints, kUnschedulableTaintKey);
+  MarkUnconsolidated();
+  log_.Record(queue_.now(), "NodeUncordoned", {Str("node", it->second.node.metadata.name)});
+  RequestSchedulingPass();
 }
 
 int Cluster::Drain(const std::string& id) {
@@ -393,10 +414,7 @@ int Cluster::Drain(const std::string& id) {
     ++counters_.evictions;
     log_.Record(queue_.now(), "PodEvicted", {Str("pod", key), Str("node", node_name)});
   }
-  for (const std::string& owner : owners) {
-    queue_.After(Sample(latency_.controller_recreate, random_),
-                 [this, owner] { ReconcileDeployment(owner); });
-  }
+  RecreateLater(owners);
   return static_cast<int>(evicted.size());
 }
 
@@ -482,6 +500,11 @@ absl::StatusOr<state::ClusterSnapshot> Cluster::Snapshot(bool schedulable_only) 
     objects.push_back({record.pod, key});
   }
   for (const auto& [key, daemon_set] : daemon_sets_) objects.push_back({daemon_set, key});
+  for (const auto& [key, pdb] : pdbs_) {
+    api::PodDisruptionBudget with_status = pdb;
+    with_status.status = PdbStatus(pdb);
+    objects.push_back({std::move(with_status), key});
+  }
   if (!schedulable_only) {
     for (const auto& [name, pool] : node_pools_) objects.push_back({pool, name});
     for (const auto& [name, node_class] : node_classes_) objects.push_back({node_class, name});

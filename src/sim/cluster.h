@@ -105,8 +105,20 @@ class Cluster {
   void TerminateInstance(const std::string& id);
   // Marks the node unschedulable (and taints it, as the node lifecycle controller does).
   void Cordon(const std::string& id);
-  // Evicts every pod that is not a DaemonSet pod; returns how many.
+  // Undoes Cordon (a drain that gave up).
+  void Uncordon(const std::string& id);
+  // Deletes every pod that is not a DaemonSet pod, PDBs or not (a forced drain, as when a
+  // terminationGracePeriod runs out or the instance is gone); returns how many.
   int Drain(const std::string& id);
+  // The eviction API (cluster_evictions.cc): refuses a pod covered by more than one PDB or by
+  // one whose disruptionsAllowed (computed now, as the disruption controller would) is 0;
+  // otherwise deletes it (its controller recreates it) and counts an eviction.
+  enum class Eviction { kEvicted, kBlockedByPdb, kNoSuchPod };
+  Eviction Evict(const std::string& pod_key);
+  // A PDB's status from the pods as they are now: expected and healthy pods (bound to a Ready
+  // node), desiredHealthy from minAvailable/maxUnavailable (percentages rounded up) and
+  // disruptionsAllowed.
+  api::PodDisruptionBudgetStatus PdbStatus(const api::PodDisruptionBudget& pdb) const;
   // Adds a NoSchedule taint to a registered node (kube-scheduler then keeps new pods off it,
   // unless they tolerate it) or removes every taint with that key (and asks for a scheduling
   // pass, as a node update does). False if there is no such node.
@@ -168,6 +180,8 @@ class Cluster {
   void ReconcileDeployment(const std::string& key);
   void CreatePod(DeploymentState& state, const std::string& key);
   void DeletePod(const std::string& key);
+  // Recreates the pods of these Deployments after `controllerRecreate` (ReplicaSet controller).
+  void RecreateLater(const std::set<std::string>& owners);
   void Register(const std::string& id);
   void MarkReady(const std::string& id);
   void PlaceDaemonSetPods(const Instance& instance);
@@ -197,6 +211,7 @@ class Cluster {
   std::map<std::string, api::NodePool> node_pools_;
   std::map<std::string, api::EC2NodeClass> node_classes_;
   std::map<std::string, api::NodeClaim> node_claims_;
+  std::map<std::string, api::PodDisruptionBudget> pdbs_;
   uint64_t instance_count_ = 0;
   uint64_t daemon_pod_count_ = 0;
   bool pass_scheduled_ = false;

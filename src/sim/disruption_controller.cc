@@ -8,6 +8,7 @@
 #include "src/disruption/disruption.h"
 #include "src/disruption/time_state.h"
 #include "src/disruption/validation.h"
+#include "src/sim/drain.h"
 #include "src/sim/karpenter_host.h"
 
 namespace karpenter::sim {
@@ -150,6 +151,23 @@ void DisruptionController::Reconcile() {
   ScheduleReconcile();
 }
 
+void DisruptionController::Terminate(const Instance& instance, const std::string& method) {
+  Cluster& cluster = host_.cluster();
+  cluster.log().Record(cluster.queue().now(), "DisruptionNodeDeleted",
+                       {Str("method", method), Str("node", instance.node.metadata.name)});
+  // The NodeClaim is deleted: the termination controller drains the node (tainted already)
+  // through the eviction API, forcing it after the claim's terminationGracePeriod.
+  DrainOptions options{.priority_tiers = true, .skip_disrupted_tolerating = true};
+  if (const api::NodeClaim* claim = cluster.FindNodeClaim(instance.request.node_claim);
+      claim != nullptr && claim->spec.termination_grace_period) {
+    options.force_after =
+        claim->spec.termination_grace_period->Nanos() / api::Duration::kMillisecond;
+  }
+  const std::string id = instance.id;
+  StartDrain(cluster, instance.node.metadata.name, options,
+             [&cluster, id](bool) { cluster.TerminateInstance(id); });
+}
+
 disruption::ReplacementState DisruptionController::StateOf(const std::string& node_claim) const {
   const Cluster& cluster = host_.cluster();
   if (cluster.FindNodeClaim(node_claim) == nullptr) return disruption::ReplacementState::kGone;
@@ -185,12 +203,7 @@ void DisruptionController::Apply(const std::vector<disruption::QueueAction>& act
         finished[action.command_id] = true;
         const Instance* instance = cluster.FindInstanceByNode(action.node);
         if (instance == nullptr) break;  // already gone
-        const std::string id = instance->id;
-        const int evicted = cluster.Drain(id);
-        cluster.log().Record(
-            now, "DisruptionNodeDeleted",
-            {Str("method", method), Str("node", action.node), Num("evictedPods", evicted)});
-        cluster.TerminateInstance(id);
+        Terminate(*instance, method);
         break;
       }
       case disruption::QueueAction::Kind::kUntaintCandidate:

@@ -17,6 +17,7 @@
 
 #include "src/disruption/command.h"
 #include "src/disruption/queue.h"
+#include "src/sim/cluster.h"
 #include "src/sim/event_queue.h"
 
 namespace karpenter::sim {
@@ -54,6 +55,8 @@ class DisruptionController {
   void ScheduleReconcile();
   void Apply(const std::vector<disruption::QueueAction>& actions);
   disruption::ReplacementState StateOf(const std::string& node_claim) const;
+  // Deletes a candidate: drains it (PDBs, tiers, terminationGracePeriod), then terminates it.
+  void Terminate(const Instance& instance, const std::string& method);
 
   KarpenterHost& host_;
   disruption::OrchestrationQueue queue_;
