@@ -8,7 +8,6 @@
 #include "src/disruption/disruption.h"
 #include "src/disruption/time_state.h"
 #include "src/disruption/validation.h"
-#include "src/sim/drain.h"
 #include "src/sim/karpenter_host.h"
 
 namespace karpenter::sim {
@@ -155,17 +154,7 @@ void DisruptionController::Terminate(const Instance& instance, const std::string
   Cluster& cluster = host_.cluster();
   cluster.log().Record(cluster.queue().now(), "DisruptionNodeDeleted",
                        {Str("method", method), Str("node", instance.node.metadata.name)});
-  // The NodeClaim is deleted: the termination controller drains the node (tainted already)
-  // through the eviction API, forcing it after the claim's terminationGracePeriod.
-  DrainOptions options{.priority_tiers = true, .skip_disrupted_tolerating = true};
-  if (const api::NodeClaim* claim = cluster.FindNodeClaim(instance.request.node_claim);
-      claim != nullptr && claim->spec.termination_grace_period) {
-    options.force_after =
-        claim->spec.termination_grace_period->Nanos() / api::Duration::kMillisecond;
-  }
-  const std::string id = instance.id;
-  StartDrain(cluster, instance.node.metadata.name, options,
-             [&cluster, id](bool) { cluster.TerminateInstance(id); });
+  host_.TerminateNodeClaim(instance);
 }
 
 disruption::ReplacementState DisruptionController::StateOf(const std::string& node_claim) const {

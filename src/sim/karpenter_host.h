@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -57,6 +58,16 @@ class KarpenterHost {
   std::string LaunchNodeClaim(const provisioning::NewNodeClaim& claim,
                               const provisioning::LaunchPrediction& launch);
 
+  // Deletes the instance's NodeClaim as the termination controller would: taints the node
+  // karpenter.sh/disrupted, drains it (PDBs, critical pods last, the claim's
+  // terminationGracePeriod), then terminates the instance.
+  void TerminateNodeClaim(const Instance& instance);
+  // An offering EC2 cannot serve now: the scheduler skips it for `unavailableOfferingTtl`.
+  void MarkOfferingUnavailable(const std::string& instance_type, const std::string& zone,
+                               const std::string& capacity_type);
+  // An SQS message body from EventBridge, delivered after `interruptionDelivery`.
+  void EnqueueInterruptionMessage(std::string body);
+
   Cluster& cluster() { return cluster_; }
   uint64_t node_claims_created() const { return claim_count_; }
   const DisruptionController& disruption_controller() const { return *controller_; }
@@ -66,6 +77,7 @@ class KarpenterHost {
   using OfferingKey = std::tuple<std::string, std::string, std::string>;
 
   void CheckBatch();
+  void HandleInterruptionMessage(const std::string& body);
   void Provision();
   void Launch(const std::string& name);
   void FailLaunch(const std::string& name, const std::string& reason);
@@ -93,6 +105,7 @@ class KarpenterHost {
   std::map<OfferingKey, SimMillis> unavailable_until_;
   DisruptionPass disruption_;
   std::unique_ptr<DisruptionController> controller_;
+  std::set<std::string> draining_claims_;  // NodeClaims an interruption already deleted
 };
 
 }  // namespace karpenter::sim
