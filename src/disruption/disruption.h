@@ -38,6 +38,10 @@ struct DisruptionOptions {
   bool spot_to_spot_consolidation = false;
   // Multi-node consolidation looks at this many cost-ordered candidates at most.
   size_t max_multi_node_candidates = 100;
+  // Emptiness and consolidation methods the host knows to be consolidated: their last run
+  // found nothing, unconstrained by budgets, and the cluster's consolidation state has not
+  // changed since (upstream IsConsolidated). They are skipped. A one-shot host leaves it empty.
+  std::vector<Method> consolidated;
 };
 
 struct DisruptionResult {
@@ -48,6 +52,14 @@ struct DisruptionResult {
   // Why methods found nothing to do for otherwise eligible nodes: budgets at 0, consolidation
   // simulations that failed, drift that could not reschedule. Sorted, for people.
   std::vector<std::string> notes;
+  // Emptiness and consolidation methods that ran on candidates and found nothing without a
+  // budget holding them back: a long-running host records them as consolidated for the
+  // present cluster state (upstream markConsolidated) and passes them back in `consolidated`.
+  std::vector<Method> now_consolidated;
+  // No command, and nothing waiting on a budget or a failed drift replacement: with the same
+  // objects and the same TimeDependentState (time_state.h), the engine would decide nothing
+  // again (once `now_consolidated` is passed back as `consolidated`).
+  bool idle = false;
 };
 
 // Builds the scheduler input from the snapshot and the embedded catalog, then decides.

@@ -65,7 +65,7 @@ Drift DetectDrift(const state::ClusterSnapshot& snapshot, const Candidate& candi
   }
   if (RequirementsDrifted(candidate)) return {"RequirementsDrifted", now};
   const bool old_enough = claim.metadata.creation_timestamp &&
-                          now - *claim.metadata.creation_timestamp > api::Duration::FromHours(1);
+                          now - *claim.metadata.creation_timestamp > kInstanceTypeNotFoundAge;
   if (candidate.instance_type == nullptr && old_enough) return {"InstanceTypeNotFound", now};
   if (claim.spec.node_class_ref) {
     const api::EC2NodeClass* node_class =

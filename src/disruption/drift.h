@@ -14,6 +14,9 @@
 
 namespace karpenter::disruption {
 
+// A NodeClaim whose instance type left the catalog counts as drifted only past this age.
+inline const api::Duration kInstanceTypeNotFoundAge = api::Duration::FromHours(1);
+
 struct Drift {
   std::string reason;  // "" when not drifted, else e.g. "NodePoolDrifted", "RequirementsDrifted"
   // When the drift was observed: the Drifted condition's lastTransitionTime, else `now` (a drift

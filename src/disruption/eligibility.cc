@@ -23,14 +23,16 @@ bool ConsolidationDisabled(const api::NodePool& pool) {
 bool IsStaticPool(const api::NodePool& pool) { return pool.spec.replicas.has_value(); }
 
 bool IsConsolidatable(const Candidate& candidate, api::Time now) {
-  const api::NodePool& pool = *candidate.node_pool;
+  return IsConsolidatable(*candidate.node_claim, *candidate.node_pool, now);
+}
+
+bool IsConsolidatable(const api::NodeClaim& claim, const api::NodePool& pool, api::Time now) {
   if (ConsolidationDisabled(pool)) return false;
   api::Duration after;
   if (pool.spec.disruption && pool.spec.disruption->consolidate_after) {
     after = *pool.spec.disruption->consolidate_after->duration;
   }
   if (after <= api::Duration()) return true;
-  const api::NodeClaim& claim = *candidate.node_claim;
   std::optional<api::Time> since = claim.status.last_pod_event_time;
   if (const api::Condition* initialized = TrueCondition(claim, api::kConditionTypeInitialized);
       !since && initialized != nullptr) {

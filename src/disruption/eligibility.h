@@ -22,6 +22,7 @@ bool IsStaticPool(const api::NodePool& pool);
 // The Consolidatable condition at `now` (D5): initialized and `consolidateAfter` has passed since
 // the last pod event (or since initialization). Never: false.
 bool IsConsolidatable(const Candidate& candidate, api::Time now);
+bool IsConsolidatable(const api::NodeClaim& claim, const api::NodePool& pool, api::Time now);
 
 // Graceful methods skip candidates whose pods block eviction; drift (eventual) takes them when
 // the NodeClaim has a terminationGracePeriod.

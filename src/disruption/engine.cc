@@ -25,6 +25,20 @@ struct Context {
   std::set<std::string> expired;  // nodes Expiration deletes in this pass
   std::vector<std::string>& notes;
   std::map<std::string, PoolTotals> pool_totals;  // Balanced policy
+  std::vector<Method>& now_consolidated;
+  // Some candidate waits on a budget, or a drifted node could not be replaced: a later poll
+  // may act without any object changing.
+  bool held_back = false;
+
+  bool Consolidated(Method method) const {
+    return std::find(options.consolidated.begin(), options.consolidated.end(), method) !=
+           options.consolidated.end();
+  }
+  // A method that had candidates found nothing: unless budgets held some back, the host may
+  // skip it until the cluster changes.
+  void FoundNothing(Method method, bool constrained_by_budgets) {
+    if (!constrained_by_budgets) now_consolidated.push_back(method);
+  }
 };
 
 std::string BudgetNote(const std::string& pool, Reason reason, const PoolBudget& budget) {
@@ -44,6 +58,7 @@ bool TakeBudget(Context& ctx, std::map<std::string, PoolBudget>& budgets, const 
     --budget.remaining;
     return true;
   }
+  ctx.held_back = true;
   // One note per pool and reason (duplicates are dropped at the end), not one per node.
   ctx.notes.push_back(BudgetNote(c.node_pool->metadata.name, reason, budget));
   return false;
@@ -86,16 +101,23 @@ std::vector<Command> Emptiness(Context& ctx, const std::vector<const Candidate*>
   for (const Candidate* c : candidates) {
     if (EmptinessEligible(*c, ctx.now)) empty.push_back(c);
   }
-  if (empty.empty()) return {};
+  if (empty.empty() || ctx.Consolidated(Method::kEmptiness)) return {};
   SortBySavingsRatio(empty);
   auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kEmpty, ctx.expired);
   Command command{.method = Method::kEmptiness, .reason = Reason::kEmpty};
+  bool constrained = false;
   for (const Candidate* c : empty) {
-    if (!TakeBudget(ctx, budgets, *c, Reason::kEmpty)) continue;
+    if (!TakeBudget(ctx, budgets, *c, Reason::kEmpty)) {
+      constrained = true;
+      continue;
+    }
     command.candidates.push_back(c->name());
     command.candidate_price_per_hour += c->price;
   }
-  if (command.candidates.empty()) return {};
+  if (command.candidates.empty()) {
+    ctx.FoundNothing(Method::kEmptiness, constrained);
+    return {};
+  }
   command.savings_per_hour = command.candidate_price_per_hour;
   return {std::move(command)};
 }
@@ -144,6 +166,7 @@ std::vector<Command> DriftMethod(Context& ctx, const std::vector<const Candidate
     command.destinations = std::move(result.destinations);
     return {std::move(command)};
   }
+  if (!drifted.empty()) ctx.held_back = true;
   return {};
 }
 
@@ -158,6 +181,7 @@ std::vector<const Candidate*> ConsolidationCandidates(Context& ctx,
 }
 
 std::vector<Command> MultiNode(Context& ctx, const std::vector<const Candidate*>& eligible) {
+  if (eligible.empty() || ctx.Consolidated(Method::kMultiNodeConsolidation)) return {};
   auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kUnderutilized, ctx.expired);
   std::vector<const Candidate*> within;
   for (const Candidate* c : eligible) {
@@ -167,16 +191,26 @@ std::vector<Command> MultiNode(Context& ctx, const std::vector<const Candidate*>
       ctx.simulator, within,
       {.spot_to_spot = ctx.options.spot_to_spot_consolidation, .now = ctx.now},
       ctx.options.max_multi_node_candidates);
-  if (!command) return {};
+  if (!command) {
+    // TakeBudget has already set held_back for any candidate it left out.
+    ctx.FoundNothing(Method::kMultiNodeConsolidation, within.size() < eligible.size());
+    return {};
+  }
   command->method = Method::kMultiNodeConsolidation;
   command->reason = Reason::kUnderutilized;
   return {*std::move(command)};
 }
 
 std::vector<Command> SingleNode(Context& ctx, const std::vector<const Candidate*>& eligible) {
+  if (eligible.empty() || ctx.Consolidated(Method::kSingleNodeConsolidation)) return {};
   auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kUnderutilized, ctx.expired);
+  bool constrained = false;
   for (const Candidate* c : InterleaveByNodePool(eligible)) {
-    if (budgets[c->node_pool->metadata.name].remaining == 0) continue;
+    if (budgets[c->node_pool->metadata.name].remaining == 0) {
+      constrained = true;
+      ctx.held_back = true;
+      continue;
+    }
     if (!CanPassBalancedThreshold(*c, ctx.pool_totals)) {
       ctx.notes.push_back(absl::StrCat(c->name(),
                                        ": not consolidated: even deleting it would not "
@@ -200,6 +234,7 @@ std::vector<Command> SingleNode(Context& ctx, const std::vector<const Candidate*
     decision.command->reason = Reason::kUnderutilized;
     return {*std::move(decision.command)};
   }
+  ctx.FoundNothing(Method::kSingleNodeConsolidation, constrained);
   return {};
 }
 
@@ -231,7 +266,7 @@ DisruptionResult ComputeDisruption(const state::ClusterSnapshot& snapshot,
   CandidateSet set = BuildCandidates(snapshot, types, now);
   result.blocked = set.blocked;
   const Simulator simulator(snapshot, input);
-  Context ctx{snapshot, simulator, now, options, {}, result.notes, {}};
+  Context ctx{snapshot, simulator, now, options, {}, result.notes, {}, result.now_consolidated};
   ctx.pool_totals = ComputePoolTotals(snapshot, set.candidates);
   result.commands = Expiration(ctx, set.candidates);
 
@@ -247,6 +282,7 @@ DisruptionResult ComputeDisruption(const state::ClusterSnapshot& snapshot,
     if (commands.empty()) commands = SingleNode(ctx, eligible);
   }
   for (Command& command : commands) result.commands.push_back(std::move(command));
+  result.idle = result.commands.empty() && !ctx.held_back;
   std::sort(result.notes.begin(), result.notes.end());
   result.notes.erase(std::unique(result.notes.begin(), result.notes.end()), result.notes.end());
   return result;

@@ -89,18 +89,28 @@ ValidationResult ValidateConsolidation(const state::ClusterSnapshot& snapshot,
   if (!same) {
     return Abandon(ValidationFailure::kScheduling, "scheduling simulation produced new results");
   }
+  Command validated = command;
   if (claims == 1) {
-    const std::vector<std::string>& now_types = result.new_node_claims.front().claim.instance_types;
-    const std::set<std::string> options(now_types.begin(), now_types.end());
-    for (const std::string& type : command.replacements.front().claim.instance_types) {
-      if (!options.contains(type)) {
+    const provisioning::NewNodeClaim& fresh = result.new_node_claims.front().claim;
+    std::map<std::string_view, const provisioning::InstanceTypeView*> options;
+    for (size_t i = 0; i < fresh.instance_types.size(); ++i) {
+      options[fresh.instance_types[i]] = fresh.instance_type_options[i];
+    }
+    provisioning::NewNodeClaim& claim = validated.replacements.front().claim;
+    claim.instance_type_options.clear();
+    for (const std::string& type : claim.instance_types) {
+      auto option = options.find(type);
+      if (option == options.end()) {
         return Abandon(ValidationFailure::kScheduling,
                        absl::StrCat("scheduling simulation produced new results: ", type,
                                     " is no longer an option"));
       }
+      // The command's replacement keeps its decision but must point into `input`, which
+      // outlives the (older) input it was computed from.
+      claim.instance_type_options.push_back(option->second);
     }
   }
-  return {command, std::nullopt, ""};
+  return {std::move(validated), std::nullopt, ""};
 }
 
 }  // namespace

@@ -55,6 +55,38 @@ TEST(ValidateCommand, UnchangedClusterKeepsTheCommand) {
   EXPECT_EQ(result.command->candidates, command.candidates);
 }
 
+// A host validates against a snapshot and input taken 15 s later; the input the command was
+// computed from may be gone by the time the replacement launches, so the validated command's
+// instance type options must point into the input it was validated against.
+TEST(ValidateCommand, ValidatedReplacementPointsIntoTheFreshInput) {
+  const std::vector<std::string> documents = {
+      kNodeClass, kPool, NodeYaml({.name = "n1", .instance_type = "m5.4xlarge", .cpu = "15890m"}),
+      PodYaml({.name = "a", .node = "n1", .cpu = "1"})};
+  Command command;
+  {
+    Cluster before = Load(documents);
+    command = Decide(before);
+  }  // `before.input` is gone: `command`'s option pointers dangle from here on
+  ASSERT_EQ(command.method, Method::kSingleNodeConsolidation);
+  ASSERT_EQ(command.replacements.size(), 1u);
+  Cluster after = Load(documents);
+  ValidationResult result = ValidateCommand(after.snapshot, after.input, command, Later());
+  ASSERT_TRUE(result.command.has_value()) << result.message;
+  const provisioning::NewNodeClaim& claim = result.command->replacements.front().claim;
+  ASSERT_EQ(claim.instance_type_options.size(), claim.instance_types.size());
+  for (size_t i = 0; i < claim.instance_types.size(); ++i) {
+    const provisioning::InstanceTypeView* option = claim.instance_type_options[i];
+    bool in_fresh_input = false;
+    for (const provisioning::NodePoolInstanceTypes& pool : after.input.input.node_pools) {
+      const auto& types = pool.instance_types;
+      in_fresh_input |=
+          !types.empty() && option >= types.data() && option < types.data() + types.size();
+    }
+    ASSERT_TRUE(in_fresh_input) << claim.instance_types[i];
+    EXPECT_EQ(option->name, claim.instance_types[i]);
+  }
+}
+
 TEST(ValidateCommand, PodChurnOnTheDestinationAbandonsWithScheduling) {
   Cluster before = Load(Base());
   Command command = Decide(before);

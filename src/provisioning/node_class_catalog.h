@@ -38,12 +38,15 @@ class CatalogCache {
  public:
   absl::StatusOr<const cloudprovider::Catalog*> Get(const cloudprovider::ResolveOptions& options);
 
-  // Every schedulable type of `node_class`, sorted by name.
-  absl::StatusOr<std::vector<InstanceTypeView>> InstanceTypesFor(
+  // Every schedulable type of `node_class`, sorted by name; converted once per catalog and
+  // subnet zones (a host that plans every few seconds pays for the conversion once), owned by
+  // the cache.
+  absl::StatusOr<const std::vector<InstanceTypeView>*> InstanceTypesFor(
       const api::EC2NodeClass& node_class);
 
  private:
   std::map<std::string, std::unique_ptr<cloudprovider::Catalog>> catalogs_;
+  std::map<std::string, std::vector<InstanceTypeView>> views_;
 };
 
 }  // namespace karpenter::provisioning

@@ -43,9 +43,9 @@ absl::Status AddNodePools(const state::ClusterSnapshot& snapshot, CatalogCache& 
     }
     const api::EC2NodeClass* node_class =
         snapshot.FindEC2NodeClass(pool.spec.template_.spec.node_class_ref->name);
-    KP_ASSIGN_OR_RETURN(std::vector<InstanceTypeView> types,
+    KP_ASSIGN_OR_RETURN(const std::vector<InstanceTypeView>* types,
                         catalogs.InstanceTypesFor(*node_class));
-    out.input.node_pools.push_back({pool, std::move(types)});
+    out.input.node_pools.push_back({pool, *types});
   }
   return absl::OkStatus();
 }

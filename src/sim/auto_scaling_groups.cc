@@ -74,6 +74,21 @@ absl::Status AutoScalingGroups::SetDesiredCapacity(const std::string& group, int
   return absl::OkStatus();
 }
 
+void AutoScalingGroups::InstanceLost(const std::string& id) {
+  for (auto& [name, state] : groups_) {
+    if (std::find(state.instances.begin(), state.instances.end(), id) == state.instances.end()) {
+      continue;
+    }
+    std::erase(state.instances, id);
+    ++state.launches_in_flight;
+    state.requested.push_back(cluster_.queue().now());
+    const std::string group = name;
+    cluster_.queue().After(Sample(cluster_.latency().asg_launch_delay, cluster_.random()),
+                           [this, group] { LaunchOne(group); });
+    return;
+  }
+}
+
 void AutoScalingGroups::LaunchOne(const std::string& group) {
   GroupState* state = Find(group);
   if (state == nullptr || state->launches_in_flight == 0) return;

@@ -36,6 +36,9 @@ class AutoScalingGroups {
   absl::Status SetDesiredCapacity(const std::string& group, int desired);
   // Removes one instance and lowers desired by one (TerminateInstanceInAutoScalingGroup).
   void TerminateInstance(const std::string& group, const std::string& id);
+  // EC2 took an instance away (a spot reclaim): the group notices it is below desired and
+  // launches a replacement after `asgLaunchDelay`, as an ASG's health check would.
+  void InstanceLost(const std::string& id);
   // The article's Phase 4: cordon and drain every node, terminate them, size 0.
   int Retire(const std::string& group);
 

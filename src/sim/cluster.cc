@@ -51,6 +51,7 @@ Cluster::Cluster(EventQueue& queue, Random& random, const LatencyModel& latency,
       zones_(std::move(zones)) {}
 
 absl::Status Cluster::Apply(api::Object object, bool initial) {
+  MarkUnconsolidated();
   if (auto* deployment = std::get_if<api::Deployment>(&object)) {
     const std::string key = Key(deployment->metadata);
     DeploymentState& state = deployments_[key];
@@ -90,8 +91,15 @@ absl::Status Cluster::Apply(api::Object object, bool initial) {
     node_classes_[node_class->metadata.name] = std::move(*node_class);
     return absl::OkStatus();
   }
+  if (auto* pdb = std::get_if<api::PodDisruptionBudget>(&object)) {
+    const std::string key = Key(pdb->metadata);
+    log_.Record(queue_.now(), "PodDisruptionBudgetApplied", {Str("podDisruptionBudget", key)});
+    pdbs_[key] = std::move(*pdb);
+    return absl::OkStatus();
+  }
   return absl::InvalidArgumentError(
-      "the twin runs Deployments, DaemonSets, NodePools and EC2NodeClasses only");
+      "the twin runs Deployments, DaemonSets, PodDisruptionBudgets, NodePools and EC2NodeClasses "
+      "only");
 }
 
 absl::Status Cluster::ScaleDeployment(const std::string& key, int replicas) {
@@ -169,10 +177,16 @@ void Cluster::CreatePod(DeploymentState& state, const std::string& key) {
   const std::string pod_key = Key(pod.metadata);
   record.pod = std::move(pod);
   log_.Record(queue_.now(), "PodCreated", {Str("pod", pod_key)});
+  ++generation_;
   pods_[pod_key] = std::move(record);
 }
 
 void Cluster::DeletePod(const std::string& key) {
+  auto it = pods_.find(key);
+  if (it != pods_.end() && !it->second.pod.spec.node_name.empty()) {
+    NotePodEvent(it->second.pod.spec.node_name);
+  }
+  MarkUnconsolidated();
   pods_.erase(key);
   log_.Record(queue_.now(), "PodDeleted", {Str("pod", key)});
 }
@@ -180,9 +194,18 @@ void Cluster::DeletePod(const std::string& key) {
 void Cluster::PutNodeClaim(api::NodeClaim node_claim) {
   std::string name = node_claim.metadata.name;
   node_claims_[name] = std::move(node_claim);
+  MarkUnconsolidated();
 }
 
-void Cluster::DeleteNodeClaim(const std::string& name) { node_claims_.erase(name); }
+void Cluster::DeleteNodeClaim(const std::string& name) {
+  node_claims_.erase(name);
+  MarkUnconsolidated();
+}
+
+SimMillis Cluster::ConsolidationState() {
+  if (queue_.now() - unconsolidated_at_ >= kConsolidationStateRefreshMillis) MarkUnconsolidated();
+  return unconsolidated_at_;
+}
 
 const api::NodeClaim* Cluster::FindNodeClaim(const std::string& name) const {
   auto it = node_claims_.find(name);
@@ -260,6 +283,7 @@ void Cluster::Register(const std::string& id) {
     instance.node.metadata.labels[std::string(api::kNodeRegisteredLabelKey)] = "true";
   }
   instance_by_node_[instance.node.metadata.name] = id;
+  MarkUnconsolidated();
   log_.Record(queue_.now(), "NodeRegistered",
               {Str("node", instance.node.metadata.name), Str("instance", id),
                Str("owner", Owner(instance.request))});
@@ -272,6 +296,7 @@ void Cluster::MarkReady(const std::string& id) {
   Instance& instance = it->second;
   instance.phase = NodePhase::kReady;
   instance.ready_at = queue_.now();
+  MarkUnconsolidated();
   RemoveTaint(instance.node.spec.taints, kNotReadyTaintKey);
   api::NodeCondition ready;
   ready.type = "Ready";
@@ -316,6 +341,7 @@ void Cluster::PlaceDaemonSetPods(const Instance& instance) {
     record.measured = false;
     pods_[pod_key] = std::move(record);
     ++daemon_pod_count_;
+    ++generation_;
   }
 }
 
@@ -335,11 +361,17 @@ void Cluster::TerminateInstance(const std::string& id) {
   for (const std::string& key : on_node) DeletePod(key);
   instance.phase = NodePhase::kTerminated;
   instance.terminated_at = queue_.now();
+  ++counters_.nodes_terminated;
+  MarkUnconsolidated();
   // The NodeClaim goes with its instance; left behind it would count as capacity in flight.
   if (!instance.request.node_claim.empty()) node_claims_.erase(instance.request.node_claim);
   instance_by_node_.erase(node_name);
   ChangePrice(-instance.request.price);
   log_.Record(queue_.now(), "InstanceTerminated", {Str("instance", id), Str("node", node_name)});
+  RecreateLater(owners);
+}
+
+void Cluster::RecreateLater(const std::set<std::string>& owners) {
   for (const std::string& owner : owners) {
     queue_.After(Sample(latency_.controller_recreate, random_),
                  [this, owner] { ReconcileDeployment(owner); });
@@ -351,7 +383,18 @@ void Cluster::Cordon(const std::string& id) {
   if (it == instances_.end() || it->second.node.spec.unschedulable) return;
   it->second.node.spec.unschedulable = true;
   it->second.node.spec.taints.push_back(MakeTaint(kUnschedulableTaintKey));
+  ++generation_;
   log_.Record(queue_.now(), "NodeCordoned", {Str("node", it->second.node.metadata.name)});
+}
+
+void Cluster::Uncordon(const std::string& id) {
+  auto it = instances_.find(id);
+  if (it == instances_.end() || !it->second.node.spec.unschedulable) return;
+  it->second.node.spec.unschedulable = false;
+  RemoveTaint(it->second.node.spec.taints, kUnschedulableTaintKey);
+  MarkUnconsolidated();
+  log_.Record(queue_.now(), "NodeUncordoned", {Str("node", it->second.node.metadata.name)});
+  RequestSchedulingPass();
 }
 
 int Cluster::Drain(const std::string& id) {
@@ -364,16 +407,44 @@ int Cluster::Drain(const std::string& id) {
     evicted.push_back(Key(record->pod.metadata));
     if (!record->owner.empty()) owners.insert(record->owner);
   }
+  if (!evicted.empty()) NotePodEvent(node_name);
+  MarkUnconsolidated();
   for (const std::string& key : evicted) {
     pods_.erase(key);
     ++counters_.evictions;
     log_.Record(queue_.now(), "PodEvicted", {Str("pod", key), Str("node", node_name)});
   }
-  for (const std::string& owner : owners) {
-    queue_.After(Sample(latency_.controller_recreate, random_),
-                 [this, owner] { ReconcileDeployment(owner); });
-  }
+  RecreateLater(owners);
   return static_cast<int>(evicted.size());
+}
+
+bool Cluster::TaintNode(const std::string& node_name, const std::string& key) {
+  auto it = instance_by_node_.find(node_name);
+  if (it == instance_by_node_.end()) return false;
+  std::vector<api::Taint>& taints = instances_.at(it->second).node.spec.taints;
+  for (const api::Taint& taint : taints) {
+    if (taint.key == key) return true;
+  }
+  taints.push_back(MakeTaint(key));
+  MarkUnconsolidated();
+  return true;
+}
+
+bool Cluster::UntaintNode(const std::string& node_name, const std::string& key) {
+  auto it = instance_by_node_.find(node_name);
+  if (it == instance_by_node_.end()) return false;
+  RemoveTaint(instances_.at(it->second).node.spec.taints, key);
+  MarkUnconsolidated();
+  // A node update: kube-scheduler retries the pods it could not place.
+  RequestSchedulingPass();
+  return true;
+}
+
+void Cluster::NotePodEvent(const std::string& node_name) {
+  auto it = instance_by_node_.find(node_name);
+  if (it == instance_by_node_.end()) return;
+  auto claim = node_claims_.find(instances_.at(it->second).request.node_claim);
+  if (claim != node_claims_.end()) claim->second.status.last_pod_event_time = queue_.Now();
 }
 
 const Instance* Cluster::FindInstanceByNode(const std::string& node_name) const {
@@ -429,6 +500,11 @@ absl::StatusOr<state::ClusterSnapshot> Cluster::Snapshot(bool schedulable_only) 
     objects.push_back({record.pod, key});
   }
   for (const auto& [key, daemon_set] : daemon_sets_) objects.push_back({daemon_set, key});
+  for (const auto& [key, pdb] : pdbs_) {
+    api::PodDisruptionBudget with_status = pdb;
+    with_status.status = PdbStatus(pdb);
+    objects.push_back({std::move(with_status), key});
+  }
   if (!schedulable_only) {
     for (const auto& [name, pool] : node_pools_) objects.push_back({pool, name});
     for (const auto& [name, node_class] : node_classes_) objects.push_back({node_class, name});
@@ -479,6 +555,8 @@ void Cluster::Bind(const std::string& pod_key, const std::string& node_name) {
   record.pod.spec.node_name = node_name;
   record.pod.status.phase = "Running";
   record.unschedulable = false;
+  NotePodEvent(node_name);
+  MarkUnconsolidated();
   const double pending = MillisToSeconds(queue_.now() - record.created_at);
   if (record.measured && record.waited_for_capacity) {
     counters_.pod_pending_seconds.push_back(pending);

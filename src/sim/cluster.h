@@ -72,9 +72,13 @@ struct ClusterCounters {
   std::vector<double> pod_pending_seconds;
   std::vector<double> node_ready_seconds;  // non-initial instances, at Ready
   int64_t evictions = 0;
+  int64_t nodes_terminated = 0;    // by scale-down, disruption, interruption or liveness
   double cost_dollar_seconds = 0;  // ∫ price/hour dt, in $·s/h
   size_t max_instances = 0;
 };
+
+// Upstream: five minutes (pkg/controllers/state/cluster.go).
+inline constexpr SimMillis kConsolidationStateRefreshMillis = 5 * 60 * 1000;
 
 class Cluster {
  public:
@@ -101,8 +105,25 @@ class Cluster {
   void TerminateInstance(const std::string& id);
   // Marks the node unschedulable (and taints it, as the node lifecycle controller does).
   void Cordon(const std::string& id);
-  // Evicts every pod that is not a DaemonSet pod; returns how many.
+  // Undoes Cordon (a drain that gave up).
+  void Uncordon(const std::string& id);
+  // Deletes every pod that is not a DaemonSet pod, PDBs or not (a forced drain, as when a
+  // terminationGracePeriod runs out or the instance is gone); returns how many.
   int Drain(const std::string& id);
+  // The eviction API (cluster_evictions.cc): refuses a pod covered by more than one PDB or by
+  // one whose disruptionsAllowed (computed now, as the disruption controller would) is 0;
+  // otherwise deletes it (its controller recreates it) and counts an eviction.
+  enum class Eviction { kEvicted, kBlockedByPdb, kNoSuchPod };
+  Eviction Evict(const std::string& pod_key);
+  // A PDB's status from the pods as they are now: expected and healthy pods (bound to a Ready
+  // node), desiredHealthy from minAvailable/maxUnavailable (percentages rounded up) and
+  // disruptionsAllowed.
+  api::PodDisruptionBudgetStatus PdbStatus(const api::PodDisruptionBudget& pdb) const;
+  // Adds a NoSchedule taint to a registered node (kube-scheduler then keeps new pods off it,
+  // unless they tolerate it) or removes every taint with that key (and asks for a scheduling
+  // pass, as a node update does). False if there is no such node.
+  bool TaintNode(const std::string& node_name, const std::string& key);
+  bool UntaintNode(const std::string& node_name, const std::string& key);
 
   const std::map<std::string, Instance>& instances() const { return instances_; }
   const Instance* FindInstanceByNode(const std::string& node_name) const;
@@ -130,6 +151,20 @@ class Cluster {
   void SettleCost();
   const ClusterCounters& counters() const { return counters_; }
 
+  // --- consolidation state (upstream state.Cluster.ConsolidationState) ---
+  // When the cluster last changed in a way that may make it consolidatable: pods binding or
+  // going, nodes and NodeClaims appearing, initializing, being marked for deletion or going,
+  // NodePools changing. Consolidation methods that found nothing skip until it changes; it
+  // also moves on its own `kConsolidationStateRefresh` after the last change, so something
+  // the cluster cannot see (a consolidateAfter elapsing, capacity returning) is reconsidered.
+  SimMillis ConsolidationState();
+  void MarkUnconsolidated() {
+    unconsolidated_at_ = queue_.now();
+    ++generation_;
+  }
+  // Moves on every change to what Snapshot() returns: equal generations, equal snapshots.
+  uint64_t generation() const { return generation_; }
+
   EventQueue& queue() { return queue_; }
   EventLog& log() { return log_; }
   const Ec2& ec2() const { return ec2_; }
@@ -145,6 +180,8 @@ class Cluster {
   void ReconcileDeployment(const std::string& key);
   void CreatePod(DeploymentState& state, const std::string& key);
   void DeletePod(const std::string& key);
+  // Recreates the pods of these Deployments after `controllerRecreate` (ReplicaSet controller).
+  void RecreateLater(const std::set<std::string>& owners);
   void Register(const std::string& id);
   void MarkReady(const std::string& id);
   void PlaceDaemonSetPods(const Instance& instance);
@@ -152,6 +189,9 @@ class Cluster {
   void Bind(const std::string& pod_key, const std::string& node_name);
   api::Node BuildNode(const Instance& instance) const;
   void ChangePrice(double delta);
+  // A pod bound to or left the node: its NodeClaim's status.lastPodEventTime is now, which is
+  // what consolidateAfter counts from.
+  void NotePodEvent(const std::string& node_name);
 
   EventQueue& queue_;
   Random& random_;
@@ -171,6 +211,7 @@ class Cluster {
   std::map<std::string, api::NodePool> node_pools_;
   std::map<std::string, api::EC2NodeClass> node_classes_;
   std::map<std::string, api::NodeClaim> node_claims_;
+  std::map<std::string, api::PodDisruptionBudget> pdbs_;
   uint64_t instance_count_ = 0;
   uint64_t daemon_pod_count_ = 0;
   bool pass_scheduled_ = false;
@@ -178,6 +219,8 @@ class Cluster {
 
   double price_per_hour_ = 0;
   SimMillis cost_settled_at_ = 0;
+  SimMillis unconsolidated_at_ = 0;
+  uint64_t generation_ = 0;
   ClusterCounters counters_;
 };
 

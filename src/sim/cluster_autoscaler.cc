@@ -8,6 +8,7 @@
 #include "src/api/pod_resources.h"
 #include "src/provisioning/scheduler.h"
 #include "src/provisioning/snapshot_input.h"
+#include "src/sim/drain.h"
 #include "src/state/pod_predicates.h"
 
 namespace karpenter::sim {
@@ -278,23 +279,43 @@ void ClusterAutoscaler::ScaleDown(const provisioning::SchedulerInput& schedulabl
     if (now - since < unneeded_time) continue;
     const Instance* instance = cluster_.FindInstanceByNode(node_name);
     GroupState* group = instance ? groups_.Find(instance->request.node_group) : nullptr;
-    if (group == nullptr || group->desired <= group->spec.min_size) continue;
+    // A node being drained still counts in `desired` until it goes: it is not spare capacity.
+    if (group == nullptr ||
+        group->desired - draining_in_[group->spec.name] <= group->spec.min_size) {
+      continue;
+    }
     const bool empty = cluster_.WorkloadPodsOn(node_name).empty();
     if (empty && empty_deleted >= options_.max_empty_bulk_delete) continue;
-    if (!empty && drained) continue;  // --max-drain-parallelism 1
+    if (!empty && (drained || draining_)) continue;  // --max-drain-parallelism 1
     const std::string id = instance->id;
     cluster_.log().Record(now, "ScaleDown",
                           {Str("nodeGroup", group->spec.name), Str("node", node_name),
                            Str("kind", empty ? "empty" : "drain")});
+    removed.push_back(node_name);
     if (empty) {
       ++empty_deleted;
-    } else {
-      drained = true;
-      cluster_.Cordon(id);
-      cluster_.Drain(id);
+      groups_.TerminateInstance(group->spec.name, id);
+      continue;
     }
-    groups_.TerminateInstance(group->spec.name, id);
-    removed.push_back(node_name);
+    drained = true;
+    draining_ = true;
+    ++draining_in_[group->spec.name];
+    cluster_.Cordon(id);
+    // Evictions honour PDBs, retried every 10 s for up to 2 minutes; a drain that cannot
+    // finish leaves the node (uncordoned) in its group.
+    const DrainOptions drain{.retry_base = kEvictionRetryMillis,
+                             .retry_max = kEvictionRetryMillis,
+                             .give_up_after = kMaxPodEvictionMillis};
+    const std::string group_name = group->spec.name;
+    StartDrain(cluster_, node_name, drain, [this, group_name, id](bool drained_all) {
+      draining_ = false;
+      --draining_in_[group_name];
+      if (drained_all) {
+        groups_.TerminateInstance(group_name, id);
+      } else {
+        cluster_.Uncordon(id);
+      }
+    });
   }
   for (const std::string& node_name : removed) unneeded_since_.erase(node_name);
 }

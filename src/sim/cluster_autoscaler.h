@@ -22,6 +22,11 @@
 
 namespace karpenter::sim {
 
+// Cluster Autoscaler's Evictor (core/scaledown/actuation): a refused eviction is retried every
+// EvictionRetryTime, for at most MaxPodEvictionTime.
+inline constexpr SimMillis kEvictionRetryMillis = 10 * 1000;
+inline constexpr SimMillis kMaxPodEvictionMillis = 2 * 60 * 1000;
+
 class ClusterAutoscaler {
  public:
   ClusterAutoscaler(Cluster& cluster, AutoScalingGroups& groups, ClusterAutoscalerOptions options)
@@ -68,6 +73,8 @@ class ClusterAutoscaler {
   std::map<std::string, SimMillis> backoff_until_;
   std::map<std::string, SimMillis> backoff_duration_;
   std::map<std::string, SimMillis> unneeded_since_;  // node -> since
+  bool draining_ = false;  // a non-empty node is being drained (max-drain-parallelism 1)
+  std::map<std::string, int> draining_in_;  // group -> nodes being drained
 };
 
 }  // namespace karpenter::sim

@@ -121,7 +121,7 @@ TEST(Latency, EveryParameterHasASourceAndAUniqueName) {
     EXPECT_FALSE(parameter.source.empty()) << parameter.name;
     EXPECT_TRUE(names.insert(parameter.name).second) << parameter.name;
   }
-  EXPECT_EQ(names.size(), 19u);
+  EXPECT_EQ(names.size(), 20u);
 }
 
 }  // namespace

@@ -17,12 +17,13 @@ std::optional<TimelineLane> TimelineLaneOf(std::string_view event) {
   if (event == "ScaleUp" || event == "NodeClaimCreated") return TimelineLane::kScaleUp;
   if (event == "NodeClaimLaunched" || event == "SetDesiredCapacity") return TimelineLane::kLaunch;
   if (event == "NodeReady") return TimelineLane::kReady;
-  if (event == "ScaleDown" || event == "NodeCordoned" || event == "InstanceTerminated") {
+  if (event == "ScaleDown" || event == "NodeCordoned" || event == "InstanceTerminated" ||
+      event == "DisruptionCommandStarted" || event == "DisruptionNodeTainted") {
     return TimelineLane::kScaleDown;
   }
   if (event == "NodeClaimLaunchFailed" || event == "ScalingActivityFailed" ||
       event == "NodeGroupBackoff" || event == "NodeClaimRegistrationTimeout" ||
-      event == "InstanceNeverRegisters") {
+      event == "InstanceNeverRegisters" || event == "DisruptionRolledBack") {
     return TimelineLane::kFault;
   }
   return std::nullopt;

@@ -5,13 +5,22 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/api/karpenter_labels.h"
+#include "src/interruption/message.h"
 #include "src/provisioning/plan.h"
+#include "src/sim/disruption_controller.h"
+#include "src/sim/drain.h"
 #include "src/state/generated_names.h"
 
 namespace karpenter::sim {
 
+KarpenterHost::KarpenterHost(Cluster& cluster)
+    : cluster_(cluster), controller_(std::make_unique<DisruptionController>(*this)) {}
+
+KarpenterHost::~KarpenterHost() = default;
+
 void KarpenterHost::Start() {
   cluster_.set_on_unschedulable([this] { OnPodsPending(); });
+  SetDisruptionPass([this](KarpenterHost&) { controller_->Poll(); });
 }
 
 void KarpenterHost::SetDisruptionPass(DisruptionPass pass) {
@@ -53,6 +62,69 @@ void KarpenterHost::CheckBatch() {
   Provision();
 }
 
+void KarpenterHost::MarkOfferingUnavailable(const std::string& instance_type,
+                                            const std::string& zone,
+                                            const std::string& capacity_type) {
+  unavailable_until_[{instance_type, zone, capacity_type}] =
+      cluster_.queue().now() +
+      Sample(cluster_.latency().unavailable_offering_ttl, cluster_.random());
+}
+
+void KarpenterHost::TerminateNodeClaim(const Instance& instance) {
+  const std::string id = instance.id;
+  const std::string node = instance.node.metadata.name;
+  if (instance.phase == NodePhase::kBooting || node.empty()) {
+    cluster_.TerminateInstance(id);  // nothing registered to drain
+    return;
+  }
+  cluster_.TaintNode(node, std::string(api::kDisruptedTaintKey));
+  DrainOptions options{.priority_tiers = true, .skip_disrupted_tolerating = true};
+  if (const api::NodeClaim* claim = cluster_.FindNodeClaim(instance.request.node_claim);
+      claim != nullptr && claim->spec.termination_grace_period) {
+    options.force_after =
+        claim->spec.termination_grace_period->Nanos() / api::Duration::kMillisecond;
+  }
+  Cluster& cluster = cluster_;
+  StartDrain(cluster_, node, options, [&cluster, id](bool) { cluster.TerminateInstance(id); });
+}
+
+void KarpenterHost::EnqueueInterruptionMessage(std::string body) {
+  cluster_.queue().After(Sample(cluster_.latency().interruption_delivery, cluster_.random()),
+                         [this, body = std::move(body)] { HandleInterruptionMessage(body); });
+}
+
+void KarpenterHost::HandleInterruptionMessage(const std::string& body) {
+  const SimMillis now = cluster_.queue().now();
+  absl::StatusOr<interruption::Message> message = interruption::ParseMessage(body);
+  if (!message.ok()) {
+    // Upstream deletes an unparsable message and moves on.
+    cluster_.log().Record(now, "InterruptionMessageInvalid",
+                          {Str("error", message.status().ToString())});
+    return;
+  }
+  const interruption::Action action = interruption::ActionFor(message->kind);
+  for (const std::string& id : message->instance_ids) {
+    auto it = cluster_.instances().find(id);
+    if (it == cluster_.instances().end() || it->second.phase == NodePhase::kTerminated ||
+        it->second.request.node_claim.empty()) {
+      continue;  // not an instance of ours (or already gone)
+    }
+    const Instance& instance = it->second;
+    cluster_.log().Record(now, "InterruptionReceived",
+                          {Str("kind", std::string(interruption::KindName(message->kind))),
+                           Str("reason", std::string(action.event_reason)), Str("instance", id),
+                           Str("nodeClaim", instance.request.node_claim)});
+    if (action.mark_offering_unavailable) {
+      MarkOfferingUnavailable(instance.request.instance_type, instance.request.zone,
+                              instance.request.capacity_type);
+    }
+    if (action.delete_node_claim && !draining_claims_.contains(instance.request.node_claim)) {
+      draining_claims_.insert(instance.request.node_claim);
+      TerminateNodeClaim(instance);
+    }
+  }
+}
+
 void KarpenterHost::MarkUnavailableOfferings(provisioning::SchedulerInput& input) {
   const SimMillis now = cluster_.queue().now();
   std::erase_if(unavailable_until_, [now](const auto& entry) { return entry.second <= now; });
@@ -68,36 +140,45 @@ void KarpenterHost::MarkUnavailableOfferings(provisioning::SchedulerInput& input
   }
 }
 
+absl::StatusOr<std::unique_ptr<PlanningInput>> KarpenterHost::BuildPlanningInput() {
+  KP_ASSIGN_OR_RETURN(state::ClusterSnapshot snapshot,
+                      cluster_.Snapshot(/*schedulable_only=*/false));
+  return PlanningInputFrom(std::move(snapshot));
+}
+
+absl::StatusOr<std::unique_ptr<PlanningInput>> KarpenterHost::PlanningInputFrom(
+    state::ClusterSnapshot snapshot) {
+  auto planning = std::make_unique<PlanningInput>(PlanningInput{std::move(snapshot), {}});
+  provisioning::PlanOptions options;
+  options.now = cluster_.queue().Now();
+  KP_ASSIGN_OR_RETURN(planning->input,
+                      provisioning::BuildSchedulerInput(planning->snapshot, options, catalogs_));
+  MarkUnavailableOfferings(planning->input.input);
+  return planning;
+}
+
 void KarpenterHost::Provision() {
   EventLog& log = cluster_.log();
   const SimMillis now = cluster_.queue().now();
-  absl::StatusOr<state::ClusterSnapshot> snapshot = cluster_.Snapshot(/*schedulable_only=*/false);
-  if (!snapshot.ok()) {
-    log.Record(now, "ProvisioningError", {Str("error", snapshot.status().ToString())});
+  absl::StatusOr<std::unique_ptr<PlanningInput>> planning = BuildPlanningInput();
+  if (!planning.ok()) {
+    log.Record(now, "ProvisioningError", {Str("error", planning.status().ToString())});
     return;
   }
-  provisioning::PlanOptions options;
-  options.now = cluster_.queue().Now();
-  absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
-      provisioning::BuildSchedulerInput(*snapshot, options, catalogs_);
-  if (!input.ok()) {
-    log.Record(now, "ProvisioningError", {Str("error", input.status().ToString())});
-    return;
-  }
-  if (input->input.pending_pods.empty()) return;
-  MarkUnavailableOfferings(input->input);
-  provisioning::PlanResult plan = provisioning::PlanFromInput(*input);
+  const provisioning::SnapshotSchedulerInput& input = (*planning)->input;
+  if (input.input.pending_pods.empty()) return;
+  provisioning::PlanResult plan = provisioning::PlanFromInput(input);
   log.Record(now, "ProvisioningSolved",
              {Num("pendingPods", static_cast<double>(plan.summary.pending_pods)),
               Num("newNodeClaims", static_cast<double>(plan.node_claims.size())),
               Num("unschedulablePods", static_cast<double>(plan.unschedulable.size()))});
   for (const provisioning::PlannedNodeClaim& planned : plan.node_claims) {
-    CreateNodeClaim(planned.claim, planned.launch);
+    LaunchNodeClaim(planned.claim, planned.launch);
   }
 }
 
-void KarpenterHost::CreateNodeClaim(const provisioning::NewNodeClaim& claim,
-                                    const provisioning::LaunchPrediction& launch) {
+std::string KarpenterHost::LaunchNodeClaim(const provisioning::NewNodeClaim& claim,
+                                           const provisioning::LaunchPrediction& launch) {
   const SimMillis now = cluster_.queue().now();
   const uint64_t ordinal = ++claim_count_;
   api::NodeClaim node_claim;
@@ -135,6 +216,7 @@ void KarpenterHost::CreateNodeClaim(const provisioning::NewNodeClaim& claim,
   requested_at_[name] = now;
   cluster_.queue().After(Sample(cluster_.latency().create_fleet, cluster_.random()),
                          [this, name] { Launch(name); });
+  return name;
 }
 
 void KarpenterHost::Launch(const std::string& name) {
@@ -155,8 +237,7 @@ void KarpenterHost::Launch(const std::string& name) {
           now, "InsufficientCapacity",
           {Str("nodeClaim", name), Str("instanceType", launch->instance_type),
            Str("zone", launch->zone), Str("capacityType", launch->capacity_type)});
-      unavailable_until_[{launch->instance_type, launch->zone, launch->capacity_type}] =
-          now + Sample(cluster_.latency().unavailable_offering_ttl, cluster_.random());
+      MarkOfferingUnavailable(launch->instance_type, launch->zone, launch->capacity_type);
       for (provisioning::InstanceTypeView& type : it->second.types) {
         if (type.name != launch->instance_type) continue;
         for (provisioning::OfferingView& offering : type.offerings) {

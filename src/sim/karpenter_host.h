@@ -3,46 +3,82 @@
 // (BATCH_IDLE_DURATION / BATCH_MAX_DURATION), NodeClaims launched through the twin's EC2 with the
 // predicted offering and a fallback to the next offering on InsufficientInstanceCapacity (the
 // failed offering is then unavailable to the scheduler for `unavailableOfferingTtl`), and
-// registration/initialization as the emulated nodes come up. There is no simulation version
-// of the scheduling logic here: only the host loop around it.
+// registration/initialization as the emulated nodes come up. Start() also installs the
+// disruption controller (disruption_controller.h) on the disruption poll. There is no
+// simulation version of the scheduling or disruption logic here: only the host loop around it.
 #pragma once
 
 #include <functional>
 #include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <tuple>
 
 #include "src/provisioning/launch.h"
 #include "src/provisioning/node_class_catalog.h"
+#include "src/provisioning/snapshot_input.h"
 #include "src/sim/cluster.h"
 
 namespace karpenter::sim {
 
+class DisruptionController;
+
+// What provisioning and disruption decide on: a snapshot of the cluster and the scheduler input
+// built from it (which may point into it, hence kept together and not moved).
+struct PlanningInput {
+  state::ClusterSnapshot snapshot;
+  provisioning::SnapshotSchedulerInput input;
+};
+
 class KarpenterHost {
  public:
-  explicit KarpenterHost(Cluster& cluster) : cluster_(cluster) {}
+  explicit KarpenterHost(Cluster& cluster);
+  ~KarpenterHost();
 
-  // Subscribes to unschedulable pods; provisioning starts with the first batch.
+  // Subscribes to unschedulable pods (provisioning starts with the first batch) and installs the
+  // disruption controller as the disruption pass.
   void Start();
 
-  // The disruption controller's entry point (src/disruption plugs in here): called every
-  // `disruptionPoll` once set, with the host to act through. Nothing is polled while unset.
+  // The disruption controller's entry point: called every `disruptionPoll` once set, with the
+  // host to act through. Start() sets the real controller; tests may replace it.
   using DisruptionPass = std::function<void(KarpenterHost&)>;
   void SetDisruptionPass(DisruptionPass pass);
 
   // A pod became unschedulable: opens a batch or extends the open one.
   void OnPodsPending();
 
+  // The snapshot (with Karpenter's objects) and scheduler input of this instant, offerings that
+  // recently failed with InsufficientInstanceCapacity marked unavailable.
+  absl::StatusOr<std::unique_ptr<PlanningInput>> BuildPlanningInput();
+  // The same on a snapshot the caller already took of this instant.
+  absl::StatusOr<std::unique_ptr<PlanningInput>> PlanningInputFrom(state::ClusterSnapshot snapshot);
+  // Creates a NodeClaim for `claim` and launches it as provisioning does (CreateFleet latency,
+  // ICE fallback, registration liveness); returns its name. `claim`'s instance types are copied.
+  std::string LaunchNodeClaim(const provisioning::NewNodeClaim& claim,
+                              const provisioning::LaunchPrediction& launch);
+
+  // Deletes the instance's NodeClaim as the termination controller would: taints the node
+  // karpenter.sh/disrupted, drains it (PDBs, critical pods last, the claim's
+  // terminationGracePeriod), then terminates the instance.
+  void TerminateNodeClaim(const Instance& instance);
+  // An offering EC2 cannot serve now: the scheduler skips it for `unavailableOfferingTtl`.
+  void MarkOfferingUnavailable(const std::string& instance_type, const std::string& zone,
+                               const std::string& capacity_type);
+  // An SQS message body from EventBridge, delivered after `interruptionDelivery`.
+  void EnqueueInterruptionMessage(std::string body);
+
   Cluster& cluster() { return cluster_; }
   uint64_t node_claims_created() const { return claim_count_; }
+  const DisruptionController& disruption_controller() const { return *controller_; }
+  DisruptionController& disruption_controller() { return *controller_; }
 
  private:
   using OfferingKey = std::tuple<std::string, std::string, std::string>;
 
   void CheckBatch();
+  void HandleInterruptionMessage(const std::string& body);
   void Provision();
-  void CreateNodeClaim(const provisioning::NewNodeClaim& claim,
-                       const provisioning::LaunchPrediction& launch);
   void Launch(const std::string& name);
   void FailLaunch(const std::string& name, const std::string& reason);
   // Liveness: deletes the NodeClaim (and its instance) if its Node never registered.
@@ -68,6 +104,8 @@ class KarpenterHost {
   std::map<std::string, SimMillis> requested_at_;
   std::map<OfferingKey, SimMillis> unavailable_until_;
   DisruptionPass disruption_;
+  std::unique_ptr<DisruptionController> controller_;
+  std::set<std::string> draining_claims_;  // NodeClaims an interruption already deleted
 };
 
 }  // namespace karpenter::sim

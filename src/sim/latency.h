@@ -46,8 +46,11 @@ struct LatencyModel {
   Range unavailable_offering_ttl{180, 180};
   // Liveness: a launched NodeClaim whose Node has not registered by then is deleted.
   Range registration_timeout{900, 900};
-  // Disruption controller poll (hook only; consolidation lives in src/disruption).
+  // Disruption controller poll.
   Range disruption_poll{10, 10};
+  // An EC2 event reaching Karpenter: EventBridge rule → SQS → the controller's 20 s long poll,
+  // which returns as soon as a message is there.
+  Range interruption_delivery{1, 3};
 
   // --- Cluster Autoscaler on AWS (peers.md §1, §3.3) ---
   // C1: --scan-interval (frequent loops off, as in CA 1.30–1.34).

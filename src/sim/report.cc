@@ -102,7 +102,9 @@ std::string RenderReportText(const SimReport& report, double wall_seconds) {
   row("node ready p50 / p95 (s)", [](const RunResult& r) {
     return fmt::format("{:.1f} / {:.1f}", r.node_ready_seconds.p50, r.node_ready_seconds.p95);
   });
-  row("nodes launched", [](const RunResult& r) { return std::to_string(r.nodes_launched); });
+  row("nodes launched / removed", [](const RunResult& r) {
+    return fmt::format("{} / {}", r.nodes_launched, r.nodes_terminated);
+  });
   row("cost $/h mean / final", [](const RunResult& r) {
     return fmt::format("{:.2f} / {:.2f}", r.cost_per_hour_mean, r.cost_per_hour_final);
   });

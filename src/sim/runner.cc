@@ -8,6 +8,7 @@
 #include "src/sim/cluster.h"
 #include "src/sim/cluster_autoscaler.h"
 #include "src/sim/karpenter_host.h"
+#include "src/sim/spot_interruptions.h"
 
 namespace karpenter::sim {
 namespace {
@@ -93,6 +94,14 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
         std::make_unique<ClusterAutoscaler>(cluster, groups, scenario.cluster_autoscaler);
     cluster_autoscaler->Start();
   }
+  SpotInterruptions interruptions(cluster, scenario.faults, seed);
+  if (karpenter) {
+    KarpenterHost* host = karpenter.get();
+    interruptions.set_on_event(
+        [host](std::string body) { host->EnqueueInterruptionMessage(std::move(body)); });
+  }
+  interruptions.set_on_reclaimed([&groups](const std::string& id) { groups.InstanceLost(id); });
+  interruptions.Start();
   cluster.RequestSchedulingPass();
   for (const Step& step : scenario.steps) {
     if (step.only && *step.only != autoscaler) continue;
@@ -125,6 +134,7 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
   result.nodes_max = counters.max_instances;
   result.nodes_final = cluster.LiveInstanceCount();
   result.evictions = counters.evictions;
+  result.nodes_terminated = counters.nodes_terminated;
   for (const auto& [key, record] : cluster.pods()) {
     if (record.pod.spec.node_name.empty()) ++result.unschedulable_pods;
   }

@@ -40,6 +40,7 @@ struct RunResult {
   size_t pods_measured = 0;
   Percentiles node_ready_seconds;
   size_t nodes_launched = 0;
+  int64_t nodes_terminated = 0;
   double cost_per_hour_mean = 0;
   double cost_per_hour_final = 0;
   size_t nodes_max = 0;

@@ -71,6 +71,9 @@ enum class FaultKind {
   kInsufficientCapacity,
   // The instance launches (and bills) but never registers as a Node (peers.md §3.4 T4).
   kNeverRegisters,
+  // Running spot instances of the offering are reclaimed at `rate_per_hour` (by when they are
+  // running, not when they launched): a 2-minute warning, then termination.
+  kSpotInterruptions,
 };
 
 // A fault of these offerings between `from` and `to` (launch time).
@@ -81,6 +84,7 @@ struct CapacityFault {
   double from_seconds = 0;
   double to_seconds = 0;
   FaultKind kind = FaultKind::kInsufficientCapacity;
+  double rate_per_hour = 0;  // kSpotInterruptions: interruptions per instance-hour
 };
 
 struct Scenario {

@@ -156,12 +156,14 @@ class Reader {
       for (const api::FieldError& problem : problems.errors()) {
         Error(path, fmt::format("{}: {}", manifest.Ref(), problem.ToString()));
       }
-      if (!manifest.object || !(std::holds_alternative<api::Deployment>(*manifest.object) ||
-                                std::holds_alternative<api::DaemonSet>(*manifest.object) ||
-                                std::holds_alternative<api::NodePool>(*manifest.object) ||
-                                std::holds_alternative<api::EC2NodeClass>(*manifest.object))) {
-        Error(path, fmt::format("{}: the twin runs Deployments, DaemonSets, NodePools and "
-                                "EC2NodeClasses only",
+      if (!manifest.object ||
+          !(std::holds_alternative<api::Deployment>(*manifest.object) ||
+            std::holds_alternative<api::DaemonSet>(*manifest.object) ||
+            std::holds_alternative<api::PodDisruptionBudget>(*manifest.object) ||
+            std::holds_alternative<api::NodePool>(*manifest.object) ||
+            std::holds_alternative<api::EC2NodeClass>(*manifest.object))) {
+        Error(path, fmt::format("{}: the twin runs Deployments, DaemonSets, "
+                                "PodDisruptionBudgets, NodePools and EC2NodeClasses only",
                                 manifest.Ref()));
         continue;
       }
@@ -335,23 +337,43 @@ Step ParseStep(Reader& reader, const YAML::Node& node, const std::string& path) 
 }
 
 CapacityFault ParseFault(Reader& reader, const YAML::Node& node, const std::string& path) {
-  reader.OnlyKeys(node, path, {"insufficientCapacity", "neverRegisters"});
+  reader.OnlyKeys(node, path, {"insufficientCapacity", "neverRegisters", "spotInterruptions"});
   CapacityFault fault;
   if (!node.IsMap()) return fault;
   std::string key = "insufficientCapacity";
+  int kinds = static_cast<int>(static_cast<bool>(node["insufficientCapacity"])) +
+              static_cast<int>(static_cast<bool>(node["neverRegisters"])) +
+              static_cast<int>(static_cast<bool>(node["spotInterruptions"]));
   if (node["neverRegisters"]) {
     key = "neverRegisters";
     fault.kind = FaultKind::kNeverRegisters;
+  } else if (node["spotInterruptions"]) {
+    key = "spotInterruptions";
+    fault.kind = FaultKind::kSpotInterruptions;
   }
-  if (node["insufficientCapacity"] && node["neverRegisters"]) {
-    reader.Error(path, "needs exactly one of insufficientCapacity, neverRegisters");
+  if (kinds > 1) {
+    reader.Error(path,
+                 "needs exactly one of insufficientCapacity, neverRegisters, spotInterruptions");
   }
   const std::string fault_path = path + "." + key;
   const YAML::Node body = node[key];
-  reader.OnlyKeys(body, fault_path, {"instanceType", "capacityType", "zones", "from", "to"});
+  if (fault.kind == FaultKind::kSpotInterruptions) {
+    reader.OnlyKeys(body, fault_path, {"instanceType", "zones", "from", "to", "ratePerHour"});
+  } else {
+    reader.OnlyKeys(body, fault_path, {"instanceType", "capacityType", "zones", "from", "to"});
+  }
   if (!body.IsMap()) return fault;
-  fault.instance_type = reader.String(body["instanceType"], fault_path + ".instanceType");
-  fault.capacity_type = reader.String(body["capacityType"], fault_path + ".capacityType");
+  if (fault.kind == FaultKind::kSpotInterruptions) {
+    fault.capacity_type = "spot";
+    if (body["instanceType"]) {
+      fault.instance_type = reader.String(body["instanceType"], fault_path + ".instanceType");
+    }
+    fault.rate_per_hour = reader.Number(body["ratePerHour"], fault_path + ".ratePerHour");
+    if (fault.rate_per_hour <= 0) reader.Error(fault_path + ".ratePerHour", "must be positive");
+  } else {
+    fault.instance_type = reader.String(body["instanceType"], fault_path + ".instanceType");
+    fault.capacity_type = reader.String(body["capacityType"], fault_path + ".capacityType");
+  }
   if (body["zones"]) fault.zones = reader.Strings(body["zones"], fault_path + ".zones");
   fault.from_seconds = reader.Number(body["from"], fault_path + ".from");
   fault.to_seconds = reader.Number(body["to"], fault_path + ".to");

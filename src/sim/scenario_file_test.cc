@@ -122,7 +122,7 @@ manifests: |
   spec: {containers: [{name: c, image: nginx}]}
 )yaml");
   EXPECT_NE(errors.find("s.yaml: manifests: Pod/default/lonely: the twin runs Deployments, "
-                        "DaemonSets, NodePools and EC2NodeClasses only"),
+                        "DaemonSets, PodDisruptionBudgets, NodePools and EC2NodeClasses only"),
             std::string::npos)
       << errors;
 }

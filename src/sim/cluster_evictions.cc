@@ -1,0 +1,67 @@
+// Upstream: the eviction subresource (k8s pkg/registry/core/pod/storage/eviction.go) and the
+// disruption controller's PDB status (k8s pkg/controller/disruption).
+#include <cmath>
+
+#include "src/api/selector_match.h"
+#include "src/sim/cluster.h"
+
+namespace karpenter::sim {
+namespace {
+
+// An int, or "N%" of `total` rounded up (intstr.GetScaledValueFromIntOrPercent, roundUp).
+int32_t Scaled(const api::IntOrString& value, int32_t total) {
+  if (value.is_int) return value.int_value;
+  const std::string& text = value.str_value;
+  const double percent = std::atof(text.substr(0, text.find('%')).c_str());
+  return static_cast<int32_t>(std::ceil(percent * total / 100.0));
+}
+
+bool Covers(const api::PodDisruptionBudget& pdb, const api::Pod& pod) {
+  return pdb.metadata.namespace_ == pod.metadata.namespace_ &&
+         api::Matches(pdb.spec.selector, pod.metadata.labels);
+}
+
+}  // namespace
+
+api::PodDisruptionBudgetStatus Cluster::PdbStatus(const api::PodDisruptionBudget& pdb) const {
+  api::PodDisruptionBudgetStatus status;
+  for (const auto& [key, record] : pods_) {
+    if (!Covers(pdb, record.pod)) continue;
+    ++status.expected_pods;
+    const Instance* instance = FindInstanceByNode(record.pod.spec.node_name);
+    if (instance != nullptr && instance->phase == NodePhase::kReady) ++status.current_healthy;
+  }
+  if (pdb.spec.min_available) {
+    status.desired_healthy = Scaled(*pdb.spec.min_available, status.expected_pods);
+  } else if (pdb.spec.max_unavailable) {
+    status.desired_healthy =
+        std::max(0, status.expected_pods - Scaled(*pdb.spec.max_unavailable, status.expected_pods));
+  }
+  status.disruptions_allowed = std::max(0, status.current_healthy - status.desired_healthy);
+  return status;
+}
+
+Cluster::Eviction Cluster::Evict(const std::string& pod_key) {
+  auto it = pods_.find(pod_key);
+  if (it == pods_.end()) return Eviction::kNoSuchPod;
+  const api::Pod& pod = it->second.pod;
+  int covering = 0;
+  bool allowed = true;
+  for (const auto& [key, pdb] : pdbs_) {
+    if (!Covers(pdb, pod)) continue;
+    ++covering;
+    if (PdbStatus(pdb).disruptions_allowed <= 0) allowed = false;
+  }
+  // More than one PDB: the API server refuses to pick one.
+  if (covering > 1 || !allowed) return Eviction::kBlockedByPdb;
+  const std::string node_name = pod.spec.node_name;
+  std::set<std::string> owners;
+  if (!it->second.owner.empty()) owners.insert(it->second.owner);
+  ++counters_.evictions;
+  log_.Record(queue_.now(), "PodEvicted", {Str("pod", pod_key), Str("node", node_name)});
+  DeletePod(pod_key);
+  RecreateLater(owners);
+  return Eviction::kEvicted;
+}
+
+}  // namespace karpenter::sim

@@ -1,0 +1,214 @@
+// Upstream: pkg/controllers/disruption/controller.go and queue.go
+#include "src/sim/disruption_controller.h"
+
+#include <utility>
+
+#include "absl/strings/str_join.h"
+#include "src/api/karpenter_labels.h"
+#include "src/disruption/disruption.h"
+#include "src/disruption/time_state.h"
+#include "src/disruption/validation.h"
+#include "src/sim/karpenter_host.h"
+
+namespace karpenter::sim {
+namespace {
+
+std::string Replacements(const disruption::Command& command) {
+  std::vector<std::string> types;
+  for (const provisioning::PlannedNodeClaim& planned : command.replacements) {
+    types.push_back(planned.launch.instance_type);
+  }
+  return absl::StrJoin(types, ",");
+}
+
+bool NeedsValidation(disruption::Method method) {
+  return method == disruption::Method::kEmptiness ||
+         method == disruption::Method::kMultiNodeConsolidation ||
+         method == disruption::Method::kSingleNodeConsolidation;
+}
+
+}  // namespace
+
+void DisruptionController::Poll() {
+  if (busy()) return;
+  Cluster& cluster = host_.cluster();
+  const SimMillis now = cluster.queue().now();
+  // Upstream IsConsolidated/markConsolidated: a method that found nothing is skipped until the
+  // cluster's consolidation state moves.
+  const SimMillis state = cluster.ConsolidationState();
+  absl::StatusOr<state::ClusterSnapshot> snapshot = cluster.Snapshot(/*schedulable_only=*/false);
+  if (!snapshot.ok()) {
+    cluster.log().Record(now, "DisruptionError", {Str("error", snapshot.status().ToString())});
+    return;
+  }
+  // The engine is a function of the snapshot and the clock: when neither the objects nor any
+  // clock-dependent predicate moved since an idle decision, it would decide nothing again.
+  PollKey key{cluster.generation(), state,
+              disruption::TimeDependentState(*snapshot, cluster.queue().Now())};
+  if (skip_idle_polls_ && last_idle_ && key == last_key_) {
+    ++polls_skipped_;
+    return;
+  }
+  ++polls_computed_;
+  absl::StatusOr<std::unique_ptr<PlanningInput>> planning =
+      host_.PlanningInputFrom(*std::move(snapshot));
+  if (!planning.ok()) {
+    cluster.log().Record(now, "DisruptionError", {Str("error", planning.status().ToString())});
+    return;
+  }
+  disruption::DisruptionOptions options;
+  for (const auto& [method, at] : consolidated_at_) {
+    if (at == state) options.consolidated.push_back(method);
+  }
+  disruption::DisruptionResult result = disruption::ComputeDisruption(
+      (*planning)->snapshot, (*planning)->input, cluster.queue().Now(), options);
+  for (disruption::Method method : result.now_consolidated) consolidated_at_[method] = state;
+  last_idle_ = result.idle;
+  last_key_ = std::move(key);
+  if (result.commands.empty()) return;
+  disruption::Command& command = result.commands.front();
+  cluster.log().Record(now, "DisruptionCommandComputed",
+                       {Str("method", std::string(disruption::MethodName(command.method))),
+                        Str("reason", std::string(disruption::ReasonName(command.reason))),
+                        Str("candidates", absl::StrJoin(command.candidates, ",")),
+                        Str("replacements", Replacements(command)),
+                        Num("savingsPerHour", command.savings_per_hour)});
+  // Only emptiness and consolidation wait and re-validate upstream; drift and expiration go to
+  // the queue at once (their replacements point into this poll's input, alive until we return).
+  if (!NeedsValidation(command.method)) {
+    Execute(std::move(command));
+    return;
+  }
+  validating_ = true;
+  const SimMillis delay = disruption::kCommandValidationDelay.Nanos() / api::Duration::kMillisecond;
+  cluster.queue().After(delay, [this, command = std::move(command)] { Validate(command); });
+}
+
+void DisruptionController::Validate(const disruption::Command& command) {
+  validating_ = false;
+  Cluster& cluster = host_.cluster();
+  const SimMillis now = cluster.queue().now();
+  absl::StatusOr<std::unique_ptr<PlanningInput>> planning = host_.BuildPlanningInput();
+  if (!planning.ok()) {
+    cluster.log().Record(now, "DisruptionError", {Str("error", planning.status().ToString())});
+    return;
+  }
+  disruption::ValidationResult validation = disruption::ValidateCommand(
+      (*planning)->snapshot, (*planning)->input, command, cluster.queue().Now());
+  if (!validation.command) {
+    cluster.log().Record(
+        now, "DisruptionValidationFailed",
+        {Str("method", std::string(disruption::MethodName(command.method))),
+         Str("failure", validation.failure
+                            ? std::string(disruption::ValidationFailureName(*validation.failure))
+                            : ""),
+         Str("message", validation.message)});
+    return;
+  }
+  // The validated command's replacements point into this input: launch them while it lives.
+  Execute(std::move(*validation.command));
+}
+
+void DisruptionController::Execute(disruption::Command command) {
+  Cluster& cluster = host_.cluster();
+  const SimMillis now = cluster.queue().now();
+  std::vector<disruption::QueueAction> actions;
+  const std::vector<provisioning::PlannedNodeClaim> replacements = command.replacements;
+  const std::string method(disruption::MethodName(command.method));
+  cluster.log().Record(
+      now, "DisruptionCommandStarted",
+      {Str("method", method), Str("candidates", absl::StrJoin(command.candidates, ",")),
+       Str("replacements", Replacements(command))});
+  const uint64_t id = queue_.Start(std::move(command), cluster.queue().Now(), actions);
+  methods_[id] = method;
+  ++commands_started_;
+  for (const disruption::QueueAction& action : actions) {
+    if (action.kind != disruption::QueueAction::Kind::kLaunchReplacement) continue;
+    const provisioning::PlannedNodeClaim& planned = replacements[action.replacement];
+    const std::string name = host_.LaunchNodeClaim(planned.claim, planned.launch);
+    queue_.ReplacementCreated(id, action.replacement, name);
+    cluster.log().Record(now, "DisruptionReplacementCreated",
+                         {Str("method", method), Str("nodeClaim", name)});
+  }
+  Apply(actions);
+  Reconcile();
+}
+
+void DisruptionController::ScheduleReconcile() {
+  if (reconcile_scheduled_ || queue_.size() == 0) return;
+  reconcile_scheduled_ = true;
+  host_.cluster().queue().After(kQueueReconcileMillis, [this] {
+    reconcile_scheduled_ = false;
+    Reconcile();
+  });
+}
+
+void DisruptionController::Reconcile() {
+  Cluster& cluster = host_.cluster();
+  Apply(queue_.Reconcile(cluster.queue().Now(),
+                         [this](const std::string& name) { return StateOf(name); }));
+  ScheduleReconcile();
+}
+
+void DisruptionController::Terminate(const Instance& instance, const std::string& method) {
+  Cluster& cluster = host_.cluster();
+  cluster.log().Record(cluster.queue().now(), "DisruptionNodeDeleted",
+                       {Str("method", method), Str("node", instance.node.metadata.name)});
+  host_.TerminateNodeClaim(instance);
+}
+
+disruption::ReplacementState DisruptionController::StateOf(const std::string& node_claim) const {
+  const Cluster& cluster = host_.cluster();
+  if (cluster.FindNodeClaim(node_claim) == nullptr) return disruption::ReplacementState::kGone;
+  for (const auto& [id, instance] : cluster.instances()) {
+    if (instance.request.node_claim != node_claim) continue;
+    if (instance.phase == NodePhase::kTerminated) return disruption::ReplacementState::kGone;
+    const auto& labels = instance.node.metadata.labels;
+    auto initialized = labels.find(std::string(api::kNodeInitializedLabelKey));
+    if (instance.phase == NodePhase::kReady && initialized != labels.end() &&
+        initialized->second == "true") {
+      return disruption::ReplacementState::kInitialized;
+    }
+  }
+  return disruption::ReplacementState::kLaunching;
+}
+
+void DisruptionController::Apply(const std::vector<disruption::QueueAction>& actions) {
+  Cluster& cluster = host_.cluster();
+  const SimMillis now = cluster.queue().now();
+  const std::string disrupted(api::kDisruptedTaintKey);
+  std::map<uint64_t, bool> finished;  // command id -> deleted (true) or rolled back (false)
+  for (const disruption::QueueAction& action : actions) {
+    const std::string& method = methods_[action.command_id];
+    switch (action.kind) {
+      case disruption::QueueAction::Kind::kTaintCandidate:
+        cluster.TaintNode(action.node, disrupted);
+        cluster.log().Record(now, "DisruptionNodeTainted",
+                             {Str("method", method), Str("node", action.node)});
+        break;
+      case disruption::QueueAction::Kind::kLaunchReplacement:
+        break;  // done by Execute, which knows the replacement
+      case disruption::QueueAction::Kind::kDeleteCandidate: {
+        finished[action.command_id] = true;
+        const Instance* instance = cluster.FindInstanceByNode(action.node);
+        if (instance == nullptr) break;  // already gone
+        Terminate(*instance, method);
+        break;
+      }
+      case disruption::QueueAction::Kind::kUntaintCandidate:
+        finished[action.command_id] = false;
+        cluster.UntaintNode(action.node, disrupted);
+        cluster.log().Record(now, "DisruptionNodeUntainted",
+                             {Str("method", method), Str("node", action.node)});
+        break;
+    }
+  }
+  for (const auto& [id, deleted] : finished) {
+    cluster.log().Record(now, deleted ? "DisruptionCommandFinished" : "DisruptionRolledBack",
+                         {Str("method", methods_[id])});
+    (deleted ? commands_finished_ : commands_rolled_back_) += 1;
+    methods_.erase(id);
+  }
+}
+
+}  // namespace karpenter::sim

@@ -1,0 +1,234 @@
+#include "src/sim/disruption_controller.h"
+
+#include <gtest/gtest.h>
+
+#include "src/sim/karpenter_host.h"
+#include "src/sim/sim_test_util.h"
+
+namespace karpenter::sim {
+namespace {
+
+using testing::BoundPods;
+using testing::MakeDeployment;
+using testing::World;
+
+api::NodePool Pool(std::vector<std::string> types, std::optional<std::string> budget) {
+  api::NodePool pool;
+  pool.metadata.name = "default";
+  api::NodeClassReference ref;
+  ref.group = "karpenter.k8s.aws";
+  ref.kind = "EC2NodeClass";
+  ref.name = "default";
+  pool.spec.template_.spec.node_class_ref = ref;
+  api::NodeSelectorRequirementWithMinValues type;
+  type.key = "node.kubernetes.io/instance-type";
+  type.operator_ = "In";
+  type.values = std::move(types);
+  api::NodeSelectorRequirementWithMinValues capacity;
+  capacity.key = "karpenter.sh/capacity-type";
+  capacity.operator_ = "In";
+  capacity.values = {"on-demand"};
+  pool.spec.template_.spec.requirements = {type, capacity};
+  api::Disruption disruption;
+  disruption.consolidation_policy = "WhenEmptyOrUnderutilized";
+  disruption.consolidate_after = api::NillableDuration::Of(api::Duration::FromSeconds(60));
+  if (budget) disruption.budgets = std::vector<api::Budget>{{.nodes = *budget}};
+  pool.spec.disruption = disruption;
+  return pool;
+}
+
+void ApplyPool(World& world, const api::NodePool& pool) {
+  api::EC2NodeClass node_class;
+  node_class.metadata.name = "default";
+  node_class.spec.ami_family = "AL2023";
+  ASSERT_TRUE(world.cluster.Apply(node_class, true).ok());
+  ASSERT_TRUE(world.cluster.Apply(pool, true).ok());
+}
+
+// Lines of one event type, in order.
+std::vector<std::string> Events(const EventLog& log, const std::string& event) {
+  std::vector<std::string> out;
+  for (const std::string& line : log.lines()) {
+    if (line.find("\"event\":\"" + event + "\"") != std::string::npos) out.push_back(line);
+  }
+  return out;
+}
+
+// The "t" of an event line, in seconds.
+double TimeOf(const std::string& line) { return std::stod(line.substr(line.find("\"t\":") + 4)); }
+
+std::vector<const Instance*> LiveInstances(const Cluster& cluster) {
+  std::vector<const Instance*> out;
+  for (const auto& [id, instance] : cluster.instances()) {
+    if (instance.phase != NodePhase::kTerminated) out.push_back(&instance);
+  }
+  return out;
+}
+
+// Three 1-CPU pods fill a c6i.xlarge; scaled to one at 200 s, the node is underutilized and a
+// c6i.large holds the pod for half the price, once consolidateAfter (60 s) has passed since the
+// last pod left.
+TEST(DisruptionController, ReplacesAnUnderutilizedNodeWithACheaperOneAfterConsolidateAfter) {
+  World world;
+  ApplyPool(world, Pool({"c6i.xlarge", "c6i.large"}, std::nullopt));
+  KarpenterHost host(world.cluster);
+  host.Start();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 3, "1", "1Gi"), false).ok());
+  world.queue.RunUntil(200000);
+  ASSERT_EQ(LiveInstances(world.cluster).size(), 1u);
+  ASSERT_EQ(LiveInstances(world.cluster)[0]->request.instance_type, "c6i.xlarge");
+  const double xlarge_price = world.cluster.price_per_hour();
+  EXPECT_TRUE(Events(world.log, "DisruptionCommandComputed").empty());
+  ASSERT_TRUE(world.cluster.ScaleDeployment("default/web", 1).ok());
+  world.queue.RunUntil(600000);
+
+  const std::vector<std::string> computed = Events(world.log, "DisruptionCommandComputed");
+  ASSERT_FALSE(computed.empty());
+  EXPECT_GE(TimeOf(computed[0]), 260);  // the last pod left at 200 s
+  EXPECT_LE(TimeOf(computed[0]), 270);  // the next 10 s poll
+  EXPECT_NE(computed[0].find("SingleNodeConsolidation"), std::string::npos) << computed[0];
+  const std::vector<std::string> tainted = Events(world.log, "DisruptionNodeTainted");
+  ASSERT_EQ(tainted.size(), 1u);
+  EXPECT_EQ(TimeOf(tainted[0]), TimeOf(computed[0]) + 15);  // after re-validation
+  ASSERT_EQ(Events(world.log, "DisruptionNodeDeleted").size(), 1u);
+  EXPECT_EQ(Events(world.log, "DisruptionCommandFinished").size(), 1u);
+
+  const std::vector<const Instance*> live = LiveInstances(world.cluster);
+  ASSERT_EQ(live.size(), 1u);
+  EXPECT_EQ(live[0]->request.instance_type, "c6i.large");
+  EXPECT_LT(world.cluster.price_per_hour(), xlarge_price);
+  EXPECT_EQ(world.cluster.counters().evictions, 1);
+  EXPECT_EQ(BoundPods(world.cluster), 1u);
+  EXPECT_TRUE(world.cluster.UnschedulablePods().empty());
+  EXPECT_EQ(host.disruption_controller().commands_finished(), 1u);
+  EXPECT_FALSE(host.disruption_controller().busy());
+}
+
+// One world with churn, an underutilized node and empty nodes: scale-ups, a scale-down that
+// leaves a node underutilized, Deployments deleted. Returns the run's event log.
+std::vector<std::string> ChurnRun(bool skip_idle_polls, uint64_t* skipped) {
+  World world;
+  ApplyPool(world, Pool({"c6i.xlarge", "c6i.large", "c6i.2xlarge"}, "1"));
+  KarpenterHost host(world.cluster);
+  host.disruption_controller().set_skip_idle_polls(skip_idle_polls);
+  host.Start();
+  EXPECT_TRUE(world.cluster.Apply(MakeDeployment("web", 5, "1", "1Gi"), false).ok());
+  EXPECT_TRUE(world.cluster.Apply(MakeDeployment("batch", 3, "3", "2Gi"), false).ok());
+  world.queue.RunUntil(150000);
+  EXPECT_TRUE(world.cluster.ScaleDeployment("default/web", 1).ok());
+  world.queue.RunUntil(400000);
+  EXPECT_TRUE(world.cluster.DeleteDeployment("default/batch").ok());
+  EXPECT_TRUE(world.cluster.Apply(MakeDeployment("late", 2, "2", "1Gi"), false).ok());
+  world.queue.RunUntil(1500000);
+  if (skipped != nullptr) *skipped = host.disruption_controller().polls_skipped();
+  EXPECT_GT(host.disruption_controller().commands_finished(), 1u);
+  return world.log.lines();
+}
+
+TEST(DisruptionController, SkippingIdlePollsChangesNoDecision) {
+  uint64_t skipped = 0;
+  const std::vector<std::string> with_skips = ChurnRun(true, &skipped);
+  const std::vector<std::string> without = ChurnRun(false, nullptr);
+  EXPECT_GT(skipped, 10u);  // the optimisation is exercised
+  ASSERT_EQ(with_skips.size(), without.size());
+  for (size_t i = 0; i < without.size(); ++i) ASSERT_EQ(with_skips[i], without[i]) << i;
+}
+
+// Three 3-CPU pods on three c6i.xlarge; two Deployments go at 200 s, leaving two empty nodes.
+// The remaining pod is do-not-disrupt: otherwise its node, consolidatable since its pod bound,
+// would be single-node consolidated onto an empty node at the first poll after 200 s, before
+// the empty nodes' own consolidateAfter (counted from their pods' deletion) has passed.
+// Returns the candidates of each started command.
+std::vector<std::string> EmptinessCommands(std::optional<std::string> budget, World& world) {
+  ApplyPool(world, Pool({"c6i.xlarge"}, std::move(budget)));
+  KarpenterHost host(world.cluster);
+  host.Start();
+  for (const char* name : {"x", "y", "z"}) {
+    api::Deployment deployment = MakeDeployment(name, 1, "3", "1Gi");
+    if (std::string(name) == "x") {
+      deployment.spec.template_.metadata.annotations["karpenter.sh/do-not-disrupt"] = "true";
+    }
+    EXPECT_TRUE(world.cluster.Apply(deployment, false).ok());
+  }
+  world.queue.RunUntil(200000);
+  EXPECT_EQ(LiveInstances(world.cluster).size(), 3u);
+  EXPECT_TRUE(world.cluster.DeleteDeployment("default/y").ok());
+  EXPECT_TRUE(world.cluster.DeleteDeployment("default/z").ok());
+  world.queue.RunUntil(900000);
+  EXPECT_EQ(LiveInstances(world.cluster).size(), 1u);
+  EXPECT_EQ(BoundPods(world.cluster), 1u);
+  EXPECT_EQ(world.cluster.counters().evictions, 0);
+  std::vector<std::string> candidates;
+  for (const std::string& line : Events(world.log, "DisruptionCommandStarted")) {
+    EXPECT_NE(line.find("\"Emptiness\""), std::string::npos) << line;
+    const size_t start = line.find("\"candidates\":\"") + 14;
+    candidates.push_back(line.substr(start, line.find('"', start) - start));
+  }
+  return candidates;
+}
+
+TEST(DisruptionController, EmptyNodesAreDeletedWithinTheBudget) {
+  World one_at_a_time;
+  const std::vector<std::string> budgeted = EmptinessCommands("1", one_at_a_time);
+  ASSERT_EQ(budgeted.size(), 2u);
+  for (const std::string& candidates : budgeted) {
+    EXPECT_EQ(candidates.find(','), std::string::npos) << candidates;
+  }
+  World all_at_once;
+  const std::vector<std::string> unbudgeted = EmptinessCommands("100%", all_at_once);
+  ASSERT_EQ(unbudgeted.size(), 1u);
+  EXPECT_NE(unbudgeted[0].find(','), std::string::npos) << unbudgeted[0];
+}
+
+// The cheaper type is out of capacity when the replacement launches: its NodeClaim fails, the
+// command rolls back and the candidate is untainted and keeps its pod.
+TEST(DisruptionController, AFailedReplacementRollsTheCommandBack) {
+  CapacityFault fault;
+  fault.instance_type = "c6i.large";
+  fault.capacity_type = "on-demand";
+  fault.from_seconds = 250;
+  fault.to_seconds = 100000;
+  World world({fault});
+  ApplyPool(world, Pool({"c6i.xlarge", "c6i.large"}, std::nullopt));
+  KarpenterHost host(world.cluster);
+  host.Start();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 3, "1", "1Gi"), false).ok());
+  world.queue.RunUntil(200000);
+  ASSERT_TRUE(world.cluster.ScaleDeployment("default/web", 1).ok());
+  world.queue.RunUntil(400000);
+  EXPECT_FALSE(Events(world.log, "DisruptionRolledBack").empty());
+  EXPECT_FALSE(Events(world.log, "DisruptionNodeUntainted").empty());
+  EXPECT_TRUE(Events(world.log, "DisruptionNodeDeleted").empty());
+  const std::vector<const Instance*> live = LiveInstances(world.cluster);
+  ASSERT_EQ(live.size(), 1u);
+  EXPECT_EQ(live[0]->request.instance_type, "c6i.xlarge");
+  for (const api::Taint& taint : live[0]->node.spec.taints) {
+    EXPECT_NE(taint.key, "karpenter.sh/disrupted");
+  }
+  EXPECT_EQ(world.cluster.counters().evictions, 0);
+  EXPECT_EQ(BoundPods(world.cluster), 1u);
+}
+
+// kube-scheduler keeps new pods off a node tainted karpenter.sh/disrupted, and places them once
+// the taint is gone.
+TEST(DisruptionController, TheDisruptedTaintKeepsKubeSchedulerAway) {
+  World world;
+  InstanceRequest request;
+  request.instance_type = "c6i.xlarge";
+  request.zone = "us-east-1a";
+  request.capacity_type = "on-demand";
+  const std::string id = world.cluster.LaunchInstance(request, /*initial=*/true);
+  const std::string node = world.cluster.instances().at(id).node.metadata.name;
+  ASSERT_TRUE(world.cluster.TaintNode(node, "karpenter.sh/disrupted"));
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 1, "1", "1Gi"), false).ok());
+  world.queue.RunUntil(10000);
+  EXPECT_EQ(BoundPods(world.cluster), 0u);
+  EXPECT_EQ(world.cluster.UnschedulablePods().size(), 1u);
+  ASSERT_TRUE(world.cluster.UntaintNode(node, "karpenter.sh/disrupted"));
+  world.queue.RunUntil(20000);
+  EXPECT_EQ(BoundPods(world.cluster), 1u);
+  EXPECT_FALSE(world.cluster.TaintNode("no-such-node", "karpenter.sh/disrupted"));
+}
+
+}  // namespace
+}  // namespace karpenter::sim

@@ -1,0 +1,117 @@
+#include "src/sim/drain.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <utility>
+
+#include "src/state/pod_predicates.h"
+
+namespace karpenter::sim {
+namespace {
+
+bool IsCritical(const api::Pod& pod) {
+  return pod.spec.priority_class_name == "system-cluster-critical" ||
+         pod.spec.priority_class_name == "system-node-critical";
+}
+
+struct DrainState {
+  Cluster& cluster;
+  std::string node_name;
+  DrainOptions options;
+  std::function<void(bool)> done;
+  SimMillis started = 0;
+  std::map<std::string, SimMillis> backoff;       // pod -> its current retry delay
+  std::map<std::string, SimMillis> next_attempt;  // pod -> earliest retry
+  std::set<std::string> reported;                 // pods whose refusal was logged
+};
+
+// The pods this drain still has to evict, in the tier it is working on.
+std::vector<std::string> PodsToEvict(const DrainState& drain) {
+  std::vector<const PodRecord*> pods;
+  for (const PodRecord* record : drain.cluster.WorkloadPodsOn(drain.node_name)) {
+    if (drain.options.skip_disrupted_tolerating &&
+        state::ToleratesDisruptedNoScheduleTaint(record->pod)) {
+      continue;
+    }
+    pods.push_back(record);
+  }
+  const bool any_non_critical =
+      std::any_of(pods.begin(), pods.end(), [](const PodRecord* r) { return !IsCritical(r->pod); });
+  std::vector<std::string> keys;
+  for (const PodRecord* record : pods) {
+    if (drain.options.priority_tiers && any_non_critical && IsCritical(record->pod)) continue;
+    keys.push_back(record->pod.metadata.namespace_ + "/" + record->pod.metadata.name);
+  }
+  return keys;
+}
+
+void DrainStep(const std::shared_ptr<DrainState>& drain) {
+  Cluster& cluster = drain->cluster;
+  const SimMillis now = cluster.queue().now();
+  const Instance* instance = cluster.FindInstanceByNode(drain->node_name);
+  std::vector<std::string> pods =
+      instance == nullptr ? std::vector<std::string>{} : PodsToEvict(*drain);
+  if (pods.empty()) {
+    drain->done(true);
+    return;
+  }
+  const SimMillis elapsed = now - drain->started;
+  if (drain->options.force_after && elapsed >= *drain->options.force_after) {
+    cluster.log().Record(
+        now, "DrainForced",
+        {Str("node", drain->node_name), Num("pods", static_cast<double>(pods.size()))});
+    cluster.Drain(instance->id);
+    drain->done(true);
+    return;
+  }
+  if (drain->options.give_up_after && elapsed >= *drain->options.give_up_after) {
+    cluster.log().Record(
+        now, "DrainFailed",
+        {Str("node", drain->node_name), Num("pods", static_cast<double>(pods.size()))});
+    drain->done(false);
+    return;
+  }
+  SimMillis next = now + drain->options.retry_max;
+  bool evicted_any = false;
+  for (const std::string& pod : pods) {
+    auto attempt = drain->next_attempt.find(pod);
+    if (attempt != drain->next_attempt.end() && attempt->second > now) {
+      next = std::min(next, attempt->second);
+      continue;
+    }
+    if (cluster.Evict(pod) != Cluster::Eviction::kBlockedByPdb) {
+      evicted_any = true;
+      continue;
+    }
+    if (drain->reported.insert(pod).second) {
+      cluster.log().Record(now, "PodEvictionBlocked",
+                           {Str("pod", pod), Str("node", drain->node_name)});
+    }
+    SimMillis& delay = drain->backoff[pod];
+    delay = delay == 0 ? drain->options.retry_base : std::min(delay * 2, drain->options.retry_max);
+    drain->next_attempt[pod] = now + delay;
+    next = std::min(next, now + delay);
+  }
+  // Evicted pods leave at once: look again right away for the next tier.
+  if (evicted_any) next = now;
+  if (drain->options.force_after)
+    next = std::min(next, drain->started + *drain->options.force_after);
+  if (drain->options.give_up_after) {
+    next = std::min(next, drain->started + *drain->options.give_up_after);
+  }
+  cluster.queue().At(std::max(next, now), [drain] { DrainStep(drain); });
+}
+
+}  // namespace
+
+void StartDrain(Cluster& cluster, const std::string& node_name, const DrainOptions& options,
+                std::function<void(bool drained)> done) {
+  auto drain = std::make_shared<DrainState>(
+      DrainState{cluster, node_name, options, std::move(done), cluster.queue().now(), {}, {}, {}});
+  cluster.log().Record(drain->started, "DrainStarted", {Str("node", node_name)});
+  DrainStep(drain);
+}
+
+}  // namespace karpenter::sim

@@ -1,0 +1,111 @@
+#include "src/sim/spot_interruptions.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "fmt/format.h"
+#include "src/api/json_writer.h"
+
+namespace karpenter::sim {
+namespace {
+
+// Mixes the run's seed into a stream of its own (splitmix64 constant).
+constexpr uint64_t kStreamSalt = 0x9e3779b97f4a7c15ULL;
+
+bool Covers(const CapacityFault& fault, const Instance& instance) {
+  if (instance.request.capacity_type != "spot") return false;
+  if (!fault.instance_type.empty() && fault.instance_type != instance.request.instance_type) {
+    return false;
+  }
+  return fault.zones.empty() || std::find(fault.zones.begin(), fault.zones.end(),
+                                          instance.request.zone) != fault.zones.end();
+}
+
+}  // namespace
+
+std::string SpotInterruptionWarningEvent(const std::string& instance_id, const std::string& region,
+                                         api::Time at, uint64_t sequence) {
+  api::JsonWriter json;
+  json.BeginObject();
+  json.Key("version");
+  json.String("0");
+  json.Key("id");
+  json.String(fmt::format("spot-{:08d}", sequence));
+  json.Key("detail-type");
+  json.String("EC2 Spot Instance Interruption Warning");
+  json.Key("source");
+  json.String("aws.ec2");
+  json.Key("account");
+  json.String("123456789012");
+  json.Key("time");
+  json.String(at.Rfc3339());
+  json.Key("region");
+  json.String(region);
+  json.Key("resources");
+  json.BeginArray();
+  json.String(fmt::format("arn:aws:ec2:{}:123456789012:instance/{}", region, instance_id));
+  json.EndArray();
+  json.Key("detail");
+  json.BeginObject();
+  json.Key("instance-id");
+  json.String(instance_id);
+  json.Key("instance-action");
+  json.String("terminate");
+  json.EndObject();
+  json.EndObject();
+  return json.Take();
+}
+
+SpotInterruptions::SpotInterruptions(Cluster& cluster, const std::vector<CapacityFault>& faults,
+                                     uint64_t seed)
+    : cluster_(cluster), random_(seed ^ kStreamSalt) {
+  for (const CapacityFault& fault : faults) {
+    if (fault.kind == FaultKind::kSpotInterruptions) faults_.push_back(fault);
+  }
+}
+
+void SpotInterruptions::Start() {
+  for (const CapacityFault& fault : faults_) {
+    const SimMillis from = SecondsToMillis(fault.from_seconds);
+    const SimMillis to = SecondsToMillis(fault.to_seconds);
+    for (SimMillis at = from + kSpotReclaimTickMillis; at <= to; at += kSpotReclaimTickMillis) {
+      cluster_.queue().At(at, [this, &fault] { Tick(fault); });
+    }
+  }
+}
+
+void SpotInterruptions::Tick(const CapacityFault& fault) {
+  const double hours = MillisToSeconds(kSpotReclaimTickMillis) / 3600.0;
+  const double probability = 1.0 - std::exp(-fault.rate_per_hour * hours);
+  std::vector<std::string> hit;
+  for (const auto& [id, instance] : cluster_.instances()) {
+    if (instance.phase == NodePhase::kTerminated || warned_.contains(id)) continue;
+    if (!Covers(fault, instance)) continue;
+    if (random_.Uniform01() < probability) hit.push_back(id);
+  }
+  for (const std::string& id : hit) Interrupt(id);
+}
+
+void SpotInterruptions::Interrupt(const std::string& id) {
+  warned_.insert(id);
+  ++interrupted_;
+  const Instance& instance = cluster_.instances().at(id);
+  cluster_.log().Record(
+      cluster_.queue().now(), "SpotInterruptionWarning",
+      {Str("instance", id), Str("node", instance.node.metadata.name),
+       Str("instanceType", instance.request.instance_type), Str("zone", instance.request.zone)});
+  if (sink_) {
+    const std::string& zone = instance.request.zone;
+    const std::string region = zone.empty() ? zone : zone.substr(0, zone.size() - 1);
+    sink_(SpotInterruptionWarningEvent(id, region, cluster_.queue().Now(), interrupted_));
+  }
+  cluster_.queue().After(kSpotInterruptionWarningMillis, [this, id] {
+    const auto it = cluster_.instances().find(id);
+    if (it == cluster_.instances().end() || it->second.phase == NodePhase::kTerminated) return;
+    cluster_.log().Record(cluster_.queue().now(), "SpotInstanceReclaimed", {Str("instance", id)});
+    cluster_.TerminateInstance(id);
+    if (on_reclaimed_) on_reclaimed_(id);
+  });
+}
+
+}  // namespace karpenter::sim
