@@ -83,7 +83,11 @@ Topology::Topology(const SchedulerInput& input, std::span<const PodAttempt> pend
   BuildDomains(input);
   BuildNodes(input);
   std::vector<std::string> namespaces;
-  for (const api::Pod& pod : input.bound_pods) namespaces.push_back(pod.metadata.namespace_);
+  for (const api::Pod& pod : input.bound_pods) {
+    if (!input.removed_nodes.contains(pod.spec.node_name)) {
+      namespaces.push_back(pod.metadata.namespace_);
+    }
+  }
   for (const PodAttempt& attempt : pending) {
     namespaces.push_back(attempt.pod->metadata.namespace_);
     if (!attempt.pod->metadata.uid.empty()) excluded_uids_.insert(attempt.pod->metadata.uid);
@@ -152,6 +156,7 @@ void Topology::BuildDomains(const SchedulerInput& input) {
 void Topology::BuildNodes(const SchedulerInput& input) {
   nodes_.reserve(input.existing_nodes.size());
   for (const ExistingNodeView& node : input.existing_nodes) {
+    if (input.removed_nodes.contains(node.name)) continue;  // Its bound pods then match no node.
     NodeInfo info{&node, scheduling::FromLabels(node.labels)};
     if (!info.requirements.Has(api::kLabelHostname)) {
       info.requirements.Add(Requirement::In(api::kLabelHostname, {HostnameOf(node)}));
