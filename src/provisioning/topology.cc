@@ -90,6 +90,8 @@ Topology::Topology(const SchedulerInput& input, std::span<const PodAttempt> pend
     if (seen.insert(name).second) namespaces_.push_back(name);
   };
   for (const api::Pod& pod : input.bound_pods) {
+    // The namespace test first: it is a hash lookup, and nearly always already seen.
+    if (seen.contains(pod.metadata.namespace_)) continue;
     if (!input.removed_nodes.contains(pod.spec.node_name)) add_namespace(pod.metadata.namespace_);
   }
   for (const PodAttempt& attempt : pending) {
