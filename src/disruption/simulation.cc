@@ -9,7 +9,6 @@
 #include "src/disruption/node_state.h"
 #include "src/provisioning/launch.h"
 #include "src/provisioning/scheduler.h"
-#include "src/state/pdb_limits.h"
 
 namespace karpenter::disruption {
 
@@ -43,36 +42,43 @@ void Simulator::RebindInstanceTypes(const provisioning::SchedulerInput& local,
 
 Simulator::Simulator(const state::ClusterSnapshot& snapshot,
                      const provisioning::SnapshotSchedulerInput& input)
-    : snapshot_(snapshot), input_(input) {}
+    : snapshot_(snapshot),
+      input_(input),
+      pdbs_(snapshot.pod_disruption_budgets()),
+      scratch_(input.input) {}
+
+const std::vector<bool>& Simulator::UnderConsolidateAfter(api::Time now) const {
+  if (flags_now_ == now) return flags_;
+  const std::vector<provisioning::ExistingNodeView>& nodes = input_.input.existing_nodes;
+  flags_.assign(nodes.size(), false);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const api::Node* live = snapshot_.FindNode(nodes[i].name);
+    const api::NodeClaim* claim = live ? snapshot_.NodeClaimForNode(*live) : nullptr;
+    const api::NodePool* pool = claim ? snapshot_.FindNodePool(NodePoolOf(*live, claim)) : nullptr;
+    flags_[i] = pool != nullptr && IsUnderConsolidateAfter(*claim, *pool, now);
+  }
+  flags_now_ = now;
+  return flags_;
+}
 
 SimulationResult Simulator::Simulate(std::span<const Candidate* const> candidates,
                                      const SimulationOptions& options) const {
-  std::set<std::string, std::less<>> removed;
-  for (const Candidate* candidate : candidates) removed.insert(candidate->name());
-  // Every field of the cluster's input (pools, daemonsets, pending pods and their volumes,
-  // options), then the nodes and bound pods without the candidates.
-  provisioning::SchedulerInput input = input_.input;
-  input.existing_nodes.clear();
-  input.bound_pods.clear();
-  for (const provisioning::ExistingNodeView& node : input_.input.existing_nodes) {
-    if (removed.contains(node.name)) continue;
-    input.existing_nodes.push_back(node);
-    if (!options.consolidation) continue;
-    const api::Node* live = snapshot_.FindNode(node.name);
-    const api::NodeClaim* claim = live ? snapshot_.NodeClaimForNode(*live) : nullptr;
-    const api::NodePool* pool = claim ? snapshot_.FindNodePool(NodePoolOf(*live, claim)) : nullptr;
-    if (pool != nullptr && IsUnderConsolidateAfter(*claim, *pool, options.now)) {
-      input.existing_nodes.back().under_consolidate_after = true;
+  // The scratch input is the cluster's input; this simulation takes the candidates' nodes and
+  // bound pods away, adds their pods as pending, and restores it after the solve.
+  provisioning::SchedulerInput& input = scratch_;
+  for (const Candidate* candidate : candidates) input.removed_nodes.insert(candidate->name());
+  const std::vector<provisioning::ExistingNodeView>& base_nodes = input_.input.existing_nodes;
+  if (options.consolidation) {
+    const std::vector<bool>& flags = UnderConsolidateAfter(options.now);
+    for (size_t i = 0; i < base_nodes.size(); ++i) {
+      input.existing_nodes[i].under_consolidate_after =
+          base_nodes[i].under_consolidate_after || flags[i];
     }
   }
-  for (const api::Pod& pod : input_.input.bound_pods) {
-    if (!removed.contains(pod.spec.node_name)) input.bound_pods.push_back(pod);
-  }
-  const state::PdbLimits pdbs(snapshot_.pod_disruption_budgets());
   std::set<std::string> moving;
   for (const Candidate* candidate : candidates) {
     for (const api::Pod* pod : candidate->reschedulable_pods) {
-      if (!pdbs.IsCurrentlyReschedulable(*pod, options.now)) continue;
+      if (!pdbs_.IsCurrentlyReschedulable(*pod, options.now)) continue;
       api::Pod moved = *pod;
       moved.spec.node_name.clear();
       moving.insert(provisioning::PodKey(moved));
@@ -89,7 +95,9 @@ SimulationResult Simulator::Simulate(std::span<const Candidate* const> candidate
   }
   std::set<std::string, std::less<>> uninitialized;
   for (const provisioning::ExistingNodeView& node : input.existing_nodes) {
-    if (!node.initialized) uninitialized.insert(node.name);
+    if (!node.initialized && !input.removed_nodes.contains(node.name)) {
+      uninitialized.insert(node.name);
+    }
   }
   for (const auto& [node, pods] : solved.existing_node_pods) {
     for (const std::string& pod : pods) {
@@ -119,6 +127,15 @@ SimulationResult Simulator::Simulate(std::span<const Candidate* const> candidate
     result.new_node_claims.push_back({std::move(claim), *std::move(launch)});
   }
   result.failures.assign(failures.begin(), failures.end());
+
+  input.removed_nodes = input_.input.removed_nodes;
+  input.pending_pods.resize(input_.input.pending_pods.size());
+  input.moving_pods = input_.input.moving_pods;
+  if (options.consolidation) {
+    for (size_t i = 0; i < base_nodes.size(); ++i) {
+      input.existing_nodes[i].under_consolidate_after = base_nodes[i].under_consolidate_after;
+    }
+  }
   return result;
 }
 

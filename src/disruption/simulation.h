@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "src/disruption/candidates.h"
 #include "src/provisioning/plan.h"
 #include "src/provisioning/snapshot_input.h"
+#include "src/state/pdb_limits.h"
 #include "src/state/snapshot.h"
 
 namespace karpenter::disruption {
@@ -38,7 +40,9 @@ struct SimulationResult {
 };
 
 // The cluster's scheduler input (from provisioning::BuildSchedulerInput) plus what simulations
-// need to know about existing nodes.
+// need to know about existing nodes. The input is copied once, not per simulation: a simulation
+// marks its candidates removed in that scratch copy, solves, and puts it back, so a Simulator
+// must not be used from two threads at once.
 class Simulator {
  public:
   Simulator(const state::ClusterSnapshot& snapshot,
@@ -51,8 +55,15 @@ class Simulator {
   void RebindInstanceTypes(const provisioning::SchedulerInput& local,
                            provisioning::NewNodeClaim& claim) const;
 
+  // Per node of the input's existing_nodes: inside its pool's consolidateAfter at `now`.
+  const std::vector<bool>& UnderConsolidateAfter(api::Time now) const;
+
   const state::ClusterSnapshot& snapshot_;
   const provisioning::SnapshotSchedulerInput& input_;
+  const state::PdbLimits pdbs_;
+  mutable provisioning::SchedulerInput scratch_;
+  mutable std::optional<api::Time> flags_now_;
+  mutable std::vector<bool> flags_;
 };
 
 // Whether the node's NodeClaim is still inside its pool's consolidateAfter (from lastPodEventTime,

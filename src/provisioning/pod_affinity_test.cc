@@ -116,6 +116,19 @@ TEST(PodAntiAffinity, BoundPodsAntiAffinityBlocksItsZone) {
   }
 }
 
+TEST(PodAntiAffinity, BoundPodsOfARemovedNodeNoLongerBlockTheirZone) {
+  SchedulerInput input = DefaultInput();
+  input.existing_nodes = {FullNode("node-a", kZoneA)};
+  api::Pod guard = Bound("guard", "node-a", {});
+  RequireAntiAffinity(guard, AffinityTerm(kZoneKey, kWeb));
+  input.bound_pods = {guard};
+  input.pending_pods = {Labeled("web", kWeb)};
+  input.removed_nodes = {"node-a"};
+  const SchedulerResult result = Solve(input);
+  ASSERT_THAT(result.new_node_claims, SizeIs(1));
+  EXPECT_THAT(result.new_node_claims[0].zones, ElementsAre(kZoneA, kZoneB, kZoneC));
+}
+
 TEST(PodAntiAffinity, BoundPodsHostnameAntiAffinityKeepsMatchingPodsOffItsNode) {
   SchedulerInput input = DefaultInput();
   input.existing_nodes = {MakeNode("node-1", "4", "16Gi")};

@@ -161,6 +161,7 @@ void Scheduler::BuildPools() {
     if (!pool->node_pool.spec.limits.empty()) {
       api::ResourceList used;
       for (const ExistingNodeView& node : input_.existing_nodes) {
+        if (input_.removed_nodes.contains(node.name)) continue;
         auto label = node.labels.find(std::string(api::kNodePoolLabelKey));
         if (label == node.labels.end() || label->second != tmpl.node_pool) continue;
         used = Merge(used, node.capacity.empty() ? node.allocatable : node.capacity);
@@ -174,7 +175,9 @@ void Scheduler::BuildPools() {
 
 void Scheduler::BuildExistingNodes() {
   std::vector<const ExistingNodeView*> ordered;
-  for (const ExistingNodeView& node : input_.existing_nodes) ordered.push_back(&node);
+  for (const ExistingNodeView& node : input_.existing_nodes) {
+    if (!input_.removed_nodes.contains(node.name)) ordered.push_back(&node);
+  }
   std::stable_sort(ordered.begin(), ordered.end(), [](const auto* a, const auto* b) {
     if (a->initialized != b->initialized) return a->initialized;
     return a->name < b->name;

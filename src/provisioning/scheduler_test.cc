@@ -185,5 +185,25 @@ TEST(Scheduler, MovingPodsSkipNodesUnderConsolidateAfterButPendingPodsDoNot) {
   EXPECT_EQ(ClaimedPods(result), std::vector<std::string>{"default/moved"});
 }
 
+TEST(Scheduler, RemovedNodesTakeNoPodsAndFreeTheirPoolLimits) {
+  SchedulerInput input = DefaultInput();
+  input.node_pools[0].node_pool.spec.limits = Resources({{"cpu", "4"}});
+  ExistingNodeView gone = MakeNode("a-gone", "4", "16Gi");
+  gone.labels["karpenter.sh/nodepool"] = "default";
+  input.existing_nodes = {gone, MakeNode("b-full", "0", "0")};
+  input.pending_pods = {MakePod("web", "1")};
+  // Present, the node takes the pod and its 4 cpu use up the pool's limit.
+  SchedulerResult present = Solve(input);
+  EXPECT_EQ(present.existing_node_pods["a-gone"], std::vector<std::string>{"default/web"});
+  input.pending_pods.push_back(MakePod("big", "8"));
+  EXPECT_THAT(Solve(input).unschedulable.at("default/big"), ::testing::HasSubstr("limits"));
+  // Removed, it is as if it were not there: the pod needs a claim, and the limit allows one.
+  input.pending_pods.pop_back();
+  input.removed_nodes = {"a-gone"};
+  SchedulerResult removed = Solve(input);
+  EXPECT_FALSE(removed.existing_node_pods.contains("a-gone"));
+  EXPECT_EQ(ClaimedPods(removed), std::vector<std::string>{"default/web"});
+}
+
 }  // namespace
 }  // namespace karpenter::provisioning

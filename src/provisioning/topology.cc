@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <string_view>
 
 #include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
@@ -82,15 +83,22 @@ Topology::Topology(const SchedulerInput& input, std::span<const PodAttempt> pend
     : input_(input) {
   BuildDomains(input);
   BuildNodes(input);
-  std::vector<std::string> namespaces;
-  for (const api::Pod& pod : input.bound_pods) namespaces.push_back(pod.metadata.namespace_);
+  // Distinct namespaces, sorted. Deduplicated before sorting: a large cluster has tens of
+  // thousands of bound pods in a handful of namespaces.
+  absl::flat_hash_set<std::string_view> seen;
+  auto add_namespace = [&](const std::string& name) {
+    if (seen.insert(name).second) namespaces_.push_back(name);
+  };
+  for (const api::Pod& pod : input.bound_pods) {
+    // The namespace test first: it is a hash lookup, and nearly always already seen.
+    if (seen.contains(pod.metadata.namespace_)) continue;
+    if (!input.removed_nodes.contains(pod.spec.node_name)) add_namespace(pod.metadata.namespace_);
+  }
   for (const PodAttempt& attempt : pending) {
-    namespaces.push_back(attempt.pod->metadata.namespace_);
+    add_namespace(attempt.pod->metadata.namespace_);
     if (!attempt.pod->metadata.uid.empty()) excluded_uids_.insert(attempt.pod->metadata.uid);
   }
-  std::sort(namespaces.begin(), namespaces.end());
-  namespaces.erase(std::unique(namespaces.begin(), namespaces.end()), namespaces.end());
-  namespaces_ = std::move(namespaces);
+  std::sort(namespaces_.begin(), namespaces_.end());
 
   // Anti-affinity of bound pods blocks matching pods from the domains they occupy.
   for (const api::Pod& pod : input.bound_pods) {
@@ -152,6 +160,7 @@ void Topology::BuildDomains(const SchedulerInput& input) {
 void Topology::BuildNodes(const SchedulerInput& input) {
   nodes_.reserve(input.existing_nodes.size());
   for (const ExistingNodeView& node : input.existing_nodes) {
+    if (input.removed_nodes.contains(node.name)) continue;  // Its bound pods then match no node.
     NodeInfo info{&node, scheduling::FromLabels(node.labels)};
     if (!info.requirements.Has(api::kLabelHostname)) {
       info.requirements.Add(Requirement::In(api::kLabelHostname, {HostnameOf(node)}));

@@ -96,6 +96,10 @@ struct SchedulerInput {
   // "namespace/name" of pending pods that a disruption simulation moves off candidate nodes;
   // they never land on a node marked `under_consolidate_after`. Empty outside simulations.
   std::set<std::string> moving_pods;
+  // Names of existing nodes a disruption simulation takes away: the solve treats them, and the
+  // pods bound to them, as absent from `existing_nodes` and `bound_pods`. One input then serves
+  // every simulation without copying the cluster. Empty outside simulations.
+  std::set<std::string, std::less<>> removed_nodes;
   // The volumes of pending pods with persistent volumes, by PodKey (P14).
   std::map<std::string, state::VolumesByDriver> pod_volumes;
   SchedulerOptions options;

@@ -1,0 +1,88 @@
+// The Simulator reuses one scratch scheduler input for every simulation: each must see the
+// cluster as it is, whatever was simulated before on the same Simulator.
+#include "src/disruption/simulation.h"
+
+#include <memory>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "src/disruption/disruption_test_util.h"
+
+namespace karpenter::disruption {
+namespace {
+
+using namespace ::karpenter::disruption::testing;  // NOLINT: test fixtures
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+using ::testing::Pair;
+
+api::Time Now() { return *api::Time::ParseRfc3339("2026-12-02T00:00:00Z"); }
+
+struct Cluster {
+  state::ClusterSnapshot snapshot;
+  provisioning::SnapshotSchedulerInput input;
+  CandidateSet candidates;
+
+  const Candidate* Find(const std::string& name) const {
+    for (const Candidate& candidate : candidates.candidates) {
+      if (candidate.name() == name) return &candidate;
+    }
+    return nullptr;
+  }
+};
+
+// n1, n2 and n3 with one 1-cpu pod each: a moved pod fits on any other node, and the scheduler
+// tries existing nodes by name.
+std::unique_ptr<Cluster> ThreeNodes() {
+  absl::StatusOr<state::ClusterSnapshot> snapshot = state::testing_util::SnapshotFromYaml(
+      Join({kNodeClass, NodePoolYaml("default", "{consolidateAfter: 0s}"), NodeYaml({.name = "n1"}),
+            NodeYaml({.name = "n2"}), NodeYaml({.name = "n3"}),
+            PodYaml({.name = "a", .node = "n1", .cpu = "1"}),
+            PodYaml({.name = "b", .node = "n2", .cpu = "1"}),
+            PodYaml({.name = "c", .node = "n3", .cpu = "1"})}));
+  EXPECT_TRUE(snapshot.ok()) << snapshot.status();
+  auto cluster = std::make_unique<Cluster>(Cluster{*std::move(snapshot), {}, {}});
+  provisioning::CatalogCache catalogs;
+  cluster->input = *provisioning::BuildSchedulerInput(cluster->snapshot, {.now = Now()}, catalogs);
+  cluster->candidates =
+      BuildCandidates(cluster->snapshot, IndexInstanceTypes(cluster->input.input), Now());
+  return cluster;
+}
+
+SimulationResult SimulateOne(const Simulator& simulator, const Candidate* candidate) {
+  return simulator.Simulate(std::span(&candidate, 1), {.consolidation = true, .now = Now()});
+}
+
+TEST(Simulator, ARemovedCandidateComesBackForTheNextSimulation) {
+  std::unique_ptr<Cluster> cluster = ThreeNodes();
+  const Candidate* n1 = cluster->Find("n1");
+  const Candidate* n2 = cluster->Find("n2");
+  ASSERT_NE(n1, nullptr);
+  ASSERT_NE(n2, nullptr);
+  const Simulator simulator(cluster->snapshot, cluster->input);
+
+  const SimulationResult first = SimulateOne(simulator, n1);
+  EXPECT_THAT(first.failures, IsEmpty());
+  EXPECT_THAT(first.destinations, ElementsAre(Pair("default/a", "n2")));
+  // n1 is back: b moves to it, as a fresh Simulator would decide.
+  const SimulationResult second = SimulateOne(simulator, n2);
+  EXPECT_THAT(second.destinations, ElementsAre(Pair("default/b", "n1")));
+  EXPECT_EQ(second.destinations,
+            SimulateOne(Simulator(cluster->snapshot, cluster->input), n2).destinations);
+  // a is no longer pending from the first simulation, nor b from the second.
+  const SimulationResult again = SimulateOne(simulator, n1);
+  EXPECT_EQ(again.destinations, first.destinations);
+  EXPECT_THAT(again.new_node_claims, IsEmpty());
+}
+
+TEST(Simulator, TwoCandidatesLeaveOnlyTheThirdNode) {
+  std::unique_ptr<Cluster> cluster = ThreeNodes();
+  const Candidate* both[] = {cluster->Find("n1"), cluster->Find("n2")};
+  const Simulator simulator(cluster->snapshot, cluster->input);
+  const SimulationResult result = simulator.Simulate(both, {.consolidation = true, .now = Now()});
+  EXPECT_THAT(result.failures, IsEmpty());
+  EXPECT_THAT(result.destinations, ElementsAre(Pair("default/a", "n3"), Pair("default/b", "n3")));
+}
+
+}  // namespace
+}  // namespace karpenter::disruption
