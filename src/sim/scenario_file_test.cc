@@ -142,6 +142,26 @@ TEST(ParseScenario, MissingRequiredFieldsAreNamed) {
       << errors;
 }
 
+TEST(ParseScenario, SpotInterruptionFaultsImplySpotAndNeedAPositiveRate) {
+  const std::string base =
+      "name: x\ndurationSeconds: 600\nzones: [us-east-1a]\nfaults:\n  - spotInterruptions: ";
+  absl::StatusOr<Scenario> scenario =
+      ParseScenario(base + "{zones: [us-east-1a], from: 60, to: 600, ratePerHour: 2}\n", "s.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  ASSERT_EQ(scenario->faults.size(), 1u);
+  const CapacityFault& fault = scenario->faults[0];
+  EXPECT_EQ(fault.kind, FaultKind::kSpotInterruptions);
+  EXPECT_EQ(fault.capacity_type, "spot");
+  EXPECT_TRUE(fault.instance_type.empty());  // every spot type
+  EXPECT_EQ(fault.rate_per_hour, 2);
+  EXPECT_NE(ErrorsOf(base + "{from: 0, to: 60, ratePerHour: 0}\n")
+                .find("s.yaml: faults[0].spotInterruptions.ratePerHour: must be positive"),
+            std::string::npos);
+  EXPECT_NE(ErrorsOf(base + "{from: 0, to: 60, ratePerHour: 1, capacityType: spot}\n")
+                .find("faults[0].spotInterruptions.capacityType"),
+            std::string::npos);
+}
+
 TEST(ParseScenario, SyntaxErrorsNameTheLine) {
   EXPECT_NE(ErrorsOf("name: x\nzones: [a\n").find("s.yaml: line "), std::string::npos);
 }
