@@ -91,6 +91,21 @@ absl::Status Cluster::Apply(api::Object object, bool initial) {
     node_classes_[node_class->metadata.name] = std::move(*node_class);
     return absl::OkStatus();
   }
+  if (auto* job = std::get_if<api::Job>(&object)) {
+    const std::string key = Key(job->metadata);
+    JobState& state = jobs_[key];
+    double run_seconds = kDefaultJobRunSeconds;
+    if (auto annotation = job->metadata.annotations.find(kJobRunSecondsAnnotation);
+        annotation != job->metadata.annotations.end()) {
+      run_seconds = std::atof(annotation->second.c_str());
+    }
+    state.run_millis = SecondsToMillis(std::max(0.0, run_seconds));
+    state.job = std::move(*job);
+    state.initial = initial;
+    log_.Record(queue_.now(), "JobApplied", {Str("job", key)});
+    ReconcileJob(key);
+    return absl::OkStatus();
+  }
   if (auto* pdb = std::get_if<api::PodDisruptionBudget>(&object)) {
     const std::string key = Key(pdb->metadata);
     log_.Record(queue_.now(), "PodDisruptionBudgetApplied", {Str("podDisruptionBudget", key)});
@@ -98,8 +113,8 @@ absl::Status Cluster::Apply(api::Object object, bool initial) {
     return absl::OkStatus();
   }
   return absl::InvalidArgumentError(
-      "the twin runs Deployments, DaemonSets, PodDisruptionBudgets, NodePools and EC2NodeClasses "
-      "only");
+      "the twin runs Deployments, Jobs, DaemonSets, PodDisruptionBudgets, NodePools and "
+      "EC2NodeClasses only");
 }
 
 absl::Status Cluster::ScaleDeployment(const std::string& key, int replicas) {
@@ -116,7 +131,7 @@ absl::Status Cluster::DeleteDeployment(const std::string& key) {
   if (deployments_.erase(key) == 0) return absl::NotFoundError("no deployment " + key);
   std::vector<std::string> owned;
   for (const auto& [pod_key, record] : pods_) {
-    if (record.owner == key) owned.push_back(pod_key);
+    if (!record.job && record.owner == key) owned.push_back(pod_key);
   }
   for (const std::string& pod_key : owned) DeletePod(pod_key);
   log_.Record(queue_.now(), "DeploymentDeleted", {Str("deployment", key)});
@@ -130,7 +145,7 @@ void Cluster::ReconcileDeployment(const std::string& key) {
   DeploymentState& state = it->second;
   std::vector<std::string> owned;
   for (const auto& [pod_key, record] : pods_) {
-    if (record.owner == key) owned.push_back(pod_key);
+    if (!record.job && record.owner == key) owned.push_back(pod_key);
   }
   const int want = state.deployment.spec.replicas.value_or(1);
   const int have = static_cast<int>(owned.size());
@@ -152,33 +167,75 @@ void Cluster::ReconcileDeployment(const std::string& key) {
 
 void Cluster::CreatePod(DeploymentState& state, const std::string& key) {
   const api::Deployment& deployment = state.deployment;
+  AddPod(deployment.spec.template_, deployment.metadata.namespace_, "ReplicaSet",
+         deployment.metadata.name, key, state.initial);
+}
+
+PodRecord& Cluster::AddPod(const api::PodTemplateSpec& template_spec, const std::string& ns,
+                           const std::string& owner_kind, const std::string& owner_name,
+                           const std::string& key, bool initial) {
   api::Pod pod;
-  pod.metadata.namespace_ = deployment.metadata.namespace_;
-  const uint64_t ordinal = pods_created_[key]++;
-  pod.metadata.name = state::GeneratedName(deployment.metadata.name + "-",
-                                           state::StableHash({key, std::to_string(ordinal)}));
-  pod.metadata.uid = state::DeterministicUid({"pod", key, std::to_string(ordinal)});
-  pod.metadata.labels = deployment.spec.template_.metadata.labels;
-  pod.metadata.annotations = deployment.spec.template_.metadata.annotations;
+  pod.metadata.namespace_ = ns;
+  const uint64_t ordinal = pods_created_[owner_kind + "/" + key]++;
+  pod.metadata.name = state::GeneratedName(
+      owner_name + "-",
+      state::StableHash(
+          {owner_kind == "ReplicaSet" ? key : owner_kind + "/" + key, std::to_string(ordinal)}));
+  pod.metadata.uid = state::DeterministicUid(
+      {"pod", owner_kind == "ReplicaSet" ? key : owner_kind + "/" + key, std::to_string(ordinal)});
+  pod.metadata.labels = template_spec.metadata.labels;
+  pod.metadata.annotations = template_spec.metadata.annotations;
   pod.metadata.creation_timestamp = queue_.Now();
   api::OwnerReference owner;
-  owner.api_version = "apps/v1";
-  owner.kind = "ReplicaSet";
-  owner.name = deployment.metadata.name;
+  owner.api_version = owner_kind == "Job" ? "batch/v1" : "apps/v1";
+  owner.kind = owner_kind;
+  owner.name = owner_name;
   owner.controller = true;
   pod.metadata.owner_references.push_back(std::move(owner));
-  pod.spec = deployment.spec.template_.spec;
+  pod.spec = template_spec.spec;
   pod.status.phase = "Pending";
   api::ApplyDefaults(pod);
   PodRecord record;
   record.created_at = queue_.now();
-  record.measured = !state.initial;
+  record.measured = !initial;
   record.owner = key;
+  record.job = owner_kind == "Job";
   const std::string pod_key = Key(pod.metadata);
   record.pod = std::move(pod);
   log_.Record(queue_.now(), "PodCreated", {Str("pod", pod_key)});
   ++generation_;
-  pods_[pod_key] = std::move(record);
+  return pods_[pod_key] = std::move(record);
+}
+
+void Cluster::ReconcileJob(const std::string& key) {
+  auto it = jobs_.find(key);
+  if (it == jobs_.end()) return;
+  JobState& state = it->second;
+  const int32_t parallelism = state.job.spec.parallelism.value_or(1);
+  const int32_t completions = state.job.spec.completions.value_or(1);
+  int32_t active = 0;
+  for (const auto& [pod_key, record] : pods_) active += record.job && record.owner == key;
+  const int32_t wanted = std::min(parallelism, completions - state.succeeded) - active;
+  for (int32_t i = 0; i < wanted; ++i) {
+    AddPod(state.job.spec.template_, state.job.metadata.namespace_, "Job", state.job.metadata.name,
+           key, state.initial);
+  }
+  if (wanted > 0) RequestSchedulingPass();
+}
+
+void Cluster::CompleteJobPod(const std::string& pod_key, const std::string& uid) {
+  auto it = pods_.find(pod_key);
+  if (it == pods_.end() || it->second.pod.metadata.uid != uid) return;  // evicted meanwhile
+  const std::string job = it->second.owner;
+  log_.Record(queue_.now(), "PodSucceeded", {Str("pod", pod_key)});
+  DeletePod(pod_key);
+  auto state = jobs_.find(job);
+  if (state == jobs_.end()) return;
+  ++state->second.succeeded;
+  if (state->second.succeeded == state->second.job.spec.completions.value_or(1)) {
+    log_.Record(queue_.now(), "JobCompleted", {Str("job", job)});
+  }
+  ReconcileJob(job);
 }
 
 void Cluster::DeletePod(const std::string& key) {
@@ -373,8 +430,10 @@ void Cluster::TerminateInstance(const std::string& id) {
 
 void Cluster::RecreateLater(const std::set<std::string>& owners) {
   for (const std::string& owner : owners) {
-    queue_.After(Sample(latency_.controller_recreate, random_),
-                 [this, owner] { ReconcileDeployment(owner); });
+    queue_.After(Sample(latency_.controller_recreate, random_), [this, owner] {
+      ReconcileDeployment(owner);
+      ReconcileJob(owner);
+    });
   }
 }
 
@@ -557,6 +616,12 @@ void Cluster::Bind(const std::string& pod_key, const std::string& node_name) {
   record.unschedulable = false;
   NotePodEvent(node_name);
   MarkUnconsolidated();
+  if (record.job) {
+    auto job = jobs_.find(record.owner);
+    const SimMillis run = job == jobs_.end() ? 0 : job->second.run_millis;
+    queue_.After(run,
+                 [this, pod_key, uid = record.pod.metadata.uid] { CompleteJobPod(pod_key, uid); });
+  }
   const double pending = MillisToSeconds(queue_.now() - record.created_at);
   if (record.measured && record.waited_for_capacity) {
     counters_.pod_pending_seconds.push_back(pending);

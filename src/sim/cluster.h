@@ -59,7 +59,8 @@ struct PodRecord {
   api::Pod pod;
   SimMillis created_at = 0;
   bool measured = true;        // false for the pods of the initial manifests and DaemonSets
-  std::string owner;           // "namespace/name" of its Deployment, or empty
+  std::string owner;           // "namespace/name" of its Deployment or Job, or empty
+  bool job = false;            // owned by a Job: runs for the Job's run time, then succeeds
   bool unschedulable = false;  // the last scheduling pass could not place it
   // Some pass could not place it: it waited for capacity, so its pending time is measured.
   bool waited_for_capacity = false;
@@ -80,13 +81,20 @@ struct ClusterCounters {
 // Upstream: five minutes (pkg/controllers/state/cluster.go).
 inline constexpr SimMillis kConsolidationStateRefreshMillis = 5 * 60 * 1000;
 
+// How long a Job's pods run once bound: an annotation on the Job (the twin has no containers to
+// run), in seconds; kDefaultJobRunSeconds without it.
+inline constexpr char kJobRunSecondsAnnotation[] = "sim.karpenter.sh/run-seconds";
+inline constexpr double kDefaultJobRunSeconds = 300;
+
 class Cluster {
  public:
   Cluster(EventQueue& queue, Random& random, const LatencyModel& latency, EventLog& log,
           const Ec2& ec2, std::vector<std::string> zones);
 
   // --- objects ---
-  // Creates or replaces: Deployments are reconciled to their replicas, DaemonSets land on every
+  // Creates or replaces: Deployments are reconciled to their replicas, Jobs run their pods
+  // (each for the Job's `sim.karpenter.sh/run-seconds` annotation, default 300 s, once bound;
+  // `parallelism` at a time until `completions` succeeded), DaemonSets land on every
   // compatible node, NodePools and EC2NodeClasses are stored (classes get status.subnets for the
   // scenario's zones, as subnet discovery would). InvalidArgument for kinds the twin does not run.
   absl::Status Apply(api::Object object, bool initial);
@@ -172,6 +180,17 @@ class Cluster {
   Random& random() { return random_; }
 
  private:
+  struct JobState {
+    api::Job job;
+    bool initial = false;
+    SimMillis run_millis = 0;
+    int32_t succeeded = 0;
+  };
+  // Creates the pods the Job still needs (parallelism, completions), as the Job controller.
+  void ReconcileJob(const std::string& key);
+  // A Job pod ran its time: it succeeds and leaves; the Job may start another.
+  void CompleteJobPod(const std::string& pod_key, const std::string& uid);
+
   struct DeploymentState {
     api::Deployment deployment;
     bool initial = false;
@@ -179,6 +198,10 @@ class Cluster {
 
   void ReconcileDeployment(const std::string& key);
   void CreatePod(DeploymentState& state, const std::string& key);
+  // A pod from `template_spec`, owned by `owner_kind`/`owner_name` (key `key`), pending.
+  PodRecord& AddPod(const api::PodTemplateSpec& template_spec, const std::string& ns,
+                    const std::string& owner_kind, const std::string& owner_name,
+                    const std::string& key, bool initial);
   void DeletePod(const std::string& key);
   // Recreates the pods of these Deployments after `controllerRecreate` (ReplicaSet controller).
   void RecreateLater(const std::set<std::string>& owners);
@@ -204,6 +227,7 @@ class Cluster {
   std::map<std::string, std::string> instance_by_node_;
   std::map<std::string, PodRecord> pods_;
   std::map<std::string, DeploymentState> deployments_;
+  std::map<std::string, JobState> jobs_;
   // Pods created so far per Deployment key, kept across deletion so a re-created Deployment's
   // pods get new names.
   std::map<std::string, uint64_t> pods_created_;

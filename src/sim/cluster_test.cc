@@ -133,3 +133,72 @@ TEST(Cluster, ScaleInRemovesPendingPodsFirst) {
 
 }  // namespace
 }  // namespace karpenter::sim
+
+namespace karpenter::sim {
+namespace {
+
+api::Job MakeJob(const std::string& name, int32_t parallelism, int32_t completions,
+                 const std::string& run_seconds) {
+  api::Job job;
+  job.metadata.name = name;
+  job.metadata.namespace_ = "ci";
+  job.metadata.annotations[kJobRunSecondsAnnotation] = run_seconds;
+  job.spec.parallelism = parallelism;
+  job.spec.completions = completions;
+  job.spec.template_.metadata.labels = {{"job", name}};
+  api::Container container;
+  container.name = "build";
+  container.image = "builder";
+  container.resources.requests["cpu"] = *api::Quantity::Parse("1");
+  job.spec.template_.spec.containers.push_back(std::move(container));
+  return job;
+}
+
+size_t EventCount(const EventLog& log, const std::string& event) {
+  size_t count = 0;
+  for (const std::string& line : log.lines()) {
+    count += line.find("\"event\":\"" + event + "\"") != std::string::npos;
+  }
+  return count;
+}
+
+TEST(Cluster, JobPodsRunTheirTimeInWavesOfParallelismUntilTheCompletions) {
+  testing::World world;
+  InstanceRequest request;
+  request.instance_type = "m6i.2xlarge";
+  request.zone = "us-east-1a";
+  request.capacity_type = "on-demand";
+  world.cluster.LaunchInstance(request, true);
+  ASSERT_TRUE(world.cluster.Apply(MakeJob("build", 2, 5, "100"), false).ok());
+  world.queue.RunUntil(50000);
+  EXPECT_EQ(testing::BoundPods(world.cluster), 2u);  // parallelism 2
+  world.queue.RunUntil(102000);                      // bound at 1 s, done at 101 s
+  EXPECT_EQ(EventCount(world.log, "PodSucceeded"), 2u);
+  EXPECT_EQ(testing::BoundPods(world.cluster), 2u);  // the next two took their place
+  world.queue.RunUntil(400000);
+  EXPECT_EQ(EventCount(world.log, "PodSucceeded"), 5u);
+  EXPECT_EQ(EventCount(world.log, "JobCompleted"), 1u);
+  EXPECT_EQ(world.cluster.pods().size(), 0u);
+}
+
+TEST(Cluster, AnEvictedJobPodIsReplacedAndRunsItsFullTimeAgain) {
+  testing::World world;
+  InstanceRequest request;
+  request.instance_type = "m6i.2xlarge";
+  request.zone = "us-east-1a";
+  request.capacity_type = "on-demand";
+  world.cluster.LaunchInstance(request, true);
+  ASSERT_TRUE(world.cluster.Apply(MakeJob("build", 1, 1, "100"), false).ok());
+  world.queue.RunUntil(50000);
+  ASSERT_EQ(world.cluster.pods().size(), 1u);
+  const std::string first = world.cluster.pods().begin()->first;
+  EXPECT_EQ(world.cluster.Evict(first), Cluster::Eviction::kEvicted);
+  world.queue.RunUntil(120000);  // the first pod would have finished at 101 s
+  EXPECT_EQ(EventCount(world.log, "PodSucceeded"), 0u);
+  world.queue.RunUntil(160000);  // its replacement, bound at ~52 s, finishes at ~152 s
+  EXPECT_EQ(EventCount(world.log, "PodSucceeded"), 1u);
+  EXPECT_EQ(EventCount(world.log, "JobCompleted"), 1u);
+}
+
+}  // namespace
+}  // namespace karpenter::sim

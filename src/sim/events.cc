@@ -23,7 +23,8 @@ std::optional<TimelineLane> TimelineLaneOf(std::string_view event) {
   }
   if (event == "NodeClaimLaunchFailed" || event == "ScalingActivityFailed" ||
       event == "NodeGroupBackoff" || event == "NodeClaimRegistrationTimeout" ||
-      event == "InstanceNeverRegisters" || event == "DisruptionRolledBack") {
+      event == "InstanceNeverRegisters" || event == "DisruptionRolledBack" ||
+      event == "SpotInterruptionWarning" || event == "DrainFailed") {
     return TimelineLane::kFault;
   }
   return std::nullopt;

@@ -160,9 +160,10 @@ class Reader {
           !(std::holds_alternative<api::Deployment>(*manifest.object) ||
             std::holds_alternative<api::DaemonSet>(*manifest.object) ||
             std::holds_alternative<api::PodDisruptionBudget>(*manifest.object) ||
+            std::holds_alternative<api::Job>(*manifest.object) ||
             std::holds_alternative<api::NodePool>(*manifest.object) ||
             std::holds_alternative<api::EC2NodeClass>(*manifest.object))) {
-        Error(path, fmt::format("{}: the twin runs Deployments, DaemonSets, "
+        Error(path, fmt::format("{}: the twin runs Deployments, Jobs, DaemonSets, "
                                 "PodDisruptionBudgets, NodePools and EC2NodeClasses only",
                                 manifest.Ref()));
         continue;
