@@ -225,7 +225,13 @@ void ParseClusterAutoscaler(Reader& reader, const YAML::Node& node, Scenario& sc
         {"random", Expander::kRandom},
         {"priority", Expander::kPriority}};
     auto it = kExpanders.find(expander);
-    if (it == kExpanders.end()) {
+    if (expander == "price") {
+      // CA's price expander needs the cloud provider's Pricing(), which the AWS provider does not
+      // implement (peers.md §1.2, autoscaler#1821): on EKS it is not an option.
+      reader.Error(path + ".expander",
+                   "\"price\" needs cloud provider pricing, which Cluster Autoscaler's AWS "
+                   "provider does not implement; use least-waste, most-pods, random or priority");
+    } else if (it == kExpanders.end()) {
       reader.Error(path + ".expander",
                    fmt::format("unsupported value \"{}\": least-waste, most-pods, random or "
                                "priority",

@@ -163,6 +163,15 @@ TEST(ParseScenario, SpotInterruptionFaultsImplySpotAndNeedAPositiveRate) {
             std::string::npos);
 }
 
+TEST(ParseScenario, ThePriceExpanderIsRefusedAsOnAws) {
+  const std::string errors = ErrorsOf(
+      "name: x\ndurationSeconds: 60\nzones: [us-east-1a]\nclusterAutoscaler: {expander: price}\n");
+  EXPECT_NE(errors.find("s.yaml: clusterAutoscaler.expander: \"price\" needs cloud provider "
+                        "pricing"),
+            std::string::npos)
+      << errors;
+}
+
 TEST(ParseScenario, SyntaxErrorsNameTheLine) {
   EXPECT_NE(ErrorsOf("name: x\nzones: [a\n").find("s.yaml: line "), std::string::npos);
 }
