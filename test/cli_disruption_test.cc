@@ -102,6 +102,21 @@ TEST(CliBenchDisruption, ReportsDecisionTimeAndCostsWithinTheBound) {
   EXPECT_GT(bound, 0.0);
 }
 
+TEST(CliBenchDisruption, UntilStableFollowsConsolidationToASteadyState) {
+  CliRun run = RunKarpenter({"bench", "disruption", "--nodes", "20", "--json", "--until-stable"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json out = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_FALSE(out.is_discarded()) << run.out;
+  EXPECT_GE(out["rounds"].get<int>(), 1);
+  const double after_one = out["costPerHourAfterOneCommand"].get<double>();
+  const double stable = out["costPerHourStable"].get<double>();
+  const double bound = out["lowerBoundPerHour"].get<double>();
+  EXPECT_LE(stable, after_one + 1e-9);  // every later command saves too
+  EXPECT_LE(bound, stable);
+  EXPECT_LT(out["stableNodes"].get<int>(), 20);
+  EXPECT_NEAR(out["stableOverBound"].get<double>(), stable / bound, 1e-3);
+}
+
 TEST(CliBenchDisruption, SameSeedSameCluster) {
   CliRun a = RunKarpenter({"bench", "disruption", "--nodes", "10", "--json", "--seed", "7"});
   CliRun b = RunKarpenter({"bench", "disruption", "--nodes", "10", "--json", "--seed", "7"});
