@@ -21,18 +21,17 @@ bool Covers(const CapacityFault& fault, const Instance& instance) {
                                           instance.request.zone) != fault.zones.end();
 }
 
-}  // namespace
-
-std::string SpotInterruptionWarningEvent(const std::string& instance_id, const std::string& region,
-                                         api::Time at, uint64_t sequence) {
+std::string Ec2Event(std::string_view detail_type, const std::string& instance_id,
+                     const std::string& region, api::Time at, const std::string& id,
+                     std::string_view detail_key, std::string_view detail_value) {
   api::JsonWriter json;
   json.BeginObject();
   json.Key("version");
   json.String("0");
   json.Key("id");
-  json.String(fmt::format("spot-{:08d}", sequence));
+  json.String(id);
   json.Key("detail-type");
-  json.String("EC2 Spot Instance Interruption Warning");
+  json.String(detail_type);
   json.Key("source");
   json.String("aws.ec2");
   json.Key("account");
@@ -49,11 +48,21 @@ std::string SpotInterruptionWarningEvent(const std::string& instance_id, const s
   json.BeginObject();
   json.Key("instance-id");
   json.String(instance_id);
-  json.Key("instance-action");
-  json.String("terminate");
+  if (!detail_key.empty()) {
+    json.Key(detail_key);
+    json.String(detail_value);
+  }
   json.EndObject();
   json.EndObject();
   return json.Take();
+}
+
+}  // namespace
+
+std::string SpotInterruptionWarningEvent(const std::string& instance_id, const std::string& region,
+                                         api::Time at, uint64_t sequence) {
+  return Ec2Event("EC2 Spot Instance Interruption Warning", instance_id, region, at,
+                  fmt::format("spot-{:08d}", sequence), "instance-action", "terminate");
 }
 
 SpotInterruptions::SpotInterruptions(Cluster& cluster, const std::vector<CapacityFault>& faults,
@@ -94,16 +103,24 @@ void SpotInterruptions::Interrupt(const std::string& id) {
       cluster_.queue().now(), "SpotInterruptionWarning",
       {Str("instance", id), Str("node", instance.node.metadata.name),
        Str("instanceType", instance.request.instance_type), Str("zone", instance.request.zone)});
+  const std::string& zone = instance.request.zone;
+  const std::string region = zone.empty() ? zone : zone.substr(0, zone.size() - 1);
   if (sink_) {
-    const std::string& zone = instance.request.zone;
-    const std::string region = zone.empty() ? zone : zone.substr(0, zone.size() - 1);
+    // EC2 may send the rebalance recommendation as late as with the interruption notice; the
+    // twin sends it then (Karpenter only records it).
+    sink_(Ec2Event("EC2 Instance Rebalance Recommendation", id, region, cluster_.queue().Now(),
+                   fmt::format("rebalance-{:08d}", interrupted_), "", ""));
     sink_(SpotInterruptionWarningEvent(id, region, cluster_.queue().Now(), interrupted_));
   }
-  cluster_.queue().After(kSpotInterruptionWarningMillis, [this, id] {
+  cluster_.queue().After(kSpotInterruptionWarningMillis, [this, id, region] {
     const auto it = cluster_.instances().find(id);
     if (it == cluster_.instances().end() || it->second.phase == NodePhase::kTerminated) return;
     cluster_.log().Record(cluster_.queue().now(), "SpotInstanceReclaimed", {Str("instance", id)});
     cluster_.TerminateInstance(id);
+    if (sink_) {
+      sink_(Ec2Event("EC2 Instance State-change Notification", id, region, cluster_.queue().Now(),
+                     fmt::format("state-{:08d}", interrupted_), "state", "shutting-down"));
+    }
     if (on_reclaimed_) on_reclaimed_(id);
   });
 }

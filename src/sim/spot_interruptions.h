@@ -2,7 +2,9 @@
 // `kSpotReclaimTickMillis` inside a fault window, each running spot instance the fault covers
 // is interrupted with probability 1 − e^(−rate·tick); an interrupted instance gets the
 // 2-minute warning, published as the EventBridge event "EC2 Spot Instance Interruption
-// Warning" (the body Karpenter's SQS queue receives), and is terminated when it runs out. Draws
+// Warning" (the body Karpenter's SQS queue receives) together with an "EC2 Instance Rebalance
+// Recommendation", and is terminated when it runs out (an "EC2 Instance State-change
+// Notification", shutting-down, follows). Draws
 // come from their own seeded stream, so a scenario without such faults is unchanged.
 #pragma once
 

@@ -51,8 +51,10 @@ TEST(SpotInterruptions, WarnsTwoMinutesBeforeReclaimingSpotInstancesOnly) {
   interruptions.set_on_event([&](std::string body) { bodies.push_back(std::move(body)); });
   interruptions.Start();
   world.queue.RunUntil(60000);  // the first tick
-  ASSERT_EQ(bodies.size(), 1u);
-  absl::StatusOr<interruption::Message> message = interruption::ParseMessage(bodies[0]);
+  auto kind_of = [](const std::string& body) { return interruption::ParseMessage(body)->kind; };
+  ASSERT_EQ(bodies.size(), 2u);
+  EXPECT_EQ(kind_of(bodies[0]), interruption::Kind::kRebalanceRecommendation);
+  absl::StatusOr<interruption::Message> message = interruption::ParseMessage(bodies[1]);
   ASSERT_TRUE(message.ok()) << message.status();
   EXPECT_EQ(message->kind, interruption::Kind::kSpotInterrupted);
   EXPECT_EQ(message->instance_ids, std::vector<std::string>{spot});
@@ -60,6 +62,8 @@ TEST(SpotInterruptions, WarnsTwoMinutesBeforeReclaimingSpotInstancesOnly) {
   EXPECT_NE(world.cluster.instances().at(spot).phase, NodePhase::kTerminated);
   world.queue.RunUntil(60000 + kSpotInterruptionWarningMillis);
   EXPECT_EQ(world.cluster.instances().at(spot).phase, NodePhase::kTerminated);
+  ASSERT_EQ(bodies.size(), 3u);  // the state change of the reclaimed instance
+  EXPECT_EQ(kind_of(bodies[2]), interruption::Kind::kInstanceTerminated);
   EXPECT_NE(world.cluster.instances().at(on_demand).phase, NodePhase::kTerminated);
   EXPECT_EQ(interruptions.interrupted(), 1u);  // warned once, never again
 }
@@ -149,7 +153,8 @@ TEST(SpotInterruptions, KarpenterDrainsAndReplacesBeforeTheInstanceIsReclaimed) 
   interruptions.set_on_event([&](std::string body) { host.EnqueueInterruptionMessage(body); });
   interruptions.Start();
   world.queue.RunUntil(160000 + 5000);  // warning at 160 s, delivered within 3 s
-  EXPECT_EQ(CountEvents(world.log, "InterruptionReceived"), 1u);
+  // The rebalance recommendation is only recorded; the warning starts the drain.
+  EXPECT_EQ(CountEvents(world.log, "InterruptionReceived"), 2u);
   EXPECT_EQ(CountEvents(world.log, "DrainStarted"), 1u);
   world.queue.RunUntil(160000 + kSpotInterruptionWarningMillis);
   // Drained and terminated by Karpenter before the reclaim; replacement up, pods bound.
