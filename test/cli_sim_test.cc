@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -153,6 +154,46 @@ TEST(CliSim, SpotShortageOnTheFirstChoiceDelaysClusterAutoscaler) {
   EXPECT_GE(ca, 85) << run.out;
   EXPECT_LE(ca, 170) << run.out;
   EXPECT_LT(karpenter, 75) << run.out;
+}
+
+// Karpenter hears every interruption warning over its queue and drains the node itself; Cluster
+// Autoscaler's nodes are simply reclaimed.
+TEST(CliSim, SpotInterruptionsReachKarpenterOverItsQueue) {
+  const fs::path events = TempPath("interruptions.jsonl");
+  CliRun run = RunCli("sim --json " + Source("examples/sim/spot-interruptions.yaml") +
+                      " --events " + events.string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::ifstream in(events);
+  std::map<std::string, std::map<std::string, int>> count;  // run -> event -> count
+  for (std::string line; std::getline(in, line);) {
+    nlohmann::json event = nlohmann::json::parse(line);
+    if (event["event"] == "InterruptionReceived" && event["kind"] != "spot_interrupted") continue;
+    ++count[event["run"].get<std::string>()][event["event"].get<std::string>()];
+  }
+  EXPECT_GE(count["karpenter"]["SpotInterruptionWarning"], 1);
+  EXPECT_EQ(count["karpenter"]["InterruptionReceived"],
+            count["karpenter"]["SpotInterruptionWarning"]);
+  EXPECT_EQ(count["cluster-autoscaler"]["InterruptionReceived"], 0);
+  // A warning in the run's last two minutes is reclaimed after the end.
+  EXPECT_GE(count["cluster-autoscaler"]["SpotInstanceReclaimed"], 1);
+  EXPECT_LE(count["cluster-autoscaler"]["SpotInstanceReclaimed"],
+            count["cluster-autoscaler"]["SpotInterruptionWarning"]);
+  nlohmann::json json = nlohmann::json::parse(run.out);
+  EXPECT_EQ(json["autoscalers"]["karpenter"]["unschedulablePods"], 0) << run.out;
+}
+
+// Bursts of Jobs: Karpenter packs them on fewer, right-sized nodes and gives them back sooner.
+TEST(CliSim, CiBurstsCostKarpenterLessThanClusterAutoscaler) {
+  CliRun run = RunCli("sim --json " + Source("examples/sim/ci-bursts.yaml"));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json json = nlohmann::json::parse(run.out);
+  const nlohmann::json& karpenter = json["autoscalers"]["karpenter"];
+  const nlohmann::json& ca = json["autoscalers"]["cluster-autoscaler"];
+  EXPECT_LT(karpenter["nodes"]["max"].get<int>(), ca["nodes"]["max"].get<int>()) << run.out;
+  EXPECT_LT(karpenter["costPerHour"]["mean"].get<double>(), ca["costPerHour"]["mean"].get<double>())
+      << run.out;
+  EXPECT_EQ(karpenter["unschedulablePods"], 0) << run.out;
+  EXPECT_EQ(ca["unschedulablePods"], 0) << run.out;
 }
 
 TEST(CliSim, TextSummaryPutsTheAutoscalersSideBySide) {
