@@ -115,6 +115,11 @@ ValidationResult ValidateConsolidation(const state::ClusterSnapshot& snapshot,
 
 }  // namespace
 
+bool IsRevalidated(Method method) {
+  return method == Method::kEmptiness || method == Method::kMultiNodeConsolidation ||
+         method == Method::kSingleNodeConsolidation;
+}
+
 std::string_view ValidationFailureName(ValidationFailure failure) {
   switch (failure) {
     case ValidationFailure::kChurn:
@@ -130,10 +135,7 @@ std::string_view ValidationFailureName(ValidationFailure failure) {
 ValidationResult ValidateCommand(const state::ClusterSnapshot& snapshot,
                                  const provisioning::SnapshotSchedulerInput& input,
                                  const Command& command, api::Time now) {
-  if (command.method != Method::kEmptiness && command.method != Method::kMultiNodeConsolidation &&
-      command.method != Method::kSingleNodeConsolidation) {
-    return {command, std::nullopt, ""};
-  }
+  if (!IsRevalidated(command.method)) return {command, std::nullopt, ""};
   const PoolInstanceTypes types = IndexInstanceTypes(input.input);
   const CandidateSet set = BuildCandidates(snapshot, types, now);
   if (command.method == Method::kEmptiness) return ValidateEmptiness(snapshot, set, command, now);

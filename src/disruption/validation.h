@@ -21,6 +21,10 @@ namespace karpenter::disruption {
 
 inline const api::Duration kCommandValidationDelay = api::Duration::FromSeconds(15);
 
+// Emptiness and the consolidation methods wait `kCommandValidationDelay` and are re-checked;
+// Drift and Expiration are executed at once.
+bool IsRevalidated(Method method);
+
 // Why a command was abandoned, as upstream labels its failed-validation metric.
 enum class ValidationFailure { kChurn, kBudget, kScheduling };
 std::string_view ValidationFailureName(ValidationFailure failure);

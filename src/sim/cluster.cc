@@ -176,13 +176,13 @@ PodRecord& Cluster::AddPod(const api::PodTemplateSpec& template_spec, const std:
                            const std::string& key, bool initial) {
   api::Pod pod;
   pod.metadata.namespace_ = ns;
-  const uint64_t ordinal = pods_created_[owner_kind + "/" + key]++;
-  pod.metadata.name = state::GeneratedName(
-      owner_name + "-",
-      state::StableHash(
-          {owner_kind == "ReplicaSet" ? key : owner_kind + "/" + key, std::to_string(ordinal)}));
-  pod.metadata.uid = state::DeterministicUid(
-      {"pod", owner_kind == "ReplicaSet" ? key : owner_kind + "/" + key, std::to_string(ordinal)});
+  // Deployments keep the bare key their pods were always named from; other owners are prefixed
+  // with their kind so a Job and a Deployment of one name never share pod names.
+  const std::string owner_key = owner_kind == "ReplicaSet" ? key : owner_kind + "/" + key;
+  const std::string ordinal = std::to_string(pods_created_[owner_key]++);
+  pod.metadata.name =
+      state::GeneratedName(owner_name + "-", state::StableHash({owner_key, ordinal}));
+  pod.metadata.uid = state::DeterministicUid({"pod", owner_key, ordinal});
   pod.metadata.labels = template_spec.metadata.labels;
   pod.metadata.annotations = template_spec.metadata.annotations;
   pod.metadata.creation_timestamp = queue_.Now();

@@ -131,12 +131,6 @@ TEST(Cluster, ScaleInRemovesPendingPodsFirst) {
   EXPECT_FALSE(world.cluster.ScaleDeployment("default/none", 1).ok());
 }
 
-}  // namespace
-}  // namespace karpenter::sim
-
-namespace karpenter::sim {
-namespace {
-
 api::Job MakeJob(const std::string& name, int32_t parallelism, int32_t completions,
                  const std::string& run_seconds) {
   api::Job job;
@@ -155,20 +149,12 @@ api::Job MakeJob(const std::string& name, int32_t parallelism, int32_t completio
 }
 
 size_t EventCount(const EventLog& log, const std::string& event) {
-  size_t count = 0;
-  for (const std::string& line : log.lines()) {
-    count += line.find("\"event\":\"" + event + "\"") != std::string::npos;
-  }
-  return count;
+  return testing::EventLines(log, event).size();
 }
 
 TEST(Cluster, JobPodsRunTheirTimeInWavesOfParallelismUntilTheCompletions) {
   testing::World world;
-  InstanceRequest request;
-  request.instance_type = "m6i.2xlarge";
-  request.zone = "us-east-1a";
-  request.capacity_type = "on-demand";
-  world.cluster.LaunchInstance(request, true);
+  world.cluster.LaunchInstance(OnDemand("m6i.2xlarge"), true);
   ASSERT_TRUE(world.cluster.Apply(MakeJob("build", 2, 5, "100"), false).ok());
   world.queue.RunUntil(50000);
   EXPECT_EQ(testing::BoundPods(world.cluster), 2u);  // parallelism 2
@@ -183,11 +169,7 @@ TEST(Cluster, JobPodsRunTheirTimeInWavesOfParallelismUntilTheCompletions) {
 
 TEST(Cluster, AnEvictedJobPodIsReplacedAndRunsItsFullTimeAgain) {
   testing::World world;
-  InstanceRequest request;
-  request.instance_type = "m6i.2xlarge";
-  request.zone = "us-east-1a";
-  request.capacity_type = "on-demand";
-  world.cluster.LaunchInstance(request, true);
+  world.cluster.LaunchInstance(OnDemand("m6i.2xlarge"), true);
   ASSERT_TRUE(world.cluster.Apply(MakeJob("build", 1, 1, "100"), false).ok());
   world.queue.RunUntil(50000);
   ASSERT_EQ(world.cluster.pods().size(), 1u);

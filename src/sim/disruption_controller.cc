@@ -21,12 +21,6 @@ std::string Replacements(const disruption::Command& command) {
   return absl::StrJoin(types, ",");
 }
 
-bool NeedsValidation(disruption::Method method) {
-  return method == disruption::Method::kEmptiness ||
-         method == disruption::Method::kMultiNodeConsolidation ||
-         method == disruption::Method::kSingleNodeConsolidation;
-}
-
 }  // namespace
 
 void DisruptionController::Poll() {
@@ -49,7 +43,6 @@ void DisruptionController::Poll() {
     ++polls_skipped_;
     return;
   }
-  ++polls_computed_;
   absl::StatusOr<std::unique_ptr<PlanningInput>> planning =
       host_.PlanningInputFrom(*std::move(snapshot));
   if (!planning.ok()) {
@@ -75,7 +68,7 @@ void DisruptionController::Poll() {
                         Num("savingsPerHour", command.savings_per_hour)});
   // Only emptiness and consolidation wait and re-validate upstream; drift and expiration go to
   // the queue at once (their replacements point into this poll's input, alive until we return).
-  if (!NeedsValidation(command.method)) {
+  if (!disruption::IsRevalidated(command.method)) {
     Execute(std::move(command));
     return;
   }

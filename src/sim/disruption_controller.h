@@ -40,9 +40,8 @@ class DisruptionController {
   uint64_t commands_started() const { return commands_started_; }
   uint64_t commands_finished() const { return commands_finished_; }
   uint64_t commands_rolled_back() const { return commands_rolled_back_; }
-  // Polls computed and skipped as idle (same objects and clock-dependent state as the last
-  // idle decision). Turning the skip off must change no decision: tests compare both ways.
-  uint64_t polls_computed() const { return polls_computed_; }
+  // Polls skipped as idle (same objects and clock-dependent state as the last idle decision).
+  // Turning the skip off must change no decision: tests compare both ways.
   uint64_t polls_skipped() const { return polls_skipped_; }
   void set_skip_idle_polls(bool skip) { skip_idle_polls_ = skip; }
 
@@ -79,7 +78,6 @@ class DisruptionController {
   PollKey last_key_;
   bool last_idle_ = false;
   bool skip_idle_polls_ = true;
-  uint64_t polls_computed_ = 0;
   uint64_t polls_skipped_ = 0;
 };
 

@@ -13,22 +13,7 @@ using testing::MakeDeployment;
 using testing::World;
 
 api::NodePool Pool(std::vector<std::string> types, std::optional<std::string> budget) {
-  api::NodePool pool;
-  pool.metadata.name = "default";
-  api::NodeClassReference ref;
-  ref.group = "karpenter.k8s.aws";
-  ref.kind = "EC2NodeClass";
-  ref.name = "default";
-  pool.spec.template_.spec.node_class_ref = ref;
-  api::NodeSelectorRequirementWithMinValues type;
-  type.key = "node.kubernetes.io/instance-type";
-  type.operator_ = "In";
-  type.values = std::move(types);
-  api::NodeSelectorRequirementWithMinValues capacity;
-  capacity.key = "karpenter.sh/capacity-type";
-  capacity.operator_ = "In";
-  capacity.values = {"on-demand"};
-  pool.spec.template_.spec.requirements = {type, capacity};
+  api::NodePool pool = testing::MakeNodePool(std::move(types), {"on-demand"});
   api::Disruption disruption;
   disruption.consolidation_policy = "WhenEmptyOrUnderutilized";
   disruption.consolidate_after = api::NillableDuration::Of(api::Duration::FromSeconds(60));
@@ -38,20 +23,12 @@ api::NodePool Pool(std::vector<std::string> types, std::optional<std::string> bu
 }
 
 void ApplyPool(World& world, const api::NodePool& pool) {
-  api::EC2NodeClass node_class;
-  node_class.metadata.name = "default";
-  node_class.spec.ami_family = "AL2023";
-  ASSERT_TRUE(world.cluster.Apply(node_class, true).ok());
+  ASSERT_TRUE(world.cluster.Apply(testing::MakeNodeClass(), true).ok());
   ASSERT_TRUE(world.cluster.Apply(pool, true).ok());
 }
 
-// Lines of one event type, in order.
 std::vector<std::string> Events(const EventLog& log, const std::string& event) {
-  std::vector<std::string> out;
-  for (const std::string& line : log.lines()) {
-    if (line.find("\"event\":\"" + event + "\"") != std::string::npos) out.push_back(line);
-  }
-  return out;
+  return testing::EventLines(log, event);
 }
 
 // The "t" of an event line, in seconds.

@@ -11,32 +11,11 @@ using testing::BoundPods;
 using testing::MakeDeployment;
 using testing::World;
 
-api::EC2NodeClass NodeClass() {
-  api::EC2NodeClass node_class;
-  node_class.metadata.name = "default";
-  node_class.spec.ami_family = "AL2023";
-  return node_class;
-}
+api::EC2NodeClass NodeClass() { return testing::MakeNodeClass(); }
 
 // Only c6i.xlarge, so the predicted launch is known.
 api::NodePool NodePool(const std::string& capacity_type) {
-  api::NodePool pool;
-  pool.metadata.name = "default";
-  api::NodeClassReference ref;
-  ref.group = "karpenter.k8s.aws";
-  ref.kind = "EC2NodeClass";
-  ref.name = "default";
-  pool.spec.template_.spec.node_class_ref = ref;
-  api::NodeSelectorRequirementWithMinValues type;
-  type.key = "node.kubernetes.io/instance-type";
-  type.operator_ = "In";
-  type.values = {"c6i.xlarge"};
-  api::NodeSelectorRequirementWithMinValues capacity;
-  capacity.key = "karpenter.sh/capacity-type";
-  capacity.operator_ = "In";
-  capacity.values = {capacity_type};
-  pool.spec.template_.spec.requirements = {type, capacity};
-  return pool;
+  return testing::MakeNodePool({"c6i.xlarge"}, {capacity_type});
 }
 
 void ApplyPool(World& world, const std::string& capacity_type) {

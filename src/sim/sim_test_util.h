@@ -63,6 +63,46 @@ inline api::Deployment MakeDeployment(const std::string& name, int replicas, con
   return deployment;
 }
 
+// The "default" AL2023 EC2NodeClass the NodePools below refer to.
+inline api::EC2NodeClass MakeNodeClass() {
+  api::EC2NodeClass node_class;
+  node_class.metadata.name = "default";
+  node_class.spec.ami_family = "AL2023";
+  return node_class;
+}
+
+// NodePool "default" on that class, limited to these instance types and capacity types, so the
+// predicted launches are known.
+inline api::NodePool MakeNodePool(std::vector<std::string> types,
+                                  std::vector<std::string> capacity_types) {
+  api::NodePool pool;
+  pool.metadata.name = "default";
+  api::NodeClassReference ref;
+  ref.group = "karpenter.k8s.aws";
+  ref.kind = "EC2NodeClass";
+  ref.name = "default";
+  pool.spec.template_.spec.node_class_ref = ref;
+  api::NodeSelectorRequirementWithMinValues type;
+  type.key = "node.kubernetes.io/instance-type";
+  type.operator_ = "In";
+  type.values = std::move(types);
+  api::NodeSelectorRequirementWithMinValues capacity;
+  capacity.key = "karpenter.sh/capacity-type";
+  capacity.operator_ = "In";
+  capacity.values = std::move(capacity_types);
+  pool.spec.template_.spec.requirements = {type, capacity};
+  return pool;
+}
+
+// The event lines of one event type, in order.
+inline std::vector<std::string> EventLines(const EventLog& log, const std::string& event) {
+  std::vector<std::string> out;
+  for (const std::string& line : log.lines()) {
+    if (line.find("\"event\":\"" + event + "\"") != std::string::npos) out.push_back(line);
+  }
+  return out;
+}
+
 inline size_t BoundPods(const Cluster& cluster) {
   size_t bound = 0;
   for (const auto& [key, record] : cluster.pods()) bound += !record.pod.spec.node_name.empty();

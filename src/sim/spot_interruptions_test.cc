@@ -26,11 +26,7 @@ CapacityFault Storm(double from, double to) {
 }
 
 size_t CountEvents(const EventLog& log, const std::string& event) {
-  size_t count = 0;
-  for (const std::string& line : log.lines()) {
-    count += line.find("\"event\":\"" + event + "\"") != std::string::npos;
-  }
-  return count;
+  return testing::EventLines(log, event).size();
 }
 
 InstanceRequest Request(const std::string& capacity_type) {
@@ -111,36 +107,15 @@ TEST(SpotInterruptions, AnAutoScalingGroupReplacesAReclaimedInstance) {
   EXPECT_EQ(groups.Find("spot")->desired, 2);
 }
 
-api::NodePool SpotPool() {
-  api::NodePool pool;
-  pool.metadata.name = "default";
-  api::NodeClassReference ref;
-  ref.group = "karpenter.k8s.aws";
-  ref.kind = "EC2NodeClass";
-  ref.name = "default";
-  pool.spec.template_.spec.node_class_ref = ref;
-  api::NodeSelectorRequirementWithMinValues type;
-  type.key = "node.kubernetes.io/instance-type";
-  type.operator_ = "In";
-  type.values = {"c6i.xlarge", "m6i.xlarge"};
-  api::NodeSelectorRequirementWithMinValues capacity;
-  capacity.key = "karpenter.sh/capacity-type";
-  capacity.operator_ = "In";
-  capacity.values = {"spot"};
-  pool.spec.template_.spec.requirements = {type, capacity};
-  return pool;
-}
-
 // Karpenter reads the warning from its queue, marks the offering unavailable, drains the node
 // and provisions elsewhere before EC2 takes the instance: the pods are running again within
 // about a minute, and the interrupted offering is not chosen again.
 TEST(SpotInterruptions, KarpenterDrainsAndReplacesBeforeTheInstanceIsReclaimed) {
   World world;
-  api::EC2NodeClass node_class;
-  node_class.metadata.name = "default";
-  node_class.spec.ami_family = "AL2023";
-  ASSERT_TRUE(world.cluster.Apply(node_class, true).ok());
-  ASSERT_TRUE(world.cluster.Apply(SpotPool(), true).ok());
+  ASSERT_TRUE(world.cluster.Apply(testing::MakeNodeClass(), true).ok());
+  ASSERT_TRUE(
+      world.cluster.Apply(testing::MakeNodePool({"c6i.xlarge", "m6i.xlarge"}, {"spot"}), true)
+          .ok());
   KarpenterHost host(world.cluster);
   host.Start();
   ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 2, "1", "1Gi"), false).ok());
