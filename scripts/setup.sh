@@ -2,9 +2,11 @@
 # Installs what the build needs on Debian bookworm. Safe to re-run: it only asks apt for packages
 # that are missing, and only refreshes the package lists when it has something to install.
 #
-# Usage: scripts/setup.sh [--with-moto]
+# Usage: scripts/setup.sh [--with-moto] [--with-chromium]
 #   --with-moto (or KP_WITH_MOTO=1) also installs the `moto[server]` AWS emulator for python3,
 #   which the AWS integration tests start on 127.0.0.1.
+#   --with-chromium (or KP_WITH_CHROMIUM=1) also installs Debian's chromium, which the test of
+#   `karpenter sim --report` uses to render the page headless.
 set -euo pipefail
 
 # The toolchain and libraries of CMakeLists.txt, plus clang-14 (libFuzzer), the format/lint tools
@@ -90,13 +92,23 @@ sys.exit(0 if os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNA
   python3 -c 'import moto' || die "moto still cannot be imported after pip install"
 }
 
+install_chromium() {
+  if is_installed chromium; then
+    log "chromium already present"
+    return
+  fi
+  log "installing chromium (headless rendering test of the sim report)"
+  apt_install chromium
+}
+
 main() {
-  local with_moto="${KP_WITH_MOTO:-0}" arg
+  local with_moto="${KP_WITH_MOTO:-0}" with_chromium="${KP_WITH_CHROMIUM:-0}" arg
   for arg in "$@"; do
     case "${arg}" in
       --with-moto) with_moto=1 ;;
+      --with-chromium) with_chromium=1 ;;
       -h | --help)
-        sed -n '2,7s/^# \{0,1\}//p' "$0"
+        sed -n '2,9s/^# \{0,1\}//p' "$0"
         return 0
         ;;
       *) die "unknown argument '${arg}' (try --help)" ;;
@@ -107,6 +119,9 @@ main() {
   install_build_packages
   if [[ "${with_moto}" == "1" ]]; then
     install_moto
+  fi
+  if [[ "${with_chromium}" == "1" ]]; then
+    install_chromium
   fi
 }
 

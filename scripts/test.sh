@@ -103,8 +103,8 @@ fuzz_all() {
 }
 
 main() {
-  step "setup: build dependencies"
-  ./scripts/setup.sh
+  step "setup: build dependencies and chromium (renders the sim report in a test)"
+  ./scripts/setup.sh --with-chromium
 
   step "format check (clang-format-14 --dry-run --Werror)"
   check_format

@@ -258,25 +258,53 @@ TEST(CliSim, UnwritableReportFails) {
       << run.err;
 }
 
-// The page as a browser sees it: Debian's headless Chromium parses it and keeps the charts.
+// Runs headless Chromium on a local page with the given mode flag (--dump-dom or --screenshot=…).
+int RunChromium(const fs::path& page, const std::string& mode, const fs::path& out) {
+  const std::string command =
+      "timeout 120 chromium --headless --disable-gpu --no-sandbox --window-size=1280,2000 " + mode +
+      " file://" + page.string() + " >" + out.string() + " 2>/dev/null";
+  return std::system(command.c_str());
+}
+
+// The page as a browser sees it: Debian's headless Chromium keeps every chart through its HTML
+// parser, and paints them: the screenshot of the report carries far more detail than the one of
+// a page with a single line of text (PNG size is a proxy for what was drawn).
 TEST(CliSim, ReportRendersInHeadlessChromium) {
   if (std::system("command -v chromium >/dev/null 2>&1") != 0) {
-    GTEST_SKIP() << "chromium is not installed";
+    GTEST_SKIP() << "chromium is not installed (scripts/setup.sh --with-chromium)";
   }
   const fs::path page = TempPath("chromium.html");
   const fs::path dom = TempPath("chromium.dom");
   ASSERT_EQ(RunCli("sim " + Source("examples/sim/happy-path.yaml") + " --report " + page.string())
                 .exit_code,
             0);
-  const std::string command =
-      "timeout 120 chromium --headless --disable-gpu --no-sandbox "
-      "--dump-dom file://" +
-      page.string() + " >" + dom.string() + " 2>/dev/null";
-  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  ASSERT_EQ(RunChromium(page, "--dump-dom", dom), 0);
+  const std::string source = ReadFile(page);
   const std::string rendered = ReadFile(dom);
   EXPECT_NE(rendered.find("id=\"headline\""), std::string::npos) << rendered.substr(0, 400);
-  EXPECT_NE(rendered.find("<svg"), std::string::npos);
   EXPECT_NE(rendered.find("happy-path"), std::string::npos);
+  const auto count_svgs = [](const std::string& text) {
+    size_t count = 0;
+    for (size_t at = text.find("<svg"); at != std::string::npos; at = text.find("<svg", at + 1)) {
+      ++count;
+    }
+    return count;
+  };
+  EXPECT_GE(count_svgs(source), 5u);
+  EXPECT_EQ(count_svgs(rendered), count_svgs(source));
+
+  const fs::path blank = TempPath("chromium-blank.html");
+  {
+    std::ofstream out(blank);
+    out << "<!DOCTYPE html><html><body><p>karpenter sim</p></body></html>";
+  }
+  const fs::path report_png = TempPath("chromium-report.png");
+  const fs::path blank_png = TempPath("chromium-blank.png");
+  ASSERT_EQ(RunChromium(page, "--screenshot=" + report_png.string(), TempPath("shot.log")), 0);
+  ASSERT_EQ(RunChromium(blank, "--screenshot=" + blank_png.string(), TempPath("shot.log")), 0);
+  ASSERT_TRUE(fs::exists(report_png) && fs::exists(blank_png));
+  EXPECT_GT(fs::file_size(report_png), 4 * fs::file_size(blank_png))
+      << fs::file_size(report_png) << " vs " << fs::file_size(blank_png);
 }
 
 TEST(CliSim, MissingScenarioFileFails) {

@@ -11,6 +11,7 @@ namespace {
 constexpr int kLeft = 64;
 constexpr int kRight = 16;
 constexpr int kTop = 30;
+constexpr double kLegendCharWidth = 7.0;
 constexpr int kBottom = 44;
 constexpr int kLaneLeft = 96;
 constexpr int kLaneHeight = 20;
@@ -157,14 +158,19 @@ std::string RenderLineChart(const LineChartSpec& spec, const std::vector<ChartSe
     svg += fmt::format(R"(<path d="{}" fill="none" stroke="{}" stroke-width="2"/>)", path,
                        EscapeXml(s.color));
   }
-  // Legend, top right, one entry per series from right to left order of appearance.
-  double legend_x = plot_right - 150.0 * static_cast<double>(series.size());
+  // Legend, top right, series in order of appearance. Each entry is as wide as its name (12 px
+  // text is about 7 px per character) so that the legend stays clear of a long chart title.
+  const auto entry_width = [](const ChartSeries& s) {
+    return 18.0 + kLegendCharWidth * static_cast<double>(s.name.size()) + 20.0;
+  };
+  double legend_x = plot_right;
+  for (const ChartSeries& s : series) legend_x -= entry_width(s);
   for (const ChartSeries& s : series) {
     svg += fmt::format(R"(<rect x="{}" y="10" width="14" height="4" fill="{}"/>)", Coord(legend_x),
                        EscapeXml(s.color));
     svg += fmt::format(R"(<text x="{}" y="16" class="legend">{}</text>)", Coord(legend_x + 18),
                        EscapeXml(s.name));
-    legend_x += 150;
+    legend_x += entry_width(s);
   }
   svg += "</svg>";
   return svg;

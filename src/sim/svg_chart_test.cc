@@ -64,6 +64,22 @@ TEST(RenderLineChart, DrawsAxesTicksLegendAndEscapedText) {
   EXPECT_EQ(svg.find("http"), std::string::npos);
 }
 
+// The report's pending-time chart has a long title and two series; its legend must start right of
+// where the 14 px bold title ends (about 8 px per character from the left margin of 64 px).
+TEST(RenderLineChart, LegendStaysClearOfALongTitle) {
+  const std::string title = "Share of pods bound within t (CDF)";
+  const std::string svg =
+      RenderLineChart({title, "pending time t (s)", "% of measured pods"},
+                      {{"karpenter", "#1f77b4", {{0, 0}, {60, 100}}},
+                       {"cluster-autoscaler", "#ff7f0e", {{0, 0}, {120, 100}}}});
+  const std::string marker = R"(<rect x=")";
+  const size_t at = svg.find(marker);
+  ASSERT_NE(at, std::string::npos) << svg;
+  const double legend_x = std::stod(svg.substr(at + marker.size()));
+  EXPECT_GT(legend_x, 64 + 8.0 * static_cast<double>(title.size())) << svg;
+  EXPECT_LT(legend_x, 640) << svg;
+}
+
 TEST(RenderLineChart, StepLinesHoldEachValueUntilTheNextPoint) {
   LineChartSpec spec{"t", "x", "y"};
   spec.width = 400;
