@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "src/cloudprovider/catalog.h"
@@ -211,6 +212,24 @@ TEST(CliPlan, UnparsableNowFails) {
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_EQ(run.out, "");
   EXPECT_NE(run.err.find("--now"), std::string::npos) << run.err;
+}
+
+// Each malformed --spot-price names itself and what is wrong, and no plan is printed.
+TEST(CliPlan, MalformedSpotPricesFailWithoutAPlan) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"m5.large=0.1", "want INSTANCE_TYPE:ZONE=USD_PER_HOUR"},
+      {"m5.large:us-east-1a=cheap", "want INSTANCE_TYPE:ZONE=USD_PER_HOUR"},
+      {"m5.large:us-east-1a=-1", "the price must be a positive number"},
+      {"m9.huge:us-east-1a=0.1", "the catalog has no instance type \"m9.huge\""},
+      {"m5.large:us-east-1e=0.1", "m5.large has no spot offering in zone \"us-east-1e\""},
+  };
+  for (const auto& [entry, message] : cases) {
+    CliRun run = RunCli("plan " + ArticleArgs() + " --spot-price " + entry);
+    EXPECT_EQ(run.exit_code, 1) << entry;
+    EXPECT_EQ(run.out, "") << entry;
+    EXPECT_NE(run.err.find("--spot-price \"" + entry + "\": " + message), std::string::npos)
+        << run.err;
+  }
 }
 
 }  // namespace

@@ -11,7 +11,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "src/cloudprovider/catalog.h"
 #include "test/cli_runner.h"
 
 namespace {
@@ -254,6 +256,82 @@ TEST(CliSim, UnwritableReportFails) {
                       " --report /nonexistent/dir/report.html");
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.err.find("/nonexistent/dir/report.html: cannot write the report file"),
+            std::string::npos)
+      << run.err;
+}
+
+// The InstanceLaunched events of Karpenter's NodeClaims in the run's event log.
+std::vector<nlohmann::json> KarpenterLaunches(const fs::path& events) {
+  std::vector<nlohmann::json> launches;
+  std::ifstream in(events);
+  for (std::string line; std::getline(in, line);) {
+    nlohmann::json event = nlohmann::json::parse(line);
+    if (event["run"] == "karpenter" && event["event"] == "InstanceLaunched" &&
+        event["owner"].get<std::string>().rfind("nodeclaim/", 0) == 0) {
+      launches.push_back(event);
+    }
+  }
+  return launches;
+}
+
+// A scenario's spotPrices reach EC2's bill and Karpenter's choices: with no discount left (and no
+// zone variation) every spot instance costs exactly its on-demand price; with the default model,
+// less.
+TEST(CliSim, ScenarioSpotPricesPriceTheSpotInstances) {
+  const karpenter::cloudprovider::Catalog catalog =
+      *karpenter::cloudprovider::Catalog::LoadEmbedded();
+  const fs::path scenario = TempPath("scenario.yaml");
+  {
+    std::ofstream out(scenario);
+    out << ReadFile(Source("examples/sim/happy-path.yaml"))
+        << "\nspotPrices: {categoryDiscounts: {c: 0, m: 0, r: 0}, zoneVariation: 0,\n"
+           "  generationAdjustments: {}}\n";
+  }
+  CliRun rejected = RunCli("sim " + scenario.string());
+  EXPECT_EQ(rejected.exit_code, 1);
+  EXPECT_NE(rejected.err.find("spotPrices.generationAdjustments: unknown field"), std::string::npos)
+      << rejected.err;
+  {
+    std::ofstream out(scenario);
+    out << ReadFile(Source("examples/sim/happy-path.yaml"))
+        << "\nspotPrices: {categoryDiscounts: {c: 0, m: 0, r: 0}, zoneVariation: 0}\n";
+  }
+  for (const bool overridden : {false, true}) {
+    const fs::path events = TempPath(overridden ? "overridden.jsonl" : "default.jsonl");
+    const std::string file =
+        overridden ? scenario.string() : Source("examples/sim/happy-path.yaml");
+    CliRun run = RunCli("sim " + file + " --events " + events.string());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    int spot = 0;
+    for (const nlohmann::json& launch : KarpenterLaunches(events)) {
+      if (launch["capacityType"] != "spot") continue;
+      ++spot;
+      const double on_demand =
+          catalog.OnDemandPrice(launch["instanceType"].get<std::string>()).value();
+      if (overridden) {
+        // Events print prices to a tenth of a cent.
+        EXPECT_NEAR(launch["pricePerHour"].get<double>(), on_demand, 0.0005) << launch;
+      } else {
+        EXPECT_LT(launch["pricePerHour"].get<double>(), 0.9 * on_demand) << launch;
+      }
+    }
+    EXPECT_GT(spot, 0) << (overridden ? "overridden" : "default");
+  }
+}
+
+TEST(CliSim, SpotPricesForOfferingsTheCatalogLacksAreRefused) {
+  const fs::path scenario = TempPath("scenario.yaml");
+  {
+    std::ofstream out(scenario);
+    out << ReadFile(Source("examples/sim/happy-path.yaml"))
+        << "\nspotPrices:\n  prices: [{instanceType: m5.large, zone: us-east-1e, "
+           "pricePerHour: 1}]\n";
+  }
+  CliRun run = RunCli("sim " + scenario.string());
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_NE(run.err.find("spotPrices.prices: the catalog has no spot offering of m5.large in "
+                         "us-east-1e"),
             std::string::npos)
       << run.err;
 }

@@ -1,14 +1,17 @@
 #include "cmd/karpenter/plan_command.h"
 
+#include <algorithm>
 #include <iostream>
 #include <string_view>
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "cmd/karpenter/real_clock.h"
 #include "src/api/manifest.h"
 #include "src/api/validation.h"
+#include "src/cloudprovider/catalog.h"
 #include "src/disruption/disruption.h"
 #include "src/disruption/report.h"
 #include "src/provisioning/plan.h"
@@ -44,6 +47,36 @@ std::optional<std::vector<api::Manifest>> LoadValidManifests(const std::vector<s
   return all;
 }
 
+// "m5.large:us-east-1a=0.25" pins the spot price of one offering of the embedded catalog.
+absl::Status AddSpotPrice(const std::string& entry, const cloudprovider::Catalog& catalog,
+                          cloudprovider::SpotPriceModel& model) {
+  const std::vector<std::string> sides = absl::StrSplit(entry, '=');
+  const std::vector<std::string> offering =
+      sides.size() == 2 ? absl::StrSplit(sides[0], ':') : std::vector<std::string>();
+  double price = 0;
+  if (offering.size() != 2 || !absl::SimpleAtod(sides[1], &price)) {
+    return absl::InvalidArgumentError("want INSTANCE_TYPE:ZONE=USD_PER_HOUR");
+  }
+  if (!(price > 0) || price > 1e6) {
+    return absl::InvalidArgumentError("the price must be a positive number of dollars per hour");
+  }
+  const cloudprovider::InstanceType* type = catalog.Find(offering[0]);
+  if (type == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the catalog has no instance type \"", offering[0], "\""));
+  }
+  const bool offered = std::any_of(
+      type->offerings.begin(), type->offerings.end(), [&](const cloudprovider::Offering& o) {
+        return o.zone == offering[1] && o.capacity_type == "spot" && o.available;
+      });
+  if (!offered) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(offering[0], " has no spot offering in zone \"", offering[1], "\""));
+  }
+  model.prices[{offering[0], offering[1]}] = price;
+  return absl::OkStatus();
+}
+
 absl::StatusOr<provisioning::PlanOptions> ParseOptions(const PlanCommandOptions& options,
                                                        const PlanClocks& clocks) {
   provisioning::PlanOptions out;
@@ -54,9 +87,21 @@ absl::StatusOr<provisioning::PlanOptions> ParseOptions(const PlanCommandOptions&
                                         ? provisioning::MinValuesPolicy::kBestEffort
                                         : provisioning::MinValuesPolicy::kStrict;
   if (!options.now.empty()) {
-    KP_ASSIGN_OR_RETURN(out.now, api::Time::ParseRfc3339(options.now));
+    absl::StatusOr<api::Time> now = api::Time::ParseRfc3339(options.now);
+    if (!now.ok())
+      return absl::InvalidArgumentError(absl::StrCat("--now: ", now.status().message()));
+    out.now = *now;
   } else if (clocks.now) {
     out.now = clocks.now();
+  }
+  if (options.spot_prices.empty()) return out;
+  KP_ASSIGN_OR_RETURN(const cloudprovider::Catalog catalog, cloudprovider::Catalog::LoadEmbedded());
+  for (const std::string& entry : options.spot_prices) {
+    absl::Status added = AddSpotPrice(entry, catalog, out.spot_prices);
+    if (!added.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--spot-price \"", entry, "\": ", added.message()));
+    }
   }
   return out;
 }
@@ -89,7 +134,7 @@ int RunDisruption(const PlanCommandOptions& options, const state::ClusterSnapsho
     return 1;
   }
   disruption_options->scheduler = plan_options.scheduler;
-  provisioning::CatalogCache catalogs;
+  provisioning::CatalogCache catalogs(plan_options.spot_prices);
   absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
       provisioning::BuildSchedulerInput(snapshot, plan_options, catalogs);
   if (!input.ok()) {
@@ -133,6 +178,9 @@ void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code) 
                 "Also show the disruption commands Karpenter would issue now and blocked nodes");
   cmd->add_option("--feature-gates", options.feature_gates,
                   "Feature gates, e.g. SpotToSpotConsolidation=true");
+  cmd->add_option("--spot-price", options.spot_prices,
+                  "Pin a spot price, INSTANCE_TYPE:ZONE=USD_PER_HOUR (repeatable); default: the "
+                  "documented discount model");
   cmd->callback([&options, &exit_code] {
     PlanClocks clocks{RealMonotonicMillis, RealNow};
     exit_code = RunPlan(options, clocks, std::cout, std::cerr);
@@ -145,7 +193,7 @@ int RunPlan(const PlanCommandOptions& options, const PlanClocks& clocks, std::os
   if (!manifests) return 1;
   absl::StatusOr<provisioning::PlanOptions> plan_options = ParseOptions(options, clocks);
   if (!plan_options.ok()) {
-    err << "--now: " << plan_options.status().message() << "\n";
+    err << plan_options.status().message() << "\n";
     return 1;
   }
   absl::StatusOr<state::ClusterSnapshot> snapshot =

@@ -29,6 +29,9 @@ struct PlanCommandOptions {
   bool disruption = false;
   // Upstream's --feature-gates, e.g. "SpotToSpotConsolidation=true".
   std::string feature_gates;
+  // "TYPE:ZONE=USD" entries pinning spot prices, which otherwise come from the documented
+  // discount model (docs/catalog.md): what CreateFleet would pick if spot were priced so.
+  std::vector<std::string> spot_prices;
 };
 
 // The host's clocks, injected so tests and the deterministic mode need no real time.

@@ -56,7 +56,8 @@ int RunSim(const SimCommandOptions& options, const std::function<int64_t()>& mon
     err << scenario.status().message() << "\n";
     return 1;
   }
-  absl::StatusOr<cloudprovider::Catalog> catalog = cloudprovider::Catalog::LoadEmbedded();
+  absl::StatusOr<cloudprovider::Catalog> catalog =
+      cloudprovider::Catalog::LoadEmbedded({.spot = scenario->spot_prices});
   if (!catalog.ok()) {
     err << "catalog: " << catalog.status().message() << "\n";
     return 1;

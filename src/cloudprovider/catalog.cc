@@ -68,6 +68,7 @@ absl::StatusOr<Catalog> Catalog::Load(std::string_view instance_types_json,
     catalog.types_.push_back(std::move(type));
   }
   catalog.infos_ = std::move(data.instance_types);
+  catalog.spot_prices_ = options.spot;
   return catalog;
 }
 

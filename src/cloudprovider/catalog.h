@@ -45,6 +45,8 @@ class Catalog {
   const InstanceTypeInfo* FindInfo(std::string_view name) const;
   // The table's on-demand price; nullopt for a type the table does not price.
   std::optional<double> OnDemandPrice(std::string_view name) const;
+  // The model that priced the spot offerings (hosts that load more catalogs reuse it).
+  const SpotPriceModel& spot_prices() const { return spot_prices_; }
 
  private:
   std::string region_;
@@ -52,6 +54,7 @@ class Catalog {
   std::vector<InstanceTypeInfo> infos_;  // parallel to types_
   std::vector<InstanceType> types_;
   std::map<std::string, double, std::less<>> on_demand_prices_;
+  SpotPriceModel spot_prices_;
 };
 
 }  // namespace karpenter::cloudprovider

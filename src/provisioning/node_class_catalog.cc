@@ -127,6 +127,7 @@ absl::StatusOr<const cloudprovider::Catalog*> CatalogCache::Get(
   if (it != catalogs_.end()) return it->second.get();
   cloudprovider::CatalogOptions catalog_options;
   catalog_options.resolve = options;
+  catalog_options.spot = spot_;
   KP_ASSIGN_OR_RETURN(cloudprovider::Catalog catalog,
                       cloudprovider::Catalog::LoadEmbedded(catalog_options));
   auto owned = std::make_unique<cloudprovider::Catalog>(std::move(catalog));

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "karpenter/common/status.h"
@@ -36,6 +37,11 @@ std::optional<InstanceTypeView> ToInstanceTypeView(const cloudprovider::Instance
 // resolve alike) parse the catalog once.
 class CatalogCache {
  public:
+  // Every catalog it loads prices spot offerings with `spot` (a snapshot or scenario may override
+  // the default discounts and pin exact prices).
+  explicit CatalogCache(cloudprovider::SpotPriceModel spot = cloudprovider::DefaultSpotPriceModel())
+      : spot_(std::move(spot)) {}
+
   absl::StatusOr<const cloudprovider::Catalog*> Get(const cloudprovider::ResolveOptions& options);
 
   // Every schedulable type of `node_class`, sorted by name; converted once per catalog and
@@ -45,6 +51,7 @@ class CatalogCache {
       const api::EC2NodeClass& node_class);
 
  private:
+  cloudprovider::SpotPriceModel spot_;
   std::map<std::string, std::unique_ptr<cloudprovider::Catalog>> catalogs_;
   std::map<std::string, std::vector<InstanceTypeView>> views_;
 };

@@ -20,6 +20,8 @@ struct PlanOptions {
   // When the plan is evaluated: decides whether a time-limited `karpenter.sh/do-not-disrupt`
   // still pins a pod to its deleting node.
   api::Time now;
+  // How spot offerings are priced (DescribeSpotPriceHistory is not asked).
+  cloudprovider::SpotPriceModel spot_prices = cloudprovider::DefaultSpotPriceModel();
 };
 
 // A pod the plan will not place, with why.

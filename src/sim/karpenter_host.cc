@@ -14,7 +14,9 @@
 namespace karpenter::sim {
 
 KarpenterHost::KarpenterHost(Cluster& cluster)
-    : cluster_(cluster), controller_(std::make_unique<DisruptionController>(*this)) {}
+    : cluster_(cluster),
+      catalogs_(cluster.ec2().catalog().spot_prices()),
+      controller_(std::make_unique<DisruptionController>(*this)) {}
 
 KarpenterHost::~KarpenterHost() = default;
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 
+#include "fmt/format.h"
 #include "src/sim/auto_scaling_groups.h"
 #include "src/sim/cluster.h"
 #include "src/sim/cluster_autoscaler.h"
@@ -148,6 +149,21 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
 absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
                                       const cloudprovider::Catalog& catalog, EventLog& log,
                                       const ProgressCallback& progress) {
+  // A pinned price for an offering the catalog does not have would silently price nothing.
+  for (const auto& [offering, price] : scenario.spot_prices.prices) {
+    const auto& [type_name, zone] = offering;
+    const cloudprovider::InstanceType* type = catalog.Find(type_name);
+    const bool offered =
+        type != nullptr && std::any_of(type->offerings.begin(), type->offerings.end(),
+                                       [&zone = zone](const cloudprovider::Offering& o) {
+                                         return o.zone == zone && o.capacity_type == "spot" &&
+                                                o.available;
+                                       });
+    if (!offered) {
+      return absl::InvalidArgumentError(fmt::format(
+          "spotPrices.prices: the catalog has no spot offering of {} in {}", type_name, zone));
+    }
+  }
   SimReport report;
   report.scenario = scenario.name;
   report.seed = seed;

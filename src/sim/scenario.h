@@ -10,6 +10,7 @@
 
 #include "src/api/manifest.h"
 #include "src/api/taint.h"
+#include "src/cloudprovider/spot_price_model.h"
 #include "src/sim/latency.h"
 
 namespace karpenter::sim {
@@ -102,6 +103,9 @@ struct Scenario {
   std::vector<api::Object> initial_objects;
   std::vector<Step> steps;  // sorted by time (stable)
   std::vector<CapacityFault> faults;
+  // Spot prices of the EC2 model (and so of both autoscalers' bills and Karpenter's choices):
+  // the documented discount model unless the scenario overrides parts of it.
+  cloudprovider::SpotPriceModel spot_prices = cloudprovider::DefaultSpotPriceModel();
 };
 
 }  // namespace karpenter::sim

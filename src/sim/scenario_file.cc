@@ -256,6 +256,65 @@ void ParseClusterAutoscaler(Reader& reader, const YAML::Node& node, Scenario& sc
   }
 }
 
+// A fraction off the on-demand price; the model caps discounts at 0.9 so spot stays positive.
+double Discount(Reader& reader, const YAML::Node& node, const std::string& path) {
+  const double discount = reader.Number(node, path);
+  if (discount > 0.9) reader.Error(path, "must be at most 0.9");
+  return discount;
+}
+
+void ParseDiscounts(Reader& reader, const YAML::Node& node, const std::string& path,
+                    std::map<std::string, double, std::less<>>& out) {
+  if (!node.IsMap()) {
+    reader.Error(path, "must be a mapping of discounts");
+    return;
+  }
+  for (const auto& entry : node) {
+    const std::string key = entry.first.as<std::string>("");
+    out[key] = Discount(reader, entry.second, Reader::Join(path, key));
+  }
+}
+
+// Overrides of the spot price model (docs/catalog.md): discounts by category, family or type,
+// the zone variation, and exact prices per (type, zone), which may exceed on-demand.
+void ParseSpotPrices(Reader& reader, const YAML::Node& node, Scenario& scenario) {
+  const std::string path = "spotPrices";
+  reader.OnlyKeys(node, path,
+                  {"defaultDiscount", "categoryDiscounts", "familyDiscounts", "typeDiscounts",
+                   "zoneVariation", "prices"});
+  if (!node.IsMap()) return;
+  cloudprovider::SpotPriceModel& model = scenario.spot_prices;
+  if (node["defaultDiscount"]) {
+    model.default_discount = Discount(reader, node["defaultDiscount"], path + ".defaultDiscount");
+  }
+  if (node["categoryDiscounts"]) {
+    ParseDiscounts(reader, node["categoryDiscounts"], path + ".categoryDiscounts",
+                   model.category_discounts);
+  }
+  if (node["familyDiscounts"]) {
+    ParseDiscounts(reader, node["familyDiscounts"], path + ".familyDiscounts",
+                   model.family_discounts);
+  }
+  if (node["typeDiscounts"]) {
+    ParseDiscounts(reader, node["typeDiscounts"], path + ".typeDiscounts", model.type_discounts);
+  }
+  if (node["zoneVariation"]) {
+    model.zone_variation = reader.Number(node["zoneVariation"], path + ".zoneVariation");
+    if (model.zone_variation > 0.5) reader.Error(path + ".zoneVariation", "must be at most 0.5");
+  }
+  const std::vector<YAML::Node> prices = reader.Items(node["prices"], path + ".prices");
+  for (size_t i = 0; i < prices.size(); ++i) {
+    const std::string item = fmt::format("{}.prices[{}]", path, i);
+    reader.OnlyKeys(prices[i], item, {"instanceType", "zone", "pricePerHour"});
+    if (!prices[i].IsMap()) continue;
+    const std::string type = reader.String(prices[i]["instanceType"], item + ".instanceType");
+    const std::string zone = reader.String(prices[i]["zone"], item + ".zone");
+    const double price = reader.Number(prices[i]["pricePerHour"], item + ".pricePerHour");
+    if (price <= 0) reader.Error(item + ".pricePerHour", "must be positive");
+    model.prices[{type, zone}] = price;
+  }
+}
+
 NodeGroup ParseNodeGroup(Reader& reader, const YAML::Node& node, const std::string& path,
                          const Scenario& scenario) {
   reader.OnlyKeys(node, path,
@@ -390,9 +449,10 @@ CapacityFault ParseFault(Reader& reader, const YAML::Node& node, const std::stri
 }
 
 void ParseRoot(Reader& reader, const YAML::Node& root, Scenario& scenario) {
-  reader.OnlyKeys(root, "",
-                  {"name", "description", "durationSeconds", "zones", "autoscalers", "latency",
-                   "clusterAutoscaler", "nodeGroups", "manifests", "steps", "faults"});
+  reader.OnlyKeys(
+      root, "",
+      {"name", "description", "durationSeconds", "zones", "autoscalers", "latency",
+       "clusterAutoscaler", "nodeGroups", "manifests", "steps", "faults", "spotPrices"});
   if (!root.IsMap()) return;
   scenario.name = reader.String(root["name"], "name");
   if (root["description"]) scenario.description = reader.String(root["description"], "description");
@@ -419,6 +479,7 @@ void ParseRoot(Reader& reader, const YAML::Node& root, Scenario& scenario) {
       reader.Error(path + ".name", "duplicate node group name");
     }
   }
+  if (root["spotPrices"]) ParseSpotPrices(reader, root["spotPrices"], scenario);
   if (root["manifests"])
     scenario.initial_objects = reader.Manifests(root["manifests"], "manifests");
   const std::vector<YAML::Node> steps = reader.Items(root["steps"], "steps");

@@ -163,6 +163,43 @@ TEST(ParseScenario, SpotInterruptionFaultsImplySpotAndNeedAPositiveRate) {
             std::string::npos);
 }
 
+TEST(ParseScenario, SpotPricesOverrideTheDiscountModel) {
+  const std::string base = "name: x\ndurationSeconds: 60\nzones: [us-east-1a]\nspotPrices: ";
+  absl::StatusOr<Scenario> scenario = ParseScenario(
+      base +
+          "{defaultDiscount: 0.5, categoryDiscounts: {m: 0.3}, familyDiscounts: {c6i: 0.1}, "
+          "typeDiscounts: {r6i.large: 0}, zoneVariation: 0, prices: [{instanceType: m5.large, "
+          "zone: us-east-1a, pricePerHour: 0.5}]}\n",
+      "s.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  const cloudprovider::SpotPriceModel& model = scenario->spot_prices;
+  EXPECT_EQ(model.default_discount, 0.5);
+  EXPECT_EQ(model.category_discounts.at("m"), 0.3);
+  EXPECT_EQ(model.category_discounts.at("c"), 0.62);  // the defaults stay for the rest
+  EXPECT_EQ(model.family_discounts.at("c6i"), 0.1);
+  EXPECT_EQ(model.type_discounts.at("r6i.large"), 0);
+  EXPECT_EQ(model.zone_variation, 0);
+  EXPECT_EQ(model.prices.at({"m5.large", "us-east-1a"}), 0.5);
+
+  const std::string errors =
+      ErrorsOf(base +
+               "{defaultDiscount: 0.95, categoryDiscounts: {m: -1}, familyDiscounts: [c6i], "
+               "zoneVariation: 2, prices: [{instanceType: m5.large, zone: us-east-1a}, "
+               "{instanceType: m5.large, zone: us-east-1a, pricePerHour: 0, spot: true}], "
+               "margin: 1}\n");
+  for (const std::string expected :
+       {"s.yaml: spotPrices.defaultDiscount: must be at most 0.9",
+        "s.yaml: spotPrices.categoryDiscounts.m: must not be negative",
+        "s.yaml: spotPrices.familyDiscounts: must be a mapping of discounts",
+        "s.yaml: spotPrices.zoneVariation: must be at most 0.5",
+        "s.yaml: spotPrices.prices[0].pricePerHour: required",
+        "s.yaml: spotPrices.prices[1].pricePerHour: must be positive",
+        "s.yaml: spotPrices.prices[1].spot: unknown field",
+        "s.yaml: spotPrices.margin: unknown field"}) {
+    EXPECT_NE(errors.find(expected), std::string::npos) << expected << "\n" << errors;
+  }
+}
+
 TEST(ParseScenario, ThePriceExpanderIsRefusedAsOnAws) {
   const std::string errors = ErrorsOf(
       "name: x\ndurationSeconds: 60\nzones: [us-east-1a]\nclusterAutoscaler: {expander: price}\n");
