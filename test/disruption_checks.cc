@@ -112,12 +112,12 @@ class DisruptionChecker {
   void CheckCommand(const std::string& name, const YAML::Node& spec, const json& command) {
     static const std::set<std::string> kKnown = {
         "method",      "reason",         "candidates",     "candidateCount", "replacements",
-        "replacement", "savingsPerHour", "savingsAtLeast", "savingsAtMost"};
+        "replacement", "savingsPerHour", "savingsAtLeast", "savingsAtMost",  "detail"};
     for (const auto& entry : spec) {
       if (!kKnown.count(entry.first.Scalar()))
         Fail(name + "." + entry.first.Scalar(), "unknown key");
     }
-    for (const char* key : {"method", "reason"}) {
+    for (const char* key : {"method", "reason", "detail"}) {
       if (spec[key] && command.value(key, "") != spec[key].Scalar()) {
         Fail(name + "." + key, absl::StrCat("want ", spec[key].Scalar(), ", got ",
                                             command.value(key, ""), "; ", command.dump()));

@@ -2,6 +2,7 @@
 #include "src/disruption/drift.h"
 
 #include "src/api/karpenter_labels.h"
+#include "src/disruption/aws_drift.h"
 #include "src/disruption/node_state.h"
 #include "src/scheduling/requirements.h"
 #include "src/scheduling/selector_conversion.h"
@@ -67,14 +68,14 @@ Drift DetectDrift(const state::ClusterSnapshot& snapshot, const Candidate& candi
   const bool old_enough = claim.metadata.creation_timestamp &&
                           now - *claim.metadata.creation_timestamp > kInstanceTypeNotFoundAge;
   if (candidate.instance_type == nullptr && old_enough) return {"InstanceTypeNotFound", now};
-  if (claim.spec.node_class_ref) {
-    const api::EC2NodeClass* node_class =
-        snapshot.FindEC2NodeClass(claim.spec.node_class_ref->name);
-    if (node_class != nullptr &&
-        HashDrifted(node_class->metadata, claim.metadata, api::kEC2NodeClassHashAnnotationKey,
-                    api::kEC2NodeClassHashVersionAnnotationKey)) {
-      return {"NodeClassDrifted", now};
-    }
+  // Upstream resolves the class through the pool's nodeClassRef; a class that no longer exists
+  // leaves drift undetermined.
+  const std::optional<api::NodeClassReference>& ref =
+      candidate.node_pool->spec.template_.spec.node_class_ref;
+  const api::EC2NodeClass* node_class = ref ? snapshot.FindEC2NodeClass(ref->name) : nullptr;
+  if (node_class != nullptr) {
+    std::string reason = DetectNodeClassDrift(*node_class, claim, candidate.instance_type);
+    if (!reason.empty()) return {std::move(reason), now};
   }
   return {};
 }

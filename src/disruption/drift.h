@@ -3,7 +3,8 @@
 // Whether a candidate has drifted from its NodePool or EC2NodeClass (features §7), judged from
 // what a snapshot carries: the Drifted condition the controller already set, the hash annotations
 // the hash controllers stamp on pools, classes and NodeClaims, the pool's requirements against
-// the NodeClaim's labels, and whether the instance type still exists.
+// the NodeClaim's labels, whether the instance type still exists, and the EC2NodeClass's
+// resolved AMIs, subnets, security groups and capacity reservations (its status).
 #pragma once
 
 #include <string>
@@ -27,7 +28,9 @@ struct Drift {
 // The first drift found, in upstream order: an existing Drifted=True condition, static fields
 // (karpenter.sh/nodepool-hash when both hash versions match), requirements (the NodeClaim's labels
 // plus its instance type's catalog labels against the pool's requirements), instance type gone
-// (NodeClaims older than 1 h), then the EC2NodeClass hash (same-version rule).
+// (NodeClaims older than 1 h), then the AWS provider's checks on the pool's EC2NodeClass
+// (aws_drift.h: NodeClassDrift, AMIDrift, SecurityGroupDrift, SubnetDrift,
+// CapacityReservationDrift).
 Drift DetectDrift(const state::ClusterSnapshot& snapshot, const Candidate& candidate,
                   api::Time now);
 

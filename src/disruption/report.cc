@@ -28,6 +28,11 @@ void WriteCommand(api::JsonWriter& json, const Command& command) {
   json.EndArray();
   json.Key("savingsPerHour");
   json.Double(provisioning::RoundPrice(command.savings_per_hour));
+  // Why these nodes (the upstream drift reason, the expiry instant), when the method says.
+  if (!command.detail.empty()) {
+    json.Key("detail");
+    json.String(command.detail);
+  }
   json.EndObject();
 }
 
