@@ -8,10 +8,10 @@
 //
 // Order of work (D1): forceful Expiration first (expired NodeClaims are deleted outside the
 // budgeted loop; they then count as disrupting), then the budgeted methods in upstream order,
-// Emptiness → Drift → MultiNodeConsolidation → SingleNodeConsolidation; the first method that
-// produces a command wins, as one controller pass does. The Balanced policy scores consolidation
-// moves (balanced.h). StaticDrift (static pools, alpha gate) is not modelled: static pools are
-// skipped by every method.
+// Emptiness → StaticDrift → Drift → MultiNodeConsolidation → SingleNodeConsolidation; the first
+// method that produces a command wins, as one controller pass does. The Balanced policy scores
+// consolidation moves (balanced.h). Static pools (spec.replicas, alpha gate) are touched by
+// StaticDrift only (static_drift.h).
 //
 // A host that executes commands also uses validation.h (the 15 s re-check of graceful commands
 // against a fresh snapshot) and queue.h (taint, launch replacements, wait for them to

@@ -1,4 +1,4 @@
-// Upstream: pkg/controllers/disruption/controller.go, emptiness.go, drift.go,
+// Upstream: pkg/controllers/disruption/controller.go, emptiness.go, staticdrift.go, drift.go,
 // singlenodeconsolidation.go; pkg/controllers/nodeclaim/expiration
 #include <algorithm>
 #include <set>
@@ -13,6 +13,9 @@
 #include "src/disruption/eligibility.h"
 #include "src/disruption/node_state.h"
 #include "src/disruption/simulation.h"
+#include "src/disruption/static_drift.h"
+#include "src/provisioning/launch.h"
+#include "src/provisioning/template_claim.h"
 
 namespace karpenter::disruption {
 namespace {
@@ -20,6 +23,7 @@ namespace {
 struct Context {
   const state::ClusterSnapshot& snapshot;
   const Simulator& simulator;
+  const provisioning::SchedulerInput& input;
   api::Time now;
   const DisruptionOptions& options;
   std::set<std::string> expired;  // nodes Expiration deletes in this pass
@@ -122,19 +126,24 @@ std::vector<Command> Emptiness(Context& ctx, const std::vector<const Candidate*>
   return {std::move(command)};
 }
 
-std::vector<Command> DriftMethod(Context& ctx, const std::vector<const Candidate*>& candidates) {
-  struct Drifted {
-    const Candidate* candidate;
-    Drift drift;
-  };
+struct Drifted {
+  const Candidate* candidate;
+  Drift drift;
+};
+
+// The drifted candidates of static pools (StaticDrift) or of dynamic ones (Drift): eventual
+// methods, so blocking pods stop a candidate only without a terminationGracePeriod. Empty nodes
+// first, then the longest drifted, then by name.
+std::vector<Drifted> CollectDrifted(const Context& ctx,
+                                    const std::vector<const Candidate*>& candidates,
+                                    bool static_pools) {
   std::vector<Drifted> drifted;
   for (const Candidate* c : candidates) {
-    if (IsStaticPool(*c->node_pool)) continue;
+    if (IsStaticPool(*c->node_pool) != static_pools) continue;
     if (!c->pod_block.empty() && !c->HasTerminationGracePeriod()) continue;
     Drift drift = DetectDrift(ctx.snapshot, *c, ctx.now);
     if (!drift.reason.empty()) drifted.push_back({c, std::move(drift)});
   }
-  // Empty nodes first, then the longest drifted, then by name.
   std::stable_sort(drifted.begin(), drifted.end(), [](const Drifted& a, const Drifted& b) {
     const bool a_empty = a.candidate->reschedulable_pods.empty();
     const bool b_empty = b.candidate->reschedulable_pods.empty();
@@ -142,6 +151,64 @@ std::vector<Command> DriftMethod(Context& ctx, const std::vector<const Candidate
     if (a.drift.since != b.drift.since) return a.drift.since < b.drift.since;
     return a.candidate->name() < b.candidate->name();
   });
+  return drifted;
+}
+
+// One command per replaceable node, each with a NodeClaim from the pool's template (no
+// scheduling simulation, as upstream), pool by pool.
+std::vector<Command> StaticDriftMethod(Context& ctx,
+                                       const std::vector<const Candidate*>& candidates) {
+  const std::vector<Drifted> drifted = CollectDrifted(ctx, candidates, /*static_pools=*/true);
+  std::map<std::string, std::vector<const Drifted*>> by_pool;
+  for (const Drifted& d : drifted) by_pool[d.candidate->node_pool->metadata.name].push_back(&d);
+  auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kDrifted, ctx.expired);
+  std::vector<Command> commands;
+  for (const auto& [pool_name, pool_drifted] : by_pool) {
+    const PoolBudget& budget = budgets[pool_name];
+    if (budget.remaining == 0) {
+      ctx.held_back = true;
+      ctx.notes.push_back(BudgetNote(pool_name, Reason::kDrifted, budget));
+      continue;
+    }
+    const api::NodePool& pool = *pool_drifted.front()->candidate->node_pool;
+    const StaticDriftAllowance allowance =
+        AllowStaticDrift(pool, CountStaticPoolNodeClaims(ctx.snapshot, pool_name, ctx.expired),
+                         budget.remaining, static_cast<int64_t>(pool_drifted.size()));
+    if (!allowance.held_by.empty()) {
+      ctx.notes.push_back(fmt::format("nodepool {}: {} of {} drifted static nodes replaced now: {}",
+                                      pool_name, allowance.replaceable, pool_drifted.size(),
+                                      allowance.held_by));
+    }
+    auto pool_types =
+        std::find_if(ctx.input.node_pools.begin(), ctx.input.node_pools.end(),
+                     [&](const auto& p) { return p.node_pool.metadata.name == pool_name; });
+    for (int64_t i = 0; i < allowance.replaceable; ++i) {
+      const Drifted& d = *pool_drifted[static_cast<size_t>(i)];
+      absl::StatusOr<provisioning::NewNodeClaim> claim =
+          pool_types == ctx.input.node_pools.end()
+              ? absl::NotFoundError("the pool resolved no instance types")
+              : provisioning::TemplateNodeClaim(*pool_types, ctx.input.options);
+      absl::StatusOr<provisioning::LaunchPrediction> launch =
+          claim.ok() ? provisioning::PredictLaunch(*claim) : claim.status();
+      if (!launch.ok()) {
+        ctx.notes.push_back(absl::StrCat(d.candidate->name(), ": drifted (", d.drift.reason,
+                                         ") but cannot be replaced: ", launch.status().message()));
+        continue;
+      }
+      Command command{.method = Method::kStaticDrift, .reason = Reason::kDrifted};
+      command.candidates = {d.candidate->name()};
+      command.detail = d.drift.reason;
+      command.candidate_price_per_hour = d.candidate->price;
+      command.savings_per_hour = d.candidate->price - launch->price;
+      command.replacements.push_back({*std::move(claim), *std::move(launch)});
+      commands.push_back(std::move(command));
+    }
+  }
+  return commands;
+}
+
+std::vector<Command> DriftMethod(Context& ctx, const std::vector<const Candidate*>& candidates) {
+  const std::vector<Drifted> drifted = CollectDrifted(ctx, candidates, /*static_pools=*/false);
   auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kDrifted, ctx.expired);
   for (const Drifted& d : drifted) {
     if (budgets[d.candidate->node_pool->metadata.name].remaining == 0) {
@@ -266,7 +333,9 @@ DisruptionResult ComputeDisruption(const state::ClusterSnapshot& snapshot,
   CandidateSet set = BuildCandidates(snapshot, types, now);
   result.blocked = set.blocked;
   const Simulator simulator(snapshot, input);
-  Context ctx{snapshot, simulator, now, options, {}, result.notes, {}, result.now_consolidated};
+  Context ctx{snapshot,     simulator, input.input,
+              now,          options,   {},
+              result.notes, {},        result.now_consolidated};
   ctx.pool_totals = ComputePoolTotals(snapshot, set.candidates);
   result.commands = Expiration(ctx, set.candidates);
 
@@ -275,6 +344,7 @@ DisruptionResult ComputeDisruption(const state::ClusterSnapshot& snapshot,
     if (!ctx.expired.contains(c.name())) live.push_back(&c);
   }
   std::vector<Command> commands = Emptiness(ctx, live);
+  if (commands.empty()) commands = StaticDriftMethod(ctx, live);
   if (commands.empty()) commands = DriftMethod(ctx, live);
   if (commands.empty()) {
     const std::vector<const Candidate*> eligible = ConsolidationCandidates(ctx, live);

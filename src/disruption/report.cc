@@ -65,7 +65,10 @@ std::string Explain(const Command& command) {
   }
   std::set<std::string> targets;
   for (const auto& [pod, destination] : command.destinations) targets.insert(destination);
-  if (command.destinations.empty()) {
+  if (command.method == Method::kStaticDrift) {
+    // Upstream simulates nothing here: the evicted pods go pending and the scheduler places them.
+    out += ", its pods are evicted and rescheduled";
+  } else if (command.destinations.empty()) {
     out += ", no pods to move";
   } else {
     out += fmt::format(", {} {} move{} to {}", command.candidates.size() == 1 ? "its" : "their",

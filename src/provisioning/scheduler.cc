@@ -14,6 +14,7 @@
 #include "src/provisioning/pod_queue.h"
 #include "src/provisioning/preferences.h"
 #include "src/provisioning/resources.h"
+#include "src/provisioning/template_claim.h"
 #include "src/provisioning/topology.h"
 #include "src/scheduling/selector_conversion.h"
 
@@ -22,21 +23,6 @@ namespace {
 
 const api::ResourceList& CapacityOf(const InstanceTypeView& type) {
   return type.capacity.empty() ? type.allocatable : type.capacity;
-}
-
-absl::StatusOr<scheduling::Requirements> TemplateRequirements(const api::NodePool& pool) {
-  const api::NodeClaimTemplate& tmpl = pool.spec.template_;
-  scheduling::Requirements requirements = scheduling::FromLabels(tmpl.metadata.labels);
-  for (const api::NodeSelectorRequirementWithMinValues& in : tmpl.spec.requirements) {
-    api::NodeSelectorRequirement selector{in.key, in.operator_, in.values};
-    std::optional<int32_t> min_values;
-    if (in.min_values) min_values = static_cast<int32_t>(*in.min_values);
-    KP_ASSIGN_OR_RETURN(scheduling::Requirement requirement,
-                        scheduling::FromNodeSelectorRequirement(selector, min_values));
-    requirements.Add(std::move(requirement));
-  }
-  requirements.Add(scheduling::Requirement::In(api::kNodePoolLabelKey, {pool.metadata.name}));
-  return requirements;
 }
 
 struct PoolState {
