@@ -11,6 +11,7 @@
 #include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/manifest.h"
+#include "src/bench/lower_bound.h"
 #include "src/disruption/apply.h"
 #include "src/disruption/disruption.h"
 #include "src/provisioning/snapshot_input.h"
@@ -31,15 +32,13 @@ struct SplitMix {
   int Uniform(int lo, int hi) { return lo + static_cast<int>(Next() % (hi - lo + 1)); }
 };
 
-struct NodeType {
-  const char* name;
-  int milli_cpu;  // allocatable, as the embedded catalog reports it
-};
-constexpr NodeType kTypes[] = {{"m5.large", 1930},
-                               {"m5.xlarge", 3920},
-                               {"m5.2xlarge", 7910},
-                               {"c5.xlarge", 3920},
-                               {"r5.xlarge", 3920}};
+// The types the churned cluster's nodes run as; their allocatable comes from the embedded
+// catalog, so every node is one a replacement could also be.
+constexpr const char* kNodeTypes[] = {"m5.large", "m5.xlarge", "m5.2xlarge", "c5.xlarge",
+                                      "r5.xlarge"};
+// Families the bench pool launches (its requirement below) and the one zone nodes sit in.
+constexpr const char* kFamilies[] = {"m5", "c5", "r5"};
+constexpr char kZone[] = "us-east-1a";
 
 constexpr char kHeader[] = R"(apiVersion: karpenter.k8s.aws/v1
 kind: EC2NodeClass
@@ -64,41 +63,88 @@ spec:
       - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
 )";
 
-std::string ChurnedCluster(int nodes, uint64_t seed, int& pods) {
+// A pool type the bench may launch: its on-demand price in kZone and what pods may use on it.
+struct BenchType {
+  double price = 0;
+  int64_t milli_cpu = 0;
+  int64_t memory_bytes = 0;
+  int64_t pods = 0;
+};
+
+int64_t Allocatable(const provisioning::InstanceTypeView& type, const char* resource, bool milli) {
+  auto it = type.allocatable.find(resource);
+  if (it == type.allocatable.end()) return 0;
+  return milli ? it->second.MilliValue() : it->second.Value();
+}
+
+// The pool's m5/c5/r5 types with an on-demand offering in kZone, by name.
+std::map<std::string, BenchType> BenchTypes(const provisioning::SnapshotSchedulerInput& input) {
+  std::map<std::string, BenchType> out;
+  for (const provisioning::InstanceTypeView& type : input.input.node_pools.front().instance_types) {
+    const scheduling::Requirement* family = type.requirements.Find(api::kLabelInstanceFamily);
+    if (family == nullptr || std::none_of(std::begin(kFamilies), std::end(kFamilies),
+                                          [&](const char* f) { return family->Has(f); })) {
+      continue;
+    }
+    for (const provisioning::OfferingView& offering : type.offerings) {
+      if (offering.zone != kZone || offering.capacity_type != "on-demand") continue;
+      out[type.name] = {offering.price, Allocatable(type, "cpu", true),
+                        Allocatable(type, "memory", false), Allocatable(type, "pods", false)};
+    }
+  }
+  return out;
+}
+
+// Nodes of kNodeTypes, each filled with pods to 30-60 % of its CPU; a pod's memory is cut to what
+// is left on the node, so every node is a real placement.
+absl::StatusOr<std::string> ChurnedCluster(int nodes, uint64_t seed,
+                                           const std::map<std::string, BenchType>& types,
+                                           int& pods) {
   SplitMix random{seed};
   std::string yaml = kHeader;
   pods = 0;
   for (int i = 0; i < nodes; ++i) {
-    const NodeType& type = kTypes[random.Next() % std::size(kTypes)];
+    const char* type_name = kNodeTypes[random.Next() % std::size(kNodeTypes)];
+    auto type_it = types.find(type_name);
+    if (type_it == types.end()) {
+      return absl::NotFoundError(fmt::format("the catalog has no {} in {}", type_name, kZone));
+    }
+    const BenchType& type = type_it->second;
     const std::string name = fmt::format("node-{:05d}", i);
     const std::string labels = fmt::format(
         "{{karpenter.sh/nodepool: default, node.kubernetes.io/instance-type: {}, "
-        "topology.kubernetes.io/zone: us-east-1a, karpenter.sh/capacity-type: on-demand, "
+        "topology.kubernetes.io/zone: {}, karpenter.sh/capacity-type: on-demand, "
         "karpenter.sh/initialized: 'true'}}",
-        type.name);
+        type_name, kZone);
+    const std::string allocatable = fmt::format("{{cpu: {}m, memory: '{}', pods: '{}'}}",
+                                                type.milli_cpu, type.memory_bytes, type.pods);
     yaml += fmt::format(
         "---\napiVersion: v1\nkind: Node\nmetadata: {{name: {0}, labels: {1}}}\n"
-        "spec: {{providerID: 'aws:///us-east-1a/i-{0}'}}\n"
-        "status:\n  allocatable: {{cpu: {2}m, memory: 14162Mi, pods: '58'}}\n"
+        "spec: {{providerID: 'aws:///{4}/i-{0}'}}\n"
+        "status:\n  allocatable: {2}\n"
         "  conditions: [{{type: Ready, status: 'True'}}]\n"
         "---\napiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata:\n  name: claim-{0}\n"
         "  creationTimestamp: '2026-12-01T00:00:00Z'\n  labels: {1}\nspec:\n"
         "  nodeClassRef: {{group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}}\n"
         "  requirements: [{{key: node.kubernetes.io/instance-type, operator: In, values: [{3}]}}]\n"
-        "status:\n  providerID: 'aws:///us-east-1a/i-{0}'\n  nodeName: {0}\n"
+        "status:\n  providerID: 'aws:///{4}/i-{0}'\n  nodeName: {0}\n"
         "  conditions: [{{type: Initialized, status: 'True', "
         "lastTransitionTime: '2026-12-01T00:00:00Z'}}]\n",
-        name, labels, type.milli_cpu, type.name);
-    const int target = type.milli_cpu * random.Uniform(30, 60) / 100;
-    for (int used = 0, j = 0; used < target; ++j) {
-      const int milli = std::min(random.Uniform(1, 5) * 100, target - used + 100);
+        name, labels, allocatable, type_name, kZone);
+    constexpr int64_t kMi = 1 << 20;
+    const int64_t target = type.milli_cpu * random.Uniform(30, 60) / 100;
+    int64_t memory_left = type.memory_bytes / kMi;
+    for (int64_t used = 0, j = 0; used < target && memory_left >= 256 && j < type.pods; ++j) {
+      const int64_t milli = std::min<int64_t>(random.Uniform(1, 5) * 100, target - used + 100);
+      const int64_t memory = std::min<int64_t>(random.Uniform(1, 4) * 256, memory_left);
       used += milli;
+      memory_left -= memory;
       ++pods;
       yaml += fmt::format(
           "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: {0}-p{1}, namespace: default}}\n"
           "spec:\n  nodeName: {0}\n  containers:\n  - {{name: app, image: pause, resources: "
           "{{requests: {{cpu: {2}m, memory: {3}Mi}}}}}}\nstatus: {{phase: Running}}\n",
-          name, j, milli, random.Uniform(1, 4) * 256);
+          name, j, milli, memory);
     }
   }
   return yaml;
@@ -109,46 +155,23 @@ struct Figures {
   double lower_bound = 0;
 };
 
-// $/h of the nodes, and max(Σ cpu × cheapest $/cpu, Σ memory × cheapest $/memory).
-Figures Prices(const state::ClusterSnapshot& snapshot,
-               const provisioning::SnapshotSchedulerInput& input) {
+// $/h of the nodes, and the fluid LP bound: the cheapest fractional mix of the pool's types
+// that covers the pods' total CPU, memory and pod count (bench::FluidLowerBound). Every node the
+// cluster can ever hold is one of those types, so no consolidation can go below it.
+absl::StatusOr<Figures> Prices(const state::ClusterSnapshot& snapshot,
+                               const std::map<std::string, BenchType>& types) {
   Figures figures;
-  const auto& types = input.input.node_pools.front().instance_types;
-  double per_cpu = std::numeric_limits<double>::infinity();
-  double per_memory = per_cpu;
-  std::map<std::string, double> price_of;
-  for (const provisioning::InstanceTypeView& type : types) {
-    // The catalog lists every type of the class; the pool launches only these families.
-    const scheduling::Requirement* family = type.requirements.Find(api::kLabelInstanceFamily);
-    if (family == nullptr || !(family->Has("m5") || family->Has("c5") || family->Has("r5"))) {
-      continue;
-    }
-    for (const provisioning::OfferingView& offering : type.offerings) {
-      if (offering.zone != "us-east-1a" || offering.capacity_type != "on-demand") continue;
-      price_of[type.name] = offering.price;
-      const double cpu =
-          type.allocatable.count("cpu") ? type.allocatable.at("cpu").AsApproximateFloat64() : 0;
-      const double memory = type.allocatable.count("memory")
-                                ? type.allocatable.at("memory").AsApproximateFloat64()
-                                : 0;
-      if (cpu > 0) per_cpu = std::min(per_cpu, offering.price / cpu);
-      if (memory > 0) per_memory = std::min(per_memory, offering.price / memory);
-    }
+  std::vector<bench::FluidNodeType> fluid_types;
+  for (const auto& [name, type] : types) {
+    fluid_types.push_back({type.price, static_cast<double>(type.milli_cpu),
+                           static_cast<double>(type.memory_bytes), static_cast<double>(type.pods)});
   }
-  double cpu = 0;
-  double memory = 0;
-  for (const api::Pod& pod : snapshot.pods()) {
-    for (const api::Container& container : pod.spec.containers) {
-      const api::ResourceList& requests = container.resources.requests;
-      if (requests.count("cpu")) cpu += requests.at("cpu").AsApproximateFloat64();
-      if (requests.count("memory")) memory += requests.at("memory").AsApproximateFloat64();
-    }
-  }
+  KP_ASSIGN_OR_RETURN(figures.lower_bound,
+                      bench::FluidLowerBound(bench::DemandOf(snapshot.pods()), fluid_types));
   for (const api::Node& node : snapshot.nodes()) {
-    figures.cost_before +=
-        price_of[node.metadata.labels.at(std::string(api::kLabelInstanceTypeStable))];
+    auto type = types.find(node.metadata.labels.at(std::string(api::kLabelInstanceTypeStable)));
+    if (type != types.end()) figures.cost_before += type->second.price;
   }
-  figures.lower_bound = std::max(cpu * per_cpu, memory * per_memory);
   return figures;
 }
 
@@ -173,6 +196,7 @@ struct StableFigures {
 
 // Applies and re-decides until a decision has no command. `first` holds the first decision.
 absl::StatusOr<StableFigures> RunUntilStable(std::unique_ptr<Round> round,
+                                             const std::map<std::string, BenchType>& types,
                                              provisioning::CatalogCache& catalogs, api::Time now) {
   StableFigures figures;
   while (!round->result.commands.empty() && figures.rounds < kMaxRounds) {
@@ -187,36 +211,61 @@ absl::StatusOr<StableFigures> RunUntilStable(std::unique_ptr<Round> round,
     figures.millis += (RealMonotonicSeconds() - start) * 1000.0;
     round = std::move(next);
   }
-  figures.cost = Prices(round->snapshot, round->input).cost_before;
+  KP_ASSIGN_OR_RETURN(const Figures prices, Prices(round->snapshot, types));
+  figures.cost = prices.cost_before;
   figures.nodes = round->snapshot.nodes().size();
   return figures;
 }
 
+// The pool's types as the embedded catalog describes them, resolved through the header's pool.
+absl::StatusOr<std::map<std::string, BenchType>> LoadBenchTypes(
+    provisioning::CatalogCache& catalogs, api::Time now) {
+  KP_ASSIGN_OR_RETURN(std::vector<api::Manifest> manifests, api::DecodeManifests(kHeader, "bench"));
+  KP_ASSIGN_OR_RETURN(state::ClusterSnapshot snapshot,
+                      state::ClusterSnapshot::FromManifests(std::move(manifests)));
+  KP_ASSIGN_OR_RETURN(provisioning::SnapshotSchedulerInput input,
+                      provisioning::BuildSchedulerInput(snapshot, {.now = now}, catalogs));
+  if (input.input.node_pools.empty()) {
+    return absl::InternalError("the bench NodePool resolved no instance types");
+  }
+  return BenchTypes(input);
+}
+
+// The churned cluster of `nodes` nodes and the scheduler input built from it, where it stays
+// (the input may point into the snapshot).
+absl::StatusOr<std::unique_ptr<Round>> FirstRound(int nodes, uint64_t seed,
+                                                  const std::map<std::string, BenchType>& types,
+                                                  provisioning::CatalogCache& catalogs,
+                                                  api::Time now, int& pods) {
+  KP_ASSIGN_OR_RETURN(std::string yaml, ChurnedCluster(nodes, seed, types, pods));
+  KP_ASSIGN_OR_RETURN(std::vector<api::Manifest> manifests, api::DecodeManifests(yaml, "bench"));
+  auto round = std::make_unique<Round>();
+  KP_ASSIGN_OR_RETURN(round->snapshot, state::ClusterSnapshot::FromManifests(std::move(manifests)));
+  KP_ASSIGN_OR_RETURN(round->input,
+                      provisioning::BuildSchedulerInput(round->snapshot, {.now = now}, catalogs));
+  return round;
+}
+
 int RunBenchDisruption(const BenchDisruptionOptions& options) {
   const api::Time now = *api::Time::ParseRfc3339("2026-12-02T00:00:00Z");
+  provisioning::CatalogCache catalogs;
+  absl::StatusOr<std::map<std::string, BenchType>> types = LoadBenchTypes(catalogs, now);
+  if (!types.ok()) {
+    std::fprintf(stderr, "bench disruption: %s\n", types.status().ToString().c_str());
+    return 1;
+  }
   for (int nodes : options.nodes) {
     int pods = 0;
-    absl::StatusOr<std::vector<api::Manifest>> manifests =
-        api::DecodeManifests(ChurnedCluster(nodes, options.seed, pods), "bench");
-    absl::StatusOr<state::ClusterSnapshot> snapshot =
-        manifests.ok() ? state::ClusterSnapshot::FromManifests(*std::move(manifests))
-                       : absl::StatusOr<state::ClusterSnapshot>(manifests.status());
-    provisioning::CatalogCache catalogs;
-    // The input is built from the snapshot where it stays (it may point into it).
-    auto round = std::make_unique<Round>();
-    absl::StatusOr<provisioning::SnapshotSchedulerInput> input = absl::InternalError("no snapshot");
-    if (snapshot.ok()) {
-      round->snapshot = *std::move(snapshot);
-      input = provisioning::BuildSchedulerInput(round->snapshot, {.now = now}, catalogs);
-    } else {
-      input = snapshot.status();
-    }
-    if (!input.ok() || input->input.node_pools.empty()) {
-      std::fprintf(stderr, "bench disruption: %s\n", input.status().ToString().c_str());
+    absl::StatusOr<std::unique_ptr<Round>> first =
+        FirstRound(nodes, options.seed, *types, catalogs, now, pods);
+    absl::StatusOr<Figures> prices =
+        first.ok() ? Prices((*first)->snapshot, *types) : first.status();
+    if (!prices.ok()) {
+      std::fprintf(stderr, "bench disruption: %s\n", prices.status().ToString().c_str());
       return 1;
     }
-    round->input = *std::move(input);
-    const Figures figures = Prices(round->snapshot, round->input);
+    std::unique_ptr<Round> round = *std::move(first);
+    const Figures figures = *prices;
     const double start = RealMonotonicSeconds();
     round->result = disruption::ComputeDisruption(round->snapshot, round->input, now);
     const double millis = (RealMonotonicSeconds() - start) * 1000.0;
@@ -232,7 +281,8 @@ int RunBenchDisruption(const BenchDisruptionOptions& options) {
     std::string stable_json;
     std::string stable_text;
     if (options.until_stable) {
-      absl::StatusOr<StableFigures> stable = RunUntilStable(std::move(round), catalogs, now);
+      absl::StatusOr<StableFigures> stable =
+          RunUntilStable(std::move(round), *types, catalogs, now);
       if (!stable.ok()) {
         std::fprintf(stderr, "bench disruption: %s\n", stable.status().ToString().c_str());
         return 1;

@@ -1,9 +1,9 @@
 // `karpenter bench disruption --nodes N[,N...] [--seed S] [--json] [--until-stable]`: one
-// disruption decision on a
-// churned cluster (nodes 30–60 % utilised, m5/c5/r5 on-demand, the embedded catalog): how long
-// ComputeDisruption takes, what it decides, $/h before and after that one command, and the fluid
-// lower bound on $/h (every pod's CPU and memory bought at the cheapest $/unit of the pool's
-// types). Real time is read here, in the host, never in the engine. With --until-stable the
+// disruption decision on a churned cluster (nodes 30–60 % utilised by CPU, m5/c5/r5 on-demand,
+// each node with its type's allocatable from the embedded catalog): how long ComputeDisruption
+// takes, what it decides, $/h before and after that one command, and the fluid LP lower bound on
+// $/h (the cheapest fractional mix of the pool's types covering the pods' CPU, memory and pod
+// count). Real time is read here, in the host, never in the engine. With --until-stable the
 // commands are applied to the snapshot (disruption::ApplyCommands) and the cluster decided again
 // until nothing is left to do: rounds, the summed decision time and the steady-state $/h.
 #pragma once
