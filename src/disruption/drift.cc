@@ -4,6 +4,7 @@
 #include "src/api/karpenter_labels.h"
 #include "src/disruption/aws_drift.h"
 #include "src/disruption/node_state.h"
+#include "src/provisioning/instance_filter.h"
 #include "src/scheduling/requirements.h"
 #include "src/scheduling/selector_conversion.h"
 
@@ -51,6 +52,24 @@ bool RequirementsDrifted(const Candidate& candidate) {
   return !labels.IsCompatible(pool);
 }
 
+// Upstream instanceTypeNotFound: the pool no longer offers the type, or none of its offerings,
+// available or not, matches the NodeClaim's zone and capacity type. A reserved NodeClaim may
+// have been demoted to on-demand without its label catching up, so on-demand matches it too.
+bool InstanceTypeNotFound(const Candidate& candidate) {
+  if (candidate.instance_type == nullptr) return true;
+  scheduling::Requirements labels = scheduling::FromLabels(candidate.node_claim->metadata.labels);
+  const scheduling::Requirement* capacity_type = labels.Find(api::kCapacityTypeLabelKey);
+  if (capacity_type != nullptr && capacity_type->Has(api::kCapacityTypeReserved)) {
+    labels.Remove(api::kCapacityTypeLabelKey);
+    labels.Add(scheduling::Requirement::In(
+        api::kCapacityTypeLabelKey, {api::kCapacityTypeReserved, api::kCapacityTypeOnDemand}));
+  }
+  for (const provisioning::OfferingView& offering : candidate.instance_type->offerings) {
+    if (provisioning::OfferingCompatible(offering, labels)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Drift DetectDrift(const state::ClusterSnapshot& snapshot, const Candidate& candidate,
@@ -67,7 +86,7 @@ Drift DetectDrift(const state::ClusterSnapshot& snapshot, const Candidate& candi
   if (RequirementsDrifted(candidate)) return {"RequirementsDrifted", now};
   const bool old_enough = claim.metadata.creation_timestamp &&
                           now - *claim.metadata.creation_timestamp > kInstanceTypeNotFoundAge;
-  if (candidate.instance_type == nullptr && old_enough) return {"InstanceTypeNotFound", now};
+  if (old_enough && InstanceTypeNotFound(candidate)) return {"InstanceTypeNotFound", now};
   // Upstream resolves the class through the pool's nodeClassRef; a class that no longer exists
   // leaves drift undetermined.
   const std::optional<api::NodeClassReference>& ref =

@@ -28,9 +28,9 @@ struct Drift {
 // The first drift found, in upstream order: an existing Drifted=True condition, static fields
 // (karpenter.sh/nodepool-hash when both hash versions match), requirements (the NodeClaim's labels
 // plus its instance type's catalog labels against the pool's requirements), instance type gone
-// (NodeClaims older than 1 h), then the AWS provider's checks on the pool's EC2NodeClass
-// (aws_drift.h: NodeClassDrift, AMIDrift, SecurityGroupDrift, SubnetDrift,
-// CapacityReservationDrift).
+// or without an offering in the NodeClaim's zone and capacity type (NodeClaims older than 1 h),
+// then the AWS provider's checks on the pool's EC2NodeClass (aws_drift.h: NodeClassDrift, AMIDrift,
+// SecurityGroupDrift, SubnetDrift, CapacityReservationDrift).
 Drift DetectDrift(const state::ClusterSnapshot& snapshot, const Candidate& candidate,
                   api::Time now);
 
