@@ -155,7 +155,8 @@ std::vector<Drifted> CollectDrifted(const Context& ctx,
 }
 
 // One command per replaceable node, each with a NodeClaim from the pool's template (no
-// scheduling simulation, as upstream), pool by pool.
+// scheduling simulation, as upstream), pool by pool. Upstream takes a pool's drifted candidates
+// in cluster-state order; the drift order (CollectDrifted) makes the choice deterministic.
 std::vector<Command> StaticDriftMethod(Context& ctx,
                                        const std::vector<const Candidate*>& candidates) {
   const std::vector<Drifted> drifted = CollectDrifted(ctx, candidates, /*static_pools=*/true);
