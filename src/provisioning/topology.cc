@@ -81,8 +81,6 @@ std::string Topology::FormatHostname(int n) {
 
 Topology::Topology(const SchedulerInput& input, std::span<const PodAttempt> pending)
     : input_(input) {
-  BuildDomains(input);
-  BuildNodes(input);
   // Distinct namespaces, sorted. Deduplicated before sorting: a large cluster has tens of
   // thousands of bound pods in a handful of namespaces.
   absl::flat_hash_set<std::string_view> seen;
@@ -103,6 +101,7 @@ Topology::Topology(const SchedulerInput& input, std::span<const PodAttempt> pend
   // Anti-affinity of bound pods blocks matching pods from the domains they occupy.
   for (const api::Pod& pod : input.bound_pods) {
     if (Ignored(pod) || RequiredAntiAffinity(pod) == nullptr) continue;
+    EnsureDomainsAndNodes();
     auto node = node_index_.find(pod.spec.node_name);
     if (node == node_index_.end()) continue;
     TrackInverse(pod, &nodes_[node->second], nullptr);
@@ -112,6 +111,13 @@ Topology::Topology(const SchedulerInput& input, std::span<const PodAttempt> pend
     TrackInverse(*attempt.pod, nullptr, &groups.inverse_owned);
   }
   for (const PodAttempt& attempt : pending) Update(attempt);
+}
+
+void Topology::EnsureDomainsAndNodes() {
+  if (domains_and_nodes_built_) return;
+  domains_and_nodes_built_ = true;
+  BuildDomains(input_);
+  BuildNodes(input_);
 }
 
 void Topology::AddDomain(const std::string& key, const std::string& domain,
@@ -203,6 +209,7 @@ NamespaceSet Topology::Namespaces(const api::Pod& pod, const api::PodAffinityTer
 void Topology::TrackInverse(const api::Pod& pod, const NodeInfo* node, std::vector<size_t>* owned) {
   const std::vector<api::PodAffinityTerm>* terms = RequiredAntiAffinity(pod);
   if (terms == nullptr) return;
+  EnsureDomainsAndNodes();
   for (const api::PodAffinityTerm& term : *terms) {
     TopologyGroupSpec spec;
     spec.type = TopologyType::kPodAntiAffinity;
@@ -276,6 +283,7 @@ size_t Topology::GroupFor(TopologyGroupSpec spec, const api::Pod& pod) {
   std::string signature = spec.Signature();
   auto [it, inserted] = group_index_.try_emplace(std::move(signature), groups_.size());
   if (!inserted) return it->second;
+  EnsureDomainsAndNodes();
   any_domain_.push_back(Requirement::Exists(spec.key));
   auto group = std::make_unique<TopologyGroup>(std::move(spec), &host_ids_);
   // nodeTaintsPolicy Honor: only domains some pool offers with taints the pod tolerates.

@@ -97,6 +97,10 @@ class Topology {
   using TaintSets = std::vector<std::vector<api::Taint>>;
 
   static std::string FormatHostname(int n);
+  // Builds `domains_`, `nodes_` and `node_index_` on first use: only a pod with topology spread
+  // or pod (anti-)affinity needs them, and most solves (a consolidation simulation of pods
+  // without either) would otherwise pay O(existing nodes + offered domains) for nothing.
+  void EnsureDomainsAndNodes();
   void BuildDomains(const SchedulerInput& input);
   void AddDomain(const std::string& key, const std::string& domain,
                  const std::vector<api::Taint>& taints);
@@ -114,7 +118,8 @@ class Topology {
   absl::flat_hash_map<std::string, absl::flat_hash_map<std::string, TaintSets>> domains_;
   std::vector<NodeInfo> nodes_;
   absl::flat_hash_map<std::string, size_t> node_index_;  // Node name -> nodes_ index.
-  std::vector<std::string> namespaces_;                  // Every namespace seen, sorted.
+  bool domains_and_nodes_built_ = false;
+  std::vector<std::string> namespaces_;  // Every namespace seen, sorted.
   absl::flat_hash_set<std::string> excluded_uids_;
 
   HostIds host_ids_;  // Before the groups, which point at it.

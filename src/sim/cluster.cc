@@ -574,6 +574,16 @@ absl::StatusOr<state::ClusterSnapshot> Cluster::Snapshot(bool schedulable_only) 
   return state::ClusterSnapshot::FromObjects(std::move(objects), options);
 }
 
+absl::StatusOr<std::shared_ptr<const state::ClusterSnapshot>> Cluster::SharedSnapshot(
+    bool schedulable_only) const {
+  CachedSnapshot& cached = snapshot_cache_[schedulable_only ? 1 : 0];
+  if (cached.snapshot != nullptr && cached.generation == generation_) return cached.snapshot;
+  KP_ASSIGN_OR_RETURN(state::ClusterSnapshot snapshot, Snapshot(schedulable_only));
+  cached.generation = generation_;
+  cached.snapshot = std::make_shared<const state::ClusterSnapshot>(std::move(snapshot));
+  return cached.snapshot;
+}
+
 void Cluster::RequestSchedulingPass() {
   if (pass_scheduled_) return;
   pass_scheduled_ = true;
@@ -582,12 +592,19 @@ void Cluster::RequestSchedulingPass() {
 
 void Cluster::RunSchedulingPass() {
   pass_scheduled_ = false;
-  absl::StatusOr<state::ClusterSnapshot> snapshot = Snapshot(/*schedulable_only=*/true);
+  // With every pod bound there is nothing to place: the pass would bind nothing and mark
+  // nothing unschedulable, so it is not worth a snapshot.
+  const bool any_unbound = std::any_of(pods_.begin(), pods_.end(), [](const auto& entry) {
+    return entry.second.pod.spec.node_name.empty();
+  });
+  if (!any_unbound) return;
+  absl::StatusOr<std::shared_ptr<const state::ClusterSnapshot>> snapshot =
+      SharedSnapshot(/*schedulable_only=*/true);
   if (!snapshot.ok()) {
     log_.Record(queue_.now(), "SchedulerError", {Str("error", snapshot.status().ToString())});
     return;
   }
-  absl::StatusOr<Bindings> bindings = SchedulePending(*snapshot);
+  absl::StatusOr<Bindings> bindings = SchedulePending(**snapshot);
   if (!bindings.ok()) {
     log_.Record(queue_.now(), "SchedulerError", {Str("error", bindings.status().ToString())});
     return;

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -147,6 +148,11 @@ class Cluster {
   // their pods plus the unbound pods (what kube-scheduler can use); otherwise every registered
   // node and the Karpenter objects too.
   absl::StatusOr<state::ClusterSnapshot> Snapshot(bool schedulable_only) const;
+  // The same snapshot, built at most once per generation() and shared: a pass that finds the
+  // cluster unchanged since the last one (a disruption poll on a quiet cluster) pays nothing
+  // for it.
+  absl::StatusOr<std::shared_ptr<const state::ClusterSnapshot>> SharedSnapshot(
+      bool schedulable_only) const;
 
   // Called after a scheduling pass that left pods unbound (Karpenter's trigger).
   void set_on_unschedulable(std::function<void()> callback) {
@@ -245,6 +251,12 @@ class Cluster {
   SimMillis cost_settled_at_ = 0;
   SimMillis unconsolidated_at_ = 0;
   uint64_t generation_ = 0;
+  // SharedSnapshot's cache, by schedulable_only (index 1) or not (0), valid for `generation`.
+  struct CachedSnapshot {
+    uint64_t generation = 0;
+    std::shared_ptr<const state::ClusterSnapshot> snapshot;
+  };
+  mutable CachedSnapshot snapshot_cache_[2];
   ClusterCounters counters_;
 };
 

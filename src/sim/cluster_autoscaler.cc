@@ -83,10 +83,11 @@ void ClusterAutoscaler::OnPodsUnschedulable() {
 void ClusterAutoscaler::Loop(uint64_t generation) {
   if (stopped_ || generation != loop_generation_) return;
   const SimMillis now = cluster_.queue().now();
-  absl::StatusOr<state::ClusterSnapshot> snapshot = cluster_.Snapshot(/*schedulable_only=*/true);
+  absl::StatusOr<std::shared_ptr<const state::ClusterSnapshot>> snapshot =
+      cluster_.SharedSnapshot(/*schedulable_only=*/true);
   provisioning::CatalogCache catalogs;
   absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
-      snapshot.ok() ? provisioning::BuildSchedulerInput(*snapshot, {}, catalogs)
+      snapshot.ok() ? provisioning::BuildSchedulerInput(**snapshot, {}, catalogs)
                     : absl::StatusOr<provisioning::SnapshotSchedulerInput>(snapshot.status());
   if (!input.ok()) {
     cluster_.log().Record(now, "ClusterAutoscalerError", {Str("error", input.status().ToString())});

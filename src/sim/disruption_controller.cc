@@ -30,7 +30,8 @@ void DisruptionController::Poll() {
   // Upstream IsConsolidated/markConsolidated: a method that found nothing is skipped until the
   // cluster's consolidation state moves.
   const SimMillis state = cluster.ConsolidationState();
-  absl::StatusOr<state::ClusterSnapshot> snapshot = cluster.Snapshot(/*schedulable_only=*/false);
+  absl::StatusOr<std::shared_ptr<const state::ClusterSnapshot>> snapshot =
+      cluster.SharedSnapshot(/*schedulable_only=*/false);
   if (!snapshot.ok()) {
     cluster.log().Record(now, "DisruptionError", {Str("error", snapshot.status().ToString())});
     return;
@@ -38,7 +39,7 @@ void DisruptionController::Poll() {
   // The engine is a function of the snapshot and the clock: when neither the objects nor any
   // clock-dependent predicate moved since an idle decision, it would decide nothing again.
   PollKey key{cluster.generation(), state,
-              disruption::TimeDependentState(*snapshot, cluster.queue().Now())};
+              disruption::TimeDependentState(**snapshot, cluster.queue().Now())};
   if (skip_idle_polls_ && last_idle_ && key == last_key_) {
     ++polls_skipped_;
     return;
@@ -54,7 +55,7 @@ void DisruptionController::Poll() {
     if (at == state) options.consolidated.push_back(method);
   }
   disruption::DisruptionResult result = disruption::ComputeDisruption(
-      (*planning)->snapshot, (*planning)->input, cluster.queue().Now(), options);
+      *(*planning)->snapshot, (*planning)->input, cluster.queue().Now(), options);
   for (disruption::Method method : result.now_consolidated) consolidated_at_[method] = state;
   last_idle_ = result.idle;
   last_key_ = std::move(key);
@@ -87,7 +88,7 @@ void DisruptionController::Validate(const disruption::Command& command) {
     return;
   }
   disruption::ValidationResult validation = disruption::ValidateCommand(
-      (*planning)->snapshot, (*planning)->input, command, cluster.queue().Now());
+      *(*planning)->snapshot, (*planning)->input, command, cluster.queue().Now());
   if (!validation.command) {
     cluster.log().Record(
         now, "DisruptionValidationFailed",

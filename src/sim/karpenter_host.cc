@@ -143,18 +143,18 @@ void KarpenterHost::MarkUnavailableOfferings(provisioning::SchedulerInput& input
 }
 
 absl::StatusOr<std::unique_ptr<PlanningInput>> KarpenterHost::BuildPlanningInput() {
-  KP_ASSIGN_OR_RETURN(state::ClusterSnapshot snapshot,
-                      cluster_.Snapshot(/*schedulable_only=*/false));
+  KP_ASSIGN_OR_RETURN(std::shared_ptr<const state::ClusterSnapshot> snapshot,
+                      cluster_.SharedSnapshot(/*schedulable_only=*/false));
   return PlanningInputFrom(std::move(snapshot));
 }
 
 absl::StatusOr<std::unique_ptr<PlanningInput>> KarpenterHost::PlanningInputFrom(
-    state::ClusterSnapshot snapshot) {
+    std::shared_ptr<const state::ClusterSnapshot> snapshot) {
   auto planning = std::make_unique<PlanningInput>(PlanningInput{std::move(snapshot), {}});
   provisioning::PlanOptions options;
   options.now = cluster_.queue().Now();
   KP_ASSIGN_OR_RETURN(planning->input,
-                      provisioning::BuildSchedulerInput(planning->snapshot, options, catalogs_));
+                      provisioning::BuildSchedulerInput(*planning->snapshot, options, catalogs_));
   MarkUnavailableOfferings(planning->input.input);
   return planning;
 }

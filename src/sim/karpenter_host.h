@@ -25,9 +25,10 @@ namespace karpenter::sim {
 class DisruptionController;
 
 // What provisioning and disruption decide on: a snapshot of the cluster and the scheduler input
-// built from it (which may point into it, hence kept together and not moved).
+// built from it (which may point into it, hence kept together and not moved). The snapshot is
+// the cluster's shared one for its generation (Cluster::SharedSnapshot), never copied.
 struct PlanningInput {
-  state::ClusterSnapshot snapshot;
+  std::shared_ptr<const state::ClusterSnapshot> snapshot;
   provisioning::SnapshotSchedulerInput input;
 };
 
@@ -52,7 +53,8 @@ class KarpenterHost {
   // recently failed with InsufficientInstanceCapacity marked unavailable.
   absl::StatusOr<std::unique_ptr<PlanningInput>> BuildPlanningInput();
   // The same on a snapshot the caller already took of this instant.
-  absl::StatusOr<std::unique_ptr<PlanningInput>> PlanningInputFrom(state::ClusterSnapshot snapshot);
+  absl::StatusOr<std::unique_ptr<PlanningInput>> PlanningInputFrom(
+      std::shared_ptr<const state::ClusterSnapshot> snapshot);
   // Creates a NodeClaim for `claim` and launches it as provisioning does (CreateFleet latency,
   // ICE fallback, registration liveness); returns its name. `claim`'s instance types are copied.
   std::string LaunchNodeClaim(const provisioning::NewNodeClaim& claim,
