@@ -259,6 +259,14 @@ void Cluster::DeleteNodeClaim(const std::string& name) {
   MarkUnconsolidated();
 }
 
+bool Cluster::MarkNodeClaimDeleting(const std::string& name) {
+  auto it = node_claims_.find(name);
+  if (it == node_claims_.end() || it->second.metadata.deletion_timestamp) return false;
+  it->second.metadata.deletion_timestamp = queue_.Now();
+  MarkUnconsolidated();
+  return true;
+}
+
 SimMillis Cluster::ConsolidationState() {
   if (queue_.now() - unconsolidated_at_ >= kConsolidationStateRefreshMillis) MarkUnconsolidated();
   return unconsolidated_at_;

@@ -102,6 +102,10 @@ class Cluster {
   absl::Status DeleteDeployment(const std::string& key);
   void PutNodeClaim(api::NodeClaim node_claim);
   void DeleteNodeClaim(const std::string& name);
+  // Sets the NodeClaim's deletionTimestamp (its termination has started): the engine no longer
+  // picks its node as a disruption candidate nor counts it as capacity, and its pods count as
+  // pods to reschedule. False if it is gone or already deleting.
+  bool MarkNodeClaimDeleting(const std::string& name);
   const api::NodeClaim* FindNodeClaim(const std::string& name) const;
   const api::NodePool* FindNodePool(const std::string& name) const;
 
