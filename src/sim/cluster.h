@@ -61,6 +61,7 @@ struct PodRecord {
   bool measured = true;        // false for the pods of the initial manifests and DaemonSets
   std::string owner;           // "namespace/name" of its Deployment or Job, or empty
   bool job = false;            // owned by a Job: runs for the Job's run time, then succeeds
+  bool stateful_set = false;   // owned by a StatefulSet: named <set>-<ordinal>
   bool unschedulable = false;  // the last scheduling pass could not place it
   // Some pass could not place it: it waited for capacity, so its pending time is measured.
   bool waited_for_capacity = false;
@@ -99,6 +100,12 @@ class Cluster {
   // scenario's zones, as subnet discovery would). InvalidArgument for kinds the twin does not run.
   absl::Status Apply(api::Object object, bool initial);
   absl::Status ScaleDeployment(const std::string& key, int replicas);
+  // StatefulSets (cluster_statefulsets.cc): pods `<name>-<ordinal>`; OrderedReady (the default)
+  // creates one pod at a time, the next once the previous is Running (bound; the twin has no
+  // readiness probes) and removes them from the highest ordinal down; Parallel does both at
+  // once. An evicted pod comes back under its own name. volumeClaimTemplates are refused: the
+  // twin has no PersistentVolumes to hold a replica in its zone.
+  absl::Status ScaleStatefulSet(const std::string& key, int replicas);
   absl::Status DeleteDeployment(const std::string& key);
   void PutNodeClaim(api::NodeClaim node_claim);
   void DeleteNodeClaim(const std::string& name);
@@ -201,11 +208,21 @@ class Cluster {
   };
 
   void ReconcileDeployment(const std::string& key);
+
+  struct StatefulSetState {
+    api::StatefulSet stateful_set;
+    bool initial = false;
+  };
+  absl::Status ApplyStatefulSet(api::StatefulSet stateful_set, bool initial);
+  void ReconcileStatefulSet(const std::string& key);
+  // A StatefulSet pod turned Running: the controller looks again after `controllerRecreate`.
+  void ReconcileStatefulSetLater(const std::string& key);
   void CreatePod(DeploymentState& state, const std::string& key);
-  // A pod from `template_spec`, owned by `owner_kind`/`owner_name` (key `key`), pending.
+  // A pod from `template_spec`, owned by `owner_kind`/`owner_name` (key `key`), pending; named
+  // `name` when given, else `<owner_name>-<hash>`.
   PodRecord& AddPod(const api::PodTemplateSpec& template_spec, const std::string& ns,
                     const std::string& owner_kind, const std::string& owner_name,
-                    const std::string& key, bool initial);
+                    const std::string& key, bool initial, const std::string& name = "");
   void DeletePod(const std::string& key);
   // Recreates the pods of these Deployments after `controllerRecreate` (ReplicaSet controller).
   void RecreateLater(const std::set<std::string>& owners);
@@ -232,6 +249,7 @@ class Cluster {
   std::map<std::string, PodRecord> pods_;
   std::map<std::string, DeploymentState> deployments_;
   std::map<std::string, JobState> jobs_;
+  std::map<std::string, StatefulSetState> stateful_sets_;
   // Pods created so far per Deployment key, kept across deletion so a re-created Deployment's
   // pods get new names.
   std::map<std::string, uint64_t> pods_created_;

@@ -29,6 +29,8 @@ absl::Status RunStep(const Step& step, Cluster& cluster, AutoScalingGroups& grou
       return absl::OkStatus();
     case StepKind::kScale:
       return cluster.ScaleDeployment(step.target, step.replicas);
+    case StepKind::kScaleStatefulSet:
+      return cluster.ScaleStatefulSet(step.target, step.replicas);
     case StepKind::kDelete:
       return cluster.DeleteDeployment(step.target);
     case StepKind::kDrainNodeGroup:

@@ -49,10 +49,11 @@ struct ClusterAutoscalerOptions {
 };
 
 enum class StepKind {
-  kApply,           // create or replace the step's objects (Deployments, NodePools, ...)
-  kScale,           // set a Deployment's replicas
-  kDelete,          // delete a Deployment and its pods
-  kDrainNodeGroup,  // cordon, drain and retire every node of a group (the article's Phase 4)
+  kApply,             // create or replace the step's objects (Deployments, NodePools, ...)
+  kScale,             // set a Deployment's replicas
+  kScaleStatefulSet,  // set a StatefulSet's replicas
+  kDelete,            // delete a Deployment and its pods
+  kDrainNodeGroup,    // cordon, drain and retire every node of a group (the article's Phase 4)
 };
 
 struct Step {

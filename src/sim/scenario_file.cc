@@ -159,12 +159,20 @@ class Reader {
       if (!manifest.object ||
           !(std::holds_alternative<api::Deployment>(*manifest.object) ||
             std::holds_alternative<api::DaemonSet>(*manifest.object) ||
+            std::holds_alternative<api::StatefulSet>(*manifest.object) ||
             std::holds_alternative<api::PodDisruptionBudget>(*manifest.object) ||
             std::holds_alternative<api::Job>(*manifest.object) ||
             std::holds_alternative<api::NodePool>(*manifest.object) ||
             std::holds_alternative<api::EC2NodeClass>(*manifest.object))) {
-        Error(path, fmt::format("{}: the twin runs Deployments, Jobs, DaemonSets, "
+        Error(path, fmt::format("{}: the twin runs Deployments, StatefulSets, Jobs, DaemonSets, "
                                 "PodDisruptionBudgets, NodePools and EC2NodeClasses only",
+                                manifest.Ref()));
+        continue;
+      }
+      if (const auto* set = std::get_if<api::StatefulSet>(&*manifest.object);
+          set != nullptr && !set->spec.volume_claim_templates.empty()) {
+        Error(path, fmt::format("{}: spec.volumeClaimTemplates: the twin models no "
+                                "PersistentVolumes; drop the templates",
                                 manifest.Ref()));
         continue;
       }
@@ -319,9 +327,17 @@ Step ParseStep(Reader& reader, const YAML::Node& node, const std::string& path) 
     ++actions;
     step.kind = StepKind::kScale;
     const std::string scale = path + ".scale";
-    reader.OnlyKeys(node["scale"], scale, {"deployment", "replicas"});
+    reader.OnlyKeys(node["scale"], scale, {"deployment", "statefulSet", "replicas"});
     if (node["scale"].IsMap()) {
-      step.target = reader.String(node["scale"]["deployment"], scale + ".deployment");
+      if (node["scale"]["statefulSet"]) {
+        step.kind = StepKind::kScaleStatefulSet;
+        step.target = reader.String(node["scale"]["statefulSet"], scale + ".statefulSet");
+        if (node["scale"]["deployment"]) {
+          reader.Error(scale, "needs exactly one of deployment, statefulSet");
+        }
+      } else {
+        step.target = reader.String(node["scale"]["deployment"], scale + ".deployment");
+      }
       step.replicas = reader.Integer(node["scale"]["replicas"], scale + ".replicas");
     }
   }
