@@ -7,6 +7,7 @@
 #include "src/sim/auto_scaling_groups.h"
 #include "src/sim/cluster.h"
 #include "src/sim/cluster_autoscaler.h"
+#include "src/sim/job_arrivals.h"
 #include "src/sim/karpenter_host.h"
 #include "src/sim/spot_interruptions.h"
 
@@ -113,6 +114,7 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
       if (!status.ok()) log.Record(queue.now(), "StepFailed", {Str("error", status.ToString())});
     });
   }
+  ScheduleJobArrivals(scenario.arrivals, seed, autoscaler, cluster);
   const SimMillis end = SecondsToMillis(scenario.duration_seconds);
   RunResult result;
   // Running up to each sample instant runs the same events in the same order as one RunUntil(end).

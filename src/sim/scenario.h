@@ -88,6 +88,17 @@ struct CapacityFault {
   double rate_per_hour = 0;  // kSpotInterruptions: interruptions per instance-hour
 };
 
+// Jobs arriving at random (a Poisson process of `rate_per_hour`) between `from` and `to`: each
+// arrival applies a copy of `job` named `<name>-<n>` (n = 1, 2, ...). Times come from a random
+// stream of their own derived from the seed (job_arrivals.h), the same in every autoscaler's run.
+struct JobArrivals {
+  double from_seconds = 0;
+  double to_seconds = 0;
+  double rate_per_hour = 0;
+  api::Job job;
+  std::optional<Autoscaler> only;  // both runs when empty
+};
+
 struct Scenario {
   std::string name;
   std::string description;
@@ -103,6 +114,7 @@ struct Scenario {
   std::vector<api::Object> initial_objects;
   std::vector<Step> steps;  // sorted by time (stable)
   std::vector<CapacityFault> faults;
+  std::vector<JobArrivals> arrivals;
 };
 
 }  // namespace karpenter::sim

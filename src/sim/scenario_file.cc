@@ -405,10 +405,38 @@ CapacityFault ParseFault(Reader& reader, const YAML::Node& node, const std::stri
   return fault;
 }
 
+// More would take the twin longer than any scenario is meant to run.
+constexpr double kMaxArrivals = 100000;
+
+JobArrivals ParseArrivals(Reader& reader, const YAML::Node& node, const std::string& path) {
+  reader.OnlyKeys(node, path, {"from", "to", "ratePerHour", "job", "only"});
+  JobArrivals arrivals;
+  if (!node.IsMap()) return arrivals;
+  arrivals.from_seconds = reader.Number(node["from"], path + ".from");
+  arrivals.to_seconds = reader.Number(node["to"], path + ".to");
+  if (arrivals.to_seconds <= arrivals.from_seconds) reader.Error(path + ".to", "must follow from");
+  arrivals.rate_per_hour = reader.Number(node["ratePerHour"], path + ".ratePerHour");
+  if (arrivals.rate_per_hour <= 0) {
+    reader.Error(path + ".ratePerHour", "must be positive");
+  } else if (arrivals.rate_per_hour * (arrivals.to_seconds - arrivals.from_seconds) / 3600 >
+             kMaxArrivals) {
+    reader.Error(path + ".ratePerHour",
+                 fmt::format("expects more than {} Jobs in the window", kMaxArrivals));
+  }
+  const std::vector<api::Object> objects = reader.Manifests(node["job"], path + ".job");
+  if (objects.size() == 1 && std::holds_alternative<api::Job>(objects[0])) {
+    arrivals.job = std::get<api::Job>(objects[0]);
+  } else if (node["job"] && !node["job"].IsNull()) {
+    reader.Error(path + ".job", "must hold exactly one batch/v1 Job");
+  }
+  if (node["only"]) arrivals.only = ParseAutoscaler(reader, node["only"], path + ".only");
+  return arrivals;
+}
+
 void ParseRoot(Reader& reader, const YAML::Node& root, Scenario& scenario) {
   reader.OnlyKeys(root, "",
                   {"name", "description", "durationSeconds", "zones", "autoscalers", "latency",
-                   "clusterAutoscaler", "nodeGroups", "manifests", "steps", "faults"});
+                   "clusterAutoscaler", "nodeGroups", "manifests", "steps", "faults", "arrivals"});
   if (!root.IsMap()) return;
   scenario.name = reader.String(root["name"], "name");
   if (root["description"]) scenario.description = reader.String(root["description"], "description");
@@ -446,6 +474,10 @@ void ParseRoot(Reader& reader, const YAML::Node& root, Scenario& scenario) {
   const std::vector<YAML::Node> faults = reader.Items(root["faults"], "faults");
   for (size_t i = 0; i < faults.size(); ++i) {
     scenario.faults.push_back(ParseFault(reader, faults[i], fmt::format("faults[{}]", i)));
+  }
+  const std::vector<YAML::Node> arrivals = reader.Items(root["arrivals"], "arrivals");
+  for (size_t i = 0; i < arrivals.size(); ++i) {
+    scenario.arrivals.push_back(ParseArrivals(reader, arrivals[i], fmt::format("arrivals[{}]", i)));
   }
 }
 
