@@ -46,6 +46,9 @@ struct ClusterAutoscalerOptions {
   // --frequent-loops-enabled (default from CA 1.35): a newly unschedulable pod starts the next
   // loop at once instead of at the next scan tick.
   bool frequent_loops = false;
+  // --balance-similar-node-groups (default false): a scale-up is spread over the groups similar
+  // to the one the expander picked, evening out their sizes (ca_balance.h).
+  bool balance_similar_node_groups = false;
 };
 
 enum class StepKind {

@@ -221,7 +221,7 @@ void ParseClusterAutoscaler(Reader& reader, const YAML::Node& node, Scenario& sc
   const std::string path = "clusterAutoscaler";
   reader.OnlyKeys(node, path,
                   {"expander", "scaleDownUtilizationThreshold", "scaleDownEnabled", "frequentLoops",
-                   "maxEmptyBulkDelete"});
+                   "maxEmptyBulkDelete", "balanceSimilarNodeGroups"});
   // yaml-cpp throws on a key lookup in a scalar; OnlyKeys has reported a non-mapping already.
   if (!node.IsMap()) return;
   ClusterAutoscalerOptions& options = scenario.cluster_autoscaler;
@@ -257,6 +257,10 @@ void ParseClusterAutoscaler(Reader& reader, const YAML::Node& node, Scenario& sc
   }
   if (node["frequentLoops"]) {
     options.frequent_loops = reader.Bool(node["frequentLoops"], path + ".frequentLoops");
+  }
+  if (node["balanceSimilarNodeGroups"]) {
+    options.balance_similar_node_groups =
+        reader.Bool(node["balanceSimilarNodeGroups"], path + ".balanceSimilarNodeGroups");
   }
   if (node["maxEmptyBulkDelete"]) {
     options.max_empty_bulk_delete =
