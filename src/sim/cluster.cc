@@ -148,7 +148,9 @@ void Cluster::ReconcileDeployment(const std::string& key) {
   DeploymentState& state = it->second;
   std::vector<std::string> owned;
   for (const auto& [pod_key, record] : pods_) {
-    if (!record.job && !record.stateful_set && record.owner == key) owned.push_back(pod_key);
+    if (!record.job && !record.stateful_set && !record.terminating() && record.owner == key) {
+      owned.push_back(pod_key);
+    }
   }
   const int want = state.deployment.spec.replicas.value_or(1);
   const int have = static_cast<int>(owned.size());
@@ -219,7 +221,9 @@ void Cluster::ReconcileJob(const std::string& key) {
   const int32_t parallelism = state.job.spec.parallelism.value_or(1);
   const int32_t completions = state.job.spec.completions.value_or(1);
   int32_t active = 0;
-  for (const auto& [pod_key, record] : pods_) active += record.job && record.owner == key;
+  for (const auto& [pod_key, record] : pods_) {
+    active += record.job && !record.terminating() && record.owner == key;
+  }
   const int32_t wanted = std::min(parallelism, completions - state.succeeded) - active;
   for (int32_t i = 0; i < wanted; ++i) {
     AddPod(state.job.spec.template_, state.job.metadata.namespace_, "Job", state.job.metadata.name,
@@ -230,7 +234,9 @@ void Cluster::ReconcileJob(const std::string& key) {
 
 void Cluster::CompleteJobPod(const std::string& pod_key, const std::string& uid) {
   auto it = pods_.find(pod_key);
-  if (it == pods_.end() || it->second.pod.metadata.uid != uid) return;  // evicted meanwhile
+  if (it == pods_.end() || it->second.pod.metadata.uid != uid || it->second.terminating()) {
+    return;  // evicted meanwhile
+  }
   const std::string job = it->second.owner;
   log_.Record(queue_.now(), "PodSucceeded", {Str("pod", pod_key)});
   DeletePod(pod_key);
@@ -476,10 +482,12 @@ int Cluster::Drain(const std::string& id) {
   const std::string node_name = it->second.node.metadata.name;
   std::set<std::string> owners;
   std::vector<std::string> evicted;
+  std::vector<std::string> terminating;  // evicted before: their replacements exist already
   for (const PodRecord* record : WorkloadPodsOn(node_name)) {
-    evicted.push_back(Key(record->pod.metadata));
+    (record->terminating() ? terminating : evicted).push_back(Key(record->pod.metadata));
     if (!record->owner.empty()) owners.insert(record->owner);
   }
+  for (const std::string& key : terminating) DeletePod(key);
   if (!evicted.empty()) NotePodEvent(node_name);
   MarkUnconsolidated();
   for (const std::string& key : evicted) {

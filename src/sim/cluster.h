@@ -65,6 +65,10 @@ struct PodRecord {
   bool unschedulable = false;  // the last scheduling pass could not place it
   // Some pass could not place it: it waited for capacity, so its pending time is measured.
   bool waited_for_capacity = false;
+  // Evicted and shutting down (deletionTimestamp set): it keeps its node's resources until
+  // then, its controller has already replaced it (a StatefulSet waits for the name). -1: live.
+  SimMillis terminating_until = -1;
+  bool terminating() const { return terminating_until >= 0; }
 };
 
 // Totals the report needs, kept as the run goes.
@@ -131,7 +135,9 @@ class Cluster {
   int Drain(const std::string& id);
   // The eviction API (cluster_evictions.cc): refuses a pod covered by more than one PDB or by
   // one whose disruptionsAllowed (computed now, as the disruption controller would) is 0;
-  // otherwise deletes it (its controller recreates it) and counts an eviction.
+  // otherwise counts an eviction and deletes the pod gracefully: it stays on its node,
+  // terminating, for its terminationGracePeriodSeconds (defaulted to 30) while its controller
+  // creates the replacement. A pod already terminating is kNoSuchPod.
   enum class Eviction { kEvicted, kBlockedByPdb, kNoSuchPod };
   Eviction Evict(const std::string& pod_key);
   // A PDB's status from the pods as they are now: expected and healthy pods (bound to a Ready
@@ -224,6 +230,8 @@ class Cluster {
                     const std::string& owner_kind, const std::string& owner_name,
                     const std::string& key, bool initial, const std::string& name = "");
   void DeletePod(const std::string& key);
+  // The pod's grace period ran out: it is gone (its StatefulSet may now recreate the name).
+  void FinishTermination(const std::string& key, const std::string& uid);
   // Recreates the pods of these Deployments after `controllerRecreate` (ReplicaSet controller).
   void RecreateLater(const std::set<std::string>& owners);
   void Register(const std::string& id);

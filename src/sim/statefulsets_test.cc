@@ -108,8 +108,11 @@ TEST(StatefulSet, AnEvictedPodComesBackUnderItsOwnName) {
   world.queue.RunUntil(20000);
   const std::string old_uid = world.cluster.pods().at("default/db-0").pod.metadata.uid;
   ASSERT_EQ(world.cluster.Evict("default/db-0"), Cluster::Eviction::kEvicted);
-  EXPECT_EQ(PodStates(world.cluster), (std::vector<std::string>{"db-1:bound"}));
-  world.queue.RunUntil(30000);
+  // The name is free only once the old pod has shut down (its 30 s grace period).
+  world.queue.RunUntil(49000);
+  EXPECT_EQ(world.cluster.pods().at("default/db-0").pod.metadata.uid, old_uid);
+  EXPECT_TRUE(world.cluster.pods().at("default/db-0").terminating());
+  world.queue.RunUntil(60000);
   EXPECT_EQ(PodStates(world.cluster), (std::vector<std::string>{"db-0:bound", "db-1:bound"}));
   EXPECT_NE(world.cluster.pods().at("default/db-0").pod.metadata.uid, old_uid);
 }
