@@ -106,6 +106,9 @@ absl::Status Cluster::Apply(api::Object object, bool initial) {
     ReconcileJob(key);
     return absl::OkStatus();
   }
+  if (auto* stateful_set = std::get_if<api::StatefulSet>(&object)) {
+    return ApplyStatefulSet(std::move(*stateful_set), initial);
+  }
   if (auto* pdb = std::get_if<api::PodDisruptionBudget>(&object)) {
     const std::string key = Key(pdb->metadata);
     log_.Record(queue_.now(), "PodDisruptionBudgetApplied", {Str("podDisruptionBudget", key)});
@@ -113,8 +116,8 @@ absl::Status Cluster::Apply(api::Object object, bool initial) {
     return absl::OkStatus();
   }
   return absl::InvalidArgumentError(
-      "the twin runs Deployments, Jobs, DaemonSets, PodDisruptionBudgets, NodePools and "
-      "EC2NodeClasses only");
+      "the twin runs Deployments, StatefulSets, Jobs, DaemonSets, PodDisruptionBudgets, NodePools "
+      "and EC2NodeClasses only");
 }
 
 absl::Status Cluster::ScaleDeployment(const std::string& key, int replicas) {
@@ -131,7 +134,7 @@ absl::Status Cluster::DeleteDeployment(const std::string& key) {
   if (deployments_.erase(key) == 0) return absl::NotFoundError("no deployment " + key);
   std::vector<std::string> owned;
   for (const auto& [pod_key, record] : pods_) {
-    if (!record.job && record.owner == key) owned.push_back(pod_key);
+    if (!record.job && !record.stateful_set && record.owner == key) owned.push_back(pod_key);
   }
   for (const std::string& pod_key : owned) DeletePod(pod_key);
   log_.Record(queue_.now(), "DeploymentDeleted", {Str("deployment", key)});
@@ -145,7 +148,9 @@ void Cluster::ReconcileDeployment(const std::string& key) {
   DeploymentState& state = it->second;
   std::vector<std::string> owned;
   for (const auto& [pod_key, record] : pods_) {
-    if (!record.job && record.owner == key) owned.push_back(pod_key);
+    if (!record.job && !record.stateful_set && !record.terminating() && record.owner == key) {
+      owned.push_back(pod_key);
+    }
   }
   const int want = state.deployment.spec.replicas.value_or(1);
   const int have = static_cast<int>(owned.size());
@@ -173,15 +178,16 @@ void Cluster::CreatePod(DeploymentState& state, const std::string& key) {
 
 PodRecord& Cluster::AddPod(const api::PodTemplateSpec& template_spec, const std::string& ns,
                            const std::string& owner_kind, const std::string& owner_name,
-                           const std::string& key, bool initial) {
+                           const std::string& key, bool initial, const std::string& name) {
   api::Pod pod;
   pod.metadata.namespace_ = ns;
   // Deployments keep the bare key their pods were always named from; other owners are prefixed
   // with their kind so a Job and a Deployment of one name never share pod names.
   const std::string owner_key = owner_kind == "ReplicaSet" ? key : owner_kind + "/" + key;
   const std::string ordinal = std::to_string(pods_created_[owner_key]++);
-  pod.metadata.name =
-      state::GeneratedName(owner_name + "-", state::StableHash({owner_key, ordinal}));
+  pod.metadata.name = !name.empty() ? name
+                                    : state::GeneratedName(owner_name + "-",
+                                                           state::StableHash({owner_key, ordinal}));
   pod.metadata.uid = state::DeterministicUid({"pod", owner_key, ordinal});
   pod.metadata.labels = template_spec.metadata.labels;
   pod.metadata.annotations = template_spec.metadata.annotations;
@@ -200,6 +206,7 @@ PodRecord& Cluster::AddPod(const api::PodTemplateSpec& template_spec, const std:
   record.measured = !initial;
   record.owner = key;
   record.job = owner_kind == "Job";
+  record.stateful_set = owner_kind == "StatefulSet";
   const std::string pod_key = Key(pod.metadata);
   record.pod = std::move(pod);
   log_.Record(queue_.now(), "PodCreated", {Str("pod", pod_key)});
@@ -214,7 +221,9 @@ void Cluster::ReconcileJob(const std::string& key) {
   const int32_t parallelism = state.job.spec.parallelism.value_or(1);
   const int32_t completions = state.job.spec.completions.value_or(1);
   int32_t active = 0;
-  for (const auto& [pod_key, record] : pods_) active += record.job && record.owner == key;
+  for (const auto& [pod_key, record] : pods_) {
+    active += record.job && !record.terminating() && record.owner == key;
+  }
   const int32_t wanted = std::min(parallelism, completions - state.succeeded) - active;
   for (int32_t i = 0; i < wanted; ++i) {
     AddPod(state.job.spec.template_, state.job.metadata.namespace_, "Job", state.job.metadata.name,
@@ -225,7 +234,9 @@ void Cluster::ReconcileJob(const std::string& key) {
 
 void Cluster::CompleteJobPod(const std::string& pod_key, const std::string& uid) {
   auto it = pods_.find(pod_key);
-  if (it == pods_.end() || it->second.pod.metadata.uid != uid) return;  // evicted meanwhile
+  if (it == pods_.end() || it->second.pod.metadata.uid != uid || it->second.terminating()) {
+    return;  // evicted meanwhile
+  }
   const std::string job = it->second.owner;
   log_.Record(queue_.now(), "PodSucceeded", {Str("pod", pod_key)});
   DeletePod(pod_key);
@@ -257,6 +268,14 @@ void Cluster::PutNodeClaim(api::NodeClaim node_claim) {
 void Cluster::DeleteNodeClaim(const std::string& name) {
   node_claims_.erase(name);
   MarkUnconsolidated();
+}
+
+bool Cluster::MarkNodeClaimDeleting(const std::string& name) {
+  auto it = node_claims_.find(name);
+  if (it == node_claims_.end() || it->second.metadata.deletion_timestamp) return false;
+  it->second.metadata.deletion_timestamp = queue_.Now();
+  MarkUnconsolidated();
+  return true;
 }
 
 SimMillis Cluster::ConsolidationState() {
@@ -433,6 +452,7 @@ void Cluster::RecreateLater(const std::set<std::string>& owners) {
     queue_.After(Sample(latency_.controller_recreate, random_), [this, owner] {
       ReconcileDeployment(owner);
       ReconcileJob(owner);
+      ReconcileStatefulSet(owner);
     });
   }
 }
@@ -462,10 +482,12 @@ int Cluster::Drain(const std::string& id) {
   const std::string node_name = it->second.node.metadata.name;
   std::set<std::string> owners;
   std::vector<std::string> evicted;
+  std::vector<std::string> terminating;  // evicted before: their replacements exist already
   for (const PodRecord* record : WorkloadPodsOn(node_name)) {
-    evicted.push_back(Key(record->pod.metadata));
+    (record->terminating() ? terminating : evicted).push_back(Key(record->pod.metadata));
     if (!record->owner.empty()) owners.insert(record->owner);
   }
+  for (const std::string& key : terminating) DeletePod(key);
   if (!evicted.empty()) NotePodEvent(node_name);
   MarkUnconsolidated();
   for (const std::string& key : evicted) {
@@ -639,6 +661,7 @@ void Cluster::Bind(const std::string& pod_key, const std::string& node_name) {
     queue_.After(run,
                  [this, pod_key, uid = record.pod.metadata.uid] { CompleteJobPod(pod_key, uid); });
   }
+  if (record.stateful_set) ReconcileStatefulSetLater(record.owner);
   const double pending = MillisToSeconds(queue_.now() - record.created_at);
   if (record.measured && record.waited_for_capacity) {
     counters_.pod_pending_seconds.push_back(pending);

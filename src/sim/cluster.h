@@ -62,9 +62,14 @@ struct PodRecord {
   bool measured = true;        // false for the pods of the initial manifests and DaemonSets
   std::string owner;           // "namespace/name" of its Deployment or Job, or empty
   bool job = false;            // owned by a Job: runs for the Job's run time, then succeeds
+  bool stateful_set = false;   // owned by a StatefulSet: named <set>-<ordinal>
   bool unschedulable = false;  // the last scheduling pass could not place it
   // Some pass could not place it: it waited for capacity, so its pending time is measured.
   bool waited_for_capacity = false;
+  // Evicted and shutting down (deletionTimestamp set): it keeps its node's resources until
+  // then, its controller has already replaced it (a StatefulSet waits for the name). -1: live.
+  SimMillis terminating_until = -1;
+  bool terminating() const { return terminating_until >= 0; }
 };
 
 // Totals the report needs, kept as the run goes.
@@ -100,9 +105,19 @@ class Cluster {
   // scenario's zones, as subnet discovery would). InvalidArgument for kinds the twin does not run.
   absl::Status Apply(api::Object object, bool initial);
   absl::Status ScaleDeployment(const std::string& key, int replicas);
+  // StatefulSets (cluster_statefulsets.cc): pods `<name>-<ordinal>`; OrderedReady (the default)
+  // creates one pod at a time, the next once the previous is Running (bound; the twin has no
+  // readiness probes) and removes them from the highest ordinal down; Parallel does both at
+  // once. An evicted pod comes back under its own name. volumeClaimTemplates are refused: the
+  // twin has no PersistentVolumes to hold a replica in its zone.
+  absl::Status ScaleStatefulSet(const std::string& key, int replicas);
   absl::Status DeleteDeployment(const std::string& key);
   void PutNodeClaim(api::NodeClaim node_claim);
   void DeleteNodeClaim(const std::string& name);
+  // Sets the NodeClaim's deletionTimestamp (its termination has started): the engine no longer
+  // picks its node as a disruption candidate nor counts it as capacity, and its pods count as
+  // pods to reschedule. False if it is gone or already deleting.
+  bool MarkNodeClaimDeleting(const std::string& name);
   const api::NodeClaim* FindNodeClaim(const std::string& name) const;
   const api::NodePool* FindNodePool(const std::string& name) const;
 
@@ -121,7 +136,9 @@ class Cluster {
   int Drain(const std::string& id);
   // The eviction API (cluster_evictions.cc): refuses a pod covered by more than one PDB or by
   // one whose disruptionsAllowed (computed now, as the disruption controller would) is 0;
-  // otherwise deletes it (its controller recreates it) and counts an eviction.
+  // otherwise counts an eviction and deletes the pod gracefully: it stays on its node,
+  // terminating, for its terminationGracePeriodSeconds (defaulted to 30) while its controller
+  // creates the replacement. A pod already terminating is kNoSuchPod.
   enum class Eviction { kEvicted, kBlockedByPdb, kNoSuchPod };
   Eviction Evict(const std::string& pod_key);
   // A PDB's status from the pods as they are now: expected and healthy pods (bound to a Ready
@@ -203,12 +220,24 @@ class Cluster {
   };
 
   void ReconcileDeployment(const std::string& key);
+
+  struct StatefulSetState {
+    api::StatefulSet stateful_set;
+    bool initial = false;
+  };
+  absl::Status ApplyStatefulSet(api::StatefulSet stateful_set, bool initial);
+  void ReconcileStatefulSet(const std::string& key);
+  // A StatefulSet pod turned Running: the controller looks again after `controllerRecreate`.
+  void ReconcileStatefulSetLater(const std::string& key);
   void CreatePod(DeploymentState& state, const std::string& key);
-  // A pod from `template_spec`, owned by `owner_kind`/`owner_name` (key `key`), pending.
+  // A pod from `template_spec`, owned by `owner_kind`/`owner_name` (key `key`), pending; named
+  // `name` when given, else `<owner_name>-<hash>`.
   PodRecord& AddPod(const api::PodTemplateSpec& template_spec, const std::string& ns,
                     const std::string& owner_kind, const std::string& owner_name,
-                    const std::string& key, bool initial);
+                    const std::string& key, bool initial, const std::string& name = "");
   void DeletePod(const std::string& key);
+  // The pod's grace period ran out: it is gone (its StatefulSet may now recreate the name).
+  void FinishTermination(const std::string& key, const std::string& uid);
   // Recreates the pods of these Deployments after `controllerRecreate` (ReplicaSet controller).
   void RecreateLater(const std::set<std::string>& owners);
   void Register(const std::string& id);
@@ -234,6 +263,7 @@ class Cluster {
   std::map<std::string, PodRecord> pods_;
   std::map<std::string, DeploymentState> deployments_;
   std::map<std::string, JobState> jobs_;
+  std::map<std::string, StatefulSetState> stateful_sets_;
   // Pods created so far per Deployment key, kept across deletion so a re-created Deployment's
   // pods get new names.
   std::map<std::string, uint64_t> pods_created_;

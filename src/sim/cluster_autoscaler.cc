@@ -8,6 +8,7 @@
 #include "src/api/pod_resources.h"
 #include "src/provisioning/scheduler.h"
 #include "src/provisioning/snapshot_input.h"
+#include "src/sim/ca_balance.h"
 #include "src/sim/drain.h"
 #include "src/state/pod_predicates.h"
 
@@ -174,17 +175,45 @@ bool ClusterAutoscaler::ScaleUp(const std::vector<api::Pod>& pending,
                         {Str("nodeGroup", chosen.group), Num("nodes", chosen.estimate.nodes),
                          Num("pods", static_cast<double>(chosen.estimate.pods.size())),
                          Num("options", static_cast<double>(options.size()))});
-  const std::string name = chosen.group;
+  std::map<std::string, int> increases = {{chosen.group, nodes}};
+  if (options_.balance_similar_node_groups) increases = Balance(chosen, options);
   const SimMillis decided = now + Sample(cluster_.latency().ca_loop_compute, cluster_.random());
   last_scale_up_ = decided;
   busy_until_ = decided;
   // The request (and the node-ready clock) starts when IncreaseSize is called.
   // IncreaseSize is relative: a refresh in between may have lowered desired.
-  cluster_.queue().At(decided, [this, name, nodes] {
-    GroupState* group = groups_.Find(name);
-    if (group != nullptr) groups_.SetDesiredCapacity(name, group->desired + nodes).IgnoreError();
-  });
+  for (const auto& [name, count] : increases) {
+    cluster_.queue().At(decided, [this, name = name, count = count] {
+      GroupState* group = groups_.Find(name);
+      if (group != nullptr) groups_.SetDesiredCapacity(name, group->desired + count).IgnoreError();
+    });
+  }
   return true;
+}
+
+std::map<std::string, int> ClusterAutoscaler::Balance(const ExpansionOption& chosen,
+                                                      const std::vector<ExpansionOption>& options) {
+  const GroupState* chosen_group = groups_.Find(chosen.group);
+  const provisioning::ExistingNodeView chosen_node = TemplateNode(*chosen_group);
+  // The chosen group first (it wins ties), then the similar ones that could also take the pods.
+  std::vector<BalanceGroup> similar = {
+      {chosen.group, chosen_group->desired, chosen_group->spec.max_size}};
+  for (const ExpansionOption& option : options) {
+    const GroupState* group = groups_.Find(option.group);
+    if (option.group == chosen.group || !SimilarNodeGroups(chosen_node, TemplateNode(*group))) {
+      continue;
+    }
+    similar.push_back({option.group, group->desired, group->spec.max_size});
+  }
+  std::map<std::string, int> increases = BalanceScaleUp(similar, chosen.estimate.nodes);
+  if (increases.size() > 1) {
+    for (const auto& [name, count] : increases) {
+      cluster_.log().Record(cluster_.queue().now(), "ScaleUpBalanced",
+                            {Str("nodeGroup", name), Num("nodes", count),
+                             Num("similarGroups", static_cast<double>(similar.size()))});
+    }
+  }
+  return increases;
 }
 
 void ClusterAutoscaler::BackOff(GroupState& group, const std::string& reason) {

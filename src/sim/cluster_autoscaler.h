@@ -52,6 +52,10 @@ class ClusterAutoscaler {
   // The pending pods that would not fit the nodes already requested but not yet Ready.
   std::vector<api::Pod> NotFittingUpcomingNodes(const std::vector<api::Pod>& pending,
                                                 const std::vector<api::Pod>& daemons) const;
+  // --balance-similar-node-groups: the chosen estimate's nodes spread over the similar groups
+  // among `options`, by group.
+  std::map<std::string, int> Balance(const ExpansionOption& chosen,
+                                     const std::vector<ExpansionOption>& options);
   // One option per group that may grow (autoscaled, below max, not backed off) and fits a pod.
   std::vector<ExpansionOption> ExpansionOptions(const std::vector<api::Pod>& pods,
                                                 const std::vector<api::Pod>& daemons) const;

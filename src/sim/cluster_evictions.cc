@@ -2,6 +2,7 @@
 // disruption controller's PDB status (k8s pkg/controller/disruption).
 #include <cmath>
 
+#include "src/api/pod.h"
 #include "src/api/selector_match.h"
 #include "src/sim/cluster.h"
 
@@ -26,7 +27,8 @@ bool Covers(const api::PodDisruptionBudget& pdb, const api::Pod& pod) {
 api::PodDisruptionBudgetStatus Cluster::PdbStatus(const api::PodDisruptionBudget& pdb) const {
   api::PodDisruptionBudgetStatus status;
   for (const auto& [key, record] : pods_) {
-    if (!Covers(pdb, record.pod)) continue;
+    // A terminating pod is neither expected nor healthy (it is being replaced).
+    if (record.terminating() || !Covers(pdb, record.pod)) continue;
     ++status.expected_pods;
     const Instance* instance = FindInstanceByNode(record.pod.spec.node_name);
     if (instance != nullptr && instance->phase == NodePhase::kReady) ++status.current_healthy;
@@ -43,7 +45,7 @@ api::PodDisruptionBudgetStatus Cluster::PdbStatus(const api::PodDisruptionBudget
 
 Cluster::Eviction Cluster::Evict(const std::string& pod_key) {
   auto it = pods_.find(pod_key);
-  if (it == pods_.end()) return Eviction::kNoSuchPod;
+  if (it == pods_.end() || it->second.terminating()) return Eviction::kNoSuchPod;
   const api::Pod& pod = it->second.pod;
   int covering = 0;
   bool allowed = true;
@@ -59,9 +61,30 @@ Cluster::Eviction Cluster::Evict(const std::string& pod_key) {
   if (!it->second.owner.empty()) owners.insert(it->second.owner);
   ++counters_.evictions;
   log_.Record(queue_.now(), "PodEvicted", {Str("pod", pod_key), Str("node", node_name)});
-  DeletePod(pod_key);
+  const int64_t grace_seconds = pod.spec.termination_grace_period_seconds.value_or(
+      api::kDefaultTerminationGracePeriodSeconds);
+  if (grace_seconds <= 0 || node_name.empty()) {
+    DeletePod(pod_key);
+  } else {
+    PodRecord& record = it->second;
+    record.pod.metadata.deletion_timestamp = queue_.Now();
+    record.terminating_until = queue_.now() + grace_seconds * 1000;
+    MarkUnconsolidated();
+    queue_.At(record.terminating_until,
+              [this, pod_key, uid = record.pod.metadata.uid] { FinishTermination(pod_key, uid); });
+  }
   RecreateLater(owners);
   return Eviction::kEvicted;
+}
+
+void Cluster::FinishTermination(const std::string& key, const std::string& uid) {
+  auto it = pods_.find(key);
+  if (it == pods_.end() || it->second.pod.metadata.uid != uid) return;  // gone with its node
+  const std::string owner = it->second.owner;
+  const bool stateful = it->second.stateful_set;
+  DeletePod(key);
+  if (stateful) RecreateLater({owner});
+  RequestSchedulingPass();  // its resources are free
 }
 
 }  // namespace karpenter::sim

@@ -27,8 +27,11 @@ struct DrainState {
   std::set<std::string> reported;                 // pods whose refusal was logged
 };
 
-// The pods this drain still has to evict, in the tier it is working on.
-std::vector<std::string> PodsToEvict(const DrainState& drain) {
+// The pods this drain still has to evict, in the tier it is working on. A tier is done once its
+// pods are gone, not just evicted: `terminating_until` is when the last of the tier's
+// terminating pods leaves (-1: none).
+std::vector<std::string> PodsToEvict(const DrainState& drain, SimMillis& terminating_until) {
+  terminating_until = -1;
   std::vector<const PodRecord*> pods;
   for (const PodRecord* record : drain.cluster.WorkloadPodsOn(drain.node_name)) {
     if (drain.options.skip_disrupted_tolerating &&
@@ -42,6 +45,10 @@ std::vector<std::string> PodsToEvict(const DrainState& drain) {
   std::vector<std::string> keys;
   for (const PodRecord* record : pods) {
     if (drain.options.priority_tiers && any_non_critical && IsCritical(record->pod)) continue;
+    if (record->terminating()) {
+      terminating_until = std::max(terminating_until, record->terminating_until);
+      continue;
+    }
     keys.push_back(record->pod.metadata.namespace_ + "/" + record->pod.metadata.name);
   }
   return keys;
@@ -51,9 +58,10 @@ void DrainStep(const std::shared_ptr<DrainState>& drain) {
   Cluster& cluster = drain->cluster;
   const SimMillis now = cluster.queue().now();
   const Instance* instance = cluster.FindInstanceByNode(drain->node_name);
+  SimMillis terminating_until = -1;
   std::vector<std::string> pods =
-      instance == nullptr ? std::vector<std::string>{} : PodsToEvict(*drain);
-  if (pods.empty()) {
+      instance == nullptr ? std::vector<std::string>{} : PodsToEvict(*drain, terminating_until);
+  if (pods.empty() && terminating_until < 0) {
     drain->done(true);
     return;
   }
@@ -64,6 +72,15 @@ void DrainStep(const std::shared_ptr<DrainState>& drain) {
         {Str("node", drain->node_name), Num("pods", static_cast<double>(pods.size()))});
     cluster.Drain(instance->id);
     drain->done(true);
+    return;
+  }
+  if (pods.empty()) {
+    // Everything left was evicted and is shutting down: wait for it (or the forced deadline).
+    SimMillis next = terminating_until;
+    if (drain->options.force_after) {
+      next = std::min(next, drain->started + *drain->options.force_after);
+    }
+    cluster.queue().At(std::max(next, now), [drain] { DrainStep(drain); });
     return;
   }
   if (drain->options.give_up_after && elapsed >= *drain->options.give_up_after) {
@@ -94,7 +111,8 @@ void DrainStep(const std::shared_ptr<DrainState>& drain) {
     drain->next_attempt[pod] = now + delay;
     next = std::min(next, now + delay);
   }
-  // Evicted pods leave at once: look again right away for the next tier.
+  // Look again right away: the evicted pods may have been the tier's last, or only terminating
+  // pods are left to wait for.
   if (evicted_any) next = now;
   if (drain->options.force_after)
     next = std::min(next, drain->started + *drain->options.force_after);

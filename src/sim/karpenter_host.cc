@@ -79,6 +79,13 @@ void KarpenterHost::TerminateNodeClaim(const Instance& instance) {
     cluster_.TerminateInstance(id);  // nothing registered to drain
     return;
   }
+  // A claim whose termination already started keeps its one drain (a later command or
+  // interruption for it changes nothing).
+  if (const api::NodeClaim* claim = cluster_.FindNodeClaim(instance.request.node_claim);
+      claim != nullptr && claim->metadata.deletion_timestamp) {
+    return;
+  }
+  cluster_.MarkNodeClaimDeleting(instance.request.node_claim);
   cluster_.TaintNode(node, std::string(api::kDisruptedTaintKey));
   DrainOptions options{.priority_tiers = true, .skip_disrupted_tolerating = true};
   if (const api::NodeClaim* claim = cluster_.FindNodeClaim(instance.request.node_claim);
@@ -198,6 +205,9 @@ std::string KarpenterHost::LaunchNodeClaim(const provisioning::NewNodeClaim& cla
     node_claim.spec.taints = pool->spec.template_.spec.taints;
     node_claim.spec.startup_taints = pool->spec.template_.spec.startup_taints;
     node_claim.spec.node_class_ref = pool->spec.template_.spec.node_class_ref;
+    // NodePool.ToNodeClaim copies these too: expiration and the drain's deadline read the claim.
+    node_claim.spec.expire_after = pool->spec.template_.spec.expire_after;
+    node_claim.spec.termination_grace_period = pool->spec.template_.spec.termination_grace_period;
   }
   const std::string name = node_claim.metadata.name;
   cluster_.log().Record(now, "NodeClaimCreated",

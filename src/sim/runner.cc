@@ -8,6 +8,7 @@
 #include "src/sim/auto_scaling_groups.h"
 #include "src/sim/cluster.h"
 #include "src/sim/cluster_autoscaler.h"
+#include "src/sim/job_arrivals.h"
 #include "src/sim/karpenter_host.h"
 #include "src/sim/spot_interruptions.h"
 
@@ -30,6 +31,8 @@ absl::Status RunStep(const Step& step, Cluster& cluster, AutoScalingGroups& grou
       return absl::OkStatus();
     case StepKind::kScale:
       return cluster.ScaleDeployment(step.target, step.replicas);
+    case StepKind::kScaleStatefulSet:
+      return cluster.ScaleStatefulSet(step.target, step.replicas);
     case StepKind::kDelete:
       return cluster.DeleteDeployment(step.target);
     case StepKind::kDrainNodeGroup:
@@ -112,6 +115,7 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
       if (!status.ok()) log.Record(queue.now(), "StepFailed", {Str("error", status.ToString())});
     });
   }
+  ScheduleJobArrivals(scenario.arrivals, seed, autoscaler, cluster);
   const SimMillis end = SecondsToMillis(scenario.duration_seconds);
   RunResult result;
   // Running up to each sample instant runs the same events in the same order as one RunUntil(end).

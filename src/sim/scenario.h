@@ -47,13 +47,17 @@ struct ClusterAutoscalerOptions {
   // --frequent-loops-enabled (default from CA 1.35): a newly unschedulable pod starts the next
   // loop at once instead of at the next scan tick.
   bool frequent_loops = false;
+  // --balance-similar-node-groups (default false): a scale-up is spread over the groups similar
+  // to the one the expander picked, evening out their sizes (ca_balance.h).
+  bool balance_similar_node_groups = false;
 };
 
 enum class StepKind {
-  kApply,           // create or replace the step's objects (Deployments, NodePools, ...)
-  kScale,           // set a Deployment's replicas
-  kDelete,          // delete a Deployment and its pods
-  kDrainNodeGroup,  // cordon, drain and retire every node of a group (the article's Phase 4)
+  kApply,             // create or replace the step's objects (Deployments, NodePools, ...)
+  kScale,             // set a Deployment's replicas
+  kScaleStatefulSet,  // set a StatefulSet's replicas
+  kDelete,            // delete a Deployment and its pods
+  kDrainNodeGroup,    // cordon, drain and retire every node of a group (the article's Phase 4)
 };
 
 struct Step {
@@ -88,6 +92,17 @@ struct CapacityFault {
   double rate_per_hour = 0;  // kSpotInterruptions: interruptions per instance-hour
 };
 
+// Jobs arriving at random (a Poisson process of `rate_per_hour`) between `from` and `to`: each
+// arrival applies a copy of `job` named `<name>-<n>` (n = 1, 2, ...). Times come from a random
+// stream of their own derived from the seed (job_arrivals.h), the same in every autoscaler's run.
+struct JobArrivals {
+  double from_seconds = 0;
+  double to_seconds = 0;
+  double rate_per_hour = 0;
+  api::Job job;
+  std::optional<Autoscaler> only;  // both runs when empty
+};
+
 struct Scenario {
   std::string name;
   std::string description;
@@ -103,6 +118,7 @@ struct Scenario {
   std::vector<api::Object> initial_objects;
   std::vector<Step> steps;  // sorted by time (stable)
   std::vector<CapacityFault> faults;
+  std::vector<JobArrivals> arrivals;
   // Spot prices of the EC2 model (and so of both autoscalers' bills and Karpenter's choices):
   // the documented discount model unless the scenario overrides parts of it.
   cloudprovider::SpotPriceModel spot_prices = cloudprovider::DefaultSpotPriceModel();

@@ -159,12 +159,20 @@ class Reader {
       if (!manifest.object ||
           !(std::holds_alternative<api::Deployment>(*manifest.object) ||
             std::holds_alternative<api::DaemonSet>(*manifest.object) ||
+            std::holds_alternative<api::StatefulSet>(*manifest.object) ||
             std::holds_alternative<api::PodDisruptionBudget>(*manifest.object) ||
             std::holds_alternative<api::Job>(*manifest.object) ||
             std::holds_alternative<api::NodePool>(*manifest.object) ||
             std::holds_alternative<api::EC2NodeClass>(*manifest.object))) {
-        Error(path, fmt::format("{}: the twin runs Deployments, Jobs, DaemonSets, "
+        Error(path, fmt::format("{}: the twin runs Deployments, StatefulSets, Jobs, DaemonSets, "
                                 "PodDisruptionBudgets, NodePools and EC2NodeClasses only",
+                                manifest.Ref()));
+        continue;
+      }
+      if (const auto* set = std::get_if<api::StatefulSet>(&*manifest.object);
+          set != nullptr && !set->spec.volume_claim_templates.empty()) {
+        Error(path, fmt::format("{}: spec.volumeClaimTemplates: the twin models no "
+                                "PersistentVolumes; drop the templates",
                                 manifest.Ref()));
         continue;
       }
@@ -213,7 +221,7 @@ void ParseClusterAutoscaler(Reader& reader, const YAML::Node& node, Scenario& sc
   const std::string path = "clusterAutoscaler";
   reader.OnlyKeys(node, path,
                   {"expander", "scaleDownUtilizationThreshold", "scaleDownEnabled", "frequentLoops",
-                   "maxEmptyBulkDelete"});
+                   "maxEmptyBulkDelete", "balanceSimilarNodeGroups"});
   // yaml-cpp throws on a key lookup in a scalar; OnlyKeys has reported a non-mapping already.
   if (!node.IsMap()) return;
   ClusterAutoscalerOptions& options = scenario.cluster_autoscaler;
@@ -249,6 +257,10 @@ void ParseClusterAutoscaler(Reader& reader, const YAML::Node& node, Scenario& sc
   }
   if (node["frequentLoops"]) {
     options.frequent_loops = reader.Bool(node["frequentLoops"], path + ".frequentLoops");
+  }
+  if (node["balanceSimilarNodeGroups"]) {
+    options.balance_similar_node_groups =
+        reader.Bool(node["balanceSimilarNodeGroups"], path + ".balanceSimilarNodeGroups");
   }
   if (node["maxEmptyBulkDelete"]) {
     options.max_empty_bulk_delete =
@@ -378,9 +390,17 @@ Step ParseStep(Reader& reader, const YAML::Node& node, const std::string& path) 
     ++actions;
     step.kind = StepKind::kScale;
     const std::string scale = path + ".scale";
-    reader.OnlyKeys(node["scale"], scale, {"deployment", "replicas"});
+    reader.OnlyKeys(node["scale"], scale, {"deployment", "statefulSet", "replicas"});
     if (node["scale"].IsMap()) {
-      step.target = reader.String(node["scale"]["deployment"], scale + ".deployment");
+      if (node["scale"]["statefulSet"]) {
+        step.kind = StepKind::kScaleStatefulSet;
+        step.target = reader.String(node["scale"]["statefulSet"], scale + ".statefulSet");
+        if (node["scale"]["deployment"]) {
+          reader.Error(scale, "needs exactly one of deployment, statefulSet");
+        }
+      } else {
+        step.target = reader.String(node["scale"]["deployment"], scale + ".deployment");
+      }
       step.replicas = reader.Integer(node["scale"]["replicas"], scale + ".replicas");
     }
   }
@@ -448,11 +468,39 @@ CapacityFault ParseFault(Reader& reader, const YAML::Node& node, const std::stri
   return fault;
 }
 
+// More would take the twin longer than any scenario is meant to run.
+constexpr double kMaxArrivals = 100000;
+
+JobArrivals ParseArrivals(Reader& reader, const YAML::Node& node, const std::string& path) {
+  reader.OnlyKeys(node, path, {"from", "to", "ratePerHour", "job", "only"});
+  JobArrivals arrivals;
+  if (!node.IsMap()) return arrivals;
+  arrivals.from_seconds = reader.Number(node["from"], path + ".from");
+  arrivals.to_seconds = reader.Number(node["to"], path + ".to");
+  if (arrivals.to_seconds <= arrivals.from_seconds) reader.Error(path + ".to", "must follow from");
+  arrivals.rate_per_hour = reader.Number(node["ratePerHour"], path + ".ratePerHour");
+  if (arrivals.rate_per_hour <= 0) {
+    reader.Error(path + ".ratePerHour", "must be positive");
+  } else if (arrivals.rate_per_hour * (arrivals.to_seconds - arrivals.from_seconds) / 3600 >
+             kMaxArrivals) {
+    reader.Error(path + ".ratePerHour",
+                 fmt::format("expects more than {} Jobs in the window", kMaxArrivals));
+  }
+  const std::vector<api::Object> objects = reader.Manifests(node["job"], path + ".job");
+  if (objects.size() == 1 && std::holds_alternative<api::Job>(objects[0])) {
+    arrivals.job = std::get<api::Job>(objects[0]);
+  } else if (node["job"] && !node["job"].IsNull()) {
+    reader.Error(path + ".job", "must hold exactly one batch/v1 Job");
+  }
+  if (node["only"]) arrivals.only = ParseAutoscaler(reader, node["only"], path + ".only");
+  return arrivals;
+}
+
 void ParseRoot(Reader& reader, const YAML::Node& root, Scenario& scenario) {
-  reader.OnlyKeys(
-      root, "",
-      {"name", "description", "durationSeconds", "zones", "autoscalers", "latency",
-       "clusterAutoscaler", "nodeGroups", "manifests", "steps", "faults", "spotPrices"});
+  reader.OnlyKeys(root, "",
+                  {"name", "description", "durationSeconds", "zones", "autoscalers", "latency",
+                   "clusterAutoscaler", "nodeGroups", "manifests", "steps", "faults", "arrivals",
+                   "spotPrices"});
   if (!root.IsMap()) return;
   scenario.name = reader.String(root["name"], "name");
   if (root["description"]) scenario.description = reader.String(root["description"], "description");
@@ -491,6 +539,10 @@ void ParseRoot(Reader& reader, const YAML::Node& root, Scenario& scenario) {
   const std::vector<YAML::Node> faults = reader.Items(root["faults"], "faults");
   for (size_t i = 0; i < faults.size(); ++i) {
     scenario.faults.push_back(ParseFault(reader, faults[i], fmt::format("faults[{}]", i)));
+  }
+  const std::vector<YAML::Node> arrivals = reader.Items(root["arrivals"], "arrivals");
+  for (size_t i = 0; i < arrivals.size(); ++i) {
+    scenario.arrivals.push_back(ParseArrivals(reader, arrivals[i], fmt::format("arrivals[{}]", i)));
   }
 }
 

@@ -121,10 +121,10 @@ manifests: |
   metadata: {name: lonely, namespace: default}
   spec: {containers: [{name: c, image: nginx}]}
 )yaml");
-  EXPECT_NE(
-      errors.find("s.yaml: manifests: Pod/default/lonely: the twin runs Deployments, "
-                  "Jobs, DaemonSets, PodDisruptionBudgets, NodePools and EC2NodeClasses only"),
-      std::string::npos)
+  EXPECT_NE(errors.find("s.yaml: manifests: Pod/default/lonely: the twin runs Deployments, "
+                        "StatefulSets, Jobs, DaemonSets, PodDisruptionBudgets, NodePools and "
+                        "EC2NodeClasses only"),
+            std::string::npos)
       << errors;
 }
 

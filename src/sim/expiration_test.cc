@@ -1,0 +1,116 @@
+// Expiration in the twin (karpenter-features.md §8): a NodeClaim whose expireAfter elapses
+// during a run is deleted forcefully — no budgets, no consolidateAfter — drained, terminated
+// and its pods land on a new node.
+#include <gtest/gtest.h>
+
+#include "src/sim/disruption_controller.h"
+#include "src/sim/karpenter_host.h"
+#include "src/sim/sim_test_util.h"
+
+namespace karpenter::sim {
+namespace {
+
+using testing::BoundPods;
+using testing::EventLines;
+using testing::MakeDeployment;
+using testing::World;
+
+double TimeOf(const std::string& line) { return std::stod(line.substr(line.find("\"t\":") + 4)); }
+
+// A pool whose nodes expire after `expire_after`; consolidation off (consolidateAfter Never) and
+// a zero budget, so only expiration can move them.
+api::NodePool ExpiringPool(std::optional<api::NillableDuration> expire_after) {
+  api::NodePool pool = testing::MakeNodePool({"c6i.xlarge"}, {"on-demand"});
+  pool.spec.template_.spec.expire_after = std::move(expire_after);
+  api::Disruption disruption;
+  disruption.consolidation_policy = "WhenEmptyOrUnderutilized";
+  disruption.consolidate_after = api::NillableDuration::Never();
+  disruption.budgets = std::vector<api::Budget>{{.nodes = "0"}};
+  pool.spec.disruption = disruption;
+  return pool;
+}
+
+void Start(World& world, const api::NodePool& pool, KarpenterHost& host) {
+  ASSERT_TRUE(world.cluster.Apply(testing::MakeNodeClass(), true).ok());
+  ASSERT_TRUE(world.cluster.Apply(pool, true).ok());
+  host.Start();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 3, "1", "1Gi"), false).ok());
+}
+
+std::vector<const Instance*> Live(const Cluster& cluster) {
+  std::vector<const Instance*> out;
+  for (const auto& [id, instance] : cluster.instances()) {
+    if (instance.phase != NodePhase::kTerminated) out.push_back(&instance);
+  }
+  return out;
+}
+
+TEST(Expiration, AnExpiredNodeIsDrainedAndReplacedAndItsPodsReschedule) {
+  World world;
+  KarpenterHost host(world.cluster);
+  Start(world, ExpiringPool(api::NillableDuration::Of(api::Duration::FromSeconds(600))), host);
+  world.queue.RunUntil(120000);
+  ASSERT_EQ(Live(world.cluster).size(), 1u);
+  const std::string first = Live(world.cluster)[0]->id;
+  // The NodeClaim carries its pool's expireAfter, as NodePool.ToNodeClaim copies it.
+  const api::NodeClaim* claim =
+      world.cluster.FindNodeClaim(Live(world.cluster)[0]->request.node_claim);
+  ASSERT_NE(claim, nullptr);
+  ASSERT_TRUE(claim->spec.expire_after.has_value());
+  EXPECT_EQ(claim->spec.expire_after->duration, api::Duration::FromSeconds(600));
+
+  world.queue.RunUntil(1200000);
+  const std::vector<std::string> computed = EventLines(world.log, "DisruptionCommandComputed");
+  ASSERT_FALSE(computed.empty());
+  EXPECT_NE(computed[0].find("\"method\":\"Expiration\""), std::string::npos) << computed[0];
+  // The claim was created within the first seconds; it expires 600 s later, seen at the next poll.
+  EXPECT_GE(TimeOf(computed[0]), 600);
+  EXPECT_LE(TimeOf(computed[0]), 620);
+  EXPECT_EQ(world.cluster.instances().at(first).phase, NodePhase::kTerminated);
+  EXPECT_EQ(world.cluster.counters().evictions, 3);
+  const std::vector<const Instance*> live = Live(world.cluster);
+  ASSERT_EQ(live.size(), 1u);
+  EXPECT_NE(live[0]->id, first);
+  EXPECT_EQ(BoundPods(world.cluster), 3u);
+  EXPECT_TRUE(world.cluster.UnschedulablePods().empty());
+}
+
+// A PDB that allows no eviction holds the drain until the pool's terminationGracePeriod (copied
+// to the NodeClaim) runs out; then what is left is deleted.
+TEST(Expiration, TheTerminationGracePeriodForcesADrainAPdbBlocks) {
+  World world;
+  KarpenterHost host(world.cluster);
+  api::NodePool pool = ExpiringPool(api::NillableDuration::Of(api::Duration::FromSeconds(600)));
+  pool.spec.template_.spec.termination_grace_period = api::Duration::FromSeconds(120);
+  api::PodDisruptionBudget pdb;
+  pdb.metadata.name = "web";
+  pdb.metadata.namespace_ = "default";
+  pdb.spec.selector = api::LabelSelector{.match_labels = {{"app", "web"}}};
+  pdb.spec.max_unavailable = api::IntOrString{.is_int = true, .int_value = 0};
+  ASSERT_TRUE(world.cluster.Apply(pdb, true).ok());
+  Start(world, pool, host);
+  // Before the replacement expires in turn (about 1340 s). Without the claim marked deleting,
+  // every poll would start another drain of the expired node.
+  world.queue.RunUntil(1000000);
+  const std::vector<std::string> started = EventLines(world.log, "DrainStarted");
+  const std::vector<std::string> forced = EventLines(world.log, "DrainForced");
+  ASSERT_EQ(started.size(), 1u);
+  ASSERT_EQ(forced.size(), 1u);
+  EXPECT_EQ(TimeOf(forced[0]), TimeOf(started[0]) + 120);
+  EXPECT_FALSE(EventLines(world.log, "PodEvictionBlocked").empty());
+  EXPECT_EQ(Live(world.cluster).size(), 1u);
+  EXPECT_EQ(BoundPods(world.cluster), 3u);
+}
+
+TEST(Expiration, NeverKeepsTheNode) {
+  World world;
+  KarpenterHost host(world.cluster);
+  Start(world, ExpiringPool(api::NillableDuration::Never()), host);
+  world.queue.RunUntil(1200000);
+  EXPECT_TRUE(EventLines(world.log, "DisruptionCommandComputed").empty());
+  EXPECT_EQ(world.cluster.counters().evictions, 0);
+  EXPECT_EQ(Live(world.cluster).size(), 1u);
+}
+
+}  // namespace
+}  // namespace karpenter::sim
