@@ -101,6 +101,15 @@ FilterResult FilterInstanceTypes(std::span<const TypeCandidate* const> candidate
                                  const scheduling::Requirements& requirements,
                                  const api::ResourceList& requests, bool explain = true);
 
+// FilterInstanceTypes(candidates, requirements, requests, false).remaining for candidates that
+// all passed it against wider requirements, of which `requirements` differ only on the keys of
+// `changed` (the new requirements on those keys): only those keys, and the offerings when the
+// zone or capacity type changed, can rule a type out.
+CandidateList NarrowCandidates(std::span<const TypeCandidate* const> candidates,
+                               const scheduling::Requirements& requirements,
+                               std::span<const scheduling::Requirement* const> changed,
+                               const api::ResourceList& requests);
+
 // The candidates whose allocatable holds `requests` plus their daemonset overhead: the part of
 // FilterInstanceTypes that depends on resources alone.
 CandidateList KeepFitting(std::span<const TypeCandidate* const> candidates,

@@ -10,6 +10,7 @@
 #include "src/provisioning/daemon_overhead.h"
 #include "src/provisioning/existing_node.h"
 #include "src/provisioning/launch.h"
+#include "src/provisioning/node_claim_finalizer.h"
 #include "src/provisioning/nodeclaim.h"
 #include "src/provisioning/pod_queue.h"
 #include "src/provisioning/preferences.h"
@@ -339,9 +340,10 @@ SchedulerResult Scheduler::Run() {
     for (const api::Pod* pod : node.pods())
       result.existing_node_pods[node.name()].push_back(PodKey(*pod));
   }
+  NodeClaimFinalizer finalizer(input_.options, kMaxInstanceTypes);
+  result.new_node_claims.reserve(claims_.size());
   for (const InFlightNodeClaim& claim : claims_) {
-    absl::StatusOr<NewNodeClaim> finalized =
-        FinalizeNodeClaim(claim, input_.options, kMaxInstanceTypes);
+    absl::StatusOr<NewNodeClaim> finalized = finalizer.Finalize(claim);
     if (finalized.ok()) {
       result.new_node_claims.push_back(*std::move(finalized));
       continue;
