@@ -274,6 +274,20 @@ CandidateList KeepFitting(std::span<const TypeCandidate* const> candidates,
   return out;
 }
 
+CandidateList KeepFitting(std::span<const TypeCandidate* const> candidates,
+                          const api::ResourceList& requests,
+                          absl::FunctionRef<bool(const TypeCandidate*)> keep) {
+  const ResourceFootprint need = FootprintOf(requests);
+  const std::optional<ResourceFootprint> exact_need = ExactFootprintOf(requests);
+  CandidateList out;
+  for (const TypeCandidate* candidate : candidates) {
+    if (CandidateFits(*candidate, requests, exact_need, need) && keep(candidate)) {
+      out.push_back(candidate);
+    }
+  }
+  return out;
+}
+
 std::map<std::string, std::set<std::string>> MinValuesDomains(
     std::span<const TypeCandidate* const> candidates,
     const scheduling::Requirements& requirements) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "src/api/resource_list.h"
 #include "src/provisioning/types.h"
 #include "src/scheduling/requirements.h"
@@ -114,6 +115,10 @@ CandidateList NarrowCandidates(std::span<const TypeCandidate* const> candidates,
 // FilterInstanceTypes that depends on resources alone.
 CandidateList KeepFitting(std::span<const TypeCandidate* const> candidates,
                           const api::ResourceList& requests);
+// The same, keeping only the candidates `keep` also accepts (asked only of fitting ones).
+CandidateList KeepFitting(std::span<const TypeCandidate* const> candidates,
+                          const api::ResourceList& requests,
+                          absl::FunctionRef<bool(const TypeCandidate*)> keep);
 
 // For each key of `requirements` with minValues, the distinct values the types offer for it.
 std::map<std::string, std::set<std::string>> MinValuesDomains(

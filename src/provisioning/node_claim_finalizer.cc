@@ -136,7 +136,7 @@ const NodeClaimFinalizer::Selection& NodeClaimFinalizer::SelectionFor(
 absl::StatusOr<NewNodeClaim> NodeClaimFinalizer::Finalize(const InFlightNodeClaim& claim) {
   const scheduling::Requirements& requirements = claim.requirements();
   const Selection& selection = SelectionFor(claim);
-  if (options_.min_values_policy == MinValuesPolicy::kStrict) {
+  if (min_values_policy_ == MinValuesPolicy::kStrict) {
     const std::string unmet = UnmetMinValuesKey(selection.kept, requirements);
     if (!unmet.empty()) {
       return absl::FailedPreconditionError(fmt::format(

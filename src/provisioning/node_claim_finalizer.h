@@ -27,7 +27,7 @@ namespace karpenter::provisioning {
 class NodeClaimFinalizer {
  public:
   NodeClaimFinalizer(const SchedulerOptions& options, size_t max_instance_types)
-      : options_(options), max_instance_types_(max_instance_types) {}
+      : min_values_policy_(options.min_values_policy), max_instance_types_(max_instance_types) {}
 
   // The claim as output. FailedPrecondition when, under MIN_VALUES_POLICY=Strict, keeping only
   // the cheapest types breaks a minValues requirement.
@@ -57,7 +57,7 @@ class NodeClaimFinalizer {
   const Selection& SelectionFor(const InFlightNodeClaim& claim);
   Selection Compute(const InFlightNodeClaim& claim) const;
 
-  const SchedulerOptions& options_;
+  MinValuesPolicy min_values_policy_;
   size_t max_instance_types_;
   std::vector<Selection> selections_;
   // Hash of a selection's key -> indices into `selections_` with that hash.

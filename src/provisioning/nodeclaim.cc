@@ -21,10 +21,12 @@ absl::Status CheckTaints(const std::vector<api::Taint>& taints,
 }
 
 InFlightNodeClaim::InFlightNodeClaim(const NodeClaimTemplate& node_claim_template,
-                                     CandidateList candidates, Topology* topology)
+                                     CandidateList candidates, Topology* topology,
+                                     CompatibilityCache* compatibility)
     : template_(&node_claim_template),
       requirements_(node_claim_template.requirements),
       topology_(topology),
+      compatibility_(compatibility),
       candidates_(std::move(candidates)) {
   if (topology_ != nullptr) {
     hostname_ = topology_->NewHostname();
@@ -96,7 +98,9 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
 
   const api::ResourceList requests = Merge(pod_requests_, pod_requests);
   FilterResult filtered;
-  if (candidates_meet_requirements_) {
+  if (compatibility_ != nullptr && compatibility_->Covers(candidates_)) {
+    filtered.remaining = compatibility_->Filter(candidates_, requirements, requests);
+  } else if (candidates_meet_requirements_) {
     // Every remaining type met the claim's earlier requirements and had an allowed offering:
     // only the keys the pod narrowed, and resources, can rule one out now.
     const std::vector<const scheduling::Requirement*> changed =
