@@ -2,6 +2,8 @@
 // common, and otherwise gives what finalizing each claim alone gives.
 #include "src/provisioning/node_claim_finalizer.h"
 
+#include <deque>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/provisioning/launch.h"
@@ -17,6 +19,7 @@ using namespace ::karpenter::provisioning::testing;  // NOLINT: test fixtures
 struct Fixture {
   std::vector<InstanceTypeView> catalog = Catalog();
   NodeClaimTemplate tmpl;
+  std::deque<api::Pod> pods;  // Claims point at their pods.
 
   Fixture() {
     tmpl.node_pool = "default";
@@ -27,7 +30,7 @@ struct Fixture {
   // A claim holding one pod asking `cpu`, optionally pinned to `zone`.
   InFlightNodeClaim Claim(const std::string& name, const char* cpu, const char* zone = nullptr) {
     InFlightNodeClaim claim(tmpl, AllCandidates(tmpl.candidates));
-    const api::Pod pod = MakePod(name, cpu, "1Gi");
+    const api::Pod& pod = pods.emplace_back(MakePod(name, cpu, "1Gi"));
     scheduling::Requirements requirements;
     if (zone != nullptr) {
       requirements.Add(scheduling::Requirement::In("topology.kubernetes.io/zone", {zone}));
