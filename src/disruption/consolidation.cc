@@ -51,20 +51,22 @@ std::string UnmetMinValues(std::span<const provisioning::InstanceTypeView* const
 }
 
 bool KeepCheaperThan(provisioning::NewNodeClaim& claim, double max_price, std::string& why) {
-  std::erase_if(claim.instance_type_options, [&](const provisioning::InstanceTypeView* type) {
-    return !(WorstLaunchPrice(*type, claim.requirements) < max_price);
-  });
-  const std::string unmet = UnmetMinValues(claim.instance_type_options, claim.requirements);
+  std::erase_if(claim.instance_type_options.Mutable(),
+                [&](const provisioning::InstanceTypeView* type) {
+                  return !(WorstLaunchPrice(*type, claim.requirements) < max_price);
+                });
+  const std::string unmet =
+      UnmetMinValues(claim.instance_type_options.vector(), claim.requirements);
   if (!unmet.empty()) {
     why = absl::StrCat("Filtering by price: minValues requirement on ", unmet,
                        " is not met by the cheaper instance types");
     return false;
   }
-  claim.instance_types.clear();
+  std::vector<std::string> names;
   std::set<std::string> capacity_types;
   std::set<std::string> zones;
   for (const provisioning::InstanceTypeView* type : claim.instance_type_options) {
-    claim.instance_types.push_back(type->name);
+    names.push_back(type->name);
     for (const provisioning::OfferingView& offering : type->offerings) {
       if (!offering.available || !provisioning::OfferingCompatible(offering, claim.requirements)) {
         continue;
@@ -73,6 +75,7 @@ bool KeepCheaperThan(provisioning::NewNodeClaim& claim, double max_price, std::s
       zones.insert(offering.zone);
     }
   }
+  claim.instance_types = std::move(names);
   claim.capacity_types.assign(capacity_types.begin(), capacity_types.end());
   claim.zones.assign(zones.begin(), zones.end());
   return true;
@@ -80,14 +83,16 @@ bool KeepCheaperThan(provisioning::NewNodeClaim& claim, double max_price, std::s
 
 void PinCapacityType(provisioning::NewNodeClaim& claim, std::string_view capacity_type) {
   claim.requirements.Add(scheduling::Requirement::In(api::kCapacityTypeLabelKey, {capacity_type}));
-  std::erase_if(claim.instance_type_options, [&](const provisioning::InstanceTypeView* type) {
-    return !provisioning::HasCompatibleOffering(*type, claim.requirements);
+  std::erase_if(claim.instance_type_options.Mutable(),
+                [&](const provisioning::InstanceTypeView* type) {
+                  return !provisioning::HasCompatibleOffering(*type, claim.requirements);
+                });
+  std::vector<const provisioning::InstanceTypeView*>& options =
+      claim.instance_type_options.Mutable();
+  std::stable_sort(options.begin(), options.end(), [&](const auto* a, const auto* b) {
+    return provisioning::CheapestOfferingPrice(*a, claim.requirements) <
+           provisioning::CheapestOfferingPrice(*b, claim.requirements);
   });
-  std::stable_sort(claim.instance_type_options.begin(), claim.instance_type_options.end(),
-                   [&](const auto* a, const auto* b) {
-                     return provisioning::CheapestOfferingPrice(*a, claim.requirements) <
-                            provisioning::CheapestOfferingPrice(*b, claim.requirements);
-                   });
 }
 
 bool AllowsCapacityType(const provisioning::NewNodeClaim& claim, std::string_view capacity_type) {

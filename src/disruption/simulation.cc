@@ -30,7 +30,7 @@ bool IsUnderConsolidateAfter(const api::NodeClaim& node_claim, const api::NodePo
 // the same types in the cluster's input, which outlives the simulation.
 void Simulator::RebindInstanceTypes(const provisioning::SchedulerInput& local,
                                     provisioning::NewNodeClaim& claim) const {
-  for (const provisioning::InstanceTypeView*& type : claim.instance_type_options) {
+  for (const provisioning::InstanceTypeView*& type : claim.instance_type_options.Mutable()) {
     for (size_t pool = 0; pool < local.node_pools.size(); ++pool) {
       const auto& types = local.node_pools[pool].instance_types;
       if (types.empty() || type < types.data() || type >= types.data() + types.size()) continue;

@@ -234,6 +234,35 @@ FilterResult FilterInstanceTypes(std::span<const TypeCandidate* const> candidate
   return result;
 }
 
+CandidateList NarrowCandidates(std::span<const TypeCandidate* const> candidates,
+                               const scheduling::Requirements& requirements,
+                               std::span<const scheduling::Requirement* const> changed,
+                               const api::ResourceList& requests) {
+  const OfferingFilter offerings(requirements);
+  bool offerings_changed = false;
+  for (const scheduling::Requirement* requirement : changed) {
+    offerings_changed |= requirement->key() == api::kLabelTopologyZone ||
+                         requirement->key() == api::kCapacityTypeLabelKey;
+  }
+  const ResourceFootprint need = FootprintOf(requests);
+  const std::optional<ResourceFootprint> exact_need = ExactFootprintOf(requests);
+  CandidateList out;
+  for (const TypeCandidate* candidate : candidates) {
+    const InstanceTypeView& type = *candidate->type;
+    if (!CandidateFits(*candidate, requests, exact_need, need)) continue;
+    if (offerings_changed && !offerings.AnyAvailable(type)) continue;
+    bool compatible = true;
+    for (const scheduling::Requirement* requirement : changed) {
+      if (!type.requirements.HasIntersection(*requirement)) {
+        compatible = false;
+        break;
+      }
+    }
+    if (compatible) out.push_back(candidate);
+  }
+  return out;
+}
+
 CandidateList KeepFitting(std::span<const TypeCandidate* const> candidates,
                           const api::ResourceList& requests) {
   const ResourceFootprint need = FootprintOf(requests);
@@ -241,6 +270,20 @@ CandidateList KeepFitting(std::span<const TypeCandidate* const> candidates,
   CandidateList out;
   for (const TypeCandidate* candidate : candidates) {
     if (CandidateFits(*candidate, requests, exact_need, need)) out.push_back(candidate);
+  }
+  return out;
+}
+
+CandidateList KeepFitting(std::span<const TypeCandidate* const> candidates,
+                          const api::ResourceList& requests,
+                          absl::FunctionRef<bool(const TypeCandidate*)> keep) {
+  const ResourceFootprint need = FootprintOf(requests);
+  const std::optional<ResourceFootprint> exact_need = ExactFootprintOf(requests);
+  CandidateList out;
+  for (const TypeCandidate* candidate : candidates) {
+    if (CandidateFits(*candidate, requests, exact_need, need) && keep(candidate)) {
+      out.push_back(candidate);
+    }
   }
   return out;
 }

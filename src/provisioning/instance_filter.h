@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "src/api/resource_list.h"
 #include "src/provisioning/types.h"
 #include "src/scheduling/requirements.h"
@@ -101,10 +102,23 @@ FilterResult FilterInstanceTypes(std::span<const TypeCandidate* const> candidate
                                  const scheduling::Requirements& requirements,
                                  const api::ResourceList& requests, bool explain = true);
 
+// FilterInstanceTypes(candidates, requirements, requests, false).remaining for candidates that
+// all passed it against wider requirements, of which `requirements` differ only on the keys of
+// `changed` (the new requirements on those keys): only those keys, and the offerings when the
+// zone or capacity type changed, can rule a type out.
+CandidateList NarrowCandidates(std::span<const TypeCandidate* const> candidates,
+                               const scheduling::Requirements& requirements,
+                               std::span<const scheduling::Requirement* const> changed,
+                               const api::ResourceList& requests);
+
 // The candidates whose allocatable holds `requests` plus their daemonset overhead: the part of
 // FilterInstanceTypes that depends on resources alone.
 CandidateList KeepFitting(std::span<const TypeCandidate* const> candidates,
                           const api::ResourceList& requests);
+// The same, keeping only the candidates `keep` also accepts (asked only of fitting ones).
+CandidateList KeepFitting(std::span<const TypeCandidate* const> candidates,
+                          const api::ResourceList& requests,
+                          absl::FunctionRef<bool(const TypeCandidate*)> keep);
 
 // For each key of `requirements` with minValues, the distinct values the types offer for it.
 std::map<std::string, std::set<std::string>> MinValuesDomains(

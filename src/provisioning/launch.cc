@@ -2,33 +2,12 @@
 
 #include <algorithm>
 #include <limits>
-#include <set>
 
-#include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/resource_names.h"
-#include "src/provisioning/resources.h"
 
 namespace karpenter::provisioning {
 namespace {
-
-// Key-wise minimum over the lists (a key missing from one list counts as zero there).
-api::ResourceList MinOverhead(const CandidateList& candidates) {
-  if (candidates.empty()) return {};
-  api::ResourceList out = candidates.front()->daemon_overhead;
-  for (const TypeCandidate* candidate : candidates) {
-    for (auto it = out.begin(); it != out.end();) {
-      auto other = candidate->daemon_overhead.find(it->first);
-      if (other == candidate->daemon_overhead.end() || other->second.IsZero()) {
-        it = out.erase(it);
-        continue;
-      }
-      if (other->second < it->second) it->second = other->second;
-      ++it;
-    }
-  }
-  return out;
-}
 
 bool IsExotic(const InstanceTypeView& type) {
   if (const scheduling::Requirement* size = type.requirements.Find(api::kLabelInstanceSize)) {
@@ -56,61 +35,7 @@ struct LaunchOption {
 absl::StatusOr<NewNodeClaim> FinalizeNodeClaim(const InFlightNodeClaim& claim,
                                                const SchedulerOptions& options,
                                                size_t max_instance_types) {
-  const scheduling::Requirements& requirements = claim.requirements();
-  const OfferingFilter allowed(requirements);
-  std::vector<std::pair<double, const TypeCandidate*>> priced;
-  priced.reserve(claim.candidates().size());
-  for (const TypeCandidate* candidate : claim.candidates()) {
-    priced.emplace_back(allowed.CheapestPrice(*candidate->type), candidate);
-  }
-  std::stable_sort(priced.begin(), priced.end(), [](const auto& a, const auto& b) {
-    if (a.first != b.first) return a.first < b.first;
-    return a.second->type->name < b.second->type->name;
-  });
-  CandidateList kept;
-  for (size_t i = 0; i < priced.size() && i < max_instance_types; ++i) {
-    kept.push_back(priced[i].second);
-  }
-  if (options.min_values_policy == MinValuesPolicy::kStrict) {
-    const std::string unmet = UnmetMinValuesKey(kept, requirements);
-    if (!unmet.empty()) {
-      return absl::FailedPreconditionError(fmt::format(
-          "minValues requirement is not met for {} after keeping the cheapest {} instance types",
-          unmet, max_instance_types));
-    }
-  }
-
-  NewNodeClaim out;
-  out.node_pool = claim.node_claim_template().node_pool;
-  std::set<std::string> capacity_types;
-  std::set<std::string> zones;
-  for (const TypeCandidate* candidate : kept) {
-    out.instance_types.push_back(candidate->type->name);
-    out.instance_type_options.push_back(candidate->type);
-    for (const OfferingView& offering : candidate->type->offerings) {
-      if (offering.available && allowed.Allows(offering)) {
-        capacity_types.insert(offering.capacity_type);
-        zones.insert(offering.zone);
-      }
-    }
-  }
-  out.capacity_types.assign(capacity_types.begin(), capacity_types.end());
-  out.zones.assign(zones.begin(), zones.end());
-  out.requirements = requirements;
-  out.requirements.Add(
-      scheduling::Requirement::In(api::kLabelInstanceTypeStable, out.instance_types));
-  out.requirements.Add(scheduling::Requirement::In(api::kCapacityTypeLabelKey, out.capacity_types));
-  for (const api::Pod* pod : claim.pods()) {
-    out.pods.push_back(pod->metadata.namespace_ + "/" + pod->metadata.name);
-  }
-  // Well-known keys are the cloud provider's to set and restricted ones are refused on nodes.
-  out.labels = requirements.Labels([](std::string_view key) {
-    return api::IsWellKnownLabel(key) || api::IsRestrictedLabel(key) || key == api::kLabelHostname;
-  });
-  for (const auto& [key, value] : claim.node_claim_template().labels) out.labels[key] = value;
-  out.requests = Merge(claim.pod_requests(), MinOverhead(kept));
-  out.min_values_relaxed = claim.min_values_relaxed();
-  return out;
+  return NodeClaimFinalizer(options, max_instance_types).Finalize(claim);
 }
 
 absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "karpenter/common/status.h"
+#include "src/provisioning/node_claim_finalizer.h"
 #include "src/provisioning/nodeclaim.h"
 #include "src/provisioning/types.h"
 
@@ -17,7 +18,8 @@ namespace karpenter::provisioning {
 inline constexpr size_t kMaxLaunchInstanceTypes = 60;
 
 // The claim as output. FailedPrecondition when, under MIN_VALUES_POLICY=Strict, keeping only
-// the cheapest `max_instance_types` types breaks a minValues requirement.
+// the cheapest `max_instance_types` types breaks a minValues requirement. One claim alone; a
+// solve finalizes its claims with one NodeClaimFinalizer, which shares work between them.
 absl::StatusOr<NewNodeClaim> FinalizeNodeClaim(const InFlightNodeClaim& claim,
                                                const SchedulerOptions& options,
                                                size_t max_instance_types);

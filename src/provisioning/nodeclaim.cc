@@ -21,10 +21,12 @@ absl::Status CheckTaints(const std::vector<api::Taint>& taints,
 }
 
 InFlightNodeClaim::InFlightNodeClaim(const NodeClaimTemplate& node_claim_template,
-                                     CandidateList candidates, Topology* topology)
+                                     CandidateList candidates, Topology* topology,
+                                     CompatibilityCache* compatibility)
     : template_(&node_claim_template),
       requirements_(node_claim_template.requirements),
       topology_(topology),
+      compatibility_(compatibility),
       candidates_(std::move(candidates)) {
   if (topology_ != nullptr) {
     hostname_ = topology_->NewHostname();
@@ -47,21 +49,20 @@ void InFlightNodeClaim::UpdateHeadroom() {
 
 namespace {
 
-// Whether the two requirement sets are equal once kubernetes.io/hostname is set aside.
-bool SameExceptHostname(const scheduling::Requirements& a, const scheduling::Requirements& b) {
-  auto it_a = a.begin();
-  auto it_b = b.begin();
-  auto skip = [](auto& it, const scheduling::Requirements& set) {
-    while (it != set.end() && it->key() == api::kLabelHostname) ++it;
-  };
-  while (true) {
-    skip(it_a, a);
-    skip(it_b, b);
-    if (it_a == a.end() || it_b == b.end()) return it_a == a.end() && it_b == b.end();
-    if (!(*it_a == *it_b)) return false;
-    ++it_a;
-    ++it_b;
+// The requirements of `narrowed` that differ from (or are missing in) `wider`, of which it is a
+// narrowing; kubernetes.io/hostname is set aside since instance types never carry it.
+std::vector<const scheduling::Requirement*> ChangedExceptHostname(
+    const scheduling::Requirements& narrowed, const scheduling::Requirements& wider) {
+  std::vector<const scheduling::Requirement*> changed;
+  auto old = wider.begin();
+  for (const scheduling::Requirement& requirement : narrowed) {
+    if (requirement.key() == api::kLabelHostname) continue;
+    while (old != wider.end() && old->key() < requirement.key()) ++old;
+    if (old == wider.end() || old->key() != requirement.key() || !(*old == requirement)) {
+      changed.push_back(&requirement);
+    }
   }
+  return changed;
 }
 
 }  // namespace
@@ -97,10 +98,16 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
 
   const api::ResourceList requests = Merge(pod_requests_, pod_requests);
   FilterResult filtered;
-  if (candidates_meet_requirements_ && SameExceptHostname(requirements, requirements_)) {
-    // The pod narrowed nothing, so every remaining type still meets the requirements and has an
-    // allowed offering: only resources can rule one out now.
-    filtered.remaining = KeepFitting(candidates_, requests);
+  if (compatibility_ != nullptr && compatibility_->Covers(candidates_)) {
+    filtered.remaining = compatibility_->Filter(candidates_, requirements, requests);
+  } else if (candidates_meet_requirements_) {
+    // Every remaining type met the claim's earlier requirements and had an allowed offering:
+    // only the keys the pod narrowed, and resources, can rule one out now.
+    const std::vector<const scheduling::Requirement*> changed =
+        ChangedExceptHostname(requirements, requirements_);
+    filtered.remaining = changed.empty()
+                             ? KeepFitting(candidates_, requests)
+                             : NarrowCandidates(candidates_, requirements, changed, requests);
   } else {
     filtered = FilterInstanceTypes(candidates_, requirements, requests, /*explain=*/false);
   }

@@ -15,6 +15,7 @@
 #include "karpenter/common/status.h"
 #include "src/api/resource_list.h"
 #include "src/api/taint.h"
+#include "src/provisioning/compatibility_cache.h"
 #include "src/provisioning/host_ports.h"
 #include "src/provisioning/instance_filter.h"
 #include "src/provisioning/preferences.h"
@@ -45,9 +46,10 @@ absl::Status CheckTaints(const std::vector<api::Taint>& taints,
 class InFlightNodeClaim {
  public:
   // With a `topology`, the claim takes a placeholder hostname from it and placements honour
-  // and record topology spread and pod (anti-)affinity.
+  // and record topology spread and pod (anti-)affinity. A `compatibility` cache over the
+  // template's candidates (shared by the template's claims) saves re-checking types.
   InFlightNodeClaim(const NodeClaimTemplate& node_claim_template, CandidateList candidates,
-                    Topology* topology = nullptr);
+                    Topology* topology = nullptr, CompatibilityCache* compatibility = nullptr);
 
   // Places the pod when every check passes and at least one instance type remains (with
   // minValues met, or lowered under BestEffort); otherwise leaves the claim unchanged.
@@ -80,6 +82,7 @@ class InFlightNodeClaim {
   // consulted, so it cannot leak into the finalized NodeClaim.
   scheduling::Requirements requirements_;
   Topology* topology_;
+  CompatibilityCache* compatibility_;
   std::string hostname_;
   uint32_t host_id_ = 0;
   // Whether every candidate met `requirements_` (and had an allowed offering) when last

@@ -40,7 +40,7 @@ void WriteNodeClaimJson(api::JsonWriter& json, const PlannedNodeClaim& planned) 
   json.BeginObject();
   json.Key("nodePool");
   json.String(claim.node_pool);
-  WriteStrings(json, "instanceTypes", claim.instance_types);
+  WriteStrings(json, "instanceTypes", claim.instance_types.vector());
   WriteStrings(json, "capacityTypes", claim.capacity_types);
   WriteStrings(json, "zones", claim.zones);
   WriteLaunch(json, planned.launch);

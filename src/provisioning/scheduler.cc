@@ -1,6 +1,7 @@
 #include "src/provisioning/scheduler.h"
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <tuple>
 
@@ -10,6 +11,7 @@
 #include "src/provisioning/daemon_overhead.h"
 #include "src/provisioning/existing_node.h"
 #include "src/provisioning/launch.h"
+#include "src/provisioning/node_claim_finalizer.h"
 #include "src/provisioning/nodeclaim.h"
 #include "src/provisioning/pod_queue.h"
 #include "src/provisioning/preferences.h"
@@ -29,13 +31,43 @@ struct PoolState {
   NodeClaimTemplate node_claim_template;
   std::vector<api::Taint> startup_taints;
   std::optional<api::ResourceList> remaining;  // Set when the pool has limits.
+  // Per limited resource, the largest capacity among the template's candidates: while the
+  // remaining limits hold it, they hold every candidate.
+  api::ResourceList largest_capacity;
+  // Over the template's candidates; the vector's buffer stays put when the state moves.
+  std::unique_ptr<CompatibilityCache> compatibility;
 };
 
+// Per resource of `limits`, the largest capacity among the candidates that have it.
+api::ResourceList LargestCapacity(const std::vector<TypeCandidate>& candidates,
+                                  const api::ResourceList& limits) {
+  api::ResourceList largest;
+  for (const TypeCandidate& candidate : candidates) {
+    const api::ResourceList& capacity = CapacityOf(*candidate.type);
+    for (const auto& [name, limit] : limits) {
+      auto it = capacity.find(name);
+      if (it == capacity.end()) continue;
+      auto [entry, inserted] = largest.try_emplace(name, it->second);
+      if (!inserted && it->second > entry->second) entry->second = it->second;
+    }
+  }
+  return largest;
+}
+
 // Types that stay within the pool's remaining limits. Every launch is one more node, so a
-// `nodes` limit needs at least one node left.
-CandidateList WithinLimits(const CandidateList& candidates, const api::ResourceList& remaining) {
+// `nodes` limit needs at least one node left. `largest` (LargestCapacity of the candidates)
+// lets the common case, limits far from reached, skip the per-type checks.
+CandidateList WithinLimits(const CandidateList& candidates, const api::ResourceList& remaining,
+                           const api::ResourceList& largest) {
   auto nodes = remaining.find(kResourceNodes);
   if (nodes != remaining.end() && nodes->second < api::Quantity::FromInt(1, {})) return {};
+  bool all_within = true;
+  for (const auto& [name, left] : remaining) {
+    if (name == kResourceNodes) continue;
+    auto it = largest.find(name);
+    if (it != largest.end() && it->second > left) all_within = false;
+  }
+  if (all_within) return candidates;
   CandidateList out;
   for (const TypeCandidate* candidate : candidates) {
     const api::ResourceList& capacity = CapacityOf(*candidate->type);
@@ -154,7 +186,9 @@ void Scheduler::BuildPools() {
         used[kResourceNodes].Add(api::Quantity::FromInt(1, {}));
       }
       state.remaining = Subtract(pool->node_pool.spec.limits, used);
+      state.largest_capacity = LargestCapacity(tmpl.candidates, *state.remaining);
     }
+    state.compatibility = std::make_unique<CompatibilityCache>(tmpl.candidates);
     pools_.push_back(std::move(state));
   }
 }
@@ -252,14 +286,14 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
     const NodeClaimTemplate& tmpl = pool.node_claim_template;
     CandidateList candidates = AllCandidates(tmpl.candidates);
     if (pool.remaining) {
-      candidates = WithinLimits(candidates, *pool.remaining);
+      candidates = WithinLimits(candidates, *pool.remaining, pool.largest_capacity);
       if (candidates.empty()) {
         errors.push_back(fmt::format(
             "all available instance types exceed limits for nodepool: \"{}\"", tmpl.node_pool));
         continue;
       }
     }
-    InFlightNodeClaim claim(tmpl, std::move(candidates), &*topology_);
+    InFlightNodeClaim claim(tmpl, std::move(candidates), &*topology_, pool.compatibility.get());
     if (absl::Status status =
             claim.Add(attempt, pod_requirements, requests, input_.options, &strict);
         !status.ok()) {
@@ -325,9 +359,10 @@ SchedulerResult Scheduler::Run() {
     for (const api::Pod* pod : node.pods())
       result.existing_node_pods[node.name()].push_back(PodKey(*pod));
   }
+  NodeClaimFinalizer finalizer(input_.options, kMaxInstanceTypes);
+  result.new_node_claims.reserve(claims_.size());
   for (const InFlightNodeClaim& claim : claims_) {
-    absl::StatusOr<NewNodeClaim> finalized =
-        FinalizeNodeClaim(claim, input_.options, kMaxInstanceTypes);
+    absl::StatusOr<NewNodeClaim> finalized = finalizer.Finalize(claim);
     if (finalized.ok()) {
       result.new_node_claims.push_back(*std::move(finalized));
       continue;

@@ -14,6 +14,7 @@
 #include "src/api/pod.h"
 #include "src/api/resource_list.h"
 #include "src/api/taint.h"
+#include "src/provisioning/shared_vector.h"
 #include "src/scheduling/requirements.h"
 #include "src/scheduling/well_known_labels.h"
 #include "src/state/volume_usage.h"
@@ -112,7 +113,8 @@ struct NewNodeClaim {
   // requirements narrowed to what the chosen types offer.
   scheduling::Requirements requirements;
   // Compatible types, cheapest (by cheapest compatible available offering) first, at most 600.
-  std::vector<std::string> instance_types;
+  // Shared with the solve's other claims that ended with the same types.
+  SharedVector<std::string> instance_types;
   std::vector<std::string> capacity_types;  // Sorted.
   std::vector<std::string> zones;           // Sorted.
   std::vector<std::string> pods;            // "namespace/name", in placement order.
@@ -126,7 +128,7 @@ struct NewNodeClaim {
   bool min_values_relaxed = false;
   // The remaining instance types themselves, in `instance_types` order, for launch prediction.
   // They point into the SchedulerInput's node pools: valid only while that input lives.
-  std::vector<const InstanceTypeView*> instance_type_options;
+  SharedVector<const InstanceTypeView*> instance_type_options;
 };
 
 struct SchedulerResult {

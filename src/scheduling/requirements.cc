@@ -82,6 +82,12 @@ std::optional<std::string_view> FindTypoOf(std::string_view key, const Range& ca
   return std::nullopt;
 }
 
+// The per-key rule of Intersects.
+bool KeyIntersects(const Requirement& existing, const Requirement& incoming) {
+  return existing.HasIntersection(incoming) ||
+         (AllowsAbsence(incoming.Operator()) && AllowsAbsence(existing.Operator()));
+}
+
 }  // namespace
 
 Requirements::Requirements(std::initializer_list<Requirement> requirements) {
@@ -183,8 +189,7 @@ bool Requirements::HasIntersectionImpl(const Requirements& incoming, std::string
       ++other;
       continue;
     }
-    if (!existing->HasIntersection(*other) &&
-        !(AllowsAbsence(other->Operator()) && AllowsAbsence(existing->Operator()))) {
+    if (!KeyIntersects(*existing, *other)) {
       if (errors == nullptr) return false;
       ok = false;
       if (!errors->empty()) *errors += "; ";
@@ -232,6 +237,11 @@ absl::Status Requirements::Intersects(const Requirements& incoming) const {
 
 bool Requirements::HasIntersection(const Requirements& incoming) const {
   return HasIntersectionImpl(incoming, nullptr);
+}
+
+bool Requirements::HasIntersection(const Requirement& incoming) const {
+  const Requirement* existing = Find(incoming.key());
+  return existing == nullptr || KeyIntersects(*existing, incoming);
 }
 
 std::map<std::string, std::string> Requirements::Labels(

@@ -74,6 +74,10 @@ class Requirements {
   absl::Status Intersects(const Requirements& incoming) const;
   // Same decision as Intersects. No allocation; O(keys + keys') merges plus the per-key checks.
   bool HasIntersection(const Requirements& incoming) const;
+  // HasIntersection restricted to one key: whether `incoming` and the requirement held for its
+  // key (if any) pass the same per-key rule. A set that passed HasIntersection against some
+  // requirements passes it against a narrower one when this holds for every key that changed.
+  bool HasIntersection(const Requirement& incoming) const;
 
   // Node labels implied by the requirements: for every key `skip` does not reject, `Any()` of
   // its requirement when non-empty. As upstream, a bounded or NotIn/Exists requirement yields a

@@ -222,9 +222,9 @@ std::string KarpenterHost::LaunchNodeClaim(const provisioning::NewNodeClaim& cla
   for (const provisioning::InstanceTypeView* type : claim.instance_type_options) {
     pending.types.push_back(*type);
   }
-  for (size_t i = 0; i < pending.types.size(); ++i) {
-    pending.claim.instance_type_options[i] = &pending.types[i];
-  }
+  std::vector<const provisioning::InstanceTypeView*>& options =
+      pending.claim.instance_type_options.Mutable();
+  for (size_t i = 0; i < pending.types.size(); ++i) options[i] = &pending.types[i];
   requested_at_[name] = now;
   cluster_.queue().After(Sample(cluster_.latency().create_fleet, cluster_.random()),
                          [this, name] { Launch(name); });
