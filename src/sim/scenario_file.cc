@@ -12,6 +12,7 @@
 #include "fmt/format.h"
 #include "src/api/validation.h"
 #include "src/api/yaml_hang_guard.h"
+#include "src/sim/scenario_reader.h"
 #include "src/sim/scenario_text.h"
 
 namespace karpenter::sim {
@@ -22,171 +23,7 @@ std::string_view AutoscalerName(Autoscaler autoscaler) {
 
 namespace {
 
-// Collects problems while reading; readers return defaults after recording one.
-class Reader {
- public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
-
-  void Error(const std::string& path, const std::string& message) {
-    errors_.push_back(fmt::format("{}: {}: {}", source_, EscapeControlCharacters(path),
-                                  EscapeControlCharacters(message)));
-  }
-  const std::vector<std::string>& errors() const { return errors_; }
-
-  void OnlyKeys(const YAML::Node& node, const std::string& path,
-                std::initializer_list<std::string_view> keys) {
-    if (!node.IsMap()) {
-      Error(path.empty() ? "<root>" : path, "must be a mapping");
-      return;
-    }
-    for (const auto& entry : node) {
-      const std::string key = entry.first.as<std::string>("");
-      if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-        Error(Join(path, key), "unknown field");
-      }
-    }
-  }
-
-  // Records "required" for an absent or null value.
-  bool Missing(const YAML::Node& node, const std::string& path) {
-    if (node.IsDefined() && !node.IsNull()) return false;
-    Error(path, "required");
-    return true;
-  }
-
-  static std::string Join(const std::string& path, std::string_view key) {
-    return path.empty() ? PathSegment(key) : fmt::format("{}.{}", path, PathSegment(key));
-  }
-
-  std::string String(const YAML::Node& node, const std::string& path) {
-    if (Missing(node, path)) return "";
-    if (!node.IsScalar()) {
-      Error(path, "must be a string");
-      return "";
-    }
-    return node.Scalar();
-  }
-
-  double Number(const YAML::Node& node, const std::string& path) {
-    if (Missing(node, path)) return 0;
-    double value = 0;
-    if (!node.IsScalar() || !YAML::convert<double>::decode(node, value)) {
-      Error(path, "must be a number");
-      return 0;
-    }
-    // .nan and .inf are YAML numbers, but no time or threshold of the twin may be one.
-    if (!std::isfinite(value)) {
-      Error(path, "must be a finite number");
-      return 0;
-    }
-    if (value < 0) Error(path, "must not be negative");
-    return value;
-  }
-
-  int Integer(const YAML::Node& node, const std::string& path) {
-    if (Missing(node, path)) return 0;
-    int value = 0;
-    if (!node.IsScalar() || !YAML::convert<int>::decode(node, value)) {
-      Error(path, "must be an integer");
-      return 0;
-    }
-    if (value < 0) Error(path, "must not be negative");
-    return value;
-  }
-
-  bool Bool(const YAML::Node& node, const std::string& path) {
-    if (Missing(node, path)) return false;
-    bool value = false;
-    if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)) {
-      Error(path, "must be true or false");
-    }
-    return value;
-  }
-
-  // The items of an optional list (absent or null: none); anything else is reported.
-  std::vector<YAML::Node> Items(const YAML::Node& node, const std::string& path) {
-    std::vector<YAML::Node> out;
-    if (!node.IsDefined() || node.IsNull()) return out;
-    if (!node.IsSequence()) {
-      Error(path, "must be a list");
-      return out;
-    }
-    for (const YAML::Node& item : node) out.push_back(item);
-    return out;
-  }
-
-  std::vector<std::string> Strings(const YAML::Node& node, const std::string& path) {
-    if (Missing(node, path)) return {};
-    std::vector<std::string> out;
-    if (!node.IsSequence()) {
-      Error(path, "must be a list of strings");
-      return out;
-    }
-    for (size_t i = 0; i < node.size(); ++i) {
-      out.push_back(String(node[i], fmt::format("{}[{}]", path, i)));
-    }
-    return out;
-  }
-
-  std::map<std::string, std::string> StringMap(const YAML::Node& node, const std::string& path) {
-    std::map<std::string, std::string> out;
-    if (!node.IsMap()) {
-      Error(path, "must be a mapping of strings");
-      return out;
-    }
-    for (const auto& entry : node) {
-      const std::string key = entry.first.as<std::string>("");
-      out[key] = String(entry.second, Join(path, key));
-    }
-    return out;
-  }
-
-  // Decodes and validates the embedded manifests.
-  std::vector<api::Object> Manifests(const YAML::Node& node, const std::string& path) {
-    std::vector<api::Object> out;
-    const std::string text = String(node, path);
-    if (text.empty()) return out;
-    absl::StatusOr<std::vector<api::Manifest>> manifests = api::DecodeManifests(text, path);
-    if (!manifests.ok()) {
-      Error(path, std::string(manifests.status().message()));
-      return out;
-    }
-    for (api::Manifest& manifest : *manifests) {
-      const api::FieldErrors problems = api::ValidateManifest(manifest);
-      for (const api::FieldError& problem : problems.errors()) {
-        Error(path, fmt::format("{}: {}", manifest.Ref(), problem.ToString()));
-      }
-      if (!manifest.object ||
-          !(std::holds_alternative<api::Deployment>(*manifest.object) ||
-            std::holds_alternative<api::DaemonSet>(*manifest.object) ||
-            std::holds_alternative<api::StatefulSet>(*manifest.object) ||
-            std::holds_alternative<api::PodDisruptionBudget>(*manifest.object) ||
-            std::holds_alternative<api::Job>(*manifest.object) ||
-            std::holds_alternative<api::NodePool>(*manifest.object) ||
-            std::holds_alternative<api::EC2NodeClass>(*manifest.object))) {
-        Error(path, fmt::format("{}: the twin runs Deployments, StatefulSets, Jobs, DaemonSets, "
-                                "PodDisruptionBudgets, NodePools and EC2NodeClasses only",
-                                manifest.Ref()));
-        continue;
-      }
-      if (const auto* set = std::get_if<api::StatefulSet>(&*manifest.object);
-          set != nullptr && !set->spec.volume_claim_templates.empty()) {
-        Error(path, fmt::format("{}: spec.volumeClaimTemplates: the twin models no "
-                                "PersistentVolumes; drop the templates",
-                                manifest.Ref()));
-        continue;
-      }
-      out.push_back(*std::move(manifest.object));
-    }
-    return out;
-  }
-
- private:
-  std::string source_;
-  std::vector<std::string> errors_;
-};
-
-std::optional<Autoscaler> ParseAutoscaler(Reader& reader, const YAML::Node& node,
+std::optional<Autoscaler> ParseAutoscaler(ScenarioReader& reader, const YAML::Node& node,
                                           const std::string& path) {
   const std::string name = reader.String(node, path);
   if (name == "karpenter") return Autoscaler::kKarpenter;
@@ -196,14 +33,14 @@ std::optional<Autoscaler> ParseAutoscaler(Reader& reader, const YAML::Node& node
   return std::nullopt;
 }
 
-void ParseLatency(Reader& reader, const YAML::Node& node, Scenario& scenario) {
+void ParseLatency(ScenarioReader& reader, const YAML::Node& node, Scenario& scenario) {
   if (!node.IsMap()) {
     reader.Error("latency", "must be a mapping");
     return;
   }
   for (const auto& entry : node) {
     const std::string name = entry.first.as<std::string>("");
-    const std::string path = Reader::Join("latency", name);
+    const std::string path = ScenarioReader::Join("latency", name);
     Range range;
     if (entry.second.IsMap()) {
       reader.OnlyKeys(entry.second, path, {"min", "max"});
@@ -217,7 +54,7 @@ void ParseLatency(Reader& reader, const YAML::Node& node, Scenario& scenario) {
   }
 }
 
-void ParseClusterAutoscaler(Reader& reader, const YAML::Node& node, Scenario& scenario) {
+void ParseClusterAutoscaler(ScenarioReader& reader, const YAML::Node& node, Scenario& scenario) {
   const std::string path = "clusterAutoscaler";
   reader.OnlyKeys(node, path,
                   {"expander", "scaleDownUtilizationThreshold", "scaleDownEnabled", "frequentLoops",
@@ -269,13 +106,13 @@ void ParseClusterAutoscaler(Reader& reader, const YAML::Node& node, Scenario& sc
 }
 
 // A fraction off the on-demand price; the model caps discounts at 0.9 so spot stays positive.
-double Discount(Reader& reader, const YAML::Node& node, const std::string& path) {
+double Discount(ScenarioReader& reader, const YAML::Node& node, const std::string& path) {
   const double discount = reader.Number(node, path);
   if (discount > 0.9) reader.Error(path, "must be at most 0.9");
   return discount;
 }
 
-void ParseDiscounts(Reader& reader, const YAML::Node& node, const std::string& path,
+void ParseDiscounts(ScenarioReader& reader, const YAML::Node& node, const std::string& path,
                     std::map<std::string, double, std::less<>>& out) {
   if (!node.IsMap()) {
     reader.Error(path, "must be a mapping of discounts");
@@ -283,13 +120,13 @@ void ParseDiscounts(Reader& reader, const YAML::Node& node, const std::string& p
   }
   for (const auto& entry : node) {
     const std::string key = entry.first.as<std::string>("");
-    out[key] = Discount(reader, entry.second, Reader::Join(path, key));
+    out[key] = Discount(reader, entry.second, ScenarioReader::Join(path, key));
   }
 }
 
 // Overrides of the spot price model (docs/catalog.md): discounts by category, family or type,
 // the zone variation, and exact prices per (type, zone), which may exceed on-demand.
-void ParseSpotPrices(Reader& reader, const YAML::Node& node, Scenario& scenario) {
+void ParseSpotPrices(ScenarioReader& reader, const YAML::Node& node, Scenario& scenario) {
   const std::string path = "spotPrices";
   reader.OnlyKeys(node, path,
                   {"defaultDiscount", "categoryDiscounts", "familyDiscounts", "typeDiscounts",
@@ -327,7 +164,7 @@ void ParseSpotPrices(Reader& reader, const YAML::Node& node, Scenario& scenario)
   }
 }
 
-NodeGroup ParseNodeGroup(Reader& reader, const YAML::Node& node, const std::string& path,
+NodeGroup ParseNodeGroup(ScenarioReader& reader, const YAML::Node& node, const std::string& path,
                          const Scenario& scenario) {
   reader.OnlyKeys(node, path,
                   {"name", "instanceType", "capacityType", "zones", "minSize", "maxSize",
@@ -375,7 +212,7 @@ NodeGroup ParseNodeGroup(Reader& reader, const YAML::Node& node, const std::stri
   return group;
 }
 
-Step ParseStep(Reader& reader, const YAML::Node& node, const std::string& path) {
+Step ParseStep(ScenarioReader& reader, const YAML::Node& node, const std::string& path) {
   reader.OnlyKeys(node, path, {"at", "apply", "scale", "delete", "drainNodeGroup", "only", "note"});
   Step step;
   if (!node.IsMap()) return step;
@@ -422,7 +259,7 @@ Step ParseStep(Reader& reader, const YAML::Node& node, const std::string& path) 
   return step;
 }
 
-CapacityFault ParseFault(Reader& reader, const YAML::Node& node, const std::string& path) {
+CapacityFault ParseFault(ScenarioReader& reader, const YAML::Node& node, const std::string& path) {
   reader.OnlyKeys(node, path, {"insufficientCapacity", "neverRegisters", "spotInterruptions"});
   CapacityFault fault;
   if (!node.IsMap()) return fault;
@@ -471,7 +308,7 @@ CapacityFault ParseFault(Reader& reader, const YAML::Node& node, const std::stri
 // More would take the twin longer than any scenario is meant to run.
 constexpr double kMaxArrivals = 100000;
 
-JobArrivals ParseArrivals(Reader& reader, const YAML::Node& node, const std::string& path) {
+JobArrivals ParseArrivals(ScenarioReader& reader, const YAML::Node& node, const std::string& path) {
   reader.OnlyKeys(node, path, {"from", "to", "ratePerHour", "job", "only"});
   JobArrivals arrivals;
   if (!node.IsMap()) return arrivals;
@@ -496,7 +333,7 @@ JobArrivals ParseArrivals(Reader& reader, const YAML::Node& node, const std::str
   return arrivals;
 }
 
-void ParseRoot(Reader& reader, const YAML::Node& root, Scenario& scenario) {
+void ParseRoot(ScenarioReader& reader, const YAML::Node& root, Scenario& scenario) {
   reader.OnlyKeys(root, "",
                   {"name", "description", "durationSeconds", "zones", "autoscalers", "latency",
                    "clusterAutoscaler", "nodeGroups", "manifests", "steps", "faults", "arrivals",
@@ -549,7 +386,7 @@ void ParseRoot(Reader& reader, const YAML::Node& root, Scenario& scenario) {
 }  // namespace
 
 absl::StatusOr<Scenario> ParseScenario(std::string_view yaml, std::string_view source) {
-  Reader reader{std::string(source)};
+  ScenarioReader reader{std::string(source)};
   if (absl::Status guard = api::CheckNoTopLevelFlowEntry(yaml); !guard.ok()) {
     return absl::InvalidArgumentError(fmt::format("{}: {}", source, std::string(guard.message())));
   }
