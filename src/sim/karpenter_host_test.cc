@@ -185,6 +185,34 @@ TEST(KarpenterHost, PodsThatFitNoNodePoolLaunchNothing) {
   EXPECT_EQ(world.cluster.UnschedulablePods().size(), 1u);
 }
 
+// Upstream's provisioning node controller triggers a batch when a node gets the disrupted taint,
+// and the pods of a deleting node are planned for while still bound: here a PDB refuses the
+// evictions for now, yet the replacement NodeClaim is launched as soon as the termination starts.
+TEST(KarpenterHost, ATerminatingNodesPodsGetCapacityBeforeTheyAreEvicted) {
+  World world;
+  ApplyPool(world, "on-demand");
+  KarpenterHost host(world.cluster);
+  host.Start();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 2, "1", "1Gi"), false).ok());
+  api::PodDisruptionBudget pdb;
+  pdb.metadata.name = "web";
+  pdb.metadata.namespace_ = "default";
+  pdb.spec.selector = api::LabelSelector{.match_labels = {{"app", "web"}}};
+  // minAvailable 2 of 2: no eviction is allowed now, but the budget is not fully blocking (a
+  // pod that is fully blocked, e.g. maxUnavailable 0, is not planned for, as upstream).
+  pdb.spec.min_available = api::IntOrString{.is_int = true, .int_value = 2};
+  ASSERT_TRUE(world.cluster.Apply(pdb, false).ok());
+  world.queue.RunUntil(100000);
+  ASSERT_EQ(world.cluster.LiveInstanceCount(), 1u);
+  ASSERT_EQ(BoundPods(world.cluster), 2u);
+  const size_t claims_before = CountEvents(world.log, "\"NodeClaimCreated\"");
+  host.TerminateNodeClaim(world.cluster.instances().begin()->second);
+  world.queue.RunUntil(120000);  // one batch (1 s idle) and CreateFleet (3 s) later
+  EXPECT_EQ(CountEvents(world.log, "\"PodEvicted\""), 0u);
+  EXPECT_EQ(CountEvents(world.log, "\"NodeClaimCreated\""), claims_before + 1);
+  EXPECT_EQ(world.cluster.LiveInstanceCount(), 2u);
+}
+
 TEST(KarpenterHost, DisruptionPassIsPolledEveryTenSecondsOnceSet) {
   World world;
   KarpenterHost host(world.cluster);
