@@ -180,9 +180,9 @@ std::vector<Command> StaticDriftMethod(Context& ctx,
                                       pool_name, allowance.replaceable, pool_drifted.size(),
                                       allowance.held_by));
     }
-    auto pool_types =
-        std::find_if(ctx.input.node_pools.begin(), ctx.input.node_pools.end(),
-                     [&](const auto& p) { return p.node_pool.metadata.name == pool_name; });
+    auto pool_types = std::find_if(
+        ctx.input.node_pools.begin(), ctx.input.node_pools.end(),
+        [&name = pool_name](const auto& p) { return p.node_pool.metadata.name == name; });
     for (int64_t i = 0; i < allowance.replaceable; ++i) {
       const Drifted& d = *pool_drifted[static_cast<size_t>(i)];
       absl::StatusOr<provisioning::NewNodeClaim> claim =
