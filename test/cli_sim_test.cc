@@ -385,6 +385,23 @@ TEST(CliSim, ReportRendersInHeadlessChromium) {
       << fs::file_size(report_png) << " vs " << fs::file_size(blank_png);
 }
 
+// --duration cuts a long scenario: the run stops there, the trace's later steps never happen.
+TEST(CliSim, DurationCutsTheRun) {
+  CliRun run = RunCli("sim " + Source("examples/sim/happy-path.yaml") + " --duration 120 --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json json = nlohmann::json::parse(run.out);
+  EXPECT_EQ(json["simulatedSeconds"], 120);
+  CliRun full = RunCli("sim " + Source("examples/sim/happy-path.yaml") + " --json");
+  ASSERT_EQ(full.exit_code, 0) << full.err;
+  EXPECT_GT(nlohmann::json::parse(full.out)["simulatedSeconds"].get<double>(), 120);
+  // The second scale-up (at 300 s) is cut: fewer nodes at most than in the full run.
+  EXPECT_LT(json["autoscalers"]["karpenter"]["nodes"]["max"].get<int>(),
+            nlohmann::json::parse(full.out)["autoscalers"]["karpenter"]["nodes"]["max"].get<int>());
+  CliRun zero = RunCli("sim --duration 0");
+  EXPECT_NE(zero.exit_code, 0);
+  EXPECT_NE(zero.err.find("--duration"), std::string::npos) << zero.err;
+}
+
 TEST(CliSim, MissingScenarioFileFails) {
   CliRun run = RunCli("sim /nonexistent/scenario.yaml");
   EXPECT_EQ(run.exit_code, 1);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "absl/strings/numbers.h"
 #include "cmd/karpenter/real_clock.h"
 #include "src/cloudprovider/catalog.h"
 #include "src/sim/builtin_scenario.h"
@@ -37,6 +38,17 @@ void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
   cmd->add_option("scenario", options.scenario,
                   "Scenario file (YAML); default: the built-in migration scenario");
   cmd->add_option("--seed", options.seed, "Random seed")->capture_default_str();
+  cmd->add_option("--duration", options.duration_seconds,
+                  "Simulated seconds to run instead of the scenario's durationSeconds")
+      ->check(CLI::Validator(
+          [](const std::string& value) -> std::string {
+            double seconds = 0;
+            if (!absl::SimpleAtod(value, &seconds) || !(seconds > 0) || seconds > 1e9) {
+              return "must be a positive number of simulated seconds";
+            }
+            return "";
+          },
+          "SECONDS"));
   cmd->add_flag("--json", options.json, "Print the DESIGN.md §3 JSON summary");
   cmd->add_option("--events", options.events, "Write every decision and state change (JSON lines)");
   cmd->add_option("--report", options.report,
@@ -56,6 +68,7 @@ int RunSim(const SimCommandOptions& options, const std::function<int64_t()>& mon
     err << scenario.status().message() << "\n";
     return 1;
   }
+  if (options.duration_seconds > 0) scenario->duration_seconds = options.duration_seconds;
   absl::StatusOr<cloudprovider::Catalog> catalog =
       cloudprovider::Catalog::LoadEmbedded({.spot = scenario->spot_prices});
   if (!catalog.ok()) {

@@ -1,7 +1,7 @@
-// `karpenter sim [SCENARIO] [--seed N] [--json] [--events FILE] [--report FILE.html]`: the
-// digital twin. Without a scenario file it runs the built-in migration scenario. Exit 0 after a
-// run, 1 for a bad scenario file (every problem with its field path) or an unwritable events or
-// report file.
+// `karpenter sim [SCENARIO] [--seed N] [--duration S] [--json] [--events FILE] [--report
+// FILE.html]`: the digital twin. Without a scenario file it runs the built-in migration scenario.
+// Exit 0 after a run, 1 for a bad scenario file (every problem with its field path) or an
+// unwritable events or report file.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +16,9 @@ namespace karpenter::cli {
 struct SimCommandOptions {
   std::string scenario;  // empty: the built-in scenario
   uint64_t seed = 1;
+  // Simulated seconds to run instead of the scenario's durationSeconds (0: the scenario's); the
+  // trace is cut there, e.g. the first hour of a day-long scenario.
+  double duration_seconds = 0;
   bool json = false;
   std::string events;  // JSON-lines file, or empty
   std::string report;  // HTML page, or empty
