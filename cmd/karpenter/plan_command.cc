@@ -88,8 +88,9 @@ absl::StatusOr<provisioning::PlanOptions> ParseOptions(const PlanCommandOptions&
                                         : provisioning::MinValuesPolicy::kStrict;
   if (!options.now.empty()) {
     absl::StatusOr<api::Time> now = api::Time::ParseRfc3339(options.now);
-    if (!now.ok())
+    if (!now.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("--now: ", now.status().message()));
+    }
     out.now = *now;
   } else if (clocks.now) {
     out.now = clocks.now();
