@@ -73,12 +73,22 @@ run_fuzzer() {
   fi
   echo "fuzzing ${name} for ${FUZZ_SECONDS}s, seed ${FUZZ_SEED} (corpus: ${corpora[*]}; log: ${log})"
   local rc=0
-  "${binary}" -fork=1 -ignore_timeouts=1 -seed="${FUZZ_SEED}" -max_total_time="${FUZZ_SECONDS}" -timeout=10 -rss_limit_mb=2048 \
+  # The whole run is bounded: a job that hits the RSS limit makes ASan walk every heap chunk for
+  # libFuzzer's memory profile, which takes minutes on a heap of a million small yaml-cpp nodes.
+  # timeout kills the fuzzer's process group (its fork-mode jobs too) after a grace period.
+  local limit=$((FUZZ_SECONDS + 90))
+  timeout -s KILL "${limit}" "${binary}" -fork=1 -ignore_timeouts=1 -seed="${FUZZ_SEED}" \
+    -max_total_time="${FUZZ_SECONDS}" -timeout=10 -rss_limit_mb=1024 \
     -artifact_prefix="build/fuzz/artifacts/${name}-" -print_final_stats=1 \
     "${corpora[@]}" >"${log}" 2>&1 || rc=$?
+  local sanitizer_report='ERROR: libFuzzer: deadly signal|ERROR: (AddressSanitizer|UndefinedBehaviorSanitizer|LeakSanitizer)|runtime error:'
+  if [[ "${rc}" -eq 137 ]] && ! grep -qE "${sanitizer_report}" "${log}"; then
+    echo "  killed after ${limit}s in a job past its time or memory limit, no sanitizer report (see ${log})"
+    rc=0
+  fi
   # With -fork, libFuzzer exits with the last job's code even when that job's timeout was
   # ignored: 70 is its -timeout_exitcode, so the run ended on an (ignored) timeout, not a crash.
-  if [[ "${rc}" -eq 70 ]] && ! grep -qE 'ERROR: libFuzzer: deadly signal|ERROR: (AddressSanitizer|UndefinedBehaviorSanitizer|LeakSanitizer)|runtime error:' "${log}"; then
+  if [[ "${rc}" -eq 70 ]] && ! grep -qE "${sanitizer_report}" "${log}"; then
     echo "  last job ended on an ignored timeout (see ${log})"
     rc=0
   fi
