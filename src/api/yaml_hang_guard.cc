@@ -139,7 +139,7 @@ std::optional<size_t> DocumentMarkerEnd(std::string_view text, size_t line_start
   return line_start + 3;
 }
 
-absl::Status UnexpectedComma(std::string_view text, size_t pos) {
+absl::Status ProblemAt(std::string_view text, size_t pos, std::string_view problem) {
   size_t line = 1;
   size_t line_start = 0;
   for (size_t i = 0; i < pos; ++i) {
@@ -149,8 +149,11 @@ absl::Status UnexpectedComma(std::string_view text, size_t pos) {
     }
   }
   return absl::InvalidArgumentError(
-      fmt::format("line {}, column {}: unexpected ',' at the top level of a document", line,
-                  pos - line_start + 1));
+      fmt::format("line {}, column {}: {}", line, pos - line_start + 1, problem));
+}
+
+absl::Status UnexpectedComma(std::string_view text, size_t pos) {
+  return ProblemAt(text, pos, "unexpected ',' at the top level of a document");
 }
 
 // The document in [begin, end): a comma as its first token, or right after a root flow
@@ -178,6 +181,15 @@ absl::Status CheckDocument(std::string_view text, size_t begin, size_t end) {
 }  // namespace
 
 absl::Status CheckNoTopLevelFlowEntry(std::string_view yaml) {
+  // YAML allows no C0 control character but tab, LF and CR, nor DEL, unescaped (YAML 1.2 §5.1);
+  // Kubernetes' decoder refuses them, and yaml-cpp 0.7 exhausts memory on some (a leading NUL
+  // before a comma, found by decode_validate_fuzz).
+  for (size_t i = 0; i < yaml.size(); ++i) {
+    const auto c = static_cast<unsigned char>(yaml[i]);
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+      return ProblemAt(yaml, i, "control characters are not allowed");
+    }
+  }
   // A `---` or `...` line always ends a document, even inside a scalar (YAML 1.2 §9.1).
   size_t begin = 0;
   size_t line_start = 0;

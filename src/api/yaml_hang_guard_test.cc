@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "src/api/yaml_to_json.h"
 
 namespace karpenter::api {
@@ -21,6 +23,22 @@ TEST(YamlHangGuard, RefusesTopLevelCommas) {
     EXPECT_NE(status.message().find("unexpected ','"), std::string_view::npos) << input;
     EXPECT_FALSE(YamlToJson(input).ok()) << input;
   }
+}
+
+// yaml-cpp ran out of memory on `\0, "on-dem` (decode_validate_fuzz); YAML allows no such byte.
+TEST(YamlHangGuard, RefusesControlCharacters) {
+  using std::string_literals::operator""s;
+  for (const std::string& input :
+       {"\0, \"on-dem"s, "a: 1\nb: \x01\n"s, "a: \x7f"s, "\x1b[31m: x"s}) {
+    absl::Status status = CheckNoTopLevelFlowEntry(input);
+    EXPECT_FALSE(status.ok()) << input;
+    EXPECT_NE(status.message().find("control characters are not allowed"), std::string_view::npos)
+        << status.message();
+    EXPECT_FALSE(YamlToJson(input).ok());
+  }
+  EXPECT_EQ(CheckNoTopLevelFlowEntry("a: 1\nb: \x01\n").message(),
+            "line 2, column 4: control characters are not allowed");
+  EXPECT_TRUE(CheckNoTopLevelFlowEntry("a:\t1\r\nb: \"\\x01\"\n").ok());
 }
 
 TEST(YamlHangGuard, NamesTheLineAndColumn) {
