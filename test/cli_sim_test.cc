@@ -274,28 +274,30 @@ std::vector<nlohmann::json> KarpenterLaunches(const fs::path& events) {
   return launches;
 }
 
+// examples/sim/happy-path.yaml with `extra` appended, written to a temporary file.
+fs::path HappyPathWith(const std::string& name, const std::string& extra) {
+  const fs::path path = TempPath(name);
+  std::ofstream out(path);
+  out << ReadFile(Source("examples/sim/happy-path.yaml")) << extra;
+  return path;
+}
+
 // A scenario's spotPrices reach EC2's bill and Karpenter's choices: with no discount left (and no
 // zone variation) every spot instance costs exactly its on-demand price; with the default model,
 // less.
 TEST(CliSim, ScenarioSpotPricesPriceTheSpotInstances) {
   const karpenter::cloudprovider::Catalog catalog =
       *karpenter::cloudprovider::Catalog::LoadEmbedded();
-  const fs::path scenario = TempPath("scenario.yaml");
-  {
-    std::ofstream out(scenario);
-    out << ReadFile(Source("examples/sim/happy-path.yaml"))
-        << "\nspotPrices: {categoryDiscounts: {c: 0, m: 0, r: 0}, zoneVariation: 0,\n"
-           "  generationAdjustments: {}}\n";
-  }
-  CliRun rejected = RunCli("sim " + scenario.string());
+  const fs::path rejected_file =
+      HappyPathWith("rejected.yaml",
+                    "\nspotPrices: {categoryDiscounts: {c: 0, m: 0, r: 0}, zoneVariation: 0,\n"
+                    "  generationAdjustments: {}}\n");
+  CliRun rejected = RunCli("sim " + rejected_file.string());
   EXPECT_EQ(rejected.exit_code, 1);
   EXPECT_NE(rejected.err.find("spotPrices.generationAdjustments: unknown field"), std::string::npos)
       << rejected.err;
-  {
-    std::ofstream out(scenario);
-    out << ReadFile(Source("examples/sim/happy-path.yaml"))
-        << "\nspotPrices: {categoryDiscounts: {c: 0, m: 0, r: 0}, zoneVariation: 0}\n";
-  }
+  const fs::path scenario = HappyPathWith(
+      "scenario.yaml", "\nspotPrices: {categoryDiscounts: {c: 0, m: 0, r: 0}, zoneVariation: 0}\n");
   for (const bool overridden : {false, true}) {
     const fs::path events = TempPath(overridden ? "overridden.jsonl" : "default.jsonl");
     const std::string file =
@@ -320,13 +322,9 @@ TEST(CliSim, ScenarioSpotPricesPriceTheSpotInstances) {
 }
 
 TEST(CliSim, SpotPricesForOfferingsTheCatalogLacksAreRefused) {
-  const fs::path scenario = TempPath("scenario.yaml");
-  {
-    std::ofstream out(scenario);
-    out << ReadFile(Source("examples/sim/happy-path.yaml"))
-        << "\nspotPrices:\n  prices: [{instanceType: m5.large, zone: us-east-1e, "
-           "pricePerHour: 1}]\n";
-  }
+  const fs::path scenario = HappyPathWith(
+      "scenario.yaml",
+      "\nspotPrices:\n  prices: [{instanceType: m5.large, zone: us-east-1e, pricePerHour: 1}]\n");
   CliRun run = RunCli("sim " + scenario.string());
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_EQ(run.out, "");

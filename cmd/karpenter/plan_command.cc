@@ -60,16 +60,11 @@ absl::Status AddSpotPrice(const std::string& entry, const cloudprovider::Catalog
   if (!(price > 0) || price > 1e6) {
     return absl::InvalidArgumentError("the price must be a positive number of dollars per hour");
   }
-  const cloudprovider::InstanceType* type = catalog.Find(offering[0]);
-  if (type == nullptr) {
+  if (catalog.Find(offering[0]) == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat("the catalog has no instance type \"", offering[0], "\""));
   }
-  const bool offered = std::any_of(
-      type->offerings.begin(), type->offerings.end(), [&](const cloudprovider::Offering& o) {
-        return o.zone == offering[1] && o.capacity_type == "spot" && o.available;
-      });
-  if (!offered) {
+  if (!catalog.OffersSpot(offering[0], offering[1])) {
     return absl::InvalidArgumentError(
         absl::StrCat(offering[0], " has no spot offering in zone \"", offering[1], "\""));
   }

@@ -81,6 +81,14 @@ const InstanceType* Catalog::Find(std::string_view name) const {
   return index == std::string_view::npos ? nullptr : &types_[index];
 }
 
+bool Catalog::OffersSpot(std::string_view type, std::string_view zone) const {
+  const InstanceType* found = Find(type);
+  if (found == nullptr) return false;
+  return std::any_of(found->offerings.begin(), found->offerings.end(), [&](const Offering& o) {
+    return o.zone == zone && o.capacity_type == api::kCapacityTypeSpot && o.available;
+  });
+}
+
 const InstanceTypeInfo* Catalog::FindInfo(std::string_view name) const {
   size_t index = IndexOf(infos_, name);
   return index == std::string_view::npos ? nullptr : &infos_[index];

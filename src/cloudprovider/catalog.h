@@ -45,6 +45,8 @@ class Catalog {
   const InstanceTypeInfo* FindInfo(std::string_view name) const;
   // The table's on-demand price; nullopt for a type the table does not price.
   std::optional<double> OnDemandPrice(std::string_view name) const;
+  // Whether `type` has an available spot offering in `zone` (what a pinned spot price may name).
+  bool OffersSpot(std::string_view type, std::string_view zone) const;
   // The model that priced the spot offerings (hosts that load more catalogs reuse it).
   const SpotPriceModel& spot_prices() const { return spot_prices_; }
 

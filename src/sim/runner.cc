@@ -156,14 +156,7 @@ absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
   // A pinned price for an offering the catalog does not have would silently price nothing.
   for (const auto& [offering, price] : scenario.spot_prices.prices) {
     const auto& [type_name, zone] = offering;
-    const cloudprovider::InstanceType* type = catalog.Find(type_name);
-    const bool offered =
-        type != nullptr && std::any_of(type->offerings.begin(), type->offerings.end(),
-                                       [&zone = zone](const cloudprovider::Offering& o) {
-                                         return o.zone == zone && o.capacity_type == "spot" &&
-                                                o.available;
-                                       });
-    if (!offered) {
+    if (!catalog.OffersSpot(type_name, zone)) {
       return absl::InvalidArgumentError(fmt::format(
           "spotPrices.prices: the catalog has no spot offering of {} in {}", type_name, zone));
     }
