@@ -44,10 +44,10 @@ provisioning::SchedulerInput BenchSchedulerInput(std::span<const FakeInstanceTyp
   provisioning::SchedulerInput input;
   provisioning::NodePoolInstanceTypes pool;
   pool.node_pool = BenchNodePool(static_cast<int64_t>(pods.size()));
-  pool.instance_types.reserve(catalog.size());
-  for (const FakeInstanceType& type : catalog) {
-    pool.instance_types.push_back(ToInstanceTypeView(type));
-  }
+  std::vector<provisioning::InstanceTypeView> types;
+  types.reserve(catalog.size());
+  for (const FakeInstanceType& type : catalog) types.push_back(ToInstanceTypeView(type));
+  pool.instance_types = std::move(types);
   input.node_pools.push_back(std::move(pool));
   input.pending_pods = std::move(pods);
   input.options.preference_policy = policy;

@@ -32,7 +32,8 @@ void Simulator::RebindInstanceTypes(const provisioning::SchedulerInput& local,
                                     provisioning::NewNodeClaim& claim) const {
   for (const provisioning::InstanceTypeView*& type : claim.instance_type_options.Mutable()) {
     for (size_t pool = 0; pool < local.node_pools.size(); ++pool) {
-      const auto& types = local.node_pools[pool].instance_types;
+      const std::vector<provisioning::InstanceTypeView>& types =
+          local.node_pools[pool].instance_types.vector();
       if (types.empty() || type < types.data() || type >= types.data() + types.size()) continue;
       type = &input_.input.node_pools[pool].instance_types[type - types.data()];
       break;
@@ -87,7 +88,8 @@ SimulationResult Simulator::Simulate(std::span<const Candidate* const> candidate
   }
   if (options.consolidation) input.moving_pods = moving;
 
-  provisioning::SchedulerResult solved = provisioning::Solve(input);
+  if (solve_cache_ == nullptr) solve_cache_ = std::make_unique<provisioning::SolveCache>(input);
+  provisioning::SchedulerResult solved = provisioning::Solve(input, *solve_cache_);
   SimulationResult result;
   std::set<std::string> failures;
   for (const auto& [pod, reason] : solved.unschedulable) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -15,6 +16,7 @@
 #include "src/disruption/candidates.h"
 #include "src/provisioning/plan.h"
 #include "src/provisioning/snapshot_input.h"
+#include "src/provisioning/solve_cache.h"
 #include "src/state/pdb_limits.h"
 #include "src/state/snapshot.h"
 
@@ -42,7 +44,7 @@ struct SimulationResult {
 // The cluster's scheduler input (from provisioning::BuildSchedulerInput) plus what simulations
 // need to know about existing nodes. The input is copied once, not per simulation: a simulation
 // marks its candidates removed in that scratch copy, solves, and puts it back, so a Simulator
-// must not be used from two threads at once.
+// must not be used from two threads at once. The solves share one provisioning::SolveCache.
 class Simulator {
  public:
   Simulator(const state::ClusterSnapshot& snapshot,
@@ -62,6 +64,8 @@ class Simulator {
   const provisioning::SnapshotSchedulerInput& input_;
   const state::PdbLimits pdbs_;
   mutable provisioning::SchedulerInput scratch_;
+  // What every simulation's solve shares (pools, existing nodes), built on first use.
+  mutable std::unique_ptr<provisioning::SolveCache> solve_cache_;
   mutable std::optional<api::Time> flags_now_;
   mutable std::vector<bool> flags_;
 };

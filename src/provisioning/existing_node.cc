@@ -49,33 +49,40 @@ std::vector<api::Taint> EffectiveTaints(const ExistingNodeView& node,
 }
 
 ExistingNode::ExistingNode(const ExistingNodeView& view, std::vector<api::Taint> taints,
-                           std::span<const api::Pod> daemons, Topology* topology)
+                           std::span<const api::Pod> daemons)
     : view_(&view),
       taints_(std::move(taints)),
       available_(Subtract(view.allocatable, view.requested)),
-      requirements_(scheduling::FromLabels(view.labels)),
-      topology_(topology) {
+      requirements_(scheduling::FromLabels(view.labels)) {
   // Upstream: a node without a hostname label is known by its name.
   if (!requirements_.Has(api::kLabelHostname)) {
     requirements_.Add(scheduling::Requirement::In(api::kLabelHostname, {view.name}));
   }
-  if (topology_ != nullptr) {
-    topology_->Register(api::kLabelHostname, requirements_.Find(api::kLabelHostname)->Any());
-  }
+  hostname_ = requirements_.Find(api::kLabelHostname)->Any();
   // Daemonsets that will land here but have not yet are reserved up front.
   requests_ = SubtractClamped(DaemonOverheadOn(daemons, requirements_, taints_, nullptr),
                               view.daemon_requested);
   host_ports_.Add(HostPortsOf(view.host_ports_used));
   volumes_ = view.volumes_in_use;
+  UpdateHeadroom();
 }
 
-absl::Status ExistingNode::Add(const PodAttempt& attempt,
-                               const scheduling::Requirements& pod_requirements,
-                               const api::ResourceList& pod_requests,
-                               const scheduling::Requirements* strict_pod_requirements) {
+void ExistingNode::UpdateHeadroom() {
+  const ResourceFootprint available = FootprintOf(available_);
+  const ResourceFootprint used = FootprintOf(requests_);
+  headroom_ = {RoomUpperBound(available.cpu, 0, used.cpu),
+               RoomUpperBound(available.memory, 0, used.memory),
+               RoomUpperBound(available.pods, 0, used.pods)};
+}
+
+absl::Status ExistingNode::Check(const PodAttempt& attempt,
+                                 const scheduling::Requirements& pod_requirements,
+                                 const api::ResourceList& pod_requests,
+                                 const scheduling::Requirements* strict_pod_requirements,
+                                 const Topology* topology, Placement& placement) const {
   KP_RETURN_IF_ERROR(CheckTaints(taints_, attempt.tolerations));
-  const std::vector<HostPort> ports = HostPortsOf(*attempt.pod);
-  if (absl::Status status = host_ports_.Conflicts(ports); !status.ok()) {
+  placement.ports = HostPortsOf(*attempt.pod);
+  if (absl::Status status = host_ports_.Conflicts(placement.ports); !status.ok()) {
     return absl::FailedPreconditionError(std::string("checking host port usage, ") +
                                          std::string(status.message()));
   }
@@ -88,24 +95,29 @@ absl::Status ExistingNode::Add(const PodAttempt& attempt,
     }
   }
   // Resources first: the likeliest reason a pod does not fit an in-flight node.
-  api::ResourceList requests = Merge(requests_, pod_requests);
-  if (!Fits(requests, available_)) return absl::FailedPreconditionError("exceeds node resources");
-  KP_RETURN_IF_ERROR(requirements_.Compatible(pod_requirements));
-  scheduling::Requirements requirements = requirements_;
-  requirements.Add(pod_requirements);
-  if (topology_ != nullptr) {
-    KP_RETURN_IF_ERROR(topology_->AddRequirements(
-        attempt, strict_pod_requirements ? *strict_pod_requirements : pod_requirements, taints_,
-        nullptr, requirements));
-    topology_->Record(*attempt.pod, taints_, requirements, nullptr);
+  placement.requests = Merge(requests_, pod_requests);
+  if (!Fits(placement.requests, available_)) {
+    return absl::FailedPreconditionError("exceeds node resources");
   }
+  KP_RETURN_IF_ERROR(requirements_.Compatible(pod_requirements));
+  placement.requirements = requirements_;
+  placement.requirements.Add(pod_requirements);
+  if (topology != nullptr) {
+    KP_RETURN_IF_ERROR(topology->AddRequirements(
+        attempt, strict_pod_requirements ? *strict_pod_requirements : pod_requirements, taints_,
+        nullptr, placement.requirements));
+  }
+  return absl::OkStatus();
+}
 
-  requirements_ = std::move(requirements);
-  requests_ = std::move(requests);
-  host_ports_.Add(ports);
+void ExistingNode::Place(const PodAttempt& attempt, Placement placement, Topology* topology) {
+  if (topology != nullptr) topology->Record(*attempt.pod, taints_, placement.requirements, nullptr);
+  requirements_ = std::move(placement.requirements);
+  requests_ = std::move(placement.requests);
+  host_ports_.Add(placement.ports);
   if (attempt.volumes != nullptr) state::AddVolumes(volumes_, *attempt.volumes);
   pods_.push_back(attempt.pod);
-  return absl::OkStatus();
+  UpdateHeadroom();
 }
 
 }  // namespace karpenter::provisioning

@@ -10,6 +10,7 @@
 #include "karpenter/common/status.h"
 #include "src/api/pod.h"
 #include "src/provisioning/host_ports.h"
+#include "src/provisioning/instance_filter.h"
 #include "src/provisioning/preferences.h"
 #include "src/provisioning/topology.h"
 #include "src/provisioning/types.h"
@@ -25,32 +26,53 @@ std::vector<api::Taint> EffectiveTaints(const ExistingNodeView& node,
 
 class ExistingNode {
  public:
-  // With a `topology`, the node registers its hostname there and placements honour and
-  // record topology spread and pod (anti-)affinity.
   ExistingNode(const ExistingNodeView& view, std::vector<api::Taint> taints,
-               std::span<const api::Pod> daemons, Topology* topology = nullptr);
+               std::span<const api::Pod> daemons);
+
+  // What placing a pod changes, worked out by Check and applied by Place.
+  struct Placement {
+    scheduling::Requirements requirements;
+    api::ResourceList requests;
+    std::vector<HostPort> ports;
+  };
 
   // Taints, host ports, CSI volume limits, remaining resources ("exceeds node resources"), then the
   // node's labels against the pod's requirements (strictly: a label the node lacks is not there),
-  // then the topology (with `strict_pod_requirements`, or `pod_requirements` when null).
-  absl::Status Add(const PodAttempt& attempt, const scheduling::Requirements& pod_requirements,
-                   const api::ResourceList& pod_requests,
-                   const scheduling::Requirements* strict_pod_requirements = nullptr);
+  // then, with a `topology`, topology spread and pod (anti-)affinity (with
+  // `strict_pod_requirements`, or `pod_requirements` when null). Changes nothing: a solve asks
+  // nodes it shares with other solves (SolveCache) and copies one only to Place a pod on it.
+  absl::Status Check(const PodAttempt& attempt, const scheduling::Requirements& pod_requirements,
+                     const api::ResourceList& pod_requests,
+                     const scheduling::Requirements* strict_pod_requirements,
+                     const Topology* topology, Placement& placement) const;
+  // Places the pod Check accepted and, with a `topology`, records it there.
+  void Place(const PodAttempt& attempt, Placement placement, Topology* topology);
+
+  // False when the pod certainly does not fit what is left (cpu, memory or pod slots); true
+  // says nothing. Lets a solve pass over full nodes without building merged resource lists.
+  bool MayFit(const ResourceFootprint& pod) const {
+    return pod.cpu <= headroom_.cpu && pod.memory <= headroom_.memory && pod.pods <= headroom_.pods;
+  }
 
   const std::string& name() const { return view_->name; }
+  // The kubernetes.io/hostname topology knows the node by (its name when it has no such label).
+  const std::string& hostname() const { return hostname_; }
   const ExistingNodeView& view() const { return *view_; }
   const std::vector<const api::Pod*>& pods() const { return pods_; }
 
  private:
+  void UpdateHeadroom();
+
   const ExistingNodeView* view_;
   std::vector<api::Taint> taints_;
   api::ResourceList available_;  // allocatable − requested
   api::ResourceList requests_;   // daemonsets still to arrive + pods placed by this solve
   scheduling::Requirements requirements_;
+  std::string hostname_;
   HostPortUsage host_ports_;
   state::VolumesByDriver volumes_;  // Mounted by bound pods and pods placed by this solve.
   std::vector<const api::Pod*> pods_;
-  Topology* topology_;
+  ResourceFootprint headroom_;  // An upper bound of available_ − requests_.
 };
 
 }  // namespace karpenter::provisioning

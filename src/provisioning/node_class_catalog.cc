@@ -136,21 +136,21 @@ absl::StatusOr<const cloudprovider::Catalog*> CatalogCache::Get(
   return out;
 }
 
-absl::StatusOr<const std::vector<InstanceTypeView>*> CatalogCache::InstanceTypesFor(
+absl::StatusOr<SharedVector<InstanceTypeView>> CatalogCache::InstanceTypesFor(
     const api::EC2NodeClass& node_class) {
   KP_ASSIGN_OR_RETURN(cloudprovider::ResolveOptions options, ResolveOptionsFor(node_class));
   KP_ASSIGN_OR_RETURN(const cloudprovider::Catalog* catalog, Get(options));
   const std::vector<std::string> zones = SubnetZones(node_class);
   std::string key = absl::StrCat(CacheKey(options), "|", absl::StrJoin(zones, ","));
   auto cached = views_.find(key);
-  if (cached != views_.end()) return &cached->second;
+  if (cached != views_.end()) return cached->second;
   std::vector<InstanceTypeView> views;
   for (const cloudprovider::InstanceType& type : catalog->Types()) {
     if (std::optional<InstanceTypeView> view = ToInstanceTypeView(type, zones)) {
       views.push_back(*std::move(view));
     }
   }
-  return &views_.emplace(std::move(key), std::move(views)).first->second;
+  return views_.emplace(std::move(key), std::move(views)).first->second;
 }
 
 }  // namespace karpenter::provisioning

@@ -47,13 +47,13 @@ class CatalogCache {
   // Every schedulable type of `node_class`, sorted by name; converted once per catalog and
   // subnet zones (a host that plans every few seconds pays for the conversion once), owned by
   // the cache.
-  absl::StatusOr<const std::vector<InstanceTypeView>*> InstanceTypesFor(
+  absl::StatusOr<SharedVector<InstanceTypeView>> InstanceTypesFor(
       const api::EC2NodeClass& node_class);
 
  private:
   cloudprovider::SpotPriceModel spot_;
   std::map<std::string, std::unique_ptr<cloudprovider::Catalog>> catalogs_;
-  std::map<std::string, std::vector<InstanceTypeView>> views_;
+  std::map<std::string, SharedVector<InstanceTypeView>> views_;
 };
 
 }  // namespace karpenter::provisioning

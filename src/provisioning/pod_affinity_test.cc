@@ -35,7 +35,8 @@ TEST(PodAntiAffinity, RequiredOnHostnameGivesEachPodItsOwnClaim) {
 TEST(PodAntiAffinity, HostnameAntiAffinityKeepsPodOffANodeWithAMatchingPod) {
   SchedulerInput input = DefaultInput();
   input.existing_nodes = {MakeNode("node-1", "4", "16Gi")};
-  input.bound_pods = {Bound("db-0", "node-1", kDb)};
+  const std::vector<api::Pod> bound = {Bound("db-0", "node-1", kDb)};
+  input.bound_pods = PointersTo(bound);
   api::Pod pod = Labeled("web", kWeb);
   RequireAntiAffinity(pod, AffinityTerm(kHostnameKey, kDb));
   api::Pod free = Labeled("free", kWeb);
@@ -104,7 +105,7 @@ TEST(PodAntiAffinity, BoundPodsAntiAffinityBlocksItsZone) {
   input.existing_nodes = {FullNode("node-a", kZoneA)};
   api::Pod guard = Bound("guard", "node-a", {});
   RequireAntiAffinity(guard, AffinityTerm(kZoneKey, kWeb));
-  input.bound_pods = {guard};
+  input.bound_pods = {&guard};
   input.pending_pods = {Labeled("web", kWeb)};
   for (int i = 0; i < 3; ++i) {
     input.pending_pods[0].metadata.name = input.pending_pods[0].metadata.uid =
@@ -121,7 +122,7 @@ TEST(PodAntiAffinity, BoundPodsOfARemovedNodeNoLongerBlockTheirZone) {
   input.existing_nodes = {FullNode("node-a", kZoneA)};
   api::Pod guard = Bound("guard", "node-a", {});
   RequireAntiAffinity(guard, AffinityTerm(kZoneKey, kWeb));
-  input.bound_pods = {guard};
+  input.bound_pods = {&guard};
   input.pending_pods = {Labeled("web", kWeb)};
   input.removed_nodes = {"node-a"};
   const SchedulerResult result = Solve(input);
@@ -134,7 +135,7 @@ TEST(PodAntiAffinity, BoundPodsHostnameAntiAffinityKeepsMatchingPodsOffItsNode) 
   input.existing_nodes = {MakeNode("node-1", "4", "16Gi")};
   api::Pod guard = Bound("guard", "node-1", {});
   RequireAntiAffinity(guard, AffinityTerm(kHostnameKey, kWeb));
-  input.bound_pods = {guard};
+  input.bound_pods = {&guard};
   input.pending_pods = {Labeled("web", kWeb), Labeled("db", kDb)};
   const SchedulerResult result = Solve(input);
   EXPECT_THAT(result.existing_node_pods.at("node-1"), ElementsAre("default/db"));
@@ -155,7 +156,8 @@ TEST(PodAntiAffinity, PreferredAntiAffinityIsRelaxed) {
 TEST(PodAffinity, FollowsABoundPodToItsZone) {
   SchedulerInput input = DefaultInput();
   input.existing_nodes = {FullNode("node-b", kZoneB)};
-  input.bound_pods = {Bound("db-0", "node-b", kDb)};
+  const std::vector<api::Pod> bound = {Bound("db-0", "node-b", kDb)};
+  input.bound_pods = PointersTo(bound);
   for (int i = 0; i < 3; ++i) {
     api::Pod pod = Labeled("web-" + std::to_string(i), kWeb);
     RequireAffinity(pod, AffinityTerm(kZoneKey, kDb));
@@ -218,7 +220,7 @@ TEST(PodAffinity, NamespacesListSelectsPodsElsewhere) {
   input.existing_nodes = {FullNode("node-c", kZoneC)};
   api::Pod db = Bound("db-0", "node-c", kDb);
   db.metadata.namespace_ = "data";
-  input.bound_pods = {db};
+  input.bound_pods = {&db};
   api::Pod pod = Labeled("web", kWeb);
   RequireAffinity(pod, AffinityTerm(kZoneKey, kDb));
   input.pending_pods = {pod};
@@ -238,7 +240,7 @@ TEST(PodAffinity, NamespaceSelectors) {
   input.existing_nodes = {FullNode("node-c", kZoneC)};
   api::Pod db = Bound("db-0", "node-c", kDb);
   db.metadata.namespace_ = "data";
-  input.bound_pods = {db};
+  input.bound_pods = {&db};
   api::Pod pod = Labeled("web", kWeb);
   api::PodAffinityTerm term = AffinityTerm(kZoneKey, kDb);
   term.namespace_selector = api::LabelSelector{};  // {}: every namespace.

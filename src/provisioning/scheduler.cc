@@ -16,6 +16,7 @@
 #include "src/provisioning/pod_queue.h"
 #include "src/provisioning/preferences.h"
 #include "src/provisioning/resources.h"
+#include "src/provisioning/solve_cache.h"
 #include "src/provisioning/template_claim.h"
 #include "src/provisioning/topology.h"
 #include "src/scheduling/selector_conversion.h"
@@ -27,32 +28,18 @@ const api::ResourceList& CapacityOf(const InstanceTypeView& type) {
   return type.capacity.empty() ? type.allocatable : type.capacity;
 }
 
+// A pool as one solve uses it: the shared prototype and what this solve has left of its limits.
 struct PoolState {
-  NodeClaimTemplate node_claim_template;
-  std::vector<api::Taint> startup_taints;
+  const PoolPrototype* prototype;
   std::optional<api::ResourceList> remaining;  // Set when the pool has limits.
-  // Per limited resource, the largest capacity among the template's candidates: while the
-  // remaining limits hold it, they hold every candidate.
-  api::ResourceList largest_capacity;
-  // Over the template's candidates; the vector's buffer stays put when the state moves.
-  std::unique_ptr<CompatibilityCache> compatibility;
 };
 
-// Per resource of `limits`, the largest capacity among the candidates that have it.
-api::ResourceList LargestCapacity(const std::vector<TypeCandidate>& candidates,
-                                  const api::ResourceList& limits) {
-  api::ResourceList largest;
-  for (const TypeCandidate& candidate : candidates) {
-    const api::ResourceList& capacity = CapacityOf(*candidate.type);
-    for (const auto& [name, limit] : limits) {
-      auto it = capacity.find(name);
-      if (it == capacity.end()) continue;
-      auto [entry, inserted] = largest.try_emplace(name, it->second);
-      if (!inserted && it->second > entry->second) entry->second = it->second;
-    }
-  }
-  return largest;
-}
+// A node as one solve uses it: the cache's, until this solve places a pod on it.
+struct NodeSlot {
+  const ExistingNode* shared;
+  std::optional<ExistingNode> own;
+  const ExistingNode& node() const { return own ? *own : *shared; }
+};
 
 // Types that stay within the pool's remaining limits. Every launch is one more node, so a
 // `nodes` limit needs at least one node left. `largest` (LargestCapacity of the candidates)
@@ -98,7 +85,7 @@ void SubtractMax(api::ResourceList& remaining, const CandidateList& candidates) 
 
 class Scheduler {
  public:
-  explicit Scheduler(const SchedulerInput& input) : input_(input) {}
+  Scheduler(const SchedulerInput& input, const SolveCache& cache) : input_(input), cache_(cache) {}
 
   SchedulerResult Run();
 
@@ -115,105 +102,33 @@ class Scheduler {
   bool ClaimBefore(size_t a, size_t b) const;
 
   const SchedulerInput& input_;
-  std::optional<Topology> topology_;  // Topology spread and pod (anti-)affinity (P11, P12).
-  std::vector<PoolState> pools_;      // Weight desc, then name desc.
-  std::vector<ExistingNode> existing_;
+  const SolveCache& cache_;
+  std::optional<Topology> topology_;       // Topology spread and pod (anti-)affinity (P11, P12).
+  std::vector<PoolState> pools_;           // Weight desc, then name desc.
+  std::vector<NodeSlot> existing_;         // Sized once: topology keeps pointers into placed nodes.
   std::vector<InFlightNodeClaim> claims_;  // Creation order.
   // Indices into `claims_` by (number of pods, creation order): the order upstream tries them
   // in, kept up to date incrementally rather than sorted for every pod.
   std::vector<size_t> claim_order_;
-  bool tolerate_prefer_no_schedule_ = false;
 };
 
 void Scheduler::BuildPools() {
-  std::vector<const NodePoolInstanceTypes*> ordered;
-  for (const NodePoolInstanceTypes& pool : input_.node_pools) {
-    // Deleting pools launch nothing more; static pools (replicas set) are provisioned by count,
-    // not by pending pods.
-    if (pool.node_pool.metadata.deletion_timestamp || pool.node_pool.spec.replicas) continue;
-    ordered.push_back(&pool);
-  }
-  std::stable_sort(ordered.begin(), ordered.end(), [](const auto* a, const auto* b) {
-    const int32_t wa = a->node_pool.spec.weight.value_or(0);
-    const int32_t wb = b->node_pool.spec.weight.value_or(0);
-    if (wa != wb) return wa > wb;
-    return a->node_pool.metadata.name > b->node_pool.metadata.name;
-  });
-  const scheduling::WellKnownLabels& well_known = input_.options.well_known_labels;
-  for (const NodePoolInstanceTypes* pool : ordered) {
-    absl::StatusOr<scheduling::Requirements> requirements = TemplateRequirements(pool->node_pool);
-    if (!requirements.ok()) continue;  // Admission rejects such pools; nothing can launch.
-    PoolState state;
-    NodeClaimTemplate& tmpl = state.node_claim_template;
-    tmpl.node_pool = pool->node_pool.metadata.name;
-    tmpl.requirements = *std::move(requirements);
-    tmpl.labels = pool->node_pool.spec.template_.metadata.labels;
-    tmpl.labels[std::string(api::kNodePoolLabelKey)] = tmpl.node_pool;
-    tmpl.taints = pool->node_pool.spec.template_.spec.taints;
-    state.startup_taints = pool->node_pool.spec.template_.spec.startup_taints;
-    for (const api::Taint& taint : tmpl.taints) {
-      tolerate_prefer_no_schedule_ |= taint.effect == api::kTaintEffectPreferNoSchedule;
+  for (const PoolPrototype& prototype : cache_.pools()) {
+    PoolState state{&prototype, std::nullopt};
+    if (prototype.limits) {
+      state.remaining = Subtract(*prototype.limits,
+                                 cache_.UsedBy(prototype.node_claim_template.node_pool, input_));
     }
-    // Daemonsets compatible with the template; each type then keeps those it can also host.
-    std::vector<std::pair<const api::Pod*, scheduling::Requirements>> daemons;
-    for (const api::Pod& daemon : input_.daemonset_pods) {
-      if (auto daemon_requirements =
-              DaemonRequirementsOn(daemon, tmpl.requirements, tmpl.taints, &well_known)) {
-        daemons.emplace_back(&daemon, *std::move(daemon_requirements));
-        tmpl.daemon_overhead = Merge(tmpl.daemon_overhead, RequestsForPod(daemon));
-        const std::vector<HostPort> ports = HostPortsOf(daemon);
-        tmpl.daemon_host_ports.insert(tmpl.daemon_host_ports.end(), ports.begin(), ports.end());
-      }
-    }
-    for (const InstanceTypeView& type : pool->instance_types) {
-      if (!type.requirements.HasIntersection(tmpl.requirements)) continue;
-      api::ResourceList overhead;
-      for (const auto& [daemon, daemon_requirements] : daemons) {
-        if (type.requirements.HasIntersection(daemon_requirements)) {
-          overhead = Merge(overhead, RequestsForPod(*daemon));
-        }
-      }
-      tmpl.candidates.push_back(MakeTypeCandidate(type, std::move(overhead)));
-    }
-    if (tmpl.candidates.empty()) continue;  // Upstream: NoCompatibleInstanceTypes event.
-    if (!pool->node_pool.spec.limits.empty()) {
-      api::ResourceList used;
-      for (const ExistingNodeView& node : input_.existing_nodes) {
-        if (input_.removed_nodes.contains(node.name)) continue;
-        auto label = node.labels.find(std::string(api::kNodePoolLabelKey));
-        if (label == node.labels.end() || label->second != tmpl.node_pool) continue;
-        used = Merge(used, node.capacity.empty() ? node.allocatable : node.capacity);
-        used[kResourceNodes].Add(api::Quantity::FromInt(1, {}));
-      }
-      state.remaining = Subtract(pool->node_pool.spec.limits, used);
-      state.largest_capacity = LargestCapacity(tmpl.candidates, *state.remaining);
-    }
-    state.compatibility = std::make_unique<CompatibilityCache>(tmpl.candidates);
     pools_.push_back(std::move(state));
   }
 }
 
 void Scheduler::BuildExistingNodes() {
-  std::vector<const ExistingNodeView*> ordered;
-  for (const ExistingNodeView& node : input_.existing_nodes) {
-    if (!input_.removed_nodes.contains(node.name)) ordered.push_back(&node);
-  }
-  std::stable_sort(ordered.begin(), ordered.end(), [](const auto* a, const auto* b) {
-    if (a->initialized != b->initialized) return a->initialized;
-    return a->name < b->name;
-  });
-  for (const ExistingNodeView* node : ordered) {
-    std::vector<api::Taint> startup_taints;
-    auto label = node->labels.find(std::string(api::kNodePoolLabelKey));
-    if (label != node->labels.end()) {
-      for (const NodePoolInstanceTypes& pool : input_.node_pools) {
-        if (pool.node_pool.metadata.name == label->second) {
-          startup_taints = pool.node_pool.spec.template_.spec.startup_taints;
-        }
-      }
-    }
-    existing_.emplace_back(*node, EffectiveTaints(*node, startup_taints), input_.daemonset_pods,
-                           &*topology_);
+  existing_.reserve(cache_.nodes().size());
+  for (const ExistingNode& node : cache_.nodes()) {
+    if (input_.removed_nodes.contains(node.name())) continue;
+    topology_->Register(api::kLabelHostname, node.hostname());
+    existing_.push_back({&node, std::nullopt});
   }
 }
 
@@ -253,7 +168,7 @@ absl::Status Scheduler::TrySchedule(const api::Pod& pod, const api::ResourceList
     topology_->Update(attempt);  // The attempt's (relaxed) constraints are the pod's own.
     absl::Status status = Add(attempt, requests);
     if (status.ok()) return status;
-    if (!Relax(attempt, tolerate_prefer_no_schedule_)) return status;
+    if (!Relax(attempt, cache_.tolerate_prefer_no_schedule())) return status;
   }
 }
 
@@ -263,12 +178,20 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
   KP_ASSIGN_OR_RETURN(const scheduling::Requirements strict, attempt.StrictRequirements());
   const bool moving =
       !input_.moving_pods.empty() && input_.moving_pods.contains(PodKey(*attempt.pod));
-  for (ExistingNode& node : existing_) {
+  const ResourceFootprint footprint = FootprintOf(requests);
+  ExistingNode::Placement placement;
+  for (NodeSlot& slot : existing_) {
+    const ExistingNode& node = slot.node();
     if (moving && node.view().under_consolidate_after) continue;
-    if (node.Add(attempt, pod_requirements, requests, &strict).ok()) return absl::OkStatus();
+    if (!node.MayFit(footprint)) continue;  // Check would fail on resources.
+    if (!node.Check(attempt, pod_requirements, requests, &strict, &*topology_, placement).ok()) {
+      continue;
+    }
+    if (!slot.own) slot.own.emplace(*slot.shared);
+    slot.own->Place(attempt, std::move(placement), &*topology_);
+    return absl::OkStatus();
   }
   // Emptier claims first, so pods spread over what is already being launched.
-  const ResourceFootprint footprint = FootprintOf(requests);
   const bool all_blocked = topology_->BlockedOnEveryClaim(attempt, claims_.size());
   for (size_t position = 0; !all_blocked && position < claim_order_.size(); ++position) {
     InFlightNodeClaim& claim = claims_[claim_order_[position]];
@@ -283,17 +206,18 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
   }
   std::vector<std::string> errors;
   for (PoolState& pool : pools_) {
-    const NodeClaimTemplate& tmpl = pool.node_claim_template;
+    const NodeClaimTemplate& tmpl = pool.prototype->node_claim_template;
     CandidateList candidates = AllCandidates(tmpl.candidates);
     if (pool.remaining) {
-      candidates = WithinLimits(candidates, *pool.remaining, pool.largest_capacity);
+      candidates = WithinLimits(candidates, *pool.remaining, pool.prototype->largest_capacity);
       if (candidates.empty()) {
         errors.push_back(fmt::format(
             "all available instance types exceed limits for nodepool: \"{}\"", tmpl.node_pool));
         continue;
       }
     }
-    InFlightNodeClaim claim(tmpl, std::move(candidates), &*topology_, pool.compatibility.get());
+    InFlightNodeClaim claim(tmpl, std::move(candidates), &*topology_,
+                            pool.prototype->compatibility.get());
     if (absl::Status status =
             claim.Add(attempt, pod_requirements, requests, input_.options, &strict);
         !status.ok()) {
@@ -355,9 +279,10 @@ SchedulerResult Scheduler::Run() {
   for (const auto& [index, error] : errors)
     result.unschedulable[PodKey(*schedulable[index])] = error;
 
-  for (const ExistingNode& node : existing_) {
-    for (const api::Pod* pod : node.pods())
-      result.existing_node_pods[node.name()].push_back(PodKey(*pod));
+  for (const NodeSlot& slot : existing_) {
+    if (!slot.own) continue;  // No pod placed.
+    for (const api::Pod* pod : slot.own->pods())
+      result.existing_node_pods[slot.own->name()].push_back(PodKey(*pod));
   }
   NodeClaimFinalizer finalizer(input_.options, kMaxInstanceTypes);
   result.new_node_claims.reserve(claims_.size());
@@ -410,6 +335,14 @@ void SortPodsForScheduling(std::vector<const api::Pod*>& pods) {
   for (size_t i = 0; i < keyed.size(); ++i) pods[i] = keyed[i].pod;
 }
 
-SchedulerResult Solve(const SchedulerInput& input) { return Scheduler(input).Run(); }
+SchedulerResult Solve(const SchedulerInput& input) {
+  const SolveCache cache(input);
+  return Scheduler(input, cache).Run();
+}
+
+SchedulerResult Solve(const SchedulerInput& input, const SolveCache& cache) {
+  if (!cache.BuiltFrom(input)) return Solve(input);
+  return Scheduler(input, cache).Run();
+}
 
 }  // namespace karpenter::provisioning

@@ -26,4 +26,9 @@ void SortPodsForScheduling(std::vector<const api::Pod*>& pods);
 SchedulerResult Solve(const SchedulerInput& input);
 SchedulerResult Solve(SchedulerInput&& input) = delete;
 
+// The same with the work shared across solves of one input taken from `cache` (see
+// solve_cache.h), which must have been built from `input` itself (otherwise it is not used).
+class SolveCache;
+SchedulerResult Solve(const SchedulerInput& input, const SolveCache& cache);
+
 }  // namespace karpenter::provisioning

@@ -36,6 +36,7 @@ class SharedVector {
   size_t size() const { return items_ ? items_->size() : 0; }
   bool empty() const { return size() == 0; }
   const T& operator[](size_t i) const { return (*items_)[i]; }
+  const T* data() const { return vector().data(); }
   const T& front() const { return items_->front(); }
   const T& back() const { return items_->back(); }
   // Whether the two share one buffer (a test of sharing; equality is operator==).

@@ -43,9 +43,9 @@ absl::Status AddNodePools(const state::ClusterSnapshot& snapshot, CatalogCache& 
     }
     const api::EC2NodeClass* node_class =
         snapshot.FindEC2NodeClass(pool.spec.template_.spec.node_class_ref->name);
-    KP_ASSIGN_OR_RETURN(const std::vector<InstanceTypeView>* types,
+    KP_ASSIGN_OR_RETURN(SharedVector<InstanceTypeView> types,
                         catalogs.InstanceTypesFor(*node_class));
-    out.input.node_pools.push_back({pool, *types});
+    out.input.node_pools.push_back({pool, std::move(types)});
   }
   return absl::OkStatus();
 }
@@ -166,7 +166,7 @@ absl::Status AddExistingNodes(const state::ClusterSnapshot& snapshot, CatalogCac
     if (state::IsNodeDeleting(snapshot, node)) continue;
     out.input.existing_nodes.push_back(NodeView(snapshot, node));
     for (const api::Pod* pod : snapshot.PodsOnNode(node.metadata.name)) {
-      if (!state::IsTerminal(*pod)) out.input.bound_pods.push_back(*pod);
+      if (!state::IsTerminal(*pod)) out.input.bound_pods.push_back(pod);
     }
   }
   for (const api::NodeClaim& node_claim : snapshot.node_claims()) {

@@ -42,15 +42,26 @@ spec:
          status + "\n---\n";
 }
 
-SnapshotSchedulerInput Build(const std::string& yaml, api::Time now = {}) {
-  absl::StatusOr<state::ClusterSnapshot> snapshot = SnapshotFromYaml(yaml);
-  EXPECT_TRUE(snapshot.ok()) << snapshot.status();
+// The input's bound pods point into `snapshot`, which the caller keeps.
+SnapshotSchedulerInput BuildFrom(state::ClusterSnapshot& snapshot, const std::string& yaml,
+                                 api::Time now = {}) {
+  absl::StatusOr<state::ClusterSnapshot> parsed = SnapshotFromYaml(yaml);
+  EXPECT_TRUE(parsed.ok()) << parsed.status();
+  if (parsed.ok()) snapshot = *std::move(parsed);
   CatalogCache catalogs;
   PlanOptions options;
   options.now = now;
-  absl::StatusOr<SnapshotSchedulerInput> input = BuildSchedulerInput(*snapshot, options, catalogs);
+  absl::StatusOr<SnapshotSchedulerInput> input = BuildSchedulerInput(snapshot, options, catalogs);
   EXPECT_TRUE(input.ok()) << input.status();
   return *std::move(input);
+}
+
+// For tests that do not look at bound pods (which would point into a snapshot gone by then).
+SnapshotSchedulerInput Build(const std::string& yaml, api::Time now = {}) {
+  state::ClusterSnapshot snapshot;
+  SnapshotSchedulerInput input = BuildFrom(snapshot, yaml, now);
+  input.input.bound_pods.clear();
+  return input;
 }
 
 const InstanceTypeView* FindType(const SnapshotSchedulerInput& input, const std::string& name) {
@@ -71,6 +82,12 @@ const ExistingNodeView* FindNode(const SnapshotSchedulerInput& input, const std:
 std::string Keys(const std::vector<api::Pod>& pods) {
   std::string out;
   for (const api::Pod& pod : pods) out += pod.metadata.namespace_ + "/" + pod.metadata.name + ";";
+  return out;
+}
+
+std::string Keys(const std::vector<const api::Pod*>& pods) {
+  std::string out;
+  for (const api::Pod* pod : pods) out += pod->metadata.namespace_ + "/" + pod->metadata.name + ";";
   return out;
 }
 
@@ -174,7 +191,9 @@ status: {phase: Succeeded}
 )";
 
 TEST(BuildSchedulerInput, BoundPodsAreChargedToTheirNode) {
-  SnapshotSchedulerInput input = Build(std::string(kPool) + NodeClass("") + kNodeWithPods);
+  state::ClusterSnapshot snapshot;
+  SnapshotSchedulerInput input =
+      BuildFrom(snapshot, std::string(kPool) + NodeClass("") + kNodeWithPods);
   const ExistingNodeView* node = FindNode(input, "node-a");
   ASSERT_NE(node, nullptr);
   EXPECT_EQ(node->requested.at("cpu").String(), "600m");
@@ -192,7 +211,9 @@ TEST(BuildSchedulerInput, DeletingNodesPodsArePendingAndTheNodeIsGone) {
   const std::string marker = "  name: node-a\n";
   yaml.replace(yaml.find(marker), marker.size(),
                marker + "  deletionTimestamp: \"2024-05-01T00:00:00Z\"\n");
-  SnapshotSchedulerInput input = Build(yaml, api::Time::FromUnixNanos(1'717'000'000'000'000'000));
+  state::ClusterSnapshot snapshot;
+  SnapshotSchedulerInput input =
+      BuildFrom(snapshot, yaml, api::Time::FromUnixNanos(1'717'000'000'000'000'000));
   EXPECT_EQ(FindNode(input, "node-a"), nullptr);
   EXPECT_THAT(input.input.bound_pods, IsEmpty());
   // The DaemonSet pod stays behind; the finished pod has nowhere to go.

@@ -87,7 +87,8 @@ Topology::Topology(const SchedulerInput& input, std::span<const PodAttempt> pend
   auto add_namespace = [&](const std::string& name) {
     if (seen.insert(name).second) namespaces_.push_back(name);
   };
-  for (const api::Pod& pod : input.bound_pods) {
+  for (const api::Pod* bound : input.bound_pods) {
+    const api::Pod& pod = *bound;
     // The namespace test first: it is a hash lookup, and nearly always already seen.
     if (seen.contains(pod.metadata.namespace_)) continue;
     if (!input.removed_nodes.contains(pod.spec.node_name)) add_namespace(pod.metadata.namespace_);
@@ -99,7 +100,8 @@ Topology::Topology(const SchedulerInput& input, std::span<const PodAttempt> pend
   std::sort(namespaces_.begin(), namespaces_.end());
 
   // Anti-affinity of bound pods blocks matching pods from the domains they occupy.
-  for (const api::Pod& pod : input.bound_pods) {
+  for (const api::Pod* bound : input.bound_pods) {
+    const api::Pod& pod = *bound;
     if (Ignored(pod) || RequiredAntiAffinity(pod) == nullptr) continue;
     EnsureDomainsAndNodes();
     auto node = node_index_.find(pod.spec.node_name);
@@ -316,7 +318,8 @@ void Topology::CountExisting(TopologyGroup& group) const {
       group.Register(domain->second);
     }
   }
-  for (const api::Pod& pod : input_.bound_pods) {
+  for (const api::Pod* bound : input_.bound_pods) {
+    const api::Pod& pod = *bound;
     if (Ignored(pod) || !group.Selects(pod)) continue;
     auto index = node_index_.find(pod.spec.node_name);
     if (index == node_index_.end()) continue;  // Its node is gone: the pod is not running.

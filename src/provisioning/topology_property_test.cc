@@ -2,6 +2,7 @@
 // anti-affinity, bound pods and an existing node: no placement ever breaks maxSkew or a
 // required anti-affinity. Runs with a fixed seed so failures reproduce.
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 
@@ -24,6 +25,8 @@ constexpr char kExistingNode[] = "node-1";
 // with hostname anti-affinity against every app=a pod, plus plain app=a pods and others.
 struct Workload {
   SchedulerInput input;
+  // The bound pods `input` points at (heap storage: a moved Workload keeps them in place).
+  std::unique_ptr<std::vector<api::Pod>> bound = std::make_unique<std::vector<api::Pod>>();
   std::map<std::string, int32_t> zone_skew;  // app -> maxSkew
   int32_t host_skew = 1;
   std::map<std::string, std::string> app_of;  // pod key -> app label
@@ -42,10 +45,11 @@ Workload ArbitraryWorkload() {
     for (int i = 0; i < bound; ++i) {
       const char* app = *rc::gen::element("z0", "z1", "h", "a");
       api::Pod pod = Bound("bound-" + std::to_string(i), kExistingNode, {{"app", app}});
-      w.input.bound_pods.push_back(pod);
+      w.bound->push_back(pod);
       w.app_of[PodKey(pod)] = app;
     }
   }
+  w.input.bound_pods = PointersTo(*w.bound);
   const int count = *rc::gen::inRange(1, 30);
   for (int i = 0; i < count; ++i) {
     const std::string cpu = std::to_string(*rc::gen::inRange(50, 3000)) + "m";
@@ -81,7 +85,7 @@ std::vector<PlacedNode> Nodes(const Workload& w, const SchedulerResult& result) 
   }
   if (!w.input.existing_nodes.empty()) {
     PlacedNode node{kZoneA, {}, {}};
-    for (const api::Pod& pod : w.input.bound_pods) node.pods.push_back(PodKey(pod));
+    for (const api::Pod* pod : w.input.bound_pods) node.pods.push_back(PodKey(*pod));
     auto placed = result.existing_node_pods.find(kExistingNode);
     if (placed != result.existing_node_pods.end()) {
       node.pods.insert(node.pods.end(), placed->second.begin(), placed->second.end());

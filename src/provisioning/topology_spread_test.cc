@@ -120,14 +120,15 @@ TEST(TopologySpread, ScheduleAnywayIsHonouredWhenPossible) {
 TEST(TopologySpread, BoundPodsAreCountedButTerminatingOnesAreNot) {
   SchedulerInput input = DefaultInput();
   input.existing_nodes = {FullNode("node-a", kZoneA), FullNode("node-b", kZoneB)};
-  input.bound_pods = {Bound("old-1", "node-a", kWeb), Bound("old-2", "node-a", kWeb),
-                      Bound("other", "node-b", {{"app", "other"}})};
+  std::vector<api::Pod> bound = {Bound("old-1", "node-a", kWeb), Bound("old-2", "node-a", kWeb),
+                                 Bound("other", "node-b", {{"app", "other"}})};
   api::Pod terminating = Bound("leaving", "node-b", kWeb);
   terminating.metadata.deletion_timestamp = api::Time::FromUnixSeconds(1);
   api::Pod finished = Bound("done", "node-b", kWeb);
   finished.status.phase = "Succeeded";
-  input.bound_pods.push_back(terminating);
-  input.bound_pods.push_back(finished);
+  bound.push_back(terminating);
+  bound.push_back(finished);
+  input.bound_pods = PointersTo(bound);
   input.pending_pods = SpreadPods("web", 4, Spread(kZoneKey, 1, kWeb), kWeb);
   const SchedulerResult result = Solve(input);
   EXPECT_THAT(result.unschedulable, IsEmpty());
@@ -140,9 +141,10 @@ TEST(TopologySpread, BoundPodsInOtherNamespacesAreNotCounted) {
   input.existing_nodes = {FullNode("node-a", kZoneA)};
   api::Pod elsewhere = Bound("old", "node-a", kWeb);
   elsewhere.metadata.namespace_ = "other";
-  input.bound_pods = {elsewhere, elsewhere};
-  input.bound_pods[1].metadata.name = "old-2";
-  input.bound_pods[1].metadata.uid = "old-2";
+  std::vector<api::Pod> bound = {elsewhere, elsewhere};
+  bound[1].metadata.name = "old-2";
+  bound[1].metadata.uid = "old-2";
+  input.bound_pods = PointersTo(bound);
   input.pending_pods = SpreadPods("web", 3, Spread(kZoneKey, 1, kWeb), kWeb);
   const SchedulerResult result = Solve(input);
   EXPECT_THAT(PodsPerZone(result), ElementsAre(Pair(kZoneA, 1), Pair(kZoneB, 1), Pair(kZoneC, 1)));
@@ -151,10 +153,11 @@ TEST(TopologySpread, BoundPodsInOtherNamespacesAreNotCounted) {
 TEST(TopologySpread, MatchLabelKeysCountsOnlyTheSameRevision) {
   SchedulerInput input = DefaultInput();
   input.existing_nodes = {FullNode("node-a", kZoneA)};
+  std::vector<api::Pod> bound;
   for (int i = 0; i < 3; ++i) {
-    input.bound_pods.push_back(
-        Bound("v1-" + std::to_string(i), "node-a", {{"app", "web"}, {"hash", "v1"}}));
+    bound.push_back(Bound("v1-" + std::to_string(i), "node-a", {{"app", "web"}, {"hash", "v1"}}));
   }
+  input.bound_pods = PointersTo(bound);
   api::TopologySpreadConstraint tsc = Spread(kZoneKey, 1, kWeb);
   tsc.match_label_keys = {"hash"};
   input.pending_pods = SpreadPods("v2", 3, tsc, {{"app", "web"}, {"hash", "v2"}});

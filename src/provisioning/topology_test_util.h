@@ -98,6 +98,13 @@ inline api::Pod Bound(const std::string& name, const std::string& node,
   return pod;
 }
 
+// What SchedulerInput::bound_pods holds: pointers to pods the test keeps alive.
+inline std::vector<const api::Pod*> PointersTo(const std::vector<api::Pod>& pods) {
+  std::vector<const api::Pod*> out;
+  for (const api::Pod& pod : pods) out.push_back(&pod);
+  return out;
+}
+
 // The claim's zone when it has exactly one, else "".
 inline std::string ZoneOf(const NewNodeClaim& claim) {
   return claim.zones.size() == 1 ? claim.zones[0] : "";

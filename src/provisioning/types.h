@@ -81,7 +81,9 @@ struct SchedulerOptions {
 // The instance types one NodePool may launch.
 struct NodePoolInstanceTypes {
   api::NodePool node_pool;  // Already defaulted.
-  std::vector<InstanceTypeView> instance_types;
+  // Shared with the catalog cache and every copy of the input until one is modified (a host
+  // marking offerings unavailable): hundreds of types are not copied per plan or simulation.
+  SharedVector<InstanceTypeView> instance_types;
 };
 
 struct SchedulerInput {
@@ -92,8 +94,9 @@ struct SchedulerInput {
   std::vector<api::Pod> pending_pods;
   // Pods already bound to a node (spec.nodeName set): topology spread and pod (anti-)affinity
   // count them in their node's domains. Their requests are already in
-  // ExistingNodeView::requested.
-  std::vector<api::Pod> bound_pods;
+  // ExistingNodeView::requested. Not owned: a cluster's tens of thousands of pods stay in its
+  // snapshot (or the caller's storage), which must outlive the input.
+  std::vector<const api::Pod*> bound_pods;
   // "namespace/name" of pending pods that a disruption simulation moves off candidate nodes;
   // they never land on a node marked `under_consolidate_after`. Empty outside simulations.
   std::set<std::string> moving_pods;

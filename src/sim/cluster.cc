@@ -253,6 +253,7 @@ void Cluster::DeletePod(const std::string& key) {
   auto it = pods_.find(key);
   if (it != pods_.end() && !it->second.pod.spec.node_name.empty()) {
     NotePodEvent(it->second.pod.spec.node_name);
+    NoteCapacityEvent();
   }
   MarkUnconsolidated();
   pods_.erase(key);
@@ -372,6 +373,7 @@ void Cluster::MarkReady(const std::string& id) {
   Instance& instance = it->second;
   instance.phase = NodePhase::kReady;
   instance.ready_at = queue_.now();
+  NoteCapacityEvent();
   MarkUnconsolidated();
   RemoveTaint(instance.node.spec.taints, kNotReadyTaintKey);
   api::NodeCondition ready;
@@ -471,6 +473,7 @@ void Cluster::Uncordon(const std::string& id) {
   if (it == instances_.end() || !it->second.node.spec.unschedulable) return;
   it->second.node.spec.unschedulable = false;
   RemoveTaint(it->second.node.spec.taints, kUnschedulableTaintKey);
+  NoteCapacityEvent();
   MarkUnconsolidated();
   log_.Record(queue_.now(), "NodeUncordoned", {Str("node", it->second.node.metadata.name)});
   RequestSchedulingPass();
@@ -490,6 +493,7 @@ int Cluster::Drain(const std::string& id) {
   for (const std::string& key : terminating) DeletePod(key);
   if (!evicted.empty()) NotePodEvent(node_name);
   MarkUnconsolidated();
+  if (!evicted.empty()) NoteCapacityEvent();
   for (const std::string& key : evicted) {
     pods_.erase(key);
     ++counters_.evictions;
@@ -515,6 +519,7 @@ bool Cluster::UntaintNode(const std::string& node_name, const std::string& key) 
   auto it = instance_by_node_.find(node_name);
   if (it == instance_by_node_.end()) return false;
   RemoveTaint(instances_.at(it->second).node.spec.taints, key);
+  NoteCapacityEvent();
   MarkUnconsolidated();
   // A node update: kube-scheduler retries the pods it could not place.
   RequestSchedulingPass();
@@ -616,10 +621,22 @@ void Cluster::RunSchedulingPass() {
   pass_scheduled_ = false;
   // With every pod bound there is nothing to place: the pass would bind nothing and mark
   // nothing unschedulable, so it is not worth a snapshot.
-  const bool any_unbound = std::any_of(pods_.begin(), pods_.end(), [](const auto& entry) {
-    return entry.second.pod.spec.node_name.empty();
-  });
+  bool any_unbound = false;
+  bool any_untried = false;  // unbound and not (yet) found unschedulable
+  for (const auto& [key, record] : pods_) {
+    if (!record.pod.spec.node_name.empty()) continue;
+    any_unbound = true;
+    any_untried = any_untried || !record.unschedulable;
+  }
   if (!any_unbound) return;
+  const SimMillis now = queue_.now();
+  if (!any_untried && capacity_events_ == capacity_events_at_last_pass_ &&
+      now - last_pass_ < kPodMaxInUnschedulableMillis) {
+    return;
+  }
+  capacity_events_at_last_pass_ = capacity_events_;
+  last_pass_ = now;
+  ++scheduling_passes_;
   absl::StatusOr<std::shared_ptr<const state::ClusterSnapshot>> snapshot =
       SharedSnapshot(/*schedulable_only=*/true);
   if (!snapshot.ok()) {

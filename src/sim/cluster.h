@@ -86,6 +86,9 @@ struct ClusterCounters {
 
 // Upstream: five minutes (pkg/controllers/state/cluster.go).
 inline constexpr SimMillis kConsolidationStateRefreshMillis = 5 * 60 * 1000;
+// kube-scheduler's podMaxInUnschedulablePodsDuration: a pod waits at most this long in the
+// unschedulable queue before it is retried without any cluster event.
+inline constexpr SimMillis kPodMaxInUnschedulableMillis = 5 * 60 * 1000;
 
 // How long a Job's pods run once bound: an annotation on the Job (the twin has no containers to
 // run), in seconds; kDefaultJobRunSeconds without it.
@@ -177,6 +180,8 @@ class Cluster {
   }
   // Asks for a kube-scheduler pass `kubeSchedulerBind` from now (coalesced).
   void RequestSchedulingPass();
+  // kube-scheduler passes that ran (skipped ones, which could bind nothing, not counted).
+  uint64_t scheduling_passes() const { return scheduling_passes_; }
 
   // Folds the cost up to now into the counters; call before reading them.
   void SettleCost();
@@ -275,6 +280,15 @@ class Cluster {
   uint64_t instance_count_ = 0;
   uint64_t daemon_pod_count_ = 0;
   bool pass_scheduled_ = false;
+  // kube-scheduler's unschedulable queue: pods it could not place are retried only after a
+  // cluster event that may make room (a node turning Ready, uncordoned or untainted, a bound
+  // pod leaving), or once they have waited kPodMaxInUnschedulableMillis. A pass with neither
+  // and no new pod would bind nothing, so it is skipped.
+  void NoteCapacityEvent() { ++capacity_events_; }
+  uint64_t capacity_events_ = 0;
+  uint64_t scheduling_passes_ = 0;
+  uint64_t capacity_events_at_last_pass_ = 0;
+  SimMillis last_pass_ = 0;
   std::function<void()> on_unschedulable_;
 
   double price_per_hour_ = 0;

@@ -262,25 +262,28 @@ void ClusterAutoscaler::Refresh() {
                          [this] { Refresh(); });
 }
 
-bool ClusterAutoscaler::PodsFitElsewhere(const provisioning::SchedulerInput& schedulable,
+bool ClusterAutoscaler::PodsFitElsewhere(provisioning::SchedulerInput& others,
+                                         std::unique_ptr<provisioning::SolveCache>& cache,
                                          const std::string& node_name) const {
-  provisioning::SchedulerInput input;
-  input.daemonset_pods = schedulable.daemonset_pods;
-  for (const provisioning::ExistingNodeView& node : schedulable.existing_nodes) {
-    if (node.name != node_name) input.existing_nodes.push_back(node);
-  }
+  others.pending_pods.clear();
   for (const PodRecord* record : cluster_.WorkloadPodsOn(node_name)) {
     api::Pod pod = record->pod;
     pod.spec.node_name.clear();
-    input.pending_pods.push_back(std::move(pod));
+    others.pending_pods.push_back(std::move(pod));
   }
-  if (input.pending_pods.empty()) return true;
-  return provisioning::Solve(input).unschedulable.empty();
+  if (others.pending_pods.empty()) return true;
+  if (cache == nullptr) cache = std::make_unique<provisioning::SolveCache>(others);
+  others.removed_nodes = {node_name};
+  return provisioning::Solve(others, *cache).unschedulable.empty();
 }
 
 void ClusterAutoscaler::ScaleDown(const provisioning::SchedulerInput& schedulable) {
   const SimMillis now = cluster_.queue().now();
   std::set<std::string> still_unneeded;
+  provisioning::SchedulerInput others;
+  others.existing_nodes = schedulable.existing_nodes;
+  others.daemonset_pods = schedulable.daemonset_pods;
+  std::unique_ptr<provisioning::SolveCache> cache;
   for (const provisioning::ExistingNodeView& node : schedulable.existing_nodes) {
     const GroupState* group = groups_.GroupOfNode(node.name);
     if (group == nullptr || !group->spec.autoscaled) continue;
@@ -291,7 +294,7 @@ void ClusterAutoscaler::ScaleDown(const provisioning::SchedulerInput& schedulabl
     for (const PodRecord* record : cluster_.WorkloadPodsOn(node.name)) {
       system_pod = system_pod || record->pod.metadata.namespace_ == "kube-system";
     }
-    if (system_pod || !PodsFitElsewhere(schedulable, node.name)) continue;
+    if (system_pod || !PodsFitElsewhere(others, cache, node.name)) continue;
     still_unneeded.insert(node.name);
     unneeded_since_.try_emplace(node.name, now);
   }

@@ -11,10 +11,12 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "src/provisioning/solve_cache.h"
 #include "src/provisioning/types.h"
 #include "src/sim/auto_scaling_groups.h"
 #include "src/sim/ca_estimator.h"
@@ -60,7 +62,12 @@ class ClusterAutoscaler {
   std::vector<ExpansionOption> ExpansionOptions(const std::vector<api::Pod>& pods,
                                                 const std::vector<api::Pod>& daemons) const;
   void ScaleDown(const provisioning::SchedulerInput& schedulable);
-  bool PodsFitElsewhere(const provisioning::SchedulerInput& schedulable,
+  // The scale-down simulation: whether the node's workload pods fit on the other nodes.
+  // `others` holds the schedulable nodes and daemonsets; it is solved with the node removed
+  // (its pending pods and removed nodes are this call's scratch), and every call of one loop
+  // shares `cache`, built on first use.
+  bool PodsFitElsewhere(provisioning::SchedulerInput& others,
+                        std::unique_ptr<provisioning::SolveCache>& cache,
                         const std::string& node_name) const;
   void Refresh();
   void BackOff(GroupState& group, const std::string& reason);

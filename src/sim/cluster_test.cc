@@ -69,6 +69,43 @@ TEST(Cluster, PodsThatDoNotFitStayPending) {
   EXPECT_EQ(world.cluster.UnschedulablePods().size(), 1u);
 }
 
+TEST(Cluster, UnschedulablePodsAreRetriedOnlyWhenRoomMayHaveAppeared) {
+  World world;
+  world.cluster.LaunchInstance(OnDemand("m6i.large"), /*initial=*/true);
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("big", 1, "3", "1Gi"), false).ok());
+  world.queue.RunUntil(5000);
+  ASSERT_EQ(world.cluster.UnschedulablePods().size(), 1u);
+  const uint64_t passes = world.cluster.scheduling_passes();
+  // Booting and registering nodes take no pods yet: nothing the pending pod waits for has
+  // changed, so a pass asked for meanwhile does not retry it.
+  world.cluster.LaunchInstance(OnDemand("m6i.xlarge"));
+  world.cluster.RequestSchedulingPass();
+  world.queue.RunUntil(20000);
+  EXPECT_EQ(world.cluster.scheduling_passes(), passes);
+  world.queue.RunUntil(40000);
+  world.cluster.RequestSchedulingPass();
+  world.queue.RunUntil(49000);
+  EXPECT_EQ(world.cluster.scheduling_passes(), passes);
+  // The node turning Ready (50 s after its launch at 5 s) is such a change: the pod is
+  // retried and binds.
+  world.queue.RunUntil(57000);
+  EXPECT_EQ(world.cluster.scheduling_passes(), passes + 1);
+  EXPECT_EQ(BoundPods(world.cluster), 1u);
+  // A new pod is tried at once, with no other change.
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("huge", 1, "64", "1Gi"), false).ok());
+  world.queue.RunUntil(65000);
+  EXPECT_EQ(world.cluster.scheduling_passes(), passes + 2);
+  ASSERT_EQ(world.cluster.UnschedulablePods().size(), 1u);
+  // Without any change it waits out kube-scheduler's five minutes before the next retry.
+  world.cluster.RequestSchedulingPass();
+  world.queue.RunUntil(120000);
+  EXPECT_EQ(world.cluster.scheduling_passes(), passes + 2);
+  world.queue.RunUntil(400000);
+  world.cluster.RequestSchedulingPass();
+  world.queue.RunUntil(410000);
+  EXPECT_EQ(world.cluster.scheduling_passes(), passes + 3);
+}
+
 TEST(Cluster, DaemonSetPodsLandOnRegisteredNodes) {
   World world;
   api::DaemonSet daemon_set;

@@ -141,12 +141,22 @@ void KarpenterHost::MarkUnavailableOfferings(provisioning::SchedulerInput& input
   const SimMillis now = cluster_.queue().now();
   std::erase_if(unavailable_until_, [now](const auto& entry) { return entry.second <= now; });
   if (unavailable_until_.empty()) return;
+  auto unavailable = [&](const provisioning::InstanceTypeView& type,
+                         const provisioning::OfferingView& offering) {
+    return unavailable_until_.contains({type.name, offering.zone, offering.capacity_type});
+  };
   for (provisioning::NodePoolInstanceTypes& pool : input.node_pools) {
-    for (provisioning::InstanceTypeView& type : pool.instance_types) {
+    // The types are shared with the catalog cache: take a private copy only to change them.
+    const bool any = std::any_of(
+        pool.instance_types.begin(), pool.instance_types.end(),
+        [&](const provisioning::InstanceTypeView& type) {
+          return std::any_of(type.offerings.begin(), type.offerings.end(),
+                             [&](const auto& offering) { return unavailable(type, offering); });
+        });
+    if (!any) continue;
+    for (provisioning::InstanceTypeView& type : pool.instance_types.Mutable()) {
       for (provisioning::OfferingView& offering : type.offerings) {
-        if (unavailable_until_.contains({type.name, offering.zone, offering.capacity_type})) {
-          offering.available = false;
-        }
+        if (unavailable(type, offering)) offering.available = false;
       }
     }
   }
