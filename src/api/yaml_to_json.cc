@@ -9,6 +9,7 @@
 #include "karpenter/common/status.h"
 #include "simdjson.h"
 #include "src/api/json_writer.h"
+#include "src/api/yaml_document_scan.h"
 #include "src/api/yaml_hang_guard.h"
 #include "yaml-cpp/yaml.h"
 
@@ -117,7 +118,31 @@ bool FloatToJson(std::string_view s, std::string& out) {
   return true;
 }
 
-absl::Status EmitNode(const YAML::Node& node, JsonWriter& writer);
+// Aliases let a short input name one node many times, and every use is written out in full, so
+// a few hundred bytes of nested aliases ("billion laughs") would expand to gigabytes of JSON.
+// Without aliases the JSON stays within a few times the YAML's size (quotes around short plain
+// scalars, `null` for an empty entry, escapes), so the JSON for one input is capped at
+// kJsonBytesPerYamlByte per input byte plus kJsonAllowanceBytes for the aliases a manifest
+// reasonably uses. Kubernetes' reader refuses such input too ("excessive aliasing").
+constexpr size_t kJsonBytesPerYamlByte = 8;
+constexpr size_t kJsonAllowanceBytes = size_t{1} << 20;
+
+struct JsonBudget {
+  size_t limit = 0;
+  size_t written_before = 0;  // JSON bytes of the input's earlier documents
+};
+
+absl::Status ExcessiveExpansion(const YAML::Node& node, const JsonBudget& budget) {
+  YAML::Mark mark = node.Mark();
+  std::string where =
+      mark.is_null() ? "" : fmt::format("line {}, column {}: ", mark.line + 1, mark.column + 1);
+  return absl::InvalidArgumentError(fmt::format(
+      "{}the YAML expands to more than {} bytes of JSON ({} per input byte plus {}): excessive "
+      "aliasing",
+      where, budget.limit, kJsonBytesPerYamlByte, kJsonAllowanceBytes));
+}
+
+absl::Status EmitNode(const YAML::Node& node, JsonWriter& writer, const JsonBudget& budget);
 
 void EmitScalar(const YAML::Node& node, JsonWriter& writer) {
   const std::string& text = node.Scalar();
@@ -131,7 +156,7 @@ void EmitScalar(const YAML::Node& node, JsonWriter& writer) {
 
 // A key given twice would leave two different objects depending on which copy a reader keeps, so
 // it is an error, as in kubectl ("mapping key ... already defined").
-absl::Status EmitMap(const YAML::Node& node, JsonWriter& writer) {
+absl::Status EmitMap(const YAML::Node& node, JsonWriter& writer, const JsonBudget& budget) {
   absl::flat_hash_set<std::string> seen;
   writer.BeginObject();
   for (const auto& entry : node) {
@@ -143,13 +168,17 @@ absl::Status EmitMap(const YAML::Node& node, JsonWriter& writer) {
                       mark.column + 1, key));
     }
     writer.Key(key);
-    KP_RETURN_IF_ERROR(EmitNode(entry.second, writer));
+    KP_RETURN_IF_ERROR(EmitNode(entry.second, writer, budget));
   }
   writer.EndObject();
   return absl::OkStatus();
 }
 
-absl::Status EmitNode(const YAML::Node& node, JsonWriter& writer) {
+absl::Status EmitNode(const YAML::Node& node, JsonWriter& writer, const JsonBudget& budget) {
+  // Checked before every node, so the overshoot is at most one scalar from the input.
+  if (budget.written_before + writer.size() > budget.limit) {
+    return ExcessiveExpansion(node, budget);
+  }
   switch (node.Type()) {
     case YAML::NodeType::Undefined:
     case YAML::NodeType::Null:
@@ -160,11 +189,11 @@ absl::Status EmitNode(const YAML::Node& node, JsonWriter& writer) {
       return absl::OkStatus();
     case YAML::NodeType::Sequence:
       writer.BeginArray();
-      for (const YAML::Node& item : node) KP_RETURN_IF_ERROR(EmitNode(item, writer));
+      for (const YAML::Node& item : node) KP_RETURN_IF_ERROR(EmitNode(item, writer, budget));
       writer.EndArray();
       return absl::OkStatus();
     case YAML::NodeType::Map:
-      return EmitMap(node, writer);
+      return EmitMap(node, writer, budget);
   }
   return absl::OkStatus();
 }
@@ -192,6 +221,7 @@ absl::StatusOr<std::vector<JsonDocument>> YamlToJson(std::string_view yaml) {
     return absl::InvalidArgumentError("input is not valid UTF-8");
   }
   KP_RETURN_IF_ERROR(CheckNoTopLevelFlowEntry(yaml));
+  KP_RETURN_IF_ERROR(CheckYamlDocumentsAdvance(yaml));
   std::vector<YAML::Node> nodes;
   try {
     nodes = YAML::LoadAll(std::string(yaml));
@@ -201,15 +231,17 @@ absl::StatusOr<std::vector<JsonDocument>> YamlToJson(std::string_view yaml) {
   }
   std::vector<JsonDocument> docs;
   docs.reserve(nodes.size());
+  JsonBudget budget{.limit = kJsonBytesPerYamlByte * yaml.size() + kJsonAllowanceBytes};
   for (const YAML::Node& node : nodes) {
     if (node.IsNull()) continue;
     JsonWriter writer;
     try {
-      KP_RETURN_IF_ERROR(EmitNode(node, writer));
+      KP_RETURN_IF_ERROR(EmitNode(node, writer, budget));
     } catch (const YAML::Exception& e) {
       return absl::InvalidArgumentError(
           fmt::format("line {}, column {}: {}", e.mark.line + 1, e.mark.column + 1, e.msg));
     }
+    budget.written_before += writer.size();
     docs.push_back({writer.Take(), node.Mark().line + 1});
   }
   return docs;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace karpenter::api {
 namespace {
 
@@ -59,6 +61,43 @@ TEST(YamlToJson, AnchorsAndBlockScalars) {
   auto docs = YamlToJson("base: &b {x: 1}\ncopy: *b\ntext: |\n  line1\n  line2\n");
   ASSERT_TRUE(docs.ok()) << docs.status();
   EXPECT_EQ((*docs)[0].json, R"({"base":{"x":1},"copy":{"x":1},"text":"line1\nline2\n"})");
+}
+
+// Nine levels of nine aliases each ("billion laughs"): about 500 bytes of YAML name 9^10 leaves.
+std::string NestedAliases() {
+  std::string yaml = "l0: &l0 [x, x, x, x, x, x, x, x, x]\n";
+  for (int level = 1; level < 10; ++level) {
+    yaml += "l" + std::to_string(level) + ": &l" + std::to_string(level) + " [";
+    for (int use = 0; use < 9; ++use) {
+      yaml += (use == 0 ? "*l" : ", *l") + std::to_string(level - 1);
+    }
+    yaml += "]\n";
+  }
+  return yaml;
+}
+
+TEST(YamlToJson, RefusesExcessiveAliasing) {
+  auto docs = YamlToJson(NestedAliases());
+  ASSERT_FALSE(docs.ok());
+  EXPECT_NE(docs.status().message().find("excessive aliasing"), std::string::npos) << docs.status();
+  // It stops inside the innermost list, which every alias ends up naming.
+  EXPECT_EQ(docs.status().message().rfind("line 1, column ", 0), 0) << docs.status();
+  // A few levels of the same aliases stay well within the allowance.
+  std::string shallow = NestedAliases();
+  shallow.resize(shallow.find("l4:"));
+  EXPECT_TRUE(YamlToJson(shallow).ok());
+}
+
+// The cap only bites through aliases: YAML whose JSON is several times longer still converts,
+// however long it is. Each `\0` escape (2 bytes) becomes `\u0000` (6 bytes).
+TEST(YamlToJson, LargeInputWithoutAliasesIsNotCapped) {
+  std::string yaml = "\"";
+  for (int i = 0; i < 300000; ++i) yaml += "\\0";
+  yaml += "\"";
+  auto docs = YamlToJson(yaml);
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  // More JSON than the allowance plus one byte per input byte: the per-byte share is needed.
+  EXPECT_GT((*docs)[0].json.size(), yaml.size() + (size_t{1} << 20));
 }
 
 TEST(YamlToJson, DuplicateKeyNamesTheKeyAndLine) {
