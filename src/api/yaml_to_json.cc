@@ -127,22 +127,16 @@ bool FloatToJson(std::string_view s, std::string& out) {
 constexpr size_t kJsonBytesPerYamlByte = 8;
 constexpr size_t kJsonAllowanceBytes = size_t{1} << 20;
 
-struct JsonBudget {
-  size_t limit = 0;
-  size_t written_before = 0;  // JSON bytes of the input's earlier documents
-};
+// yaml-cpp stops nesting at 500 levels, but an alias inside the node it names (`&a [*a]`) makes
+// a cycle that would be written out forever. JSON deeper than this is refused by the decoder
+// anyway (simdjson's default depth limit is 1024), and manifests nest a few dozen levels.
+constexpr int kMaxJsonDepth = 1000;
 
-absl::Status ExcessiveExpansion(const YAML::Node& node, const JsonBudget& budget) {
+std::string Where(const YAML::Node& node) {
   YAML::Mark mark = node.Mark();
-  std::string where =
-      mark.is_null() ? "" : fmt::format("line {}, column {}: ", mark.line + 1, mark.column + 1);
-  return absl::InvalidArgumentError(fmt::format(
-      "{}the YAML expands to more than {} bytes of JSON ({} per input byte plus {}): excessive "
-      "aliasing",
-      where, budget.limit, kJsonBytesPerYamlByte, kJsonAllowanceBytes));
+  if (mark.is_null()) return "";
+  return fmt::format("line {}, column {}: ", mark.line + 1, mark.column + 1);
 }
-
-absl::Status EmitNode(const YAML::Node& node, JsonWriter& writer, const JsonBudget& budget);
 
 void EmitScalar(const YAML::Node& node, JsonWriter& writer) {
   const std::string& text = node.Scalar();
@@ -154,49 +148,75 @@ void EmitScalar(const YAML::Node& node, JsonWriter& writer) {
   writer.Raw(PlainScalarToJson(text));
 }
 
-// A key given twice would leave two different objects depending on which copy a reader keeps, so
-// it is an error, as in kubectl ("mapping key ... already defined").
-absl::Status EmitMap(const YAML::Node& node, JsonWriter& writer, const JsonBudget& budget) {
-  absl::flat_hash_set<std::string> seen;
-  writer.BeginObject();
-  for (const auto& entry : node) {
-    std::string key = entry.first.IsScalar() ? entry.first.Scalar() : YAML::Dump(entry.first);
-    if (!seen.insert(key).second) {
-      YAML::Mark mark = entry.first.Mark();
-      return absl::InvalidArgumentError(
-          fmt::format("line {}, column {}: mapping key \"{}\" already defined", mark.line + 1,
-                      mark.column + 1, key));
-    }
-    writer.Key(key);
-    KP_RETURN_IF_ERROR(EmitNode(entry.second, writer, budget));
-  }
-  writer.EndObject();
-  return absl::OkStatus();
-}
+// Writes the documents of one input, holding the expansion and depth limits above.
+class JsonEmitter {
+ public:
+  explicit JsonEmitter(size_t yaml_size)
+      : limit_(kJsonBytesPerYamlByte * yaml_size + kJsonAllowanceBytes) {}
 
-absl::Status EmitNode(const YAML::Node& node, JsonWriter& writer, const JsonBudget& budget) {
-  // Checked before every node, so the overshoot is at most one scalar from the input.
-  if (budget.written_before + writer.size() > budget.limit) {
-    return ExcessiveExpansion(node, budget);
+  absl::StatusOr<std::string> Document(const YAML::Node& root) {
+    JsonWriter writer;
+    KP_RETURN_IF_ERROR(Node(root, writer, 1));
+    written_before_ += writer.size();
+    return writer.Take();
   }
-  switch (node.Type()) {
-    case YAML::NodeType::Undefined:
-    case YAML::NodeType::Null:
-      writer.Null();
-      return absl::OkStatus();
-    case YAML::NodeType::Scalar:
-      EmitScalar(node, writer);
-      return absl::OkStatus();
-    case YAML::NodeType::Sequence:
-      writer.BeginArray();
-      for (const YAML::Node& item : node) KP_RETURN_IF_ERROR(EmitNode(item, writer, budget));
-      writer.EndArray();
-      return absl::OkStatus();
-    case YAML::NodeType::Map:
-      return EmitMap(node, writer, budget);
+
+ private:
+  absl::Status Node(const YAML::Node& node, JsonWriter& writer, int depth) {
+    // Checked before every node, so the overshoot is at most one scalar from the input.
+    if (written_before_ + writer.size() > limit_) {
+      return absl::InvalidArgumentError(
+          fmt::format("{}the YAML expands to more than {} bytes of JSON ({} per input byte plus "
+                      "{}): excessive aliasing",
+                      Where(node), limit_, kJsonBytesPerYamlByte, kJsonAllowanceBytes));
+    }
+    if (depth > kMaxJsonDepth) {
+      return absl::InvalidArgumentError(
+          fmt::format("{}nested deeper than {} levels (is an alias inside the node it names?)",
+                      Where(node), kMaxJsonDepth));
+    }
+    switch (node.Type()) {
+      case YAML::NodeType::Undefined:
+      case YAML::NodeType::Null:
+        writer.Null();
+        return absl::OkStatus();
+      case YAML::NodeType::Scalar:
+        EmitScalar(node, writer);
+        return absl::OkStatus();
+      case YAML::NodeType::Sequence:
+        writer.BeginArray();
+        for (const YAML::Node& item : node) KP_RETURN_IF_ERROR(Node(item, writer, depth + 1));
+        writer.EndArray();
+        return absl::OkStatus();
+      case YAML::NodeType::Map:
+        return Map(node, writer, depth);
+    }
+    return absl::OkStatus();
   }
-  return absl::OkStatus();
-}
+
+  // A key given twice would leave two different objects depending on which copy a reader keeps,
+  // so it is an error, as in kubectl ("mapping key ... already defined").
+  absl::Status Map(const YAML::Node& node, JsonWriter& writer, int depth) {
+    absl::flat_hash_set<std::string> seen;
+    writer.BeginObject();
+    for (const auto& entry : node) {
+      std::string key = entry.first.IsScalar() ? entry.first.Scalar() : YAML::Dump(entry.first);
+      if (!seen.insert(key).second) {
+        YAML::Mark mark = entry.first.Mark();
+        return absl::InvalidArgumentError(
+            fmt::format("line {}, column {}: mapping key \"{}\" already defined", mark.line + 1,
+                        mark.column + 1, key));
+      }
+      writer.Key(key);
+      KP_RETURN_IF_ERROR(Node(entry.second, writer, depth + 1));
+    }
+    writer.EndObject();
+    return absl::OkStatus();
+  }
+
+  size_t limit_;
+  size_t written_before_ = 0;  // JSON bytes of the input's earlier documents
+};
 
 }  // namespace
 
@@ -231,18 +251,18 @@ absl::StatusOr<std::vector<JsonDocument>> YamlToJson(std::string_view yaml) {
   }
   std::vector<JsonDocument> docs;
   docs.reserve(nodes.size());
-  JsonBudget budget{.limit = kJsonBytesPerYamlByte * yaml.size() + kJsonAllowanceBytes};
+  JsonEmitter emitter(yaml.size());
   for (const YAML::Node& node : nodes) {
     if (node.IsNull()) continue;
-    JsonWriter writer;
+    absl::StatusOr<std::string> json;
     try {
-      KP_RETURN_IF_ERROR(EmitNode(node, writer, budget));
+      json = emitter.Document(node);
     } catch (const YAML::Exception& e) {
       return absl::InvalidArgumentError(
           fmt::format("line {}, column {}: {}", e.mark.line + 1, e.mark.column + 1, e.msg));
     }
-    budget.written_before += writer.size();
-    docs.push_back({writer.Take(), node.Mark().line + 1});
+    if (!json.ok()) return json.status();
+    docs.push_back({*std::move(json), node.Mark().line + 1});
   }
   return docs;
 }

@@ -88,6 +88,22 @@ TEST(YamlToJson, RefusesExcessiveAliasing) {
   EXPECT_TRUE(YamlToJson(shallow).ok());
 }
 
+// decode_validate_fuzz (fuzz/corpus/decode_validate_fuzz/alias-cycle-stack-overflow): an alias
+// inside the node it names is a cycle, which overflowed the stack when written out.
+TEST(YamlToJson, RefusesAnAliasInsideTheNodeItNames) {
+  for (std::string_view input : {"a: &a [x, *a]\n", "&m {k: *m}", "- &s\n  - *s\n"}) {
+    auto docs = YamlToJson(input);
+    ASSERT_FALSE(docs.ok()) << input;
+    EXPECT_NE(docs.status().message().find("nested deeper than 1000 levels"), std::string::npos)
+        << docs.status();
+  }
+  // yaml-cpp's own limit is 500 levels; everything up to it converts.
+  std::string deep = std::string(499, '[') + std::string(499, ']');
+  auto docs = YamlToJson(deep);
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  EXPECT_EQ((*docs)[0].json, deep);
+}
+
 // The cap only bites through aliases: YAML whose JSON is several times longer still converts,
 // however long it is. Each `\0` escape (2 bytes) becomes `\u0000` (6 bytes).
 TEST(YamlToJson, LargeInputWithoutAliasesIsNotCapped) {
