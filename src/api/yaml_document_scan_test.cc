@@ -28,7 +28,7 @@ TEST(YamlDocumentScan, RefusesADocumentThatDoesNotAdvance) {
   EXPECT_FALSE(DecodeManifests(kCommentedFlowMapThenComma, "in.yaml").ok());
 }
 
-TEST(YamlDocumentScan, RefusesEveryStuckCommaTheGuardRefuses) {
+TEST(YamlDocumentScan, CatchesTheTopLevelCommasTheGuardAlsoRefuses) {
   for (std::string_view input : {"[x],", "{},", "\"s\",", "a: 1\n---\n{},\n", "&a [x],"}) {
     absl::Status status = CheckYamlDocumentsAdvance(input);
     EXPECT_NE(status.message().find("unexpected ',' at the top level"), std::string_view::npos)

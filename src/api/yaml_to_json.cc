@@ -156,13 +156,13 @@ class JsonEmitter {
 
   absl::StatusOr<std::string> Document(const YAML::Node& root) {
     JsonWriter writer;
-    KP_RETURN_IF_ERROR(Node(root, writer, 1));
+    KP_RETURN_IF_ERROR(Emit(root, writer, 1));
     written_before_ += writer.size();
     return writer.Take();
   }
 
  private:
-  absl::Status Node(const YAML::Node& node, JsonWriter& writer, int depth) {
+  absl::Status Emit(const YAML::Node& node, JsonWriter& writer, int depth) {
     // Checked before every node, so the overshoot is at most one scalar from the input.
     if (written_before_ + writer.size() > limit_) {
       return absl::InvalidArgumentError(
@@ -185,18 +185,18 @@ class JsonEmitter {
         return absl::OkStatus();
       case YAML::NodeType::Sequence:
         writer.BeginArray();
-        for (const YAML::Node& item : node) KP_RETURN_IF_ERROR(Node(item, writer, depth + 1));
+        for (const YAML::Node& item : node) KP_RETURN_IF_ERROR(Emit(item, writer, depth + 1));
         writer.EndArray();
         return absl::OkStatus();
       case YAML::NodeType::Map:
-        return Map(node, writer, depth);
+        return EmitMap(node, writer, depth);
     }
     return absl::OkStatus();
   }
 
   // A key given twice would leave two different objects depending on which copy a reader keeps,
   // so it is an error, as in kubectl ("mapping key ... already defined").
-  absl::Status Map(const YAML::Node& node, JsonWriter& writer, int depth) {
+  absl::Status EmitMap(const YAML::Node& node, JsonWriter& writer, int depth) {
     absl::flat_hash_set<std::string> seen;
     writer.BeginObject();
     for (const auto& entry : node) {
@@ -208,7 +208,7 @@ class JsonEmitter {
                         mark.column + 1, key));
       }
       writer.Key(key);
-      KP_RETURN_IF_ERROR(Node(entry.second, writer, depth + 1));
+      KP_RETURN_IF_ERROR(Emit(entry.second, writer, depth + 1));
     }
     writer.EndObject();
     return absl::OkStatus();
