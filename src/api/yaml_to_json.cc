@@ -9,6 +9,7 @@
 #include "karpenter/common/status.h"
 #include "simdjson.h"
 #include "src/api/json_writer.h"
+#include "src/api/yaml_document_scan.h"
 #include "src/api/yaml_hang_guard.h"
 #include "yaml-cpp/yaml.h"
 
@@ -117,7 +118,25 @@ bool FloatToJson(std::string_view s, std::string& out) {
   return true;
 }
 
-absl::Status EmitNode(const YAML::Node& node, JsonWriter& writer);
+// Aliases let a short input name one node many times, and every use is written out in full, so
+// a few hundred bytes of nested aliases ("billion laughs") would expand to gigabytes of JSON.
+// Without aliases the JSON stays within a few times the YAML's size (quotes around short plain
+// scalars, `null` for an empty entry, escapes), so the JSON for one input is capped at
+// kJsonBytesPerYamlByte per input byte plus kJsonAllowanceBytes for the aliases a manifest
+// reasonably uses. Kubernetes' reader refuses such input too ("excessive aliasing").
+constexpr size_t kJsonBytesPerYamlByte = 8;
+constexpr size_t kJsonAllowanceBytes = size_t{1} << 20;
+
+// yaml-cpp stops nesting at 500 levels, but an alias inside the node it names (`&a [*a]`) makes
+// a cycle that would be written out forever. JSON deeper than this is refused by the decoder
+// anyway (simdjson's default depth limit is 1024), and manifests nest a few dozen levels.
+constexpr int kMaxJsonDepth = 1000;
+
+std::string Where(const YAML::Node& node) {
+  YAML::Mark mark = node.Mark();
+  if (mark.is_null()) return "";
+  return fmt::format("line {}, column {}: ", mark.line + 1, mark.column + 1);
+}
 
 void EmitScalar(const YAML::Node& node, JsonWriter& writer) {
   const std::string& text = node.Scalar();
@@ -129,45 +148,75 @@ void EmitScalar(const YAML::Node& node, JsonWriter& writer) {
   writer.Raw(PlainScalarToJson(text));
 }
 
-// A key given twice would leave two different objects depending on which copy a reader keeps, so
-// it is an error, as in kubectl ("mapping key ... already defined").
-absl::Status EmitMap(const YAML::Node& node, JsonWriter& writer) {
-  absl::flat_hash_set<std::string> seen;
-  writer.BeginObject();
-  for (const auto& entry : node) {
-    std::string key = entry.first.IsScalar() ? entry.first.Scalar() : YAML::Dump(entry.first);
-    if (!seen.insert(key).second) {
-      YAML::Mark mark = entry.first.Mark();
-      return absl::InvalidArgumentError(
-          fmt::format("line {}, column {}: mapping key \"{}\" already defined", mark.line + 1,
-                      mark.column + 1, key));
-    }
-    writer.Key(key);
-    KP_RETURN_IF_ERROR(EmitNode(entry.second, writer));
-  }
-  writer.EndObject();
-  return absl::OkStatus();
-}
+// Writes the documents of one input, holding the expansion and depth limits above.
+class JsonEmitter {
+ public:
+  explicit JsonEmitter(size_t yaml_size)
+      : limit_(kJsonBytesPerYamlByte * yaml_size + kJsonAllowanceBytes) {}
 
-absl::Status EmitNode(const YAML::Node& node, JsonWriter& writer) {
-  switch (node.Type()) {
-    case YAML::NodeType::Undefined:
-    case YAML::NodeType::Null:
-      writer.Null();
-      return absl::OkStatus();
-    case YAML::NodeType::Scalar:
-      EmitScalar(node, writer);
-      return absl::OkStatus();
-    case YAML::NodeType::Sequence:
-      writer.BeginArray();
-      for (const YAML::Node& item : node) KP_RETURN_IF_ERROR(EmitNode(item, writer));
-      writer.EndArray();
-      return absl::OkStatus();
-    case YAML::NodeType::Map:
-      return EmitMap(node, writer);
+  absl::StatusOr<std::string> Document(const YAML::Node& root) {
+    JsonWriter writer;
+    KP_RETURN_IF_ERROR(Emit(root, writer, 1));
+    written_before_ += writer.size();
+    return writer.Take();
   }
-  return absl::OkStatus();
-}
+
+ private:
+  absl::Status Emit(const YAML::Node& node, JsonWriter& writer, int depth) {
+    // Checked before every node, so the overshoot is at most one scalar from the input.
+    if (written_before_ + writer.size() > limit_) {
+      return absl::InvalidArgumentError(
+          fmt::format("{}the YAML expands to more than {} bytes of JSON ({} per input byte plus "
+                      "{}): excessive aliasing",
+                      Where(node), limit_, kJsonBytesPerYamlByte, kJsonAllowanceBytes));
+    }
+    if (depth > kMaxJsonDepth) {
+      return absl::InvalidArgumentError(
+          fmt::format("{}nested deeper than {} levels (is an alias inside the node it names?)",
+                      Where(node), kMaxJsonDepth));
+    }
+    switch (node.Type()) {
+      case YAML::NodeType::Undefined:
+      case YAML::NodeType::Null:
+        writer.Null();
+        return absl::OkStatus();
+      case YAML::NodeType::Scalar:
+        EmitScalar(node, writer);
+        return absl::OkStatus();
+      case YAML::NodeType::Sequence:
+        writer.BeginArray();
+        for (const YAML::Node& item : node) KP_RETURN_IF_ERROR(Emit(item, writer, depth + 1));
+        writer.EndArray();
+        return absl::OkStatus();
+      case YAML::NodeType::Map:
+        return EmitMap(node, writer, depth);
+    }
+    return absl::OkStatus();
+  }
+
+  // A key given twice would leave two different objects depending on which copy a reader keeps,
+  // so it is an error, as in kubectl ("mapping key ... already defined").
+  absl::Status EmitMap(const YAML::Node& node, JsonWriter& writer, int depth) {
+    absl::flat_hash_set<std::string> seen;
+    writer.BeginObject();
+    for (const auto& entry : node) {
+      std::string key = entry.first.IsScalar() ? entry.first.Scalar() : YAML::Dump(entry.first);
+      if (!seen.insert(key).second) {
+        YAML::Mark mark = entry.first.Mark();
+        return absl::InvalidArgumentError(
+            fmt::format("line {}, column {}: mapping key \"{}\" already defined", mark.line + 1,
+                        mark.column + 1, key));
+      }
+      writer.Key(key);
+      KP_RETURN_IF_ERROR(Emit(entry.second, writer, depth + 1));
+    }
+    writer.EndObject();
+    return absl::OkStatus();
+  }
+
+  size_t limit_;
+  size_t written_before_ = 0;  // JSON bytes of the input's earlier documents
+};
 
 }  // namespace
 
@@ -192,6 +241,7 @@ absl::StatusOr<std::vector<JsonDocument>> YamlToJson(std::string_view yaml) {
     return absl::InvalidArgumentError("input is not valid UTF-8");
   }
   KP_RETURN_IF_ERROR(CheckNoTopLevelFlowEntry(yaml));
+  KP_RETURN_IF_ERROR(CheckYamlDocumentsAdvance(yaml));
   std::vector<YAML::Node> nodes;
   try {
     nodes = YAML::LoadAll(std::string(yaml));
@@ -201,16 +251,18 @@ absl::StatusOr<std::vector<JsonDocument>> YamlToJson(std::string_view yaml) {
   }
   std::vector<JsonDocument> docs;
   docs.reserve(nodes.size());
+  JsonEmitter emitter(yaml.size());
   for (const YAML::Node& node : nodes) {
     if (node.IsNull()) continue;
-    JsonWriter writer;
+    absl::StatusOr<std::string> json;
     try {
-      KP_RETURN_IF_ERROR(EmitNode(node, writer));
+      json = emitter.Document(node);
     } catch (const YAML::Exception& e) {
       return absl::InvalidArgumentError(
           fmt::format("line {}, column {}: {}", e.mark.line + 1, e.mark.column + 1, e.msg));
     }
-    docs.push_back({writer.Take(), node.Mark().line + 1});
+    if (!json.ok()) return json.status();
+    docs.push_back({*std::move(json), node.Mark().line + 1});
   }
   return docs;
 }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace karpenter::api {
 namespace {
 
@@ -59,6 +61,59 @@ TEST(YamlToJson, AnchorsAndBlockScalars) {
   auto docs = YamlToJson("base: &b {x: 1}\ncopy: *b\ntext: |\n  line1\n  line2\n");
   ASSERT_TRUE(docs.ok()) << docs.status();
   EXPECT_EQ((*docs)[0].json, R"({"base":{"x":1},"copy":{"x":1},"text":"line1\nline2\n"})");
+}
+
+// Nine levels of nine aliases each ("billion laughs"): about 500 bytes of YAML name 9^10 leaves.
+std::string NestedAliases() {
+  std::string yaml = "l0: &l0 [x, x, x, x, x, x, x, x, x]\n";
+  for (int level = 1; level < 10; ++level) {
+    yaml += "l" + std::to_string(level) + ": &l" + std::to_string(level) + " [";
+    for (int use = 0; use < 9; ++use) {
+      yaml += (use == 0 ? "*l" : ", *l") + std::to_string(level - 1);
+    }
+    yaml += "]\n";
+  }
+  return yaml;
+}
+
+TEST(YamlToJson, RefusesExcessiveAliasing) {
+  auto docs = YamlToJson(NestedAliases());
+  ASSERT_FALSE(docs.ok());
+  EXPECT_NE(docs.status().message().find("excessive aliasing"), std::string::npos) << docs.status();
+  // It stops inside the innermost list, which every alias ends up naming.
+  EXPECT_EQ(docs.status().message().rfind("line 1, column ", 0), 0) << docs.status();
+  // A few levels of the same aliases stay well within the allowance.
+  std::string shallow = NestedAliases();
+  shallow.resize(shallow.find("l4:"));
+  EXPECT_TRUE(YamlToJson(shallow).ok());
+}
+
+// decode_validate_fuzz (fuzz/corpus/decode_validate_fuzz/alias-cycle-stack-overflow): an alias
+// inside the node it names is a cycle, which overflowed the stack when written out.
+TEST(YamlToJson, RefusesAnAliasInsideTheNodeItNames) {
+  for (std::string_view input : {"a: &a [x, *a]\n", "&m {k: *m}", "- &s\n  - *s\n"}) {
+    auto docs = YamlToJson(input);
+    ASSERT_FALSE(docs.ok()) << input;
+    EXPECT_NE(docs.status().message().find("nested deeper than 1000 levels"), std::string::npos)
+        << docs.status();
+  }
+  // yaml-cpp's own limit is 500 levels; everything up to it converts.
+  std::string deep = std::string(499, '[') + std::string(499, ']');
+  auto docs = YamlToJson(deep);
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  EXPECT_EQ((*docs)[0].json, deep);
+}
+
+// The cap only bites through aliases: YAML whose JSON is several times longer still converts,
+// however long it is. Each `\0` escape (2 bytes) becomes `\u0000` (6 bytes).
+TEST(YamlToJson, LargeInputWithoutAliasesIsNotCapped) {
+  std::string yaml = "\"";
+  for (int i = 0; i < 300000; ++i) yaml += "\\0";
+  yaml += "\"";
+  auto docs = YamlToJson(yaml);
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  // More JSON than the allowance plus one byte per input byte: the per-byte share is needed.
+  EXPECT_GT((*docs)[0].json.size(), yaml.size() + (size_t{1} << 20));
 }
 
 TEST(YamlToJson, DuplicateKeyNamesTheKeyAndLine) {
