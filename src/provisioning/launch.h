@@ -39,7 +39,8 @@ struct LaunchPrediction {
 };
 
 // The labels a launch gives its NodeClaim beyond the claim's own: the capacity-reservation-id,
-// -type and -interruptible of a reserved launch; none otherwise.
+// -type and -interruptible of a reserved launch; none otherwise. The plan output's `labels`
+// include them.
 std::map<std::string, std::string> LaunchLabels(const LaunchPrediction& launch);
 
 // NotFound when no instance type has an available offering the claim allows.

@@ -21,7 +21,6 @@ void AddLaunches(std::vector<NewNodeClaim> claims, PlanResult& plan,
     }
     plan.summary.scheduled_pods += claim.pods.size();
     plan.summary.price_per_hour += launch->price;
-    for (auto& [key, value] : LaunchLabels(*launch)) claim.labels[key] = std::move(value);
     plan.node_claims.push_back({std::move(claim), *std::move(launch)});
   }
   plan.summary.new_node_claims = plan.node_claims.size();
