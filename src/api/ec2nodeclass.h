@@ -347,6 +347,12 @@ struct CapacityReservation {
   std::string reservation_type;  // default | capacity-block; CRD default "default"
   bool interruptible = false;
   std::string state;  // active | expiring; CRD default "active"
+  // Not in upstream's CRD: upstream asks EC2 (DescribeCapacityReservations
+  // AvailableInstanceCount) on every sync. A snapshot has no EC2 to ask, so the count travels
+  // here; absent counts as 0, as upstream's availability cache does for a reservation it has not
+  // synced (the reservation then offers nothing). Instances already running in the reservation
+  // are not part of it.
+  std::optional<int64_t> available_instance_count;
   bool operator==(const CapacityReservation&) const = default;
   template <class V>
   void Fields(V& v) {
@@ -359,6 +365,7 @@ struct CapacityReservation {
     v("reservationType", reservation_type);
     v("interruptible", interruptible);
     v("state", state);
+    v("availableInstanceCount", available_instance_count);
   }
 };
 

@@ -167,7 +167,8 @@ EC2NodeClass FullyPopulated() {
                                                       .owner_id = "012345678901",
                                                       .reservation_type = "capacity-block",
                                                       .interruptible = true,
-                                                      .state = "expiring"}};
+                                                      .state = "expiring",
+                                                      .available_instance_count = 3}};
   status.amis = {AMI{.id = "ami-1",
                      .deprecated = true,
                      .name = "al2023",

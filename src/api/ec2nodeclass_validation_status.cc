@@ -39,6 +39,11 @@ void ValidateCapacityReservation(const CapacityReservation& reservation, const s
   if (!reservation.state.empty()) {
     CheckEnum(ChildPath(path, "state"), reservation.state, {"active", "expiring"}, errors);
   }
+  if (reservation.available_instance_count && *reservation.available_instance_count < 0) {
+    errors->Invalid(ChildPath(path, "availableInstanceCount"),
+                    std::to_string(*reservation.available_instance_count),
+                    "must be greater than or equal to 0");
+  }
 }
 
 void ValidateCondition(const Condition& condition, const std::string& path, FieldErrors* errors) {

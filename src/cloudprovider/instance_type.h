@@ -17,13 +17,20 @@
 
 namespace karpenter::cloudprovider {
 
-// One (zone, capacity type) in which the type can be launched.
+// One (zone, capacity type) in which the type can be launched; reserved offerings are one per
+// capacity reservation.
 struct Offering {
   std::string zone;
-  std::string capacity_type;  // "on-demand" or "spot"
+  std::string capacity_type;  // "on-demand", "spot" or "reserved"
   double price = 0;           // USD per hour
   // The zone offers the type, the catalog knows a price, and the AMI family can run it.
   bool available = false;
+  // Reserved offerings only: the capacity reservation (karpenter.k8s.aws/capacity-reservation-*
+  // labels) and how many more instances it takes.
+  std::string reservation_id;
+  std::string reservation_type;  // default | capacity-block
+  bool reservation_interruptible = false;
+  int64_t reservation_capacity = 0;
 
   friend bool operator==(const Offering&, const Offering&) = default;
 };

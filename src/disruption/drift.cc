@@ -54,7 +54,9 @@ bool RequirementsDrifted(const Candidate& candidate) {
 
 // Upstream instanceTypeNotFound: the pool no longer offers the type, or none of its offerings,
 // available or not, matches the NodeClaim's zone and capacity type. A reserved NodeClaim may
-// have been demoted to on-demand without its label catching up, so on-demand matches it too.
+// have been demoted to on-demand without its label catching up, so on-demand matches it too; its
+// reservation labels are not compared (a reservation gone is CapacityReservationDrift, the
+// provider's check).
 bool InstanceTypeNotFound(const Candidate& candidate) {
   if (candidate.instance_type == nullptr) return true;
   scheduling::Requirements labels = scheduling::FromLabels(candidate.node_claim->metadata.labels);
@@ -63,6 +65,9 @@ bool InstanceTypeNotFound(const Candidate& candidate) {
     labels.Remove(api::kCapacityTypeLabelKey);
     labels.Add(scheduling::Requirement::In(
         api::kCapacityTypeLabelKey, {api::kCapacityTypeReserved, api::kCapacityTypeOnDemand}));
+    // Upstream's cloudprovider.ReservedCapacityLabels: the ID and type, not interruptible.
+    labels.Remove(api::kLabelCapacityReservationID);
+    labels.Remove(api::kLabelCapacityReservationType);
   }
   for (const provisioning::OfferingView& offering : candidate.instance_type->offerings) {
     if (provisioning::OfferingCompatible(offering, labels)) return false;

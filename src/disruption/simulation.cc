@@ -46,7 +46,11 @@ Simulator::Simulator(const state::ClusterSnapshot& snapshot,
     : snapshot_(snapshot),
       input_(input),
       pdbs_(snapshot.pod_disruption_budgets()),
-      scratch_(input.input) {}
+      scratch_(input.input) {
+  // A simulation places every moved pod in one solve or gives up the command, so it may not wait
+  // for reserved capacity (upstream runs disruption simulations in fallback mode).
+  scratch_.options.reserved_offering_mode = provisioning::ReservedOfferingMode::kFallback;
+}
 
 const std::vector<bool>& Simulator::UnderConsolidateAfter(api::Time now) const {
   if (flags_now_ == now) return flags_;

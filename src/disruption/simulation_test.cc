@@ -84,5 +84,57 @@ TEST(Simulator, TwoCandidatesLeaveOnlyTheThirdNode) {
   EXPECT_THAT(result.destinations, ElementsAre(Pair("default/a", "n3"), Pair("default/b", "n3")));
 }
 
+// Only m5.xlarge, reserved or on-demand.
+constexpr char kOneTypePool[] = R"(apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: default}
+spec:
+  disruption: {consolidateAfter: 0s}
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements:
+      - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.xlarge]}
+      - {key: karpenter.sh/capacity-type, operator: In, values: [reserved, on-demand]}
+)";
+
+// The class reserves one m5.xlarge in us-east-1a; n1 and n2 each run a pod that needs an
+// m5.xlarge of its own.
+std::unique_ptr<Cluster> TwoNodesAndAReservation() {
+  const std::string node_class = std::string(kNodeClass) + R"(status:
+  capacityReservations:
+  - {availabilityZone: us-east-1a, id: cr-0123, instanceMatchCriteria: targeted,
+     instanceType: m5.xlarge, ownerID: '012345678901', availableInstanceCount: 1}
+)";
+  absl::StatusOr<state::ClusterSnapshot> snapshot = state::testing_util::SnapshotFromYaml(
+      Join({node_class, kOneTypePool, NodeYaml({.name = "n1"}), NodeYaml({.name = "n2"}),
+            PodYaml({.name = "a", .node = "n1", .cpu = "3"}),
+            PodYaml({.name = "b", .node = "n2", .cpu = "3"})}));
+  EXPECT_TRUE(snapshot.ok()) << snapshot.status();
+  auto cluster = std::make_unique<Cluster>(Cluster{*std::move(snapshot), {}, {}});
+  provisioning::CatalogCache catalogs;
+  cluster->input = *provisioning::BuildSchedulerInput(cluster->snapshot, {.now = Now()}, catalogs);
+  cluster->candidates =
+      BuildCandidates(cluster->snapshot, IndexInstanceTypes(cluster->input.input), Now());
+  return cluster;
+}
+
+TEST(Simulator, FallsBackFromAHeldReservationWhereProvisioningWouldWait) {
+  std::unique_ptr<Cluster> cluster = TwoNodesAndAReservation();
+  const Candidate* both[] = {cluster->Find("n1"), cluster->Find("n2")};
+  ASSERT_NE(both[0], nullptr);
+  ASSERT_NE(both[1], nullptr);
+  ASSERT_EQ(cluster->input.input.options.reserved_offering_mode,
+            provisioning::ReservedOfferingMode::kStrict);
+  const SimulationResult result = Simulator(cluster->snapshot, cluster->input)
+                                      .Simulate(both, {.consolidation = true, .now = Now()});
+  EXPECT_THAT(result.failures, IsEmpty());
+  ASSERT_EQ(result.new_node_claims.size(), 2u);
+  EXPECT_EQ(result.new_node_claims[0].launch.capacity_type, "reserved");
+  EXPECT_EQ(result.new_node_claims[0].launch.reservation_id, "cr-0123");
+  // The reservation has one instance: the other replacement launches on-demand.
+  EXPECT_EQ(result.new_node_claims[1].launch.capacity_type, "on-demand");
+}
+
 }  // namespace
 }  // namespace karpenter::disruption

@@ -121,11 +121,46 @@ CandidateList AllCandidates(const std::vector<TypeCandidate>& candidates) {
 
 OfferingFilter::OfferingFilter(const scheduling::Requirements& requirements)
     : zone_(requirements.Find(api::kLabelTopologyZone)),
-      capacity_type_(requirements.Find(api::kCapacityTypeLabelKey)) {}
+      capacity_type_(requirements.Find(api::kCapacityTypeLabelKey)),
+      reservation_id_(requirements.Find(api::kLabelCapacityReservationID)),
+      reservation_type_(requirements.Find(api::kLabelCapacityReservationType)),
+      reservation_interruptible_(requirements.Find(api::kLabelCapacityReservationInterruptible)) {}
+
+namespace {
+
+// A label the offering has (`value`) or lacks (nullopt) against the claim's requirement on it.
+bool LabelAllowed(const scheduling::Requirement* requirement,
+                  const std::optional<std::string_view>& value) {
+  if (requirement == nullptr) return true;
+  if (value) return requirement->Has(*value);
+  const scheduling::NodeSelectorOperator op = requirement->Operator();
+  return op == scheduling::NodeSelectorOperator::kNotIn ||
+         op == scheduling::NodeSelectorOperator::kDoesNotExist;
+}
+
+}  // namespace
+
+bool OfferingFilter::AllowsReservation(const OfferingView& offering) const {
+  if (offering.reserved()) {
+    return LabelAllowed(reservation_id_, offering.reservation_id) &&
+           LabelAllowed(reservation_type_, offering.reservation_type) &&
+           LabelAllowed(reservation_interruptible_,
+                        offering.reservation_interruptible ? "true" : "false");
+  }
+  return LabelAllowed(reservation_id_, std::nullopt) &&
+         LabelAllowed(reservation_type_, std::nullopt) &&
+         LabelAllowed(reservation_interruptible_, std::nullopt);
+}
 
 bool OfferingFilter::Allows(const OfferingView& offering) const {
-  return (zone_ == nullptr || zone_->Has(offering.zone)) &&
-         (capacity_type_ == nullptr || capacity_type_->Has(offering.capacity_type));
+  if (zone_ != nullptr && !zone_->Has(offering.zone)) return false;
+  if (capacity_type_ != nullptr && !capacity_type_->Has(offering.capacity_type)) return false;
+  // Most claims say nothing about reservations.
+  if (reservation_id_ == nullptr && reservation_type_ == nullptr &&
+      reservation_interruptible_ == nullptr) {
+    return true;
+  }
+  return AllowsReservation(offering);
 }
 
 bool OfferingFilter::AnyAvailable(const InstanceTypeView& type) const {
@@ -242,7 +277,10 @@ CandidateList NarrowCandidates(std::span<const TypeCandidate* const> candidates,
   bool offerings_changed = false;
   for (const scheduling::Requirement* requirement : changed) {
     offerings_changed |= requirement->key() == api::kLabelTopologyZone ||
-                         requirement->key() == api::kCapacityTypeLabelKey;
+                         requirement->key() == api::kCapacityTypeLabelKey ||
+                         requirement->key() == api::kLabelCapacityReservationID ||
+                         requirement->key() == api::kLabelCapacityReservationType ||
+                         requirement->key() == api::kLabelCapacityReservationInterruptible;
   }
   const ResourceFootprint need = FootprintOf(requests);
   const std::optional<ResourceFootprint> exact_need = ExactFootprintOf(requests);

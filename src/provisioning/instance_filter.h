@@ -54,12 +54,13 @@ TypeCandidate MakeTypeCandidate(const InstanceTypeView& type, api::ResourceList 
 using CandidateList = std::vector<const TypeCandidate*>;
 CandidateList AllCandidates(const std::vector<TypeCandidate>& candidates);
 
-// The zone and capacity-type requirements of a claim, looked up once to test many offerings.
-// `requirements` must outlive the filter.
+// The zone, capacity-type and capacity-reservation requirements of a claim, looked up once to
+// test many offerings. `requirements` must outlive the filter.
 class OfferingFilter {
  public:
   explicit OfferingFilter(const scheduling::Requirements& requirements);
-  // Whether the offering's zone and capacity type are allowed.
+  // Whether the offering's zone and capacity type are allowed, and its capacity-reservation
+  // labels (absent on offerings that are not reserved) satisfy the claim's requirements on them.
   bool Allows(const OfferingView& offering) const;
   // Whether the type has an available offering that is allowed.
   bool AnyAvailable(const InstanceTypeView& type) const;
@@ -67,8 +68,13 @@ class OfferingFilter {
   double CheapestPrice(const InstanceTypeView& type) const;
 
  private:
+  bool AllowsReservation(const OfferingView& offering) const;
+
   const scheduling::Requirement* zone_;
   const scheduling::Requirement* capacity_type_;
+  const scheduling::Requirement* reservation_id_;
+  const scheduling::Requirement* reservation_type_;
+  const scheduling::Requirement* reservation_interruptible_;
 };
 
 // Whether the offering's zone and capacity type are allowed by `requirements`.

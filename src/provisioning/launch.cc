@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <string_view>
 
 #include "src/api/karpenter_labels.h"
 #include "src/api/resource_names.h"
@@ -30,7 +32,69 @@ struct LaunchOption {
   double cheapest = std::numeric_limits<double>::infinity();
 };
 
+// Upstream CapacityReservationTypeFilter: one CreateFleet call takes one market, so a reserved
+// launch keeps only the reservations of one kind (default, capacity-block, interruptible
+// default): the kind with the cheapest offering, ties going to that order. Types without such an
+// offering are dropped and the kept ones keep only those offerings.
+void KeepOneReservationKind(std::vector<LaunchOption>& options) {
+  auto priority = [](const OfferingView& offering) {
+    if (offering.reservation_type == "capacity-block")
+      return offering.reservation_interruptible ? 3 : 1;
+    return offering.reservation_interruptible ? 2 : 0;
+  };
+  const OfferingView* best = nullptr;
+  for (const LaunchOption& option : options) {
+    for (const OfferingView* offering : option.offerings) {
+      if (!offering->reserved()) continue;
+      if (best == nullptr || offering->price < best->price ||
+          (offering->price == best->price && priority(*offering) < priority(*best))) {
+        best = offering;
+      }
+    }
+  }
+  if (best == nullptr) return;
+  const int kind = priority(*best);
+  std::vector<LaunchOption> kept;
+  for (LaunchOption& option : options) {
+    std::erase_if(option.offerings, [&](const OfferingView* offering) {
+      return !offering->reserved() || priority(*offering) != kind;
+    });
+    if (!option.offerings.empty()) kept.push_back(std::move(option));
+  }
+  options = std::move(kept);
+}
+
+// Upstream ReservedOfferingFilter: CreateFleet takes one offering per (type, zone) pool, so each
+// type keeps, per zone, the reservation with the most instances left (the first on ties).
+// Types without a reserved offering are dropped, unless that would drop every type.
+void KeepLargestReservationPerZone(std::vector<LaunchOption>& options) {
+  std::vector<LaunchOption> kept;
+  for (const LaunchOption& option : options) {
+    std::map<std::string_view, const OfferingView*> by_zone;
+    for (const OfferingView* offering : option.offerings) {
+      if (!offering->reserved()) continue;
+      auto [it, inserted] = by_zone.try_emplace(offering->zone, offering);
+      if (!inserted && offering->reservation_capacity > it->second->reservation_capacity) {
+        it->second = offering;
+      }
+    }
+    if (by_zone.empty()) continue;
+    LaunchOption reserved{option.type, {}};
+    for (const auto& [zone, offering] : by_zone) reserved.offerings.push_back(offering);
+    kept.push_back(std::move(reserved));
+  }
+  if (!kept.empty()) options = std::move(kept);
+}
+
 }  // namespace
+
+std::map<std::string, std::string> LaunchLabels(const LaunchPrediction& launch) {
+  if (launch.reservation_id.empty()) return {};
+  return {{std::string(api::kLabelCapacityReservationID), launch.reservation_id},
+          {std::string(api::kLabelCapacityReservationType), launch.reservation_type},
+          {std::string(api::kLabelCapacityReservationInterruptible),
+           launch.reservation_interruptible ? "true" : "false"}};
+}
 
 absl::StatusOr<NewNodeClaim> FinalizeNodeClaim(const InFlightNodeClaim& claim,
                                                const SchedulerOptions& options,
@@ -49,6 +113,14 @@ absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim) {
     }
     if (!option.offerings.empty()) options.push_back(std::move(option));
   }
+  const scheduling::Requirement* capacity_type =
+      claim.requirements.Find(api::kCapacityTypeLabelKey);
+  if (capacity_type == nullptr || capacity_type->Has(api::kCapacityTypeReserved)) {
+    // Upstream's CapacityBlockFilter (one capacity block per CreateFleet, the cheapest) needs
+    // no step here: the prediction below already takes the cheapest reserved offering.
+    KeepOneReservationKind(options);
+    KeepLargestReservationPerZone(options);
+  }
   // Metal, GPU and accelerator types only when nothing else fits (or minValues needs them all).
   if (!claim.requirements.HasMinValues()) {
     std::vector<LaunchOption> plain;
@@ -59,8 +131,6 @@ absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim) {
   }
   // With both spot and on-demand allowed, a spot offering dearer than the cheapest on-demand one
   // is never worth taking.
-  const scheduling::Requirement* capacity_type =
-      claim.requirements.Find(api::kCapacityTypeLabelKey);
   const bool spot_and_on_demand =
       capacity_type == nullptr || (capacity_type->Has(api::kCapacityTypeSpot) &&
                                    capacity_type->Has(api::kCapacityTypeOnDemand));
@@ -110,8 +180,13 @@ absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim) {
       }
     }
     if (best != nullptr) {
-      return LaunchPrediction{best_option->type->name, best->zone, best->capacity_type,
-                              best->price};
+      return LaunchPrediction{.instance_type = best_option->type->name,
+                              .zone = best->zone,
+                              .capacity_type = best->capacity_type,
+                              .price = best->price,
+                              .reservation_id = best->reservation_id,
+                              .reservation_type = best->reservation_type,
+                              .reservation_interruptible = best->reservation_interruptible};
     }
   }
   return absl::NotFoundError("no instance type has an available offering the NodeClaim allows");

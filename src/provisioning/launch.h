@@ -1,10 +1,12 @@
 // What happens to a NodeClaim after the solve: finalisation (upstream NodeClaim
 // FinalizeScheduling and the scheduler's results: cheapest 600 types, narrowed capacity types)
 // and a prediction of what the AWS provider would launch for it (instance selection in
-// pkg/providers/instance: exotic-type filter, spot-pricier-than-on-demand filter, truncation to
-// 60, capacity type reserved > spot > on-demand, cheapest offering).
+// pkg/providers/instance: the capacity-reservation filters, exotic-type filter,
+// spot-pricier-than-on-demand filter, truncation to 60, capacity type reserved > spot >
+// on-demand, cheapest offering).
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "karpenter/common/status.h"
@@ -29,7 +31,17 @@ struct LaunchPrediction {
   std::string zone;
   std::string capacity_type;
   double price = 0;
+  // A reserved launch's reservation (the capacity-reservation-* labels of the NodeClaim); empty
+  // otherwise.
+  std::string reservation_id;
+  std::string reservation_type;
+  bool reservation_interruptible = false;
 };
+
+// The labels a launch gives its NodeClaim beyond the claim's own: the capacity-reservation-id,
+// -type and -interruptible of a reserved launch; none otherwise. The plan output's `labels`
+// include them.
+std::map<std::string, std::string> LaunchLabels(const LaunchPrediction& launch);
 
 // NotFound when no instance type has an available offering the claim allows.
 absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim);

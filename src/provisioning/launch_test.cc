@@ -161,5 +161,74 @@ TEST(PredictLaunch, OnlyTheCheapestSixtyTypesAreConsidered) {
   EXPECT_EQ(launch->capacity_type, "reserved");
 }
 
+OfferingView ReservedOffering(const std::string& id, const char* zone, int64_t capacity,
+                              double price, const char* type = "default") {
+  return OfferingView{.zone = zone,
+                      .capacity_type = "reserved",
+                      .price = price,
+                      .available = true,
+                      .reservation_id = id,
+                      .reservation_type = type,
+                      .reservation_capacity = capacity};
+}
+
+TEST(PredictLaunch, ReservedLaunchTakesTheLargestReservationOfItsZoneAndItsLabels) {
+  InstanceTypeView type = PricedType("r", 1.0, 0.3);
+  type.offerings.push_back(ReservedOffering("cr-small", kZoneA, 1, 1e-7));
+  type.offerings.push_back(ReservedOffering("cr-big", kZoneA, 3, 1e-7));
+  absl::StatusOr<LaunchPrediction> launch = PredictLaunch(ClaimOf({type}));
+  ASSERT_TRUE(launch.ok()) << launch.status();
+  EXPECT_EQ(launch->capacity_type, "reserved");
+  EXPECT_EQ(launch->reservation_id, "cr-big");
+  EXPECT_THAT(
+      LaunchLabels(*launch),
+      ElementsAre(::testing::Pair("karpenter.k8s.aws/capacity-reservation-id", "cr-big"),
+                  ::testing::Pair("karpenter.k8s.aws/capacity-reservation-interruptible", "false"),
+                  ::testing::Pair("karpenter.k8s.aws/capacity-reservation-type", "default")));
+  launch = PredictLaunch(ClaimOf({PricedType("plain", 1.0, 0.3)}));
+  ASSERT_TRUE(launch.ok());
+  EXPECT_TRUE(LaunchLabels(*launch).empty());
+}
+
+TEST(PredictLaunch, ReservedLaunchKeepsTheKindOfReservationWithTheCheapestOffering) {
+  InstanceTypeView on_demand_reservation = PricedType("a", 1.0, 0.3);
+  on_demand_reservation.offerings.push_back(ReservedOffering("cr-a", kZoneA, 1, 2e-7));
+  InstanceTypeView block = PricedType("b", 2.0, 0.6);
+  block.offerings.push_back(ReservedOffering("cr-b", kZoneA, 1, 1e-7, "capacity-block"));
+  absl::StatusOr<LaunchPrediction> launch = PredictLaunch(ClaimOf({on_demand_reservation, block}));
+  ASSERT_TRUE(launch.ok());
+  EXPECT_EQ(launch->reservation_id, "cr-b");
+  EXPECT_EQ(launch->reservation_type, "capacity-block");
+  // On a price tie, default reservations come before capacity blocks.
+  block.offerings.back().price = 2e-7;
+  launch = PredictLaunch(ClaimOf({block, on_demand_reservation}));
+  ASSERT_TRUE(launch.ok());
+  EXPECT_EQ(launch->reservation_id, "cr-a");
+}
+
+TEST(PredictLaunch, CapacityBlockLaunchTakesTheCheapestBlock) {
+  InstanceTypeView first = PricedType("a", 1.0, 0.3);
+  first.offerings.push_back(ReservedOffering("cr-a", kZoneA, 5, 3e-7, "capacity-block"));
+  InstanceTypeView second = PricedType("b", 1.0, 0.3);
+  second.offerings.push_back(ReservedOffering("cr-b", kZoneB, 1, 1e-7, "capacity-block"));
+  absl::StatusOr<LaunchPrediction> launch = PredictLaunch(ClaimOf({first, second}));
+  ASSERT_TRUE(launch.ok());
+  EXPECT_EQ(launch->instance_type, "b");
+  EXPECT_EQ(launch->reservation_id, "cr-b");
+  EXPECT_EQ(launch->zone, kZoneB);
+}
+
+TEST(PredictLaunch, ClaimExcludingReservedIgnoresReservations) {
+  InstanceTypeView type = PricedType("r", 1.0, 0.3);
+  type.offerings.push_back(ReservedOffering("cr-1", kZoneA, 1, 1e-7));
+  const std::vector<InstanceTypeView> types = {type};
+  NewNodeClaim claim = ClaimOf(types);
+  claim.requirements.Add(scheduling::Requirement::In("karpenter.sh/capacity-type", {"spot"}));
+  absl::StatusOr<LaunchPrediction> launch = PredictLaunch(claim);
+  ASSERT_TRUE(launch.ok());
+  EXPECT_EQ(launch->capacity_type, "spot");
+  EXPECT_TRUE(launch->reservation_id.empty());
+}
+
 }  // namespace
 }  // namespace karpenter::provisioning

@@ -66,6 +66,7 @@ NodeClaimFinalizer::Selection NodeClaimFinalizer::Compute(const InFlightNodeClai
   selection.candidates = claim.candidates();
   selection.zone = Copy(requirements.Find(api::kLabelTopologyZone));
   selection.capacity_type = Copy(requirements.Find(api::kCapacityTypeLabelKey));
+  selection.reservation_id = Copy(requirements.Find(api::kLabelCapacityReservationID));
 
   const OfferingFilter allowed(requirements);
   std::vector<std::pair<double, const TypeCandidate*>> priced;
@@ -114,17 +115,21 @@ const NodeClaimFinalizer::Selection& NodeClaimFinalizer::SelectionFor(
   const scheduling::Requirement* zone = claim.requirements().Find(api::kLabelTopologyZone);
   const scheduling::Requirement* capacity_type =
       claim.requirements().Find(api::kCapacityTypeLabelKey);
+  const scheduling::Requirement* reservation_id =
+      claim.requirements().Find(api::kLabelCapacityReservationID);
   size_t hash = claim.candidates().size();
   for (const TypeCandidate* candidate : claim.candidates()) {
     Combine(hash, std::hash<const TypeCandidate*>()(candidate));
   }
   CombineRequirement(hash, zone);
   CombineRequirement(hash, capacity_type);
+  CombineRequirement(hash, reservation_id);
   std::vector<size_t>& same_hash = index_[hash];
   for (size_t index : same_hash) {
     const Selection& selection = selections_[index];
     if (selection.candidates == claim.candidates() && SameRequirement(selection.zone, zone) &&
-        SameRequirement(selection.capacity_type, capacity_type)) {
+        SameRequirement(selection.capacity_type, capacity_type) &&
+        SameRequirement(selection.reservation_id, reservation_id)) {
       return selection;
     }
   }

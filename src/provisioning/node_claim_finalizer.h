@@ -43,6 +43,7 @@ class NodeClaimFinalizer {
     CandidateList candidates;
     std::optional<scheduling::Requirement> zone;
     std::optional<scheduling::Requirement> capacity_type;
+    std::optional<scheduling::Requirement> reservation_id;  // Reserved claims (P17).
     // Derived.
     CandidateList kept;  // Cheapest first.
     SharedVector<std::string> names;

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "src/api/karpenter_labels.h"
+#include "src/cloudprovider/reserved_offerings.h"
 #include "src/scheduling/requirement.h"
 
 namespace karpenter::provisioning {
@@ -64,6 +65,18 @@ std::string CacheKey(const cloudprovider::ResolveOptions& options) {
       options.instance_store_raid0, "|", options.region);
 }
 
+// The status reservations that shape reserved offerings, in order.
+std::string ReservationsKey(const api::EC2NodeClass& node_class) {
+  std::string key;
+  for (const api::CapacityReservation& reservation : node_class.status.capacity_reservations) {
+    absl::StrAppend(&key, "|", reservation.id, ",", reservation.instance_type, ",",
+                    reservation.availability_zone, ",", reservation.reservation_type, ",",
+                    reservation.interruptible, ",", reservation.state, ",",
+                    reservation.available_instance_count.value_or(-1));
+  }
+  return key;
+}
+
 }  // namespace
 
 absl::StatusOr<cloudprovider::ResolveOptions> ResolveOptionsFor(
@@ -103,7 +116,14 @@ std::optional<InstanceTypeView> ToInstanceTypeView(const cloudprovider::Instance
   for (const cloudprovider::Offering& offering : type.offerings) {
     if (!offering.available) continue;
     if (!zones.empty() && !std::binary_search(zones.begin(), zones.end(), offering.zone)) continue;
-    view.offerings.push_back({offering.zone, offering.capacity_type, offering.price, true});
+    view.offerings.push_back({.zone = offering.zone,
+                              .capacity_type = offering.capacity_type,
+                              .price = offering.price,
+                              .available = true,
+                              .reservation_id = offering.reservation_id,
+                              .reservation_type = offering.reservation_type,
+                              .reservation_interruptible = offering.reservation_interruptible,
+                              .reservation_capacity = offering.reservation_capacity});
     offered_zones.push_back(offering.zone);
     capacity_types.push_back(offering.capacity_type);
   }
@@ -141,14 +161,26 @@ absl::StatusOr<SharedVector<InstanceTypeView>> CatalogCache::InstanceTypesFor(
   KP_ASSIGN_OR_RETURN(cloudprovider::ResolveOptions options, ResolveOptionsFor(node_class));
   KP_ASSIGN_OR_RETURN(const cloudprovider::Catalog* catalog, Get(options));
   const std::vector<std::string> zones = SubnetZones(node_class);
-  std::string key = absl::StrCat(CacheKey(options), "|", absl::StrJoin(zones, ","));
+  const std::vector<api::CapacityReservation>& reservations =
+      node_class.status.capacity_reservations;
+  std::string key =
+      absl::StrCat(CacheKey(options), "|", absl::StrJoin(zones, ","), ReservationsKey(node_class));
   auto cached = views_.find(key);
   if (cached != views_.end()) return cached->second;
   std::vector<InstanceTypeView> views;
   for (const cloudprovider::InstanceType& type : catalog->Types()) {
-    if (std::optional<InstanceTypeView> view = ToInstanceTypeView(type, zones)) {
-      views.push_back(*std::move(view));
+    std::optional<InstanceTypeView> view;
+    if (cloudprovider::HasReservationFor(type.name, reservations)) {
+      cloudprovider::InstanceType reserved = type;
+      for (cloudprovider::Offering& offering :
+           cloudprovider::ReservedOfferings(*catalog, type, reservations)) {
+        reserved.offerings.push_back(std::move(offering));
+      }
+      view = ToInstanceTypeView(reserved, zones);
+    } else {
+      view = ToInstanceTypeView(type, zones);
     }
+    if (view) views.push_back(*std::move(view));
   }
   return views_.emplace(std::move(key), std::move(views)).first->second;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <set>
 
 #include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
@@ -9,6 +10,14 @@
 #include "src/provisioning/resources.h"
 
 namespace karpenter::provisioning {
+
+absl::Status ReservedOfferingError(std::string_view message) {
+  return absl::ResourceExhaustedError(std::string(message));
+}
+
+bool IsReservedOfferingError(const absl::Status& status) {
+  return status.code() == absl::StatusCode::kResourceExhausted;
+}
 
 absl::Status CheckTaints(const std::vector<api::Taint>& taints,
                          const std::vector<api::Toleration>& tolerations) {
@@ -22,11 +31,13 @@ absl::Status CheckTaints(const std::vector<api::Taint>& taints,
 
 InFlightNodeClaim::InFlightNodeClaim(const NodeClaimTemplate& node_claim_template,
                                      CandidateList candidates, Topology* topology,
-                                     CompatibilityCache* compatibility)
+                                     CompatibilityCache* compatibility,
+                                     ReservationManager* reservations)
     : template_(&node_claim_template),
       requirements_(node_claim_template.requirements),
       topology_(topology),
       compatibility_(compatibility),
+      reservations_(reservations),
       candidates_(std::move(candidates)) {
   if (topology_ != nullptr) {
     hostname_ = topology_->NewHostname();
@@ -130,6 +141,12 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
                     requirements.ToString(), filtered.FailureReason()));
   }
 
+  std::vector<std::string> reservation_ids;
+  if (reservations_ != nullptr) {
+    KP_ASSIGN_OR_RETURN(reservation_ids,
+                        ReservationsToHold(filtered.remaining, requirements, options));
+  }
+
   if (topology_ != nullptr) {
     topology_->Register(api::kLabelHostname, hostname_);
     topology_->Record(*attempt.pod, template_->taints, requirements, &options.well_known_labels);
@@ -142,8 +159,66 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
   requirements_ = std::move(requirements);
   min_values_relaxed_ |= relaxed;
   host_ports_.Add(ports);
+  if (reservations_ != nullptr) HoldReservations(std::move(reservation_ids));
   UpdateHeadroom();
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<std::string>> InFlightNodeClaim::ReservationsToHold(
+    const CandidateList& remaining, const scheduling::Requirements& requirements,
+    const SchedulerOptions& options) const {
+  const OfferingFilter allowed(requirements);
+  bool any_compatible = false;
+  std::set<std::string> ids;
+  for (const TypeCandidate* candidate : remaining) {
+    for (const OfferingView& offering : candidate->type->offerings) {
+      if (!offering.reserved() || !offering.available || !allowed.Allows(offering)) continue;
+      any_compatible = true;
+      // Pessimistic: every reservation the claim might launch into is held, since which one
+      // the launch takes is not known yet.
+      if (reservations_->CanReserve(hostname_, offering.reservation_id)) {
+        ids.insert(offering.reservation_id);
+      }
+    }
+  }
+  if (options.reserved_offering_mode == ReservedOfferingMode::kStrict && ids.empty()) {
+    if (any_compatible) {
+      return ReservedOfferingError(
+          "one or more instance types with compatible reserved offerings are available, but "
+          "could not be reserved");
+    }
+    if (!reservation_ids_.empty()) {
+      return ReservedOfferingError(
+          "satisfying updated nodeclaim constraints would remove all compatible reserved "
+          "offering options");
+    }
+  }
+  return std::vector<std::string>(ids.begin(), ids.end());
+}
+
+void InFlightNodeClaim::HoldReservations(std::vector<std::string> ids) {
+  reservations_->Reserve(hostname_, ids);
+  for (const std::string& held : reservation_ids_) {
+    if (!std::binary_search(ids.begin(), ids.end(), held)) reservations_->Release(hostname_, held);
+  }
+  reservation_ids_ = std::move(ids);
+}
+
+void InFlightNodeClaim::NarrowToReservations() {
+  if (reservations_ == nullptr) return;
+  if (reservation_ids_.empty()) {
+    // Every reservation this claim could use is held by other claims of the solve (fallback
+    // mode; strict mode fails such pods instead). Upstream leaves the claim's requirements open
+    // and its launch finds those reservations used up by the claims holding them; saying so
+    // here makes the launch prediction agree.
+    requirements_.Add(scheduling::Requirement::DoesNotExist(api::kLabelCapacityReservationID));
+    return;
+  }
+  requirements_.Remove(api::kCapacityTypeLabelKey);
+  requirements_.Add(
+      scheduling::Requirement::In(api::kCapacityTypeLabelKey, {api::kCapacityTypeReserved}));
+  requirements_.Add(
+      scheduling::Requirement::In(api::kLabelCapacityReservationID, reservation_ids_));
 }
 
 }  // namespace karpenter::provisioning

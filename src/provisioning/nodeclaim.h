@@ -19,6 +19,7 @@
 #include "src/provisioning/host_ports.h"
 #include "src/provisioning/instance_filter.h"
 #include "src/provisioning/preferences.h"
+#include "src/provisioning/reservation_manager.h"
 #include "src/provisioning/topology.h"
 #include "src/provisioning/types.h"
 #include "src/scheduling/requirements.h"
@@ -38,6 +39,13 @@ struct NodeClaimTemplate {
   std::vector<HostPort> daemon_host_ports;
 };
 
+// Upstream ReservedOfferingError: the pod could use reserved capacity but none is left for it in
+// this solve (ReservedOfferingMode::kStrict). The scheduler neither relaxes the pod's preferences
+// nor tries lower-weight NodePools on such an error. Its code is ResourceExhausted, which no
+// other placement failure uses.
+absl::Status ReservedOfferingError(std::string_view message);
+bool IsReservedOfferingError(const absl::Status& status);
+
 // "did not tolerate key=value:Effect" for the first untolerated taint (PreferNoSchedule
 // included: relaxation adds a toleration for those).
 absl::Status CheckTaints(const std::vector<api::Taint>& taints,
@@ -48,8 +56,12 @@ class InFlightNodeClaim {
   // With a `topology`, the claim takes a placeholder hostname from it and placements honour
   // and record topology spread and pod (anti-)affinity. A `compatibility` cache over the
   // template's candidates (shared by the template's claims) saves re-checking types.
+  // With `reservations`, the claim holds (by its hostname) the reservations of the reserved
+  // offerings its remaining types could launch into, and a pod that would leave it none while
+  // some are compatible fails under ReservedOfferingMode::kStrict.
   InFlightNodeClaim(const NodeClaimTemplate& node_claim_template, CandidateList candidates,
-                    Topology* topology = nullptr, CompatibilityCache* compatibility = nullptr);
+                    Topology* topology = nullptr, CompatibilityCache* compatibility = nullptr,
+                    ReservationManager* reservations = nullptr);
 
   // Places the pod when every check passes and at least one instance type remains (with
   // minValues met, or lowered under BestEffort); otherwise leaves the claim unchanged.
@@ -75,14 +87,32 @@ class InFlightNodeClaim {
   const api::ResourceList& pod_requests() const { return pod_requests_; }
   const std::vector<const api::Pod*>& pods() const { return pods_; }
   bool min_values_relaxed() const { return min_values_relaxed_; }
+  // The reservations the claim holds, sorted.
+  const std::vector<std::string>& reservation_ids() const { return reservation_ids_; }
+
+  // Upstream FinalizeScheduling: a claim holding reservations launches only into them, so its
+  // capacity type becomes `reserved` and karpenter.k8s.aws/capacity-reservation-id the held IDs
+  // (a reserved NodeClaim then drifts when its reservation goes). A claim that holds none while
+  // the solve has reservations is kept off them (they are other claims'). No-op without a
+  // ReservationManager.
+  void NarrowToReservations();
 
  private:
+  // The reservations the claim keeps with `remaining` types under `requirements`; a
+  // ReservedOfferingError when strict mode forbids losing them all.
+  absl::StatusOr<std::vector<std::string>> ReservationsToHold(
+      const CandidateList& remaining, const scheduling::Requirements& requirements,
+      const SchedulerOptions& options) const;
+  void HoldReservations(std::vector<std::string> ids);
+
   const NodeClaimTemplate* template_;
   // Never holds kubernetes.io/hostname: the placeholder below is added only while topology is
   // consulted, so it cannot leak into the finalized NodeClaim.
   scheduling::Requirements requirements_;
   Topology* topology_;
   CompatibilityCache* compatibility_;
+  ReservationManager* reservations_;
+  std::vector<std::string> reservation_ids_;
   std::string hostname_;
   uint32_t host_id_ = 0;
   // Whether every candidate met `requirements_` (and had an allowed offering) when last

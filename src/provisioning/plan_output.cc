@@ -52,9 +52,13 @@ void WriteNodeClaimJson(api::JsonWriter& json, const PlannedNodeClaim& planned) 
     json.String(quantity.String());
   }
   json.EndObject();
+  // The launch's own labels (a reservation's) join the claim's, as on the launched NodeClaim;
+  // merged here so every producer of replacements (plan, disruption) reports them.
+  std::map<std::string, std::string> labels = claim.labels;
+  for (auto& [key, value] : LaunchLabels(planned.launch)) labels[key] = std::move(value);
   json.Key("labels");
   json.BeginObject();
-  for (const auto& [key, value] : claim.labels) {
+  for (const auto& [key, value] : labels) {
     json.Key(key);
     json.String(value);
   }

@@ -50,6 +50,26 @@ TEST(PlanFromInput, EncodesTheDesignShapeExactly) {
             R"("pricePerHour":0.003,"solveMillis":0}})");
 }
 
+TEST(WriteNodeClaimJson, AReservedLaunchAddsItsReservationLabels) {
+  PlannedNodeClaim planned;
+  planned.claim.node_pool = "default";
+  planned.claim.labels = {{"karpenter.sh/nodepool", "default"}};
+  planned.launch = {.instance_type = "m.large",
+                    .zone = testing::kZoneA,
+                    .capacity_type = "reserved",
+                    .price = 0,
+                    .reservation_id = "cr-1",
+                    .reservation_type = "capacity-block",
+                    .reservation_interruptible = false};
+  api::JsonWriter json;
+  WriteNodeClaimJson(json, planned);
+  EXPECT_THAT(json.str(),
+              HasSubstr(R"("labels":{"karpenter.k8s.aws/capacity-reservation-id":"cr-1",)"
+                        R"("karpenter.k8s.aws/capacity-reservation-interruptible":"false",)"
+                        R"("karpenter.k8s.aws/capacity-reservation-type":"capacity-block",)"
+                        R"("karpenter.sh/nodepool":"default"})"));
+}
+
 TEST(PlanFromInput, SolveMillisComesFromTheInjectedClock) {
   int64_t now = 100;
   const PlanResult plan = PlanFromInput(SmallInput(), [&now] { return now += 7; });

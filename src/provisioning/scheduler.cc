@@ -15,6 +15,7 @@
 #include "src/provisioning/nodeclaim.h"
 #include "src/provisioning/pod_queue.h"
 #include "src/provisioning/preferences.h"
+#include "src/provisioning/reservation_manager.h"
 #include "src/provisioning/resources.h"
 #include "src/provisioning/solve_cache.h"
 #include "src/provisioning/template_claim.h"
@@ -85,7 +86,8 @@ void SubtractMax(api::ResourceList& remaining, const CandidateList& candidates) 
 
 class Scheduler {
  public:
-  Scheduler(const SchedulerInput& input, const SolveCache& cache) : input_(input), cache_(cache) {}
+  Scheduler(const SchedulerInput& input, const SolveCache& cache)
+      : input_(input), cache_(cache), reservations_(cache.reservations()) {}
 
   SchedulerResult Run();
 
@@ -105,6 +107,7 @@ class Scheduler {
   const SolveCache& cache_;
   std::optional<Topology> topology_;       // Topology spread and pod (anti-)affinity (P11, P12).
   std::vector<PoolState> pools_;           // Weight desc, then name desc.
+  ReservationManager reservations_;        // Reserved capacity the solve's claims hold (P17).
   std::vector<NodeSlot> existing_;         // Sized once: topology keeps pointers into placed nodes.
   std::vector<InFlightNodeClaim> claims_;  // Creation order.
   // Indices into `claims_` by (number of pods, creation order): the order upstream tries them
@@ -168,6 +171,9 @@ absl::Status Scheduler::TrySchedule(const api::Pod& pod, const api::ResourceList
     topology_->Update(attempt);  // The attempt's (relaxed) constraints are the pod's own.
     absl::Status status = Add(attempt, requests);
     if (status.ok()) return status;
+    // Reserved capacity may free up later in this solve or the next: relaxing now would give
+    // up preferences the pod can still have.
+    if (IsReservedOfferingError(status)) return status;
     if (!Relax(attempt, cache_.tolerate_prefer_no_schedule())) return status;
   }
 }
@@ -205,6 +211,7 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
     }
   }
   std::vector<std::string> errors;
+  bool reserved_error = false;
   for (PoolState& pool : pools_) {
     const NodeClaimTemplate& tmpl = pool.prototype->node_claim_template;
     CandidateList candidates = AllCandidates(tmpl.candidates);
@@ -216,14 +223,22 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
         continue;
       }
     }
+    // Without reserved offerings the claim skips the reservation checks (the common case).
     InFlightNodeClaim claim(tmpl, std::move(candidates), &*topology_,
-                            pool.prototype->compatibility.get());
+                            pool.prototype->compatibility.get(),
+                            reservations_.empty() ? nullptr : &reservations_);
     if (absl::Status status =
             claim.Add(attempt, pod_requirements, requests, input_.options, &strict);
         !status.ok()) {
       errors.push_back(fmt::format("incompatible with nodepool \"{}\", daemonset overhead={}, {}",
                                    tmpl.node_pool, ResourcesString(tmpl.daemon_overhead),
                                    std::string(status.message())));
+      // The pod could use this pool's reserved capacity: it waits for it rather than landing in
+      // a lower-weight pool.
+      if (IsReservedOfferingError(status)) {
+        reserved_error = true;
+        break;
+      }
       continue;
     }
     if (pool.remaining) SubtractMax(*pool.remaining, claim.candidates());
@@ -236,6 +251,7 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
   }
   std::string joined;
   for (const std::string& error : errors) joined += (joined.empty() ? "" : "; ") + error;
+  if (reserved_error) return ReservedOfferingError(joined);
   return absl::FailedPreconditionError(joined);
 }
 
@@ -286,7 +302,8 @@ SchedulerResult Scheduler::Run() {
   }
   NodeClaimFinalizer finalizer(input_.options, kMaxInstanceTypes);
   result.new_node_claims.reserve(claims_.size());
-  for (const InFlightNodeClaim& claim : claims_) {
+  for (InFlightNodeClaim& claim : claims_) {
+    claim.NarrowToReservations();
     absl::StatusOr<NewNodeClaim> finalized = finalizer.Finalize(claim);
     if (finalized.ok()) {
       result.new_node_claims.push_back(*std::move(finalized));

@@ -48,7 +48,8 @@ api::ResourceList ChargeOf(const ExistingNodeView& node) {
 
 }  // namespace
 
-SolveCache::SolveCache(const SchedulerInput& input) : input_(&input) {
+SolveCache::SolveCache(const SchedulerInput& input)
+    : input_(&input), reservations_(input.node_pools) {
   BuildPools();
   BuildNodes();
 }

@@ -18,6 +18,7 @@
 #include "src/provisioning/compatibility_cache.h"
 #include "src/provisioning/existing_node.h"
 #include "src/provisioning/nodeclaim.h"
+#include "src/provisioning/reservation_manager.h"
 #include "src/provisioning/types.h"
 
 namespace karpenter::provisioning {
@@ -47,6 +48,8 @@ class SolveCache {
   // compatible type) are left out.
   const std::vector<PoolPrototype>& pools() const { return pools_; }
   bool tolerate_prefer_no_schedule() const { return tolerate_prefer_no_schedule_; }
+  // Every reservation of the pools with nothing held yet: each solve starts from a copy.
+  const ReservationManager& reservations() const { return reservations_; }
 
   // Every existing node of the input (removed ones included) in the order solves try them:
   // initialized first, then by name.
@@ -61,6 +64,7 @@ class SolveCache {
   const SchedulerInput* input_;
   std::vector<PoolPrototype> pools_;
   bool tolerate_prefer_no_schedule_ = false;
+  ReservationManager reservations_;
   std::vector<ExistingNode> nodes_;
   // Limits: what all nodes of a pool charge, and each pooled node's pool and charge by
   // node name.

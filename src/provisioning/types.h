@@ -21,12 +21,22 @@
 
 namespace karpenter::provisioning {
 
-// One (zone, capacity type) an instance type can be launched in.
+// One (zone, capacity type) an instance type can be launched in; reserved offerings are one per
+// capacity reservation.
 struct OfferingView {
   std::string zone;
   std::string capacity_type;  // on-demand | spot | reserved
   double price = 0;
   bool available = true;
+  // Reserved offerings only: the reservation's karpenter.k8s.aws/capacity-reservation-id, -type
+  // and -interruptible label values (the other offerings have none of those labels), and how
+  // many more instances it takes.
+  std::string reservation_id;
+  std::string reservation_type;
+  bool reservation_interruptible = false;
+  int64_t reservation_capacity = 0;
+
+  bool reserved() const { return !reservation_id.empty(); }
 };
 
 // An instance type as the scheduler sees it.
@@ -70,10 +80,17 @@ struct ExistingNodeView {
 
 enum class PreferencePolicy { kRespect, kIgnore };
 enum class MinValuesPolicy { kStrict, kBestEffort };
+// What a pod does when reserved offerings it could use exist but every one is held by other
+// NodeClaims of the solve (upstream ReservedOfferingMode). Provisioning is strict: the pod waits
+// for reserved capacity (a ReservedOfferingError), never falling back to on-demand, spot or a
+// lower-weight NodePool, and its preferences are not relaxed. Disruption simulations fall back,
+// since they must place every moved pod in one solve.
+enum class ReservedOfferingMode { kFallback, kStrict };
 
 struct SchedulerOptions {
   PreferencePolicy preference_policy = PreferencePolicy::kRespect;
   MinValuesPolicy min_values_policy = MinValuesPolicy::kStrict;
+  ReservedOfferingMode reserved_offering_mode = ReservedOfferingMode::kStrict;
   // Keys a NodePool may leave undefined while pods still select on them.
   scheduling::WellKnownLabels well_known_labels = scheduling::WellKnownLabels::CoreAndAws();
 };
