@@ -308,13 +308,12 @@ std::vector<Command> SingleNode(Context& ctx, const std::vector<const Candidate*
 }
 
 // The opt-in extended search (extended_consolidation.h), run only after upstream's methods found
-// nothing. When the host already knows both upstream methods to be consolidated, the pass that
-// marked them ran this search on the same cluster and found nothing either.
+// nothing. It runs even when the host passes both upstream methods as consolidated: a command of
+// its own that validation abandoned leaves them marked, and skipping would then never retry it
+// (a host's idle-poll skip, DisruptionResult::idle, still avoids repeating a fruitless search).
 std::vector<Command> ExtendedConsolidation(Context& ctx,
                                            const std::vector<const Candidate*>& eligible) {
-  if (ctx.options.consolidation_search != ConsolidationSearch::kExtended || eligible.size() < 2 ||
-      (ctx.Consolidated(Method::kMultiNodeConsolidation) &&
-       ctx.Consolidated(Method::kSingleNodeConsolidation))) {
+  if (ctx.options.consolidation_search != ConsolidationSearch::kExtended || eligible.size() < 2) {
     return {};
   }
   auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kUnderutilized, ctx.expired);
