@@ -2,6 +2,7 @@
 // document, a text explanation people can act on, the evaluation time, and bad feature gates.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -80,6 +81,14 @@ TEST(CliDisruption, MalformedFeatureGatesFail) {
   EXPECT_NE(run.err.find("--feature-gates"), std::string::npos) << run.err;
 }
 
+TEST(CliDisruption, UnknownConsolidationSearchFails) {
+  CliRun run = RunKarpenter(
+      {"plan", "-f", kCluster, "--disruption", "--consolidation-search", "exhaustive"});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("--consolidation-search: want upstream or extended"), std::string::npos)
+      << run.err;
+}
+
 TEST(CliDisruption, BadNowFails) {
   CliRun run = RunKarpenter({"plan", "-f", kCluster, "--disruption", "--now", "yesterday"});
   EXPECT_EQ(run.exit_code, 1);
@@ -115,6 +124,53 @@ TEST(CliBenchDisruption, UntilStableFollowsConsolidationToASteadyState) {
   EXPECT_LE(bound, stable);
   EXPECT_LT(out["stableNodes"].get<int>(), 20);
   EXPECT_NEAR(out["stableOverBound"].get<double>(), stable / bound, 1e-3);
+}
+
+TEST(CliBenchDisruption, ExtendedSearchKeepsTheFirstDecisionAndLowersTheSteadyState) {
+  // At 150 nodes upstream's moves stop at 1.12x the bound; the opt-in search goes on. Its first
+  // decision is upstream's, since the extension only runs when upstream finds nothing.
+  CliRun upstream =
+      RunKarpenter({"bench", "disruption", "--nodes", "150", "--json", "--until-stable"});
+  CliRun extended = RunKarpenter({"bench", "disruption", "--nodes", "150", "--json",
+                                  "--until-stable", "--consolidation-search", "extended"});
+  ASSERT_EQ(upstream.exit_code, 0) << upstream.err;
+  ASSERT_EQ(extended.exit_code, 0) << extended.err;
+  nlohmann::json a = nlohmann::json::parse(upstream.out, nullptr, false);
+  nlohmann::json b = nlohmann::json::parse(extended.out, nullptr, false);
+  ASSERT_FALSE(a.is_discarded() || b.is_discarded()) << upstream.out << extended.out;
+  for (const char* key : {"method", "candidates", "costPerHourAfterOneCommand"}) {
+    EXPECT_EQ(a[key], b[key]) << key;
+  }
+  EXPECT_LT(b["costPerHourStable"].get<double>(), a["costPerHourStable"].get<double>() - 0.1);
+  EXPECT_LE(b["lowerBoundPerHour"].get<double>(), b["costPerHourStable"].get<double>());
+}
+
+TEST(CliBenchDisruption, UnknownConsolidationSearchIsAnError) {
+  CliRun run =
+      RunKarpenter({"bench", "disruption", "--nodes", "5", "--consolidation-search", "greedy"});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("--consolidation-search must be upstream or extended"), std::string::npos)
+      << run.err;
+}
+
+TEST(CliBenchDisruption, BreakdownAddsUpToTheSteadyStateCost) {
+  CliRun run =
+      RunKarpenter({"bench", "disruption", "--nodes", "30", "--until-stable", "--breakdown"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const size_t at = run.out.find("  $/h ");
+  ASSERT_NE(at, std::string::npos) << run.out;
+  double cost = 0, bound = 0, cpu = 0, memory = 0, pods = 0, premium = 0;
+  ASSERT_EQ(std::sscanf(run.out.c_str() + at,
+                        "  $/h %lf = bound %lf + idle cpu %lf + idle memory %lf + idle pod slots "
+                        "%lf + type premium %lf",
+                        &cost, &bound, &cpu, &memory, &pods, &premium),
+            6)
+      << run.out;
+  EXPECT_NEAR(bound + cpu + memory + pods + premium, cost, 1e-3);
+  EXPECT_GE(cpu, 0);
+  EXPECT_GE(memory, 0);
+  EXPECT_GE(premium, -1e-6);
+  EXPECT_NE(run.out.find("nodes $"), std::string::npos) << run.out;  // the per-type lines
 }
 
 TEST(CliBenchDisruption, SameSeedSameCluster) {

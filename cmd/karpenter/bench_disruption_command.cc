@@ -11,6 +11,8 @@
 #include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/manifest.h"
+#include "src/api/pod_resources.h"
+#include "src/bench/gap_breakdown.h"
 #include "src/bench/lower_bound.h"
 #include "src/disruption/apply.h"
 #include "src/disruption/disruption.h"
@@ -150,6 +152,52 @@ absl::StatusOr<std::string> ChurnedCluster(int nodes, uint64_t seed,
   return yaml;
 }
 
+std::vector<bench::FluidNodeType> FluidTypes(const std::map<std::string, BenchType>& types) {
+  std::vector<bench::FluidNodeType> fluid_types;
+  for (const auto& [name, type] : types) {
+    fluid_types.push_back({type.price, static_cast<double>(type.milli_cpu),
+                           static_cast<double>(type.memory_bytes), static_cast<double>(type.pods)});
+  }
+  return fluid_types;
+}
+
+// The snapshot's nodes with their pods' summed requests, for bench::BreakDownGap.
+std::vector<bench::PackedNode> PackedNodes(const state::ClusterSnapshot& snapshot,
+                                           const std::map<std::string, BenchType>& types) {
+  std::vector<bench::PackedNode> out;
+  for (const api::Node& node : snapshot.nodes()) {
+    const std::string& type_name =
+        node.metadata.labels.at(std::string(api::kLabelInstanceTypeStable));
+    auto type = types.find(type_name);
+    if (type == types.end()) continue;
+    bench::PackedNode packed{.type = type_name, .price = type->second.price};
+    packed.capacity = {static_cast<double>(type->second.milli_cpu),
+                       static_cast<double>(type->second.memory_bytes),
+                       static_cast<double>(type->second.pods)};
+    std::vector<api::Pod> pods;
+    for (const api::Pod* pod : snapshot.PodsOnNode(node.metadata.name)) pods.push_back(*pod);
+    packed.used = bench::DemandOf(pods);
+    out.push_back(std::move(packed));
+  }
+  return out;
+}
+
+// The steady state's gap to the bound, split by resource and by type (gap_breakdown.h).
+std::string BreakdownText(const bench::GapBreakdown& gap) {
+  std::string text = fmt::format(
+      "  $/h {:.4f} = bound {:.4f} + idle cpu {:.4f} + idle memory {:.4f} + idle pod slots "
+      "{:.4f} + type premium {:.4f}\n",
+      gap.cost, gap.bound, gap.idle_cpu, gap.idle_memory, gap.idle_pods, gap.premium);
+  for (const bench::TypeUsage& type : gap.types) {
+    text += fmt::format(
+        "  {:<12} {:>5} nodes ${:>9.4f}/h  cpu {:5.1f}%  memory {:5.1f}%  pods {:5.1f}%\n",
+        type.type, type.nodes, type.price, 100 * type.cpu_used, 100 * type.memory_used,
+        100 * type.pods_used);
+  }
+  text.pop_back();  // the caller's line ends it
+  return text;
+}
+
 struct Figures {
   double cost_before = 0;
   double lower_bound = 0;
@@ -161,11 +209,7 @@ struct Figures {
 absl::StatusOr<Figures> Prices(const state::ClusterSnapshot& snapshot,
                                const std::map<std::string, BenchType>& types) {
   Figures figures;
-  std::vector<bench::FluidNodeType> fluid_types;
-  for (const auto& [name, type] : types) {
-    fluid_types.push_back({type.price, static_cast<double>(type.milli_cpu),
-                           static_cast<double>(type.memory_bytes), static_cast<double>(type.pods)});
-  }
+  const std::vector<bench::FluidNodeType> fluid_types = FluidTypes(types);
   KP_ASSIGN_OR_RETURN(figures.lower_bound,
                       bench::FluidLowerBound(bench::DemandOf(snapshot.pods()), fluid_types));
   for (const api::Node& node : snapshot.nodes()) {
@@ -192,12 +236,14 @@ struct StableFigures {
   double millis = 0;
   double cost = 0;
   size_t nodes = 0;
+  bench::GapBreakdown gap;
 };
 
 // Applies and re-decides until a decision has no command. `first` holds the first decision.
 absl::StatusOr<StableFigures> RunUntilStable(std::unique_ptr<Round> round,
                                              const std::map<std::string, BenchType>& types,
-                                             provisioning::CatalogCache& catalogs, api::Time now) {
+                                             provisioning::CatalogCache& catalogs, api::Time now,
+                                             const disruption::DisruptionOptions& decide) {
   StableFigures figures;
   while (!round->result.commands.empty() && figures.rounds < kMaxRounds) {
     ++figures.rounds;
@@ -207,13 +253,15 @@ absl::StatusOr<StableFigures> RunUntilStable(std::unique_ptr<Round> round,
     KP_ASSIGN_OR_RETURN(next->input,
                         provisioning::BuildSchedulerInput(next->snapshot, {.now = now}, catalogs));
     const double start = RealMonotonicSeconds();
-    next->result = disruption::ComputeDisruption(next->snapshot, next->input, now);
+    next->result = disruption::ComputeDisruption(next->snapshot, next->input, now, decide);
     figures.millis += (RealMonotonicSeconds() - start) * 1000.0;
     round = std::move(next);
   }
   KP_ASSIGN_OR_RETURN(const Figures prices, Prices(round->snapshot, types));
   figures.cost = prices.cost_before;
   figures.nodes = round->snapshot.nodes().size();
+  KP_ASSIGN_OR_RETURN(figures.gap,
+                      bench::BreakDownGap(PackedNodes(round->snapshot, types), FluidTypes(types)));
   return figures;
 }
 
@@ -254,6 +302,13 @@ int RunBenchDisruption(const BenchDisruptionOptions& options) {
     std::fprintf(stderr, "bench disruption: %s\n", types.status().ToString().c_str());
     return 1;
   }
+  const std::optional<disruption::ConsolidationSearch> search =
+      disruption::ParseConsolidationSearch(options.consolidation_search);
+  if (!search) {
+    std::fprintf(stderr, "bench disruption: --consolidation-search must be upstream or extended\n");
+    return 1;
+  }
+  const disruption::DisruptionOptions decide{.consolidation_search = *search};
   for (int nodes : options.nodes) {
     int pods = 0;
     absl::StatusOr<std::unique_ptr<Round>> first =
@@ -267,7 +322,7 @@ int RunBenchDisruption(const BenchDisruptionOptions& options) {
     std::unique_ptr<Round> round = *std::move(first);
     const Figures figures = *prices;
     const double start = RealMonotonicSeconds();
-    round->result = disruption::ComputeDisruption(round->snapshot, round->input, now);
+    round->result = disruption::ComputeDisruption(round->snapshot, round->input, now, decide);
     const double millis = (RealMonotonicSeconds() - start) * 1000.0;
     const disruption::DisruptionResult& result = round->result;
     std::string method = "none";
@@ -282,7 +337,7 @@ int RunBenchDisruption(const BenchDisruptionOptions& options) {
     std::string stable_text;
     if (options.until_stable) {
       absl::StatusOr<StableFigures> stable =
-          RunUntilStable(std::move(round), *types, catalogs, now);
+          RunUntilStable(std::move(round), *types, catalogs, now, decide);
       if (!stable.ok()) {
         std::fprintf(stderr, "bench disruption: %s\n", stable.status().ToString().c_str());
         return 1;
@@ -296,6 +351,7 @@ int RunBenchDisruption(const BenchDisruptionOptions& options) {
           "; until stable: {} more decisions in {:.1f} ms, {} nodes, ${:.4f}/h ({:.3f}x the bound)",
           stable->rounds, stable->millis, stable->nodes, stable->cost,
           figures.lower_bound > 0 ? stable->cost / figures.lower_bound : 0.0);
+      if (options.breakdown) stable_text += "\n" + BreakdownText(stable->gap);
     }
     if (options.json) {
       std::printf(
@@ -328,6 +384,13 @@ void AddBenchDisruptionCommand(CLI::App& bench, BenchDisruptionOptions& options,
   cmd->add_flag("--json", options.json, "One JSON object per size");
   cmd->add_flag("--until-stable", options.until_stable,
                 "Apply each decision and decide again until nothing is left to do");
+  cmd->add_option("--consolidation-search", options.consolidation_search,
+                  "upstream (default): upstream's moves only; extended: when they find nothing, "
+                  "also search candidates grouped by instance type and family")
+      ->capture_default_str();
+  cmd->add_flag("--breakdown", options.breakdown,
+                "With --until-stable (text output): split the steady state's gap to the bound "
+                "into idle CPU, idle memory, idle pod slots and type premium, per instance type");
   cmd->callback([&options, &exit_code] { exit_code = RunBenchDisruption(options); });
 }
 

@@ -5,10 +5,13 @@
 // $/h (the cheapest fractional mix of the pool's types covering the pods' CPU, memory and pod
 // count). Real time is read here, in the host, never in the engine. With --until-stable the
 // commands are applied to the snapshot (disruption::ApplyCommands) and the cluster decided again
-// until nothing is left to do: rounds, the summed decision time and the steady-state $/h.
+// until nothing is left to do: rounds, the summed decision time and the steady-state $/h;
+// --consolidation-search extended adds the opt-in grouped search (extended_consolidation.h);
+// --breakdown adds where the steady state's cost above the bound goes (bench::BreakDownGap).
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "CLI/CLI.hpp"
@@ -20,6 +23,8 @@ struct BenchDisruptionOptions {
   uint64_t seed = 1;
   bool json = false;
   bool until_stable = false;
+  bool breakdown = false;
+  std::string consolidation_search = "upstream";
 };
 
 // Adds `disruption` under the existing `bench` subcommand.

@@ -130,6 +130,14 @@ int RunDisruption(const PlanCommandOptions& options, const state::ClusterSnapsho
     return 1;
   }
   disruption_options->scheduler = plan_options.scheduler;
+  const std::optional<disruption::ConsolidationSearch> search =
+      disruption::ParseConsolidationSearch(options.consolidation_search);
+  if (!search) {
+    err << "--consolidation-search: want upstream or extended, got \""
+        << options.consolidation_search << "\"\n";
+    return 1;
+  }
+  disruption_options->consolidation_search = *search;
   provisioning::CatalogCache catalogs(plan_options.spot_prices);
   absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
       provisioning::BuildSchedulerInput(snapshot, plan_options, catalogs);
@@ -174,6 +182,11 @@ void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code) 
                 "Also show the disruption commands Karpenter would issue now and blocked nodes");
   cmd->add_option("--feature-gates", options.feature_gates,
                   "Feature gates, e.g. SpotToSpotConsolidation=true");
+  cmd->add_option("--consolidation-search", options.consolidation_search,
+                  "With --disruption: upstream (default) searches upstream's consolidation moves "
+                  "only; extended also searches candidates grouped by instance type and family "
+                  "when those find nothing (not upstream behaviour)")
+      ->capture_default_str();
   cmd->add_option("--spot-price", options.spot_prices,
                   "Pin a spot price, INSTANCE_TYPE:ZONE=USD_PER_HOUR (repeatable); default: the "
                   "documented discount model");

@@ -29,6 +29,9 @@ struct PlanCommandOptions {
   bool disruption = false;
   // Upstream's --feature-gates, e.g. "SpotToSpotConsolidation=true".
   std::string feature_gates;
+  // "upstream" or "extended" (disruption::ConsolidationSearch): extended adds the opt-in grouped
+  // consolidation search of src/disruption/extended_consolidation.h.
+  std::string consolidation_search = "upstream";
   // "TYPE:ZONE=USD" entries pinning spot prices, which otherwise come from the documented
   // discount model (docs/catalog.md): what CreateFleet would pick if spot were priced so.
   std::vector<std::string> spot_prices;

@@ -12,6 +12,7 @@
 #include "CoinPackedMatrix.hpp"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "karpenter/common/status.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/pod_resources.h"
 #include "src/api/selector_match.h"
@@ -82,10 +83,18 @@ std::vector<FluidNodeType> NodeTypesOf(std::span<const FakeInstanceType> types) 
 
 absl::StatusOr<double> FluidLowerBound(const FluidDemand& demand,
                                        std::span<const FluidNodeType> types) {
+  KP_ASSIGN_OR_RETURN(const FluidSolution solution, SolveFluid(demand, types));
+  return solution.bound;
+}
+
+absl::StatusOr<FluidSolution> SolveFluid(const FluidDemand& demand,
+                                         std::span<const FluidNodeType> types) {
   // Rows in units near 1 (cores, GiB, pods) keep the simplex well scaled.
   const std::array<double, 3> need = {demand.cpu_milli / kMilli, demand.memory_bytes / kGiB,
                                       demand.pods};
-  if (std::all_of(need.begin(), need.end(), [](double d) { return d <= 0; })) return 0.0;
+  if (std::all_of(need.begin(), need.end(), [](double d) { return d <= 0; })) {
+    return FluidSolution{};
+  }
   for (const FluidNodeType& t : types) {
     if (t.price < 0 || t.cpu_milli < 0 || t.memory_bytes < 0 || t.pods < 0) {
       return absl::InvalidArgumentError("node type with a negative price or capacity");
@@ -132,7 +141,12 @@ absl::StatusOr<double> FluidLowerBound(const FluidDemand& demand,
     if (!model.isProvenOptimal()) {
       return absl::InternalError(absl::StrCat("CLP stopped with status ", model.status()));
     }
-    return RoundDown(model.objectiveValue());
+    // Row duals are $/h per core, per GiB and per pod; report them per millicore and per byte.
+    const double* duals = model.dualRowSolution();
+    return FluidSolution{.bound = RoundDown(model.objectiveValue()),
+                         .price_per_cpu_milli = std::max(0.0, duals[0]) / kMilli,
+                         .price_per_memory_byte = std::max(0.0, duals[1]) / kGiB,
+                         .price_per_pod = std::max(0.0, duals[2])};
   } catch (...) {
     return absl::InternalError("CLP raised an exception");
   }

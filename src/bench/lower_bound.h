@@ -48,6 +48,19 @@ std::vector<FluidNodeType> NodeTypesOf(std::span<const FakeInstanceType> types);
 // demand (the LP is infeasible); Internal when the solver fails otherwise.
 absl::StatusOr<double> FluidLowerBound(const FluidDemand& demand,
                                        std::span<const FluidNodeType> types);
+// The same LP's bound with its dual prices: what one more unit of each resource would add to the
+// optimum. Every node type's price is at least the dual value of its capacity, and the bound is
+// the dual value of the demand, so a packing's excess over the bound splits exactly into the
+// dual value of its idle capacity plus each node's premium over the value of its capacity
+// (gap_breakdown.h).
+struct FluidSolution {
+  double bound = 0;
+  double price_per_cpu_milli = 0;
+  double price_per_memory_byte = 0;
+  double price_per_pod = 0;
+};
+absl::StatusOr<FluidSolution> SolveFluid(const FluidDemand& demand,
+                                         std::span<const FluidNodeType> types);
 absl::StatusOr<double> FluidLowerBound(std::span<const api::Pod> pods,
                                        std::span<const FakeInstanceType> types);
 

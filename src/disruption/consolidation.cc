@@ -203,6 +203,41 @@ ConsolidationDecision ComputeConsolidation(const Simulator& simulator,
   return {MakeCommand(candidates, std::move(result)), ""};
 }
 
+std::optional<Command> ConsolidateMultiNode(const Simulator& simulator,
+                                            std::span<const Candidate* const> candidates,
+                                            const ConsolidationOptions& options) {
+  ConsolidationDecision decision = ComputeConsolidation(simulator, candidates, options);
+  if (!decision.command) return std::nullopt;
+  if (!decision.command->replacements.empty()) {
+    // A replacement of a type being removed must beat the cheapest such candidate.
+    std::map<std::string, double> price_by_type;
+    for (const Candidate* candidate : candidates) {
+      auto [it, inserted] =
+          price_by_type.try_emplace(candidate->instance_type_name, candidate->price);
+      if (!inserted) it->second = std::min(it->second, candidate->price);
+    }
+    provisioning::PlannedNodeClaim& planned = decision.command->replacements.front();
+    double max_price = kInfinity;
+    for (const std::string& type : planned.claim.instance_types) {
+      if (auto it = price_by_type.find(type); it != price_by_type.end()) {
+        max_price = std::min(max_price, it->second);
+      }
+    }
+    std::string why;
+    if (!KeepCheaperThan(planned.claim, max_price, why) ||
+        planned.claim.instance_type_options.empty() || !Relaunch(planned, why)) {
+      return std::nullopt;
+    }
+    decision.command->savings_per_hour =
+        decision.command->candidate_price_per_hour - planned.launch.price;
+  }
+  if (options.balanced_totals != nullptr &&
+      !ApproveBalanced(*decision.command, candidates, *options.balanced_totals)) {
+    return std::nullopt;
+  }
+  return std::move(decision.command);
+}
+
 std::optional<Command> MultiNodeConsolidation(const Simulator& simulator,
                                               std::span<const Candidate* const> candidates,
                                               const ConsolidationOptions& options,
@@ -215,37 +250,10 @@ std::optional<Command> MultiNodeConsolidation(const Simulator& simulator,
   std::optional<Command> best;
   while (lo <= hi) {
     const size_t mid = (lo + hi) / 2;
-    std::span<const Candidate* const> prefix = candidates.first(mid + 1);
-    ConsolidationDecision decision = ComputeConsolidation(simulator, prefix, options);
-    bool valid = decision.command.has_value();
-    if (valid && !decision.command->replacements.empty()) {
-      // A replacement of a type being removed must beat the cheapest such candidate.
-      std::map<std::string, double> price_by_type;
-      for (const Candidate* candidate : prefix) {
-        auto [it, inserted] =
-            price_by_type.try_emplace(candidate->instance_type_name, candidate->price);
-        if (!inserted) it->second = std::min(it->second, candidate->price);
-      }
-      provisioning::PlannedNodeClaim& planned = decision.command->replacements.front();
-      double max_price = kInfinity;
-      for (const std::string& type : planned.claim.instance_types) {
-        if (auto it = price_by_type.find(type); it != price_by_type.end()) {
-          max_price = std::min(max_price, it->second);
-        }
-      }
-      std::string why;
-      valid = KeepCheaperThan(planned.claim, max_price, why) &&
-              !planned.claim.instance_type_options.empty() && Relaunch(planned, why);
-      if (valid) {
-        decision.command->savings_per_hour =
-            decision.command->candidate_price_per_hour - planned.launch.price;
-      }
-    }
-    if (valid && options.balanced_totals != nullptr) {
-      valid = ApproveBalanced(*decision.command, prefix, *options.balanced_totals);
-    }
-    if (valid) {
-      best = std::move(decision.command);
+    std::optional<Command> command =
+        ConsolidateMultiNode(simulator, candidates.first(mid + 1), options);
+    if (command) {
+      best = std::move(command);
       lo = mid + 1;
     } else {
       hi = mid - 1;

@@ -42,6 +42,13 @@ ConsolidationDecision ComputeConsolidation(const Simulator& simulator,
                                            std::span<const Candidate* const> candidates,
                                            const ConsolidationOptions& options);
 
+// One multi-node move as MultiNodeConsolidation judges it: ComputeConsolidation, then a
+// replacement of a type being removed must beat the cheapest candidate of that type
+// (filterOutSameInstanceType), and Balanced pools must approve. nullopt when it does not hold.
+std::optional<Command> ConsolidateMultiNode(const Simulator& simulator,
+                                            std::span<const Candidate* const> candidates,
+                                            const ConsolidationOptions& options);
+
 // `candidates` already sorted and budget-filtered. Binary search over prefix lengths 2..n
 // (n capped at `max_candidates`); replacements must also beat the cheapest candidate of a type
 // they would relaunch (filterOutSameInstanceType), and Balanced pools must approve the move.

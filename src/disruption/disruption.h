@@ -19,7 +19,9 @@
 // karpenter.sh/disrupted by a queued command are treated as already disrupting here.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "karpenter/common/status.h"
@@ -32,12 +34,24 @@
 
 namespace karpenter::disruption {
 
+// Which consolidation moves the engine searches.
+enum class ConsolidationSearch {
+  kUpstream,  // upstream's: the cost-ordered prefix search, then single nodes (the default)
+  // Then, when those found nothing, the same prefix search within groups of candidates of one
+  // instance type or family (extended_consolidation.h): a documented departure from upstream.
+  kExtended,
+};
+
+// "upstream" or "extended"; nullopt for anything else.
+std::optional<ConsolidationSearch> ParseConsolidationSearch(std::string_view text);
+
 struct DisruptionOptions {
   provisioning::SchedulerOptions scheduler;
   // Feature gate SpotToSpotConsolidation (default off upstream).
   bool spot_to_spot_consolidation = false;
   // Multi-node consolidation looks at this many cost-ordered candidates at most.
   size_t max_multi_node_candidates = 100;
+  ConsolidationSearch consolidation_search = ConsolidationSearch::kUpstream;
   // Emptiness and consolidation methods the host knows to be consolidated: their last run
   // found nothing, unconstrained by budgets, and the cluster's consolidation state has not
   // changed since (upstream IsConsolidated). They are skipped. A one-shot host leaves it empty.

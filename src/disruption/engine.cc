@@ -11,6 +11,7 @@
 #include "src/disruption/disruption.h"
 #include "src/disruption/drift.h"
 #include "src/disruption/eligibility.h"
+#include "src/disruption/extended_consolidation.h"
 #include "src/disruption/node_state.h"
 #include "src/disruption/simulation.h"
 #include "src/disruption/static_drift.h"
@@ -306,6 +307,36 @@ std::vector<Command> SingleNode(Context& ctx, const std::vector<const Candidate*
   return {};
 }
 
+// The opt-in extended search (extended_consolidation.h), run only after upstream's methods found
+// nothing. It runs even when the host passes both upstream methods as consolidated: a command of
+// its own that validation abandoned leaves them marked, and skipping would then never retry it
+// (a host's idle-poll skip, DisruptionResult::idle, still avoids repeating a fruitless search).
+std::vector<Command> ExtendedConsolidation(Context& ctx,
+                                           const std::vector<const Candidate*>& eligible) {
+  if (ctx.options.consolidation_search != ConsolidationSearch::kExtended || eligible.size() < 2) {
+    return {};
+  }
+  auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kUnderutilized, ctx.expired);
+  std::vector<const Candidate*> within;
+  for (const Candidate* c : eligible) {
+    if (TakeBudget(ctx, budgets, *c, Reason::kUnderutilized)) within.push_back(c);
+  }
+  PoolTypes pool_types;
+  for (const provisioning::NodePoolInstanceTypes& pool : ctx.input.node_pools) {
+    pool_types[pool.node_pool.metadata.name] = pool.instance_types;
+  }
+  std::optional<Command> command =
+      GroupedMultiNodeConsolidation(ctx.simulator, within, pool_types,
+                                    {.spot_to_spot = ctx.options.spot_to_spot_consolidation,
+                                     .now = ctx.now,
+                                     .balanced_totals = &ctx.pool_totals},
+                                    ctx.options.max_multi_node_candidates);
+  if (!command) return {};
+  command->method = Method::kMultiNodeConsolidation;
+  command->reason = Reason::kUnderutilized;
+  return {*std::move(command)};
+}
+
 }  // namespace
 
 std::string_view MethodName(Method method) {
@@ -351,6 +382,7 @@ DisruptionResult ComputeDisruption(const state::ClusterSnapshot& snapshot,
     const std::vector<const Candidate*> eligible = ConsolidationCandidates(ctx, live);
     commands = MultiNode(ctx, eligible);
     if (commands.empty()) commands = SingleNode(ctx, eligible);
+    if (commands.empty()) commands = ExtendedConsolidation(ctx, eligible);
   }
   for (Command& command : commands) result.commands.push_back(std::move(command));
   result.idle = result.commands.empty() && !ctx.held_back;

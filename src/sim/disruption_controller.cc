@@ -51,6 +51,7 @@ void DisruptionController::Poll() {
     return;
   }
   disruption::DisruptionOptions options;
+  options.consolidation_search = consolidation_search_;
   for (const auto& [method, at] : consolidated_at_) {
     if (at == state) options.consolidated.push_back(method);
   }

@@ -44,6 +44,10 @@ class DisruptionController {
   // Turning the skip off must change no decision: tests compare both ways.
   uint64_t polls_skipped() const { return polls_skipped_; }
   void set_skip_idle_polls(bool skip) { skip_idle_polls_ = skip; }
+  // Which consolidation moves each poll searches (upstream's unless a scenario asks otherwise).
+  void set_consolidation_search(disruption::ConsolidationSearch search) {
+    consolidation_search_ = search;
+  }
 
  private:
   void Validate(const disruption::Command& command);
@@ -78,6 +82,8 @@ class DisruptionController {
   PollKey last_key_;
   bool last_idle_ = false;
   bool skip_idle_polls_ = true;
+  disruption::ConsolidationSearch consolidation_search_ =
+      disruption::ConsolidationSearch::kUpstream;
   uint64_t polls_skipped_ = 0;
 };
 

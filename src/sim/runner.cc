@@ -8,6 +8,7 @@
 #include "src/sim/auto_scaling_groups.h"
 #include "src/sim/cluster.h"
 #include "src/sim/cluster_autoscaler.h"
+#include "src/sim/disruption_controller.h"
 #include "src/sim/job_arrivals.h"
 #include "src/sim/karpenter_host.h"
 #include "src/sim/spot_interruptions.h"
@@ -92,6 +93,8 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
   std::unique_ptr<ClusterAutoscaler> cluster_autoscaler;
   if (autoscaler == Autoscaler::kKarpenter) {
     karpenter = std::make_unique<KarpenterHost>(cluster);
+    karpenter->disruption_controller().set_consolidation_search(
+        scenario.karpenter.consolidation_search);
     karpenter->Start();
   } else {
     cluster_autoscaler =

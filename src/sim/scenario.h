@@ -11,6 +11,7 @@
 #include "src/api/manifest.h"
 #include "src/api/taint.h"
 #include "src/cloudprovider/spot_price_model.h"
+#include "src/disruption/disruption.h"
 #include "src/sim/latency.h"
 
 namespace karpenter::sim {
@@ -103,6 +104,12 @@ struct JobArrivals {
   std::optional<Autoscaler> only;  // both runs when empty
 };
 
+// Settings of the Karpenter run that are not upstream's: `karpenter:` in a scenario file.
+struct KarpenterOptions {
+  // kExtended adds the opt-in consolidation search (src/disruption/extended_consolidation.h).
+  disruption::ConsolidationSearch consolidation_search = disruption::ConsolidationSearch::kUpstream;
+};
+
 struct Scenario {
   std::string name;
   std::string description;
@@ -112,6 +119,7 @@ struct Scenario {
   std::vector<Autoscaler> autoscalers = {Autoscaler::kKarpenter, Autoscaler::kClusterAutoscaler};
   LatencyModel latency;
   ClusterAutoscalerOptions cluster_autoscaler;
+  KarpenterOptions karpenter;
   std::vector<NodeGroup> node_groups;
   // Present at t=0 in every run; their pods are placed before the clock starts and are not
   // measured.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -333,11 +334,27 @@ JobArrivals ParseArrivals(ScenarioReader& reader, const YAML::Node& node, const 
   return arrivals;
 }
 
+void ParseKarpenter(ScenarioReader& reader, const YAML::Node& node, Scenario& scenario) {
+  const std::string path = "karpenter";
+  reader.OnlyKeys(node, path, {"consolidationSearch"});
+  if (!node.IsMap() || !node["consolidationSearch"]) return;
+  const std::string search =
+      reader.String(node["consolidationSearch"], path + ".consolidationSearch");
+  std::optional<disruption::ConsolidationSearch> parsed =
+      disruption::ParseConsolidationSearch(search);
+  if (!parsed) {
+    reader.Error(path + ".consolidationSearch",
+                 fmt::format("unsupported value \"{}\": upstream or extended", search));
+    return;
+  }
+  scenario.karpenter.consolidation_search = *parsed;
+}
+
 void ParseRoot(ScenarioReader& reader, const YAML::Node& root, Scenario& scenario) {
   reader.OnlyKeys(root, "",
                   {"name", "description", "durationSeconds", "zones", "autoscalers", "latency",
                    "clusterAutoscaler", "nodeGroups", "manifests", "steps", "faults", "arrivals",
-                   "spotPrices"});
+                   "spotPrices", "karpenter"});
   if (!root.IsMap()) return;
   scenario.name = reader.String(root["name"], "name");
   if (root["description"]) scenario.description = reader.String(root["description"], "description");
@@ -365,6 +382,7 @@ void ParseRoot(ScenarioReader& reader, const YAML::Node& root, Scenario& scenari
     }
   }
   if (root["spotPrices"]) ParseSpotPrices(reader, root["spotPrices"], scenario);
+  if (root["karpenter"]) ParseKarpenter(reader, root["karpenter"], scenario);
   if (root["manifests"])
     scenario.initial_objects = reader.Manifests(root["manifests"], "manifests");
   const std::vector<YAML::Node> steps = reader.Items(root["steps"], "steps");

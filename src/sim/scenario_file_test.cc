@@ -64,6 +64,22 @@ TEST(ParseScenario, ReadsEverySection) {
   EXPECT_EQ(scenario->autoscalers.size(), 2u);
 }
 
+TEST(ParseScenario, KarpenterConsolidationSearchIsUpstreamUnlessExtended) {
+  absl::StatusOr<Scenario> plain = ParseScenario(kMinimal, "s.yaml");
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ(plain->karpenter.consolidation_search, disruption::ConsolidationSearch::kUpstream);
+  absl::StatusOr<Scenario> extended = ParseScenario(
+      std::string(kMinimal) + "karpenter: {consolidationSearch: extended}\n", "s.yaml");
+  ASSERT_TRUE(extended.ok()) << extended.status();
+  EXPECT_EQ(extended->karpenter.consolidation_search, disruption::ConsolidationSearch::kExtended);
+  EXPECT_NE(ErrorsOf(std::string(kMinimal) + "karpenter: {consolidationSearch: greedy}\n")
+                .find("s.yaml: karpenter.consolidationSearch: unsupported value \"greedy\""),
+            std::string::npos);
+  EXPECT_NE(ErrorsOf(std::string(kMinimal) + "karpenter: {search: extended}\n")
+                .find("s.yaml: karpenter.search: unknown field"),
+            std::string::npos);
+}
+
 TEST(ParseScenario, ReportsEveryProblemWithItsFieldPath) {
   // Paths index the file as written, before steps are sorted by time.
   std::string yaml = kMinimal;
