@@ -41,7 +41,10 @@ void AddGroups(std::span<const Candidate* const> candidates, std::string_view wh
     if (key.empty()) continue;
     by_key[{candidate->node_pool->metadata.name, std::move(key)}].push_back(candidate);
   }
-  for (auto& [key, members] : by_key) {
+  for (auto& entry : by_key) {
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const auto& key = entry.first;
+    auto& members = entry.second;
     if (members.size() < 2) continue;
     if (std::any_of(out.begin(), out.end(),
                     [&](const Group& g) { return g.candidates == members; })) {
