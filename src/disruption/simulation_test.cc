@@ -31,6 +31,17 @@ struct Cluster {
   }
 };
 
+// The snapshot with its scheduler input and disruption candidates at Now().
+std::unique_ptr<Cluster> ClusterFrom(absl::StatusOr<state::ClusterSnapshot> snapshot) {
+  EXPECT_TRUE(snapshot.ok()) << snapshot.status();
+  auto cluster = std::make_unique<Cluster>(Cluster{*std::move(snapshot), {}, {}});
+  provisioning::CatalogCache catalogs;
+  cluster->input = *provisioning::BuildSchedulerInput(cluster->snapshot, {.now = Now()}, catalogs);
+  cluster->candidates =
+      BuildCandidates(cluster->snapshot, IndexInstanceTypes(cluster->input.input), Now());
+  return cluster;
+}
+
 // n1, n2 and n3 with one 1-cpu pod each: a moved pod fits on any other node, and the scheduler
 // tries existing nodes by name.
 std::unique_ptr<Cluster> ThreeNodes() {
@@ -40,13 +51,7 @@ std::unique_ptr<Cluster> ThreeNodes() {
             PodYaml({.name = "a", .node = "n1", .cpu = "1"}),
             PodYaml({.name = "b", .node = "n2", .cpu = "1"}),
             PodYaml({.name = "c", .node = "n3", .cpu = "1"})}));
-  EXPECT_TRUE(snapshot.ok()) << snapshot.status();
-  auto cluster = std::make_unique<Cluster>(Cluster{*std::move(snapshot), {}, {}});
-  provisioning::CatalogCache catalogs;
-  cluster->input = *provisioning::BuildSchedulerInput(cluster->snapshot, {.now = Now()}, catalogs);
-  cluster->candidates =
-      BuildCandidates(cluster->snapshot, IndexInstanceTypes(cluster->input.input), Now());
-  return cluster;
+  return ClusterFrom(std::move(snapshot));
 }
 
 SimulationResult SimulateOne(const Simulator& simulator, const Candidate* candidate) {
@@ -110,13 +115,7 @@ std::unique_ptr<Cluster> TwoNodesAndAReservation() {
       Join({node_class, kOneTypePool, NodeYaml({.name = "n1"}), NodeYaml({.name = "n2"}),
             PodYaml({.name = "a", .node = "n1", .cpu = "3"}),
             PodYaml({.name = "b", .node = "n2", .cpu = "3"})}));
-  EXPECT_TRUE(snapshot.ok()) << snapshot.status();
-  auto cluster = std::make_unique<Cluster>(Cluster{*std::move(snapshot), {}, {}});
-  provisioning::CatalogCache catalogs;
-  cluster->input = *provisioning::BuildSchedulerInput(cluster->snapshot, {.now = Now()}, catalogs);
-  cluster->candidates =
-      BuildCandidates(cluster->snapshot, IndexInstanceTypes(cluster->input.input), Now());
-  return cluster;
+  return ClusterFrom(std::move(snapshot));
 }
 
 TEST(Simulator, FallsBackFromAHeldReservationWhereProvisioningWouldWait) {
