@@ -9,10 +9,11 @@
 #   `karpenter sim --report` uses to render the page headless.
 set -euo pipefail
 
-# The toolchain and libraries of CMakeLists.txt, plus clang-14 (libFuzzer), the format/lint tools
-# and the LP solver. Keep in step with README.md ("Quick start").
+# The toolchain and libraries of CMakeLists.txt, plus clang-14 (libFuzzer), the format/lint tools,
+# the LP solver and ccache (scripts/test.sh compiles through it when present, so a re-run or a
+# fresh clone on the same machine reuses objects). Keep in step with README.md ("Quick start").
 readonly APT_PACKAGES=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config ccache
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   nlohmann-json3-dev libsimdjson-dev libyaml-cpp-dev libfmt-dev libcli11-dev libabsl-dev
   clang-14 libclang-rt-14-dev clang-format-14 clang-tidy-14

@@ -11,6 +11,8 @@
 #                           set another value, or 0 for a random one, to explore
 #   KP_ALLOW_NO_TESTS=1     accept an empty ctest run (only while the project has no tests yet)
 #   KP_SKIP_FUZZ=1          skip the fuzz stage
+#   KP_NO_CCACHE=1          compile without ccache (by default used when installed, with its own
+#                           default cache directory unless CCACHE_DIR is set)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -153,9 +155,26 @@ fuzz_all() {
   [[ "${failed}" -eq 0 ]] || die "a fuzz target crashed (see above)"
 }
 
+# Compiles through ccache when it is installed and the caller chose no launcher. Paths are taken
+# relative to the checkout (CCACHE_BASEDIR) and the build directory is not hashed, so a clone in
+# another directory on the same machine hits the objects an earlier run compiled. Only a fresh
+# configure reads these variables; an existing build directory keeps what it was configured with.
+use_ccache() {
+  if [[ "${KP_NO_CCACHE:-0}" == "1" ]] || ! command -v ccache >/dev/null 2>&1; then
+    echo "compiling without ccache"
+    return
+  fi
+  export CMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}"
+  export CMAKE_C_COMPILER_LAUNCHER="${CMAKE_C_COMPILER_LAUNCHER:-ccache}"
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-${PWD}}"
+  export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
+  echo "compiling through ${CMAKE_CXX_COMPILER_LAUNCHER} (cache: $(ccache -k cache_dir 2>/dev/null || echo default))"
+}
+
 main() {
   step "setup: build dependencies and chromium (renders the sim report in a test)"
   ./scripts/setup.sh --with-chromium
+  use_ccache
 
   step "format check (clang-format-14 --dry-run --Werror)"
   check_format
