@@ -70,10 +70,6 @@ struct DisruptionResult {
   // budget holding them back: a long-running host records them as consolidated for the
   // present cluster state (upstream markConsolidated) and passes them back in `consolidated`.
   std::vector<Method> now_consolidated;
-  // No command, and nothing waiting on a budget or a failed drift replacement: with the same
-  // objects and the same TimeDependentState (time_state.h), the engine would decide nothing
-  // again (once `now_consolidated` is passed back as `consolidated`).
-  bool idle = false;
 };
 
 // Builds the scheduler input from the snapshot and the embedded catalog, then decides.

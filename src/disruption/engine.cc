@@ -31,10 +31,6 @@ struct Context {
   std::vector<std::string>& notes;
   std::map<std::string, PoolTotals> pool_totals;  // Balanced policy
   std::vector<Method>& now_consolidated;
-  // Some candidate waits on a budget, or a drifted node could not be replaced: a later poll
-  // may act without any object changing.
-  bool held_back = false;
-
   bool Consolidated(Method method) const {
     return std::find(options.consolidated.begin(), options.consolidated.end(), method) !=
            options.consolidated.end();
@@ -63,7 +59,6 @@ bool TakeBudget(Context& ctx, std::map<std::string, PoolBudget>& budgets, const 
     --budget.remaining;
     return true;
   }
-  ctx.held_back = true;
   // One note per pool and reason (duplicates are dropped at the end), not one per node.
   ctx.notes.push_back(BudgetNote(c.node_pool->metadata.name, reason, budget));
   return false;
@@ -168,7 +163,6 @@ std::vector<Command> StaticDriftMethod(Context& ctx,
   for (const auto& [pool_name, pool_drifted] : by_pool) {
     const PoolBudget& budget = budgets[pool_name];
     if (budget.remaining == 0) {
-      ctx.held_back = true;
       ctx.notes.push_back(BudgetNote(pool_name, Reason::kDrifted, budget));
       continue;
     }
@@ -235,7 +229,6 @@ std::vector<Command> DriftMethod(Context& ctx, const std::vector<const Candidate
     command.destinations = std::move(result.destinations);
     return {std::move(command)};
   }
-  if (!drifted.empty()) ctx.held_back = true;
   return {};
 }
 
@@ -261,7 +254,6 @@ std::vector<Command> MultiNode(Context& ctx, const std::vector<const Candidate*>
       {.spot_to_spot = ctx.options.spot_to_spot_consolidation, .now = ctx.now},
       ctx.options.max_multi_node_candidates);
   if (!command) {
-    // TakeBudget has already set held_back for any candidate it left out.
     ctx.FoundNothing(Method::kMultiNodeConsolidation, within.size() < eligible.size());
     return {};
   }
@@ -277,7 +269,6 @@ std::vector<Command> SingleNode(Context& ctx, const std::vector<const Candidate*
   for (const Candidate* c : InterleaveByNodePool(eligible)) {
     if (budgets[c->node_pool->metadata.name].remaining == 0) {
       constrained = true;
-      ctx.held_back = true;
       continue;
     }
     if (!CanPassBalancedThreshold(*c, ctx.pool_totals)) {
@@ -385,7 +376,6 @@ DisruptionResult ComputeDisruption(const state::ClusterSnapshot& snapshot,
     if (commands.empty()) commands = ExtendedConsolidation(ctx, eligible);
   }
   for (Command& command : commands) result.commands.push_back(std::move(command));
-  result.idle = result.commands.empty() && !ctx.held_back;
   std::sort(result.notes.begin(), result.notes.end());
   result.notes.erase(std::unique(result.notes.begin(), result.notes.end()), result.notes.end());
   return result;

@@ -1,7 +1,7 @@
 // What moves a disruption decision while no object changes. ComputeDisruption is a function of
 // the snapshot and `now`, and `now` enters only through the predicates below; a host that polls
 // (the twin, every 10 s) can therefore skip a poll when its objects are unchanged, the last
-// decision was idle (DisruptionResult::idle) and this state equals the last poll's.
+// decision found no command and this state equals the last poll's.
 #pragma once
 
 #include <string>

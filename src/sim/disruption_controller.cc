@@ -36,11 +36,18 @@ void DisruptionController::Poll() {
     cluster.log().Record(now, "DisruptionError", {Str("error", snapshot.status().ToString())});
     return;
   }
-  // The engine is a function of the snapshot and the clock: when neither the objects nor any
-  // clock-dependent predicate moved since an idle decision, it would decide nothing again.
-  PollKey key{cluster.generation(), state,
-              disruption::TimeDependentState(**snapshot, cluster.queue().Now())};
-  if (skip_idle_polls_ && last_idle_ && key == last_key_) {
+  disruption::DisruptionOptions options;
+  options.consolidation_search = consolidation_search_;
+  for (const auto& [method, at] : consolidated_at_) {
+    if (at == state) options.consolidated.push_back(method);
+  }
+  // The engine is a function of the key's parts: a poll that found no command would find none
+  // again while none of them moves, even when a budget is what held a command back (the same
+  // budget holds it back again).
+  PollKey key{cluster.generation(), state, options.consolidated,
+              disruption::TimeDependentState(**snapshot, cluster.queue().Now()),
+              host_.UnavailableOfferingsVersion()};
+  if (skip_idle_polls_ && last_found_nothing_ && key == last_key_) {
     ++polls_skipped_;
     return;
   }
@@ -50,15 +57,10 @@ void DisruptionController::Poll() {
     cluster.log().Record(now, "DisruptionError", {Str("error", planning.status().ToString())});
     return;
   }
-  disruption::DisruptionOptions options;
-  options.consolidation_search = consolidation_search_;
-  for (const auto& [method, at] : consolidated_at_) {
-    if (at == state) options.consolidated.push_back(method);
-  }
   disruption::DisruptionResult result = disruption::ComputeDisruption(
       *(*planning)->snapshot, (*planning)->input, cluster.queue().Now(), options);
   for (disruption::Method method : result.now_consolidated) consolidated_at_[method] = state;
-  last_idle_ = result.idle;
+  last_found_nothing_ = result.commands.empty();
   last_key_ = std::move(key);
   if (result.commands.empty()) return;
   disruption::Command& command = result.commands.front();

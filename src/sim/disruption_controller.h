@@ -40,7 +40,8 @@ class DisruptionController {
   uint64_t commands_started() const { return commands_started_; }
   uint64_t commands_finished() const { return commands_finished_; }
   uint64_t commands_rolled_back() const { return commands_rolled_back_; }
-  // Polls skipped as idle (same objects and clock-dependent state as the last idle decision).
+  // Polls skipped because everything the decision depends on (PollKey) equals what the last
+  // computed poll, which found no command, saw.
   // Turning the skip off must change no decision: tests compare both ways.
   uint64_t polls_skipped() const { return polls_skipped_; }
   void set_skip_idle_polls(bool skip) { skip_idle_polls_ = skip; }
@@ -72,15 +73,19 @@ class DisruptionController {
   std::map<uint64_t, std::string> methods_;
   // The cluster consolidation state at which each method last found nothing.
   std::map<disruption::Method, SimMillis> consolidated_at_;
-  // What the last computed poll decided on, and whether it was idle (disruption.h).
+  // Everything a poll's decision depends on besides fixed options: the objects, the consolidation
+  // state and the methods it has marked consolidated, the clock-dependent predicates
+  // (disruption::TimeDependentState) and the offerings the host marks unavailable.
   struct PollKey {
     uint64_t generation = 0;
     SimMillis consolidation_state = 0;
+    std::vector<disruption::Method> consolidated;
     std::string time_state;
+    uint64_t unavailable_offerings = 0;
     bool operator==(const PollKey&) const = default;
   };
   PollKey last_key_;
-  bool last_idle_ = false;
+  bool last_found_nothing_ = false;  // the poll at last_key_ computed no command
   bool skip_idle_polls_ = true;
   disruption::ConsolidationSearch consolidation_search_ =
       disruption::ConsolidationSearch::kUpstream;

@@ -111,6 +111,28 @@ TEST(DisruptionController, SkippingIdlePollsChangesNoDecision) {
   for (size_t i = 0; i < without.size(); ++i) ASSERT_EQ(with_skips[i], without[i]) << i;
 }
 
+// A consolidation that a budget of zero holds back is found again on every poll: while nothing
+// changes the polls are skipped, and a change (here the budget's NodePool) makes one compute.
+TEST(DisruptionController, PollsHeldBackByABudgetAreSkippedWhileNothingChanges) {
+  World world;
+  ApplyPool(world, Pool({"c6i.xlarge", "c6i.large"}, "0"));
+  KarpenterHost host(world.cluster);
+  host.Start();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 3, "1", "1Gi"), false).ok());
+  world.queue.RunUntil(200000);
+  ASSERT_TRUE(world.cluster.ScaleDeployment("default/web", 1).ok());
+  world.queue.RunUntil(1200000);
+  EXPECT_TRUE(Events(world.log, "DisruptionCommandComputed").empty());
+  // 100 polls in the 1,000 s after the scale-down; all but the few after a change are skipped.
+  EXPECT_GT(host.disruption_controller().polls_skipped(), 80u);
+
+  ApplyPool(world, Pool({"c6i.xlarge", "c6i.large"}, "1"));
+  world.queue.RunUntil(1300000);
+  const std::vector<std::string> computed = Events(world.log, "DisruptionCommandComputed");
+  ASSERT_EQ(computed.size(), 1u);
+  EXPECT_NE(computed[0].find("SingleNodeConsolidation"), std::string::npos) << computed[0];
+}
+
 // Three 3-CPU pods on three c6i.xlarge; two Deployments go at 200 s, leaving two empty nodes.
 // The remaining pod is do-not-disrupt: otherwise its node, consolidatable since its pod bound,
 // would be single-node consolidated onto an empty node at the first poll after 200 s, before

@@ -70,6 +70,20 @@ void KarpenterHost::MarkOfferingUnavailable(const std::string& instance_type,
   unavailable_until_[{instance_type, zone, capacity_type}] =
       cluster_.queue().now() +
       Sample(cluster_.latency().unavailable_offering_ttl, cluster_.random());
+  ++unavailable_version_;
+}
+
+void KarpenterHost::ExpireUnavailableOfferings() {
+  const SimMillis now = cluster_.queue().now();
+  if (std::erase_if(unavailable_until_, [now](const auto& entry) { return entry.second <= now; }) >
+      0) {
+    ++unavailable_version_;
+  }
+}
+
+uint64_t KarpenterHost::UnavailableOfferingsVersion() {
+  ExpireUnavailableOfferings();
+  return unavailable_version_;
 }
 
 void KarpenterHost::TerminateNodeClaim(const Instance& instance) {
@@ -138,8 +152,7 @@ void KarpenterHost::HandleInterruptionMessage(const std::string& body) {
 }
 
 void KarpenterHost::MarkUnavailableOfferings(provisioning::SchedulerInput& input) {
-  const SimMillis now = cluster_.queue().now();
-  std::erase_if(unavailable_until_, [now](const auto& entry) { return entry.second <= now; });
+  ExpireUnavailableOfferings();
   if (unavailable_until_.empty()) return;
   auto unavailable = [&](const provisioning::InstanceTypeView& type,
                          const provisioning::OfferingView& offering) {

@@ -67,6 +67,9 @@ class KarpenterHost {
   // An offering EC2 cannot serve now: the scheduler skips it for `unavailableOfferingTtl`.
   void MarkOfferingUnavailable(const std::string& instance_type, const std::string& zone,
                                const std::string& capacity_type);
+  // Moves whenever the set of offerings marked unavailable changes (one is marked, or one's
+  // TTL has run out by now): scheduler inputs built at equal versions mark the same offerings.
+  uint64_t UnavailableOfferingsVersion();
   // An SQS message body from EventBridge, delivered after `interruptionDelivery`.
   void EnqueueInterruptionMessage(std::string body);
 
@@ -86,6 +89,7 @@ class KarpenterHost {
   // Liveness: deletes the NodeClaim (and its instance) if its Node never registered.
   void CheckRegistered(const std::string& name, const std::string& instance_id);
   void MarkUnavailableOfferings(provisioning::SchedulerInput& input);
+  void ExpireUnavailableOfferings();
   void PollDisruption();
 
   Cluster& cluster_;
@@ -105,6 +109,7 @@ class KarpenterHost {
   std::map<std::string, PendingLaunch> launching_;
   std::map<std::string, SimMillis> requested_at_;
   std::map<OfferingKey, SimMillis> unavailable_until_;
+  uint64_t unavailable_version_ = 0;
   DisruptionPass disruption_;
   std::unique_ptr<DisruptionController> controller_;
   std::set<std::string> draining_claims_;  // NodeClaims an interruption already deleted
