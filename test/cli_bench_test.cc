@@ -68,10 +68,38 @@ TEST(CliBench, TextIsOneLinePerSize) {
   EXPECT_EQ(std::count(run.out.begin(), run.out.end(), '\n'), 1) << run.out;
 }
 
+TEST(CliBench, CostPackingIsCheaperAndKeepsTheFloor) {
+  CliRun upstream = RunKarpenter({"bench", "scheduling", "--pods", "300", "--json"});
+  CliRun cost =
+      RunKarpenter({"bench", "scheduling", "--pods", "300", "--packing", "cost", "--json"});
+  ASSERT_EQ(upstream.exit_code, 0) << upstream.err;
+  ASSERT_EQ(cost.exit_code, 0) << cost.err;
+  const nlohmann::json a = nlohmann::json::parse(upstream.out, nullptr, false);
+  const nlohmann::json b = nlohmann::json::parse(cost.out, nullptr, false);
+  ASSERT_TRUE(a.is_object() && b.is_object()) << upstream.out << cost.out;
+  EXPECT_EQ(a["packing"], "upstream");
+  EXPECT_EQ(b["packing"], "cost");
+  EXPECT_EQ(b["unschedulable"], 0) << b;
+  EXPECT_EQ(b["nodes"], b["nodeFloor"]) << b;
+  EXPECT_LT(b["pricePerHour"].get<double>(), a["pricePerHour"].get<double>());
+  // The floor bound is another valid bound, at least the plain one.
+  EXPECT_GE(b["lowerBoundWithFloorPerHour"].get<double>(), b["lowerBoundPerHour"].get<double>());
+  EXPECT_GE(b["pricePerHour"].get<double>(),
+            b["lowerBoundWithFloorPerHour"].get<double>() * (1 - 1e-9));
+}
+
+TEST(CliBench, BreakdownFollowsTheSummaryLine) {
+  CliRun run = RunKarpenter({"bench", "scheduling", "--pods", "100", "--breakdown"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("= bound"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("fake-it-"), std::string::npos) << run.out;
+}
+
 TEST(CliBench, RejectsBadSizesAndPolicies) {
   EXPECT_NE(RunKarpenter({"bench", "scheduling", "--pods", "0"}).exit_code, 0);
   EXPECT_NE(RunKarpenter({"bench", "scheduling", "--pods", "ten"}).exit_code, 0);
   EXPECT_NE(RunKarpenter({"bench", "scheduling", "--preferences", "maybe"}).exit_code, 0);
+  EXPECT_NE(RunKarpenter({"bench", "scheduling", "--packing", "best"}).exit_code, 0);
   EXPECT_NE(RunKarpenter({"bench"}).exit_code, 0);
 }
 

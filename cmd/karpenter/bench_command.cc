@@ -31,6 +31,9 @@ int RunBenchScheduling(const BenchSchedulingOptions& options) {
     run.pods = pods;
     run.workload = Workload(options.preferences);
     run.seed = options.seed;
+    run.packing = options.packing == "cost" ? provisioning::PackingPolicy::kCost
+                                            : provisioning::PackingPolicy::kUpstream;
+    run.breakdown = options.breakdown;
     absl::StatusOr<bench::SchedulingReport> report =
         bench::RunSchedulingBenchmark(run, RealMonotonicSeconds);
     if (!report.ok()) {
@@ -66,6 +69,14 @@ void AddBenchCommand(CLI::App& app, BenchSchedulingOptions& options, int& exit_c
   scheduling->add_option("--seed", options.seed, "Seed of the pod generator")
       ->capture_default_str();
   scheduling->add_flag("--json", options.json, "One JSON object per size");
+  scheduling
+      ->add_option("--packing", options.packing,
+                   "upstream (default): upstream's placement decisions; cost: fill the capacity "
+                   "each NodeClaim already pays for first (not upstream behaviour)")
+      ->check(CLI::IsMember({"upstream", "cost"}))
+      ->capture_default_str();
+  scheduling->add_flag("--breakdown", options.breakdown,
+                       "Split the gap to the fluid bound by resource and instance type");
   scheduling->callback([&options, &exit_code] { exit_code = RunBenchScheduling(options); });
 }
 

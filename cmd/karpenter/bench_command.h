@@ -18,6 +18,8 @@ struct BenchSchedulingOptions {
   std::string preferences;  // "" (the diverse mix), "respect" or "ignore"
   uint64_t seed = bench::kDefaultPodSeed;
   bool json = false;
+  std::string packing = "upstream";  // provisioning::PackingPolicy: upstream | cost
+  bool breakdown = false;
 };
 
 void AddBenchCommand(CLI::App& app, BenchSchedulingOptions& options, int& exit_code);

@@ -182,22 +182,6 @@ std::vector<bench::PackedNode> PackedNodes(const state::ClusterSnapshot& snapsho
   return out;
 }
 
-// The steady state's gap to the bound, split by resource and by type (gap_breakdown.h).
-std::string BreakdownText(const bench::GapBreakdown& gap) {
-  std::string text = fmt::format(
-      "  $/h {:.4f} = bound {:.4f} + idle cpu {:.4f} + idle memory {:.4f} + idle pod slots "
-      "{:.4f} + type premium {:.4f}\n",
-      gap.cost, gap.bound, gap.idle_cpu, gap.idle_memory, gap.idle_pods, gap.premium);
-  for (const bench::TypeUsage& type : gap.types) {
-    text += fmt::format(
-        "  {:<12} {:>5} nodes ${:>9.4f}/h  cpu {:5.1f}%  memory {:5.1f}%  pods {:5.1f}%\n",
-        type.type, type.nodes, type.price, 100 * type.cpu_used, 100 * type.memory_used,
-        100 * type.pods_used);
-  }
-  text.pop_back();  // the caller's line ends it
-  return text;
-}
-
 struct Figures {
   double cost_before = 0;
   double lower_bound = 0;
@@ -351,7 +335,7 @@ int RunBenchDisruption(const BenchDisruptionOptions& options) {
           "; until stable: {} more decisions in {:.1f} ms, {} nodes, ${:.4f}/h ({:.3f}x the bound)",
           stable->rounds, stable->millis, stable->nodes, stable->cost,
           figures.lower_bound > 0 ? stable->cost / figures.lower_bound : 0.0);
-      if (options.breakdown) stable_text += "\n" + BreakdownText(stable->gap);
+      if (options.breakdown) stable_text += "\n" + bench::GapBreakdownText(stable->gap);
     }
     if (options.json) {
       std::printf(

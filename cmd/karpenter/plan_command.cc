@@ -81,6 +81,8 @@ absl::StatusOr<provisioning::PlanOptions> ParseOptions(const PlanCommandOptions&
   out.scheduler.min_values_policy = options.min_values_policy == "BestEffort"
                                         ? provisioning::MinValuesPolicy::kBestEffort
                                         : provisioning::MinValuesPolicy::kStrict;
+  out.scheduler.packing = options.packing == "cost" ? provisioning::PackingPolicy::kCost
+                                                    : provisioning::PackingPolicy::kUpstream;
   if (!options.now.empty()) {
     absl::StatusOr<api::Time> now = api::Time::ParseRfc3339(options.now);
     if (!now.ok()) {
@@ -130,6 +132,8 @@ int RunDisruption(const PlanCommandOptions& options, const state::ClusterSnapsho
     return 1;
   }
   disruption_options->scheduler = plan_options.scheduler;
+  // Consolidation asks whether upstream would fit the pods elsewhere: its own packing.
+  disruption_options->scheduler.packing = provisioning::PackingPolicy::kUpstream;
   const std::optional<disruption::ConsolidationSearch> search =
       disruption::ParseConsolidationSearch(options.consolidation_search);
   if (!search) {
@@ -186,6 +190,12 @@ void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code) 
                   "With --disruption: upstream (default) searches upstream's consolidation moves "
                   "only; extended also searches candidates grouped by instance type and family "
                   "when those find nothing (not upstream behaviour)")
+      ->capture_default_str();
+  cmd->add_option("--packing", options.packing,
+                  "upstream (default): upstream's placement decisions; cost: place each pod on "
+                  "the NodeClaim whose cheapest type still holds it, tightest first, and pods "
+                  "with required anti-affinity first (not upstream behaviour)")
+      ->check(CLI::IsMember({"upstream", "cost"}))
       ->capture_default_str();
   cmd->add_option("--spot-price", options.spot_prices,
                   "Pin a spot price, INSTANCE_TYPE:ZONE=USD_PER_HOUR (repeatable); default: the "

@@ -32,6 +32,10 @@ struct PlanCommandOptions {
   // "upstream" or "extended" (disruption::ConsolidationSearch): extended adds the opt-in grouped
   // consolidation search of src/disruption/extended_consolidation.h.
   std::string consolidation_search = "upstream";
+  // "upstream" or "cost" (provisioning::PackingPolicy) for the plan's provisioning solve: cost
+  // fills the capacity each new NodeClaim already pays for first (not upstream behaviour).
+  // Disruption simulations keep upstream's packing.
+  std::string packing = "upstream";
   // "TYPE:ZONE=USD" entries pinning spot prices, which otherwise come from the documented
   // discount model (docs/catalog.md): what CreateFleet would pick if spot were priced so.
   std::vector<std::string> spot_prices;

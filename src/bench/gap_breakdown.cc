@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "fmt/format.h"
 #include "karpenter/common/status.h"
 
 namespace karpenter::bench {
@@ -59,6 +60,21 @@ absl::StatusOr<GapBreakdown> BreakDownGap(const std::vector<PackedNode>& nodes,
          .pods_used = Fraction(totals.used.pods, totals.capacity.pods)});
   }
   return out;
+}
+
+std::string GapBreakdownText(const GapBreakdown& gap) {
+  std::string text = fmt::format(
+      "  $/h {:.4f} = bound {:.4f} + idle cpu {:.4f} + idle memory {:.4f} + idle pod slots "
+      "{:.4f} + type premium {:.4f}\n",
+      gap.cost, gap.bound, gap.idle_cpu, gap.idle_memory, gap.idle_pods, gap.premium);
+  for (const TypeUsage& type : gap.types) {
+    text += fmt::format(
+        "  {:<12} {:>5} nodes ${:>9.4f}/h  cpu {:5.1f}%  memory {:5.1f}%  pods {:5.1f}%\n",
+        type.type, type.nodes, type.price, 100 * type.cpu_used, 100 * type.memory_used,
+        100 * type.pods_used);
+  }
+  text.pop_back();  // the caller's line ends it
+  return text;
 }
 
 }  // namespace karpenter::bench

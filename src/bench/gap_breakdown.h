@@ -48,4 +48,8 @@ struct GapBreakdown {
 absl::StatusOr<GapBreakdown> BreakDownGap(const std::vector<PackedNode>& nodes,
                                           std::span<const FluidNodeType> types);
 
+// The breakdown for people: one line with the sum, then one line per type, indented two spaces,
+// without a trailing newline.
+std::string GapBreakdownText(const GapBreakdown& gap);
+
 }  // namespace karpenter::bench

@@ -8,6 +8,14 @@
 // so every real packing costs at least this much (constraints like anti-affinity only add cost).
 // AntiAffinityNodeFloor: the fewest nodes any placement can use, from pods that required
 // hostname anti-affinity forces apart.
+// FluidLowerBoundWithFloor: the same LP with one more row that the fluid packer ignores,
+//   Σ_{t can hold a pod of the largest anti-affinity clique} x_t ≥ the clique's size.
+// Proof sketch: in any placement the clique's k pods sit on k distinct nodes, each of a type whose
+// allocatable holds that pod's requests, so the placement's node counts x meet the row (and the
+// capacity rows, as before). The LP with the row is thus still a relaxation of every placement,
+// a lower bound; and adding a row never lowers an optimum, so it is ≥ the plain bound. It is
+// reported next to the plain bound, never instead of it: it tells how much of a packing's gap the
+// forced nodes' fixed overhead (kube-reserved per node) explains.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +45,8 @@ struct FluidNodeType {
 
 // Sum of the pods' scheduling requests (api::PodRequests) and their count.
 FluidDemand DemandOf(std::span<const api::Pod> pods);
+// The cpu, memory and pods of a resource list (a node's allocatable), in FluidDemand's units.
+FluidDemand ResourcesOf(const api::ResourceList& list);
 
 // Allocatable and cheapest available price of each type; types with no available offering are
 // left out (they cannot be bought).
@@ -61,6 +71,18 @@ struct FluidSolution {
 };
 absl::StatusOr<FluidSolution> SolveFluid(const FluidDemand& demand,
                                          std::span<const FluidNodeType> types);
+
+// At least `nodes` nodes of the types marked `eligible` (one flag per type, in `types` order).
+struct FluidNodeFloor {
+  double nodes = 0;
+  std::vector<bool> eligible;
+};
+// The LP with the floor row as well. InvalidArgument when `eligible` is not one flag per type;
+// otherwise as FluidLowerBound (FailedPrecondition when no eligible type exists for a positive
+// floor).
+absl::StatusOr<double> FluidLowerBoundWithFloor(const FluidDemand& demand,
+                                                std::span<const FluidNodeType> types,
+                                                const FluidNodeFloor& floor);
 absl::StatusOr<double> FluidLowerBound(std::span<const api::Pod> pods,
                                        std::span<const FakeInstanceType> types);
 
@@ -70,5 +92,13 @@ absl::StatusOr<double> FluidLowerBound(std::span<const api::Pod> pods,
 // effect depends on objects outside the pods (namespaceSelector) or on per-pod label keys
 // (matchLabelKeys, mismatchLabelKeys) are skipped, which keeps the floor a valid lower bound.
 int64_t AntiAffinityNodeFloor(std::span<const api::Pod> pods);
+// The pods of that largest set (the first, in a fixed order, among equally large ones); empty
+// when no pod carries such a term.
+std::vector<const api::Pod*> LargestAntiAffinityClique(std::span<const api::Pod> pods);
+
+// FluidLowerBound with the floor row for the largest anti-affinity clique; a type is eligible
+// when its allocatable holds at least one of the clique's pods. Without a clique, the plain bound.
+absl::StatusOr<double> FluidLowerBoundWithFloor(std::span<const api::Pod> pods,
+                                                std::span<const FakeInstanceType> types);
 
 }  // namespace karpenter::bench

@@ -174,5 +174,67 @@ TEST(AntiAffinityNodeFloor, DiverseMixFloorIsItsAntiAffinityGroup) {
   EXPECT_EQ(AntiAffinityNodeFloor(MakeDiversePods(1)), 1);
 }
 
+TEST(FluidLowerBoundWithFloor, ForcedNodesCostAtLeastTheirCount) {
+  // $1 for 1 core / 10 pods, $3.50 for 4 cores / 40 pods. Four pods of 100m that must be apart:
+  // the fluid packer buys a tenth of the big type ($0.35), but any placement opens 4 nodes, the
+  // cheapest being 4 small ones ($4), which the floor row finds exactly.
+  const std::vector<FluidNodeType> types = {{1.0, 1000, 0, 10}, {3.5, 4000, 0, 40}};
+  const FluidDemand demand{400, 0, 4};
+  ExpectBound(FluidLowerBound(demand, types), 0.35);
+  ExpectBound(FluidLowerBoundWithFloor(demand, types, {.nodes = 4, .eligible = {true, true}}), 4);
+}
+
+TEST(FluidLowerBoundWithFloor, OnlyTypesHoldingACliquePodCount) {
+  // Two 1500m pods apart fit only the big type: 2 of them ($7) is both the bound and the optimum.
+  const std::vector<FluidNodeType> types = {{1.0, 1000, 0, 10}, {3.5, 4000, 0, 40}};
+  const FluidDemand demand{3000, 0, 2};
+  ExpectBound(FluidLowerBound(demand, types), 2.625);
+  ExpectBound(FluidLowerBoundWithFloor(demand, types, {.nodes = 2, .eligible = {false, true}}), 7);
+}
+
+TEST(FluidLowerBoundWithFloor, EligibilityNeedsOneFlagPerType) {
+  const std::vector<FluidNodeType> types = {{1.0, 1000, 0, 10}};
+  EXPECT_EQ(FluidLowerBoundWithFloor(FluidDemand{100, 0, 1}, types, {.nodes = 1, .eligible = {}})
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(FluidLowerBoundWithFloor, PodsAntiAffinityCliqueOpensOneNodeEach) {
+  // Three 100m pods apart on fake-it-0 (0.9 allocatable cores): 3 nodes, the integer optimum.
+  const std::vector<api::Pod> pods(3, AntiAffinityPod({{"app", "x"}}, {{"app", "x"}}));
+  const std::vector<FakeInstanceType> types = FakeInstanceTypes(1);
+  ExpectBound(FluidLowerBoundWithFloor(pods, types), 3 * types[0].CheapestPrice());
+  ExpectBound(FluidLowerBound(pods, types), types[0].CheapestPrice() / 3);
+}
+
+TEST(FluidLowerBoundWithFloor, WithoutACliqueIsThePlainBound) {
+  const std::vector<api::Pod> pods(10, PodWith(500, 512));
+  const std::vector<FakeInstanceType> types = FakeCatalog400();
+  absl::StatusOr<double> plain = FluidLowerBound(pods, types);
+  ASSERT_TRUE(plain.ok());
+  ExpectBound(FluidLowerBoundWithFloor(pods, types), *plain);
+}
+
+TEST(FluidLowerBoundWithFloor, NeverBelowThePlainBoundOnTheDiverseMix) {
+  for (int n : {50, 500, 2000}) {
+    const std::vector<api::Pod> pods = MakeDiversePods(n);
+    absl::StatusOr<double> plain = FluidLowerBound(pods, FakeCatalog400());
+    absl::StatusOr<double> floor = FluidLowerBoundWithFloor(pods, FakeCatalog400());
+    ASSERT_TRUE(plain.ok() && floor.ok());
+    EXPECT_GE(*floor, *plain) << n;
+  }
+}
+
+TEST(LargestAntiAffinityClique, ReturnsTheCarriersOfTheLargestGroup) {
+  std::vector<api::Pod> pods(3, AntiAffinityPod({{"app", "x"}}, {{"app", "x"}}));
+  pods.insert(pods.end(), 2, AntiAffinityPod({{"app", "y"}}, {{"app", "y"}}));
+  pods.push_back(PodWith(100, 100));
+  const std::vector<const api::Pod*> clique = LargestAntiAffinityClique(pods);
+  ASSERT_EQ(clique.size(), 3u);
+  for (const api::Pod* pod : clique) EXPECT_EQ(pod->metadata.labels.at("app"), "x");
+  EXPECT_TRUE(LargestAntiAffinityClique({}).empty());
+}
+
 }  // namespace
 }  // namespace karpenter::bench

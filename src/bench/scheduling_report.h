@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "src/bench/gap_breakdown.h"
+
 namespace karpenter::bench {
 
 // What one cold solve produced, as measured by the caller.
@@ -26,15 +28,21 @@ struct SchedulingReport {
   int64_t instance_types = 0;
   int64_t node_floor = 0;  // AntiAffinityNodeFloor
   double lower_bound_per_hour = 0;
+  // FluidLowerBoundWithFloor: the bound with the anti-affinity node floor (≥ the plain one).
+  double lower_bound_with_floor_per_hour = 0;
+  std::string packing = "upstream";  // provisioning::PackingPolicy of the solve
   double peak_rss_mb = 0;
   std::optional<SolveOutcome> solve;  // nullopt: the solve was not run
+  std::optional<GapBreakdown> gap;    // the solve's gap to the plain bound, when asked for
 };
 
-// {"workload", "pods", "instanceTypes", "nodes", "nodeFloor", "unschedulable", "seconds",
-//  "podsPerSecond", "pricePerHour", "lowerBoundPerHour", "costRatio", "peakRssMB"}; the solve
-// fields are null without a solve. podsPerSecond is pods ÷ seconds (null when seconds is 0);
-// costRatio is pricePerHour ÷ lowerBoundPerHour (null when the bound is 0 or some pod was left
-// unschedulable, since the bound prices every pod).
+// {"workload", "packing", "pods", "instanceTypes", "nodes", "nodeFloor", "unschedulable",
+//  "seconds", "podsPerSecond", "pricePerHour", "lowerBoundPerHour", "costRatio",
+//  "lowerBoundWithFloorPerHour", "costRatioWithFloor", "peakRssMB"}, plus "gap" (the
+// GapBreakdown's sums) when there is one; the solve fields are null without a solve.
+// podsPerSecond is pods ÷ seconds (null when seconds is 0); costRatio is pricePerHour ÷
+// lowerBoundPerHour (null when the bound is 0 or some pod was left unschedulable, since the bound
+// prices every pod), costRatioWithFloor the same against the floor bound.
 std::string ReportJson(const SchedulingReport& report);
 // The same figures on one human-readable line.
 std::string ReportText(const SchedulingReport& report);

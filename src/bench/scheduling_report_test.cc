@@ -63,6 +63,23 @@ TEST(ReportJson, PartialPlacementHasNoCostRatio) {
   EXPECT_DOUBLE_EQ(out["podsPerSecond"].get<double>(), 50);
 }
 
+TEST(ReportJson, FloorBoundHasItsOwnRatio) {
+  SchedulingReport report = Inputs();
+  report.lower_bound_with_floor_per_hour = 20;
+  report.packing = "cost";
+  report.solve = SolveOutcome{
+      .nodes = 10, .pods_scheduled = 50, .unschedulable = 0, .price_per_hour = 25, .seconds = 0.5};
+  const nlohmann::json out = nlohmann::json::parse(ReportJson(report));
+  EXPECT_EQ(out["packing"], "cost");
+  EXPECT_DOUBLE_EQ(out["lowerBoundWithFloorPerHour"].get<double>(), 20);
+  EXPECT_DOUBLE_EQ(out["costRatioWithFloor"].get<double>(), 1.25);
+  EXPECT_DOUBLE_EQ(out["costRatio"].get<double>(), 2);
+  EXPECT_FALSE(out.contains("gap"));
+  const std::string text = ReportText(report);
+  EXPECT_NE(text.find("packing cost"), std::string::npos) << text;
+  EXPECT_NE(text.find("1.250× with the floor"), std::string::npos) << text;
+}
+
 TEST(ReportText, SaysWhenTheSolveWasNotRun) {
   const std::string text = ReportText(Inputs());
   EXPECT_NE(text.find("50 pods over 400 instance types"), std::string::npos) << text;

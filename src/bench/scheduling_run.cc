@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "src/bench/fake_catalog.h"
+#include "src/bench/gap_breakdown.h"
 #include "src/bench/lower_bound.h"
 #include "src/bench/scheduling_solve.h"
 #include "src/provisioning/scheduler.h"
@@ -23,6 +24,10 @@ std::string WorkloadName(BenchWorkload workload) {
   return "unknown";
 }
 
+std::string PackingName(provisioning::PackingPolicy packing) {
+  return packing == provisioning::PackingPolicy::kCost ? "cost" : "upstream";
+}
+
 }  // namespace
 
 absl::StatusOr<SchedulingReport> RunSchedulingBenchmark(const SchedulingBenchmarkOptions& options,
@@ -37,17 +42,24 @@ absl::StatusOr<SchedulingReport> RunSchedulingBenchmark(const SchedulingBenchmar
   report.instance_types = static_cast<int64_t>(catalog.size());
   report.node_floor = AntiAffinityNodeFloor(pending);
   KP_ASSIGN_OR_RETURN(report.lower_bound_per_hour, FluidLowerBound(pending, catalog));
+  KP_ASSIGN_OR_RETURN(report.lower_bound_with_floor_per_hour,
+                      FluidLowerBoundWithFloor(pending, catalog));
+  report.packing = PackingName(options.packing);
 
   const provisioning::PreferencePolicy policy =
       options.workload == BenchWorkload::kPreferencesIgnore
           ? provisioning::PreferencePolicy::kIgnore
           : provisioning::PreferencePolicy::kRespect;
   const provisioning::SchedulerInput input =
-      BenchSchedulerInput(catalog, std::move(pending), policy);
+      BenchSchedulerInput(catalog, std::move(pending), policy, options.packing);
   const double start = clock();
   const provisioning::SchedulerResult result = provisioning::Solve(input);
   const double seconds = clock() - start;
   report.solve = Summarise(result, seconds);
+  if (options.breakdown) {
+    KP_ASSIGN_OR_RETURN(
+        report.gap, BreakDownGap(PackedNodesOf(result, input.pending_pods), NodeTypesOf(catalog)));
+  }
   return report;
 }
 

@@ -11,6 +11,7 @@
 #include "karpenter/common/status.h"
 #include "src/bench/benchmark_pods.h"
 #include "src/bench/scheduling_report.h"
+#include "src/provisioning/types.h"
 
 namespace karpenter::bench {
 
@@ -20,6 +21,9 @@ struct SchedulingBenchmarkOptions {
   int pods = 1000;
   BenchWorkload workload = BenchWorkload::kDiverse;
   uint64_t seed = kDefaultPodSeed;
+  provisioning::PackingPolicy packing = provisioning::PackingPolicy::kUpstream;
+  // Also split the solve's gap to the plain bound by resource and type (gap_breakdown.h).
+  bool breakdown = false;
 };
 
 // Seconds on a monotonic clock; the host passes the real one, tests a fake.

@@ -37,5 +37,31 @@ TEST(RunSchedulingBenchmark, PreferenceWorkloadsFollowThePolicy) {
   EXPECT_GT(respect->solve->nodes, ignore->solve->nodes);
 }
 
+TEST(RunSchedulingBenchmark, CostPackingIsCheaperAndStaysAboveBothBounds) {
+  absl::StatusOr<SchedulingReport> upstream = RunSchedulingBenchmark({.pods = 500}, Ticking());
+  absl::StatusOr<SchedulingReport> cost = RunSchedulingBenchmark(
+      {.pods = 500, .packing = provisioning::PackingPolicy::kCost}, Ticking());
+  ASSERT_TRUE(upstream.ok() && cost.ok());
+  EXPECT_EQ(upstream->packing, "upstream");
+  EXPECT_EQ(cost->packing, "cost");
+  EXPECT_EQ(cost->solve->unschedulable, 0);
+  EXPECT_EQ(cost->solve->nodes, cost->node_floor);
+  EXPECT_LT(cost->solve->price_per_hour, upstream->solve->price_per_hour);
+  EXPECT_GE(cost->lower_bound_with_floor_per_hour, cost->lower_bound_per_hour);
+  EXPECT_GE(cost->solve->price_per_hour, cost->lower_bound_with_floor_per_hour * (1 - 1e-9));
+}
+
+TEST(RunSchedulingBenchmark, BreakdownAddsUpToThePrice) {
+  absl::StatusOr<SchedulingReport> report =
+      RunSchedulingBenchmark({.pods = 200, .breakdown = true}, Ticking());
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_TRUE(report->gap.has_value());
+  const GapBreakdown& gap = *report->gap;
+  EXPECT_NEAR(gap.cost, report->solve->price_per_hour, 1e-6);
+  EXPECT_NEAR(gap.bound + gap.idle_cpu + gap.idle_memory + gap.idle_pods + gap.premium, gap.cost,
+              1e-4 * gap.cost);
+  EXPECT_FALSE(RunSchedulingBenchmark({.pods = 200}, Ticking())->gap.has_value());
+}
+
 }  // namespace
 }  // namespace karpenter::bench

@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <string>
 #include <utility>
 
 #include "src/api/quantity.h"
+#include "src/bench/lower_bound.h"
+#include "src/provisioning/scheduler.h"
 
 namespace karpenter::bench {
 
@@ -40,7 +44,8 @@ provisioning::InstanceTypeView ToInstanceTypeView(const FakeInstanceType& type) 
 
 provisioning::SchedulerInput BenchSchedulerInput(std::span<const FakeInstanceType> catalog,
                                                  std::vector<api::Pod> pods,
-                                                 provisioning::PreferencePolicy policy) {
+                                                 provisioning::PreferencePolicy policy,
+                                                 provisioning::PackingPolicy packing) {
   provisioning::SchedulerInput input;
   provisioning::NodePoolInstanceTypes pool;
   pool.node_pool = BenchNodePool(static_cast<int64_t>(pods.size()));
@@ -51,6 +56,7 @@ provisioning::SchedulerInput BenchSchedulerInput(std::span<const FakeInstanceTyp
   input.node_pools.push_back(std::move(pool));
   input.pending_pods = std::move(pods);
   input.options.preference_policy = policy;
+  input.options.packing = packing;
   return input;
 }
 
@@ -83,6 +89,31 @@ SolveOutcome Summarise(const provisioning::SchedulerResult& result, double secon
     outcome.price_per_hour += NodeClaimPrice(claim);
   }
   return outcome;
+}
+
+std::vector<PackedNode> PackedNodesOf(const provisioning::SchedulerResult& result,
+                                      std::span<const api::Pod> pods) {
+  std::map<std::string, const api::Pod*> by_key;
+  for (const api::Pod& pod : pods) by_key[provisioning::PodKey(pod)] = &pod;
+  std::vector<PackedNode> out;
+  out.reserve(result.new_node_claims.size());
+  for (const provisioning::NewNodeClaim& claim : result.new_node_claims) {
+    if (claim.instance_type_options.empty()) continue;
+    const provisioning::InstanceTypeView& type = *claim.instance_type_options[0];
+    PackedNode node{.type = type.name,
+                    .price = NodeClaimPrice(claim),
+                    .capacity = ResourcesOf(type.allocatable)};
+    for (const std::string& key : claim.pods) {
+      auto found = by_key.find(key);
+      if (found == by_key.end()) continue;
+      const FluidDemand pod = DemandOf(std::span<const api::Pod>(found->second, 1));
+      node.used.cpu_milli += pod.cpu_milli;
+      node.used.memory_bytes += pod.memory_bytes;
+      node.used.pods += pod.pods;
+    }
+    out.push_back(std::move(node));
+  }
+  return out;
 }
 
 }  // namespace karpenter::bench

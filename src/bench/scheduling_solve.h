@@ -10,6 +10,7 @@
 #include "src/api/nodepool.h"
 #include "src/api/pod.h"
 #include "src/bench/fake_catalog.h"
+#include "src/bench/gap_breakdown.h"
 #include "src/bench/scheduling_report.h"
 #include "src/provisioning/types.h"
 
@@ -25,14 +26,20 @@ api::NodePool BenchNodePool(int64_t pods = 0);
 
 provisioning::InstanceTypeView ToInstanceTypeView(const FakeInstanceType& type);
 
-provisioning::SchedulerInput BenchSchedulerInput(std::span<const FakeInstanceType> catalog,
-                                                 std::vector<api::Pod> pods,
-                                                 provisioning::PreferencePolicy policy);
+provisioning::SchedulerInput BenchSchedulerInput(
+    std::span<const FakeInstanceType> catalog, std::vector<api::Pod> pods,
+    provisioning::PreferencePolicy policy,
+    provisioning::PackingPolicy packing = provisioning::PackingPolicy::kUpstream);
 
 // What the claim would cost at launch: its first (cheapest) instance type at that type's cheapest
 // available offering in one of the claim's zones and capacity types; 0 when it has none.
 double NodeClaimPrice(const provisioning::NewNodeClaim& claim);
 
 SolveOutcome Summarise(const provisioning::SchedulerResult& result, double seconds);
+
+// Each new NodeClaim as a node of its first (cheapest) type, priced as NodeClaimPrice, with the
+// summed requests of its pods (looked up in `pods` by PodKey), for BreakDownGap.
+std::vector<PackedNode> PackedNodesOf(const provisioning::SchedulerResult& result,
+                                      std::span<const api::Pod> pods);
 
 }  // namespace karpenter::bench

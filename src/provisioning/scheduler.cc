@@ -13,6 +13,7 @@
 #include "src/provisioning/launch.h"
 #include "src/provisioning/node_claim_finalizer.h"
 #include "src/provisioning/nodeclaim.h"
+#include "src/provisioning/packing_order.h"
 #include "src/provisioning/pod_queue.h"
 #include "src/provisioning/preferences.h"
 #include "src/provisioning/reservation_manager.h"
@@ -96,6 +97,15 @@ class Scheduler {
   void BuildExistingNodes();
   absl::Status TrySchedule(const api::Pod& pod, const api::ResourceList& requests);
   absl::Status Add(const PodAttempt& attempt, const api::ResourceList& requests);
+  // PackingPolicy::kCost: places the pod on a claim whose cheapest type still holds it, the
+  // tightest first; false when none takes it.
+  bool AddToFreeFit(const PodAttempt& attempt, const scheduling::Requirements& pod_requirements,
+                    const api::ResourceList& requests, const scheduling::Requirements& strict,
+                    const ResourceFootprint& footprint);
+  // Keeps `free_fit_` in step with the claim at `index` after it gained a pod (kCost only).
+  void Track(size_t index);
+  // Where the claim at `index`, which just gained a pod, sits in `claim_order_`.
+  size_t PositionBeforeAdd(size_t index) const;
   PodAttempt MakeAttempt(const api::Pod& pod) const;
 
   // Keeps `claim_order_` sorted by (pods, creation) after the claim at `position` gained one.
@@ -113,6 +123,8 @@ class Scheduler {
   // Indices into `claims_` by (number of pods, creation order): the order upstream tries them
   // in, kept up to date incrementally rather than sorted for every pod.
   std::vector<size_t> claim_order_;
+  // PackingPolicy::kCost: the claims by what their cheapest remaining type has left.
+  FreeFitIndex free_fit_;
 };
 
 void Scheduler::BuildPools() {
@@ -153,6 +165,38 @@ void Scheduler::InsertNewClaim(size_t index) {
   auto at = std::upper_bound(claim_order_.begin(), claim_order_.end(), index,
                              [this](size_t a, size_t b) { return ClaimBefore(a, b); });
   claim_order_.insert(at, index);
+}
+
+void Scheduler::Track(size_t index) {
+  if (input_.options.packing != PackingPolicy::kCost) return;
+  free_fit_.Update(index, RoomOf(claims_[index]));
+}
+
+bool Scheduler::AddToFreeFit(const PodAttempt& attempt,
+                             const scheduling::Requirements& pod_requirements,
+                             const api::ResourceList& requests,
+                             const scheduling::Requirements& strict,
+                             const ResourceFootprint& footprint) {
+  const std::optional<size_t> placed = free_fit_.Offer(footprint, [&](size_t index) {
+    InFlightNodeClaim& claim = claims_[index];
+    return topology_->MayPlaceOnHost(attempt, claim.host_id()) &&
+           claim.Add(attempt, pod_requirements, requests, input_.options, &strict).ok();
+  });
+  if (!placed) return false;
+  Track(*placed);
+  MoveUpAfterAdd(PositionBeforeAdd(*placed));
+  return true;
+}
+
+size_t Scheduler::PositionBeforeAdd(size_t index) const {
+  // `claim_order_` is still sorted by the pod counts before the claim at `index` gained one.
+  const auto key = [this, index](size_t claim) {
+    const size_t pods = claims_[claim].pods().size();
+    return std::pair(claim == index ? pods - 1 : pods, claim);
+  };
+  const auto it = std::lower_bound(claim_order_.begin(), claim_order_.end(), index,
+                                   [&key](size_t a, size_t b) { return key(a) < key(b); });
+  return static_cast<size_t>(it - claim_order_.begin());
 }
 
 PodAttempt Scheduler::MakeAttempt(const api::Pod& pod) const {
@@ -199,6 +243,10 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
   }
   // Emptier claims first, so pods spread over what is already being launched.
   const bool all_blocked = topology_->BlockedOnEveryClaim(attempt, claims_.size());
+  if (!all_blocked && input_.options.packing == PackingPolicy::kCost &&
+      AddToFreeFit(attempt, pod_requirements, requests, strict, footprint)) {
+    return absl::OkStatus();
+  }
   for (size_t position = 0; !all_blocked && position < claim_order_.size(); ++position) {
     InFlightNodeClaim& claim = claims_[claim_order_[position]];
     // Cheap necessary conditions first: most claims are ruled out by them.
@@ -206,6 +254,7 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
       continue;
     }
     if (claim.Add(attempt, pod_requirements, requests, input_.options, &strict).ok()) {
+      Track(claim_order_[position]);
       MoveUpAfterAdd(position);
       return absl::OkStatus();
     }
@@ -243,6 +292,7 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
     }
     if (pool.remaining) SubtractMax(*pool.remaining, claim.candidates());
     claims_.push_back(std::move(claim));
+    Track(claims_.size() - 1);
     InsertNewClaim(claims_.size() - 1);
     return absl::OkStatus();
   }
@@ -269,6 +319,7 @@ SchedulerResult Scheduler::Run() {
     }
   }
   SortPodsForScheduling(schedulable);
+  if (input_.options.packing == PackingPolicy::kCost) AntiAffinityFirst(schedulable);
   std::vector<PodAttempt> first_attempts;
   first_attempts.reserve(schedulable.size());
   for (const api::Pod* pod : schedulable) first_attempts.push_back(MakeAttempt(*pod));

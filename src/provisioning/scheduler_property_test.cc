@@ -1,6 +1,7 @@
 // RapidCheck properties of Solve over random pods: every pod is placed exactly once or has a
-// reason, and every claim's cheapest type holds all of the claim's requests. Runs with a fixed
-// seed so failures reproduce.
+// reason, and every claim's cheapest type holds all of the claim's requests, under upstream's
+// packing and the opt-in cost packing (drawn per case). Runs with a fixed seed so failures
+// reproduce.
 #include <algorithm>
 #include <set>
 #include <sstream>
@@ -28,6 +29,7 @@ SchedulerInput ArbitraryInput() {
   if (*rc::gen::arbitrary<bool>()) {
     input.existing_nodes.push_back(MakeNode("node-1", "2", "4Gi", "8"));
   }
+  if (*rc::gen::arbitrary<bool>()) input.options.packing = PackingPolicy::kCost;
   const int count = *rc::gen::inRange(1, 25);
   for (int i = 0; i < count; ++i) {
     const int milli_cpu = *rc::gen::inRange(10, 20000);

@@ -1,6 +1,7 @@
 // RapidCheck properties of Solve on random workloads mixing zone and hostname spread, hostname
 // anti-affinity, bound pods and an existing node: no placement ever breaks maxSkew or a
-// required anti-affinity. Runs with a fixed seed so failures reproduce.
+// required anti-affinity, under upstream's packing and the opt-in cost packing alike. Runs with a
+// fixed seed so failures reproduce.
 #include <map>
 #include <memory>
 #include <set>
@@ -96,24 +97,36 @@ std::vector<PlacedNode> Nodes(const Workload& w, const SchedulerResult& result) 
   return nodes;
 }
 
+constexpr PackingPolicy kPackings[] = {PackingPolicy::kUpstream, PackingPolicy::kCost};
+
+// The placed nodes of a solve of `w` under `packing` (Nodes reads no instance type, so the
+// input copy may go).
+std::vector<PlacedNode> NodesWith(const Workload& w, PackingPolicy packing) {
+  SchedulerInput input = w.input;
+  input.options.packing = packing;
+  return Nodes(w, Solve(input));
+}
+
 TEST(TopologyProperty, ZoneSpreadNeverExceedsMaxSkew) {
   property_test::CheckProperty(kProperty, "zone spread never exceeds maxSkew", [] {
     const Workload w = ArbitraryWorkload();
-    const std::vector<PlacedNode> nodes = Nodes(w, Solve(w.input));
-    for (const auto& [app, skew] : w.zone_skew) {
-      std::map<std::string, int> count = {{kZoneA, 0}, {kZoneB, 0}, {kZoneC, 0}};
-      std::set<std::string> received;  // Zones a pending pod of the group went to.
-      for (const PlacedNode& node : nodes) {
-        for (const std::string& pod : node.pods) {
-          if (w.app_of.at(pod) != app) continue;
-          RC_ASSERT(!node.zone.empty());  // A spread pod's node has one zone.
-          ++count[node.zone];
-          if (node.new_pods.count(pod) != 0) received.insert(node.zone);
+    for (PackingPolicy packing : kPackings) {
+      const std::vector<PlacedNode> nodes = NodesWith(w, packing);
+      for (const auto& [app, skew] : w.zone_skew) {
+        std::map<std::string, int> count = {{kZoneA, 0}, {kZoneB, 0}, {kZoneC, 0}};
+        std::set<std::string> received;  // Zones a pending pod of the group went to.
+        for (const PlacedNode& node : nodes) {
+          for (const std::string& pod : node.pods) {
+            if (w.app_of.at(pod) != app) continue;
+            RC_ASSERT(!node.zone.empty());  // A spread pod's node has one zone.
+            ++count[node.zone];
+            if (node.new_pods.count(pod) != 0) received.insert(node.zone);
+          }
         }
+        int min = count.begin()->second;
+        for (const auto& [zone, n] : count) min = std::min(min, n);
+        for (const std::string& zone : received) RC_ASSERT(count[zone] - min <= skew);
       }
-      int min = count.begin()->second;
-      for (const auto& [zone, n] : count) min = std::min(min, n);
-      for (const std::string& zone : received) RC_ASSERT(count[zone] - min <= skew);
     }
   });
 }
@@ -121,16 +134,18 @@ TEST(TopologyProperty, ZoneSpreadNeverExceedsMaxSkew) {
 TEST(TopologyProperty, HostnameSpreadNeverExceedsMaxSkew) {
   property_test::CheckProperty(kProperty, "hostname spread never exceeds maxSkew", [] {
     const Workload w = ArbitraryWorkload();
-    for (const PlacedNode& node : Nodes(w, Solve(w.input))) {
-      int count = 0;
-      bool received = false;
-      for (const std::string& pod : node.pods) {
-        if (w.app_of.at(pod) != "h") continue;
-        ++count;
-        received |= node.new_pods.count(pod) != 0;
+    for (PackingPolicy packing : kPackings) {
+      for (const PlacedNode& node : NodesWith(w, packing)) {
+        int count = 0;
+        bool received = false;
+        for (const std::string& pod : node.pods) {
+          if (w.app_of.at(pod) != "h") continue;
+          ++count;
+          received |= node.new_pods.count(pod) != 0;
+        }
+        // A new node is always an empty domain, so the global minimum is 0.
+        if (received) RC_ASSERT(count <= w.host_skew);
       }
-      // A new node is always an empty domain, so the global minimum is 0.
-      if (received) RC_ASSERT(count <= w.host_skew);
     }
   });
 }
@@ -138,15 +153,17 @@ TEST(TopologyProperty, HostnameSpreadNeverExceedsMaxSkew) {
 TEST(TopologyProperty, AntiAffinityIsNeverViolated) {
   property_test::CheckProperty(kProperty, "anti-affinity is never violated", [] {
     const Workload w = ArbitraryWorkload();
-    for (const PlacedNode& node : Nodes(w, Solve(w.input))) {
-      int anti = 0;
-      int app_a = 0;
-      for (const std::string& pod : node.pods) {
-        anti += static_cast<int>(w.anti.count(pod));
-        app_a += w.app_of.at(pod) == "a" ? 1 : 0;
+    for (PackingPolicy packing : kPackings) {
+      for (const PlacedNode& node : NodesWith(w, packing)) {
+        int anti = 0;
+        int app_a = 0;
+        for (const std::string& pod : node.pods) {
+          anti += static_cast<int>(w.anti.count(pod));
+          app_a += w.app_of.at(pod) == "a" ? 1 : 0;
+        }
+        // A node with an anti-affinity pod holds no other app=a pod (it is one itself).
+        if (anti > 0) RC_ASSERT(app_a == 1);
       }
-      // A node with an anti-affinity pod holds no other app=a pod (it is one itself).
-      if (anti > 0) RC_ASSERT(app_a == 1);
     }
   });
 }

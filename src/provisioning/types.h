@@ -87,8 +87,17 @@ enum class MinValuesPolicy { kStrict, kBestEffort };
 // since they must place every moved pod in one solve.
 enum class ReservedOfferingMode { kFallback, kStrict };
 
+// How a solve packs pods onto the NodeClaims it opens. kUpstream makes upstream's decisions: pods
+// by cpu then memory, each on the claim with the fewest pods that takes it, which spreads pods
+// thinly. kCost, opt-in and not upstream behaviour, places pods with a required anti-affinity term
+// first (they force claims apart), then tries each pod on the claims whose cheapest remaining type
+// still holds it, least room left first, before upstream's order (packing_order.h). Every
+// placement passes the same checks, so only the choice among valid placements differs.
+enum class PackingPolicy { kUpstream, kCost };
+
 struct SchedulerOptions {
   PreferencePolicy preference_policy = PreferencePolicy::kRespect;
+  PackingPolicy packing = PackingPolicy::kUpstream;
   MinValuesPolicy min_values_policy = MinValuesPolicy::kStrict;
   ReservedOfferingMode reserved_offering_mode = ReservedOfferingMode::kStrict;
   // Keys a NodePool may leave undefined while pods still select on them.

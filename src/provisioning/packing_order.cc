@@ -1,0 +1,84 @@
+#include "src/provisioning/packing_order.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+namespace karpenter::provisioning {
+namespace {
+
+double CheapestAvailablePrice(const InstanceTypeView& type) {
+  double best = std::numeric_limits<double>::infinity();
+  for (const OfferingView& offering : type.offerings) {
+    if (offering.available) best = std::min(best, offering.price);
+  }
+  return best;
+}
+
+bool HasRequiredAntiAffinity(const api::Pod* pod) {
+  const auto& affinity = pod->spec.affinity;
+  return affinity && affinity->pod_anti_affinity &&
+         !affinity->pod_anti_affinity->required_during_scheduling_ignored_during_execution.empty();
+}
+
+}  // namespace
+
+void AntiAffinityFirst(std::vector<const api::Pod*>& pods) {
+  std::stable_partition(pods.begin(), pods.end(), HasRequiredAntiAffinity);
+}
+
+ClaimRoom RoomOf(const InFlightNodeClaim& claim) {
+  const TypeCandidate* cheapest = nullptr;
+  double price = std::numeric_limits<double>::infinity();
+  for (const TypeCandidate* candidate : claim.candidates()) {
+    const double candidate_price = CheapestAvailablePrice(*candidate->type);
+    if (cheapest == nullptr || candidate_price < price) {
+      cheapest = candidate;
+      price = candidate_price;
+    }
+  }
+  if (cheapest == nullptr) return {};
+  ClaimRoom room;
+  room.price = price == std::numeric_limits<double>::infinity() ? 0 : price;
+  room.size = cheapest->exact_room ? *cheapest->exact_room : cheapest->room;
+  const ResourceFootprint used = FootprintOf(claim.pod_requests());
+  room.left = {room.size.cpu == INT64_MAX ? INT64_MAX : room.size.cpu - used.cpu,
+               room.size.memory == INT64_MAX ? INT64_MAX : room.size.memory - used.memory,
+               room.size.pods == INT64_MAX ? INT64_MAX : room.size.pods - used.pods};
+  return room;
+}
+
+bool FitsRoom(const ClaimRoom& room, const ResourceFootprint& pod) {
+  return pod.cpu <= room.left.cpu && pod.memory <= room.left.memory && pod.pods <= room.left.pods;
+}
+
+void FreeFitIndex::Erase(size_t index) {
+  const ResourceFootprint& left = rooms_[index].left;
+  auto bucket = buckets_.find(left.cpu);
+  if (bucket == buckets_.end()) return;
+  bucket->second.erase({left.memory, index});
+  if (bucket->second.empty()) buckets_.erase(bucket);
+}
+
+void FreeFitIndex::Update(size_t index, const ClaimRoom& room) {
+  if (index < rooms_.size()) {
+    Erase(index);
+  } else {
+    rooms_.resize(index + 1);
+  }
+  rooms_[index] = room;
+  buckets_[room.left.cpu].insert({room.left.memory, index});
+}
+
+std::optional<size_t> FreeFitIndex::Offer(const ResourceFootprint& pod,
+                                          absl::FunctionRef<bool(size_t)> place) const {
+  for (auto bucket = buckets_.lower_bound(pod.cpu); bucket != buckets_.end(); ++bucket) {
+    for (auto it = bucket->second.lower_bound({pod.memory, 0}); it != bucket->second.end(); ++it) {
+      if (rooms_[it->second].left.pods < pod.pods) continue;
+      if (place(it->second)) return it->second;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace karpenter::provisioning
