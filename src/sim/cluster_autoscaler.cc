@@ -99,10 +99,11 @@ void ClusterAutoscaler::Loop(uint64_t generation) {
 absl::Status ClusterAutoscaler::BuildInput() {
   if (input_ != nullptr && input_generation_ == cluster_.generation()) return absl::OkStatus();
   input_ = nullptr;
-  KP_ASSIGN_OR_RETURN(input_snapshot_, cluster_.SharedSnapshot(/*schedulable_only=*/true));
+  KP_ASSIGN_OR_RETURN(std::shared_ptr<const state::ClusterSnapshot> snapshot,
+                      cluster_.SharedSnapshot(/*schedulable_only=*/true));
   provisioning::CatalogCache catalogs;
   KP_ASSIGN_OR_RETURN(provisioning::SnapshotSchedulerInput input,
-                      provisioning::BuildSchedulerInput(*input_snapshot_, {}, catalogs));
+                      provisioning::BuildSchedulerInput(*snapshot, {}, catalogs));
   input_ = std::make_unique<provisioning::SnapshotSchedulerInput>(std::move(input));
   input_generation_ = cluster_.generation();
   return absl::OkStatus();

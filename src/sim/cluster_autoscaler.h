@@ -90,8 +90,9 @@ class ClusterAutoscaler {
   std::map<std::string, SimMillis> backoff_until_;
   std::map<std::string, SimMillis> backoff_duration_;
   std::map<std::string, SimMillis> unneeded_since_;  // node -> since
-  // The loop's scheduler input and the snapshot it points into, for `input_generation_`.
-  std::shared_ptr<const state::ClusterSnapshot> input_snapshot_;
+  // The loop's scheduler input for `input_generation_`. It points into the cluster's shared
+  // snapshot of that generation, which the cluster keeps until the generation moves (and a
+  // snapshot held here would stop the cluster from carrying its pods over to the next one).
   std::unique_ptr<provisioning::SnapshotSchedulerInput> input_;
   uint64_t input_generation_ = 0;
   std::optional<uint64_t> unneeded_generation_;  // what unneeded_nodes_ was computed for
