@@ -323,7 +323,7 @@ SchedulerResult Scheduler::Run() {
   std::vector<PodAttempt> first_attempts;
   first_attempts.reserve(schedulable.size());
   for (const api::Pod* pod : schedulable) first_attempts.push_back(MakeAttempt(*pod));
-  topology_.emplace(input_, first_attempts);
+  topology_.emplace(input_, first_attempts, cache_.bound_pod_facts());
   BuildExistingNodes();  // After the topology: nodes register their hostnames with it.
   std::vector<api::ResourceList> requests;
   std::vector<size_t> order;

@@ -49,7 +49,7 @@ api::ResourceList ChargeOf(const ExistingNodeView& node) {
 }  // namespace
 
 SolveCache::SolveCache(const SchedulerInput& input)
-    : input_(&input), reservations_(input.node_pools) {
+    : input_(&input), reservations_(input.node_pools), bound_pod_facts_(input) {
   BuildPools();
   BuildNodes();
 }

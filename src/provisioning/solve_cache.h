@@ -19,6 +19,7 @@
 #include "src/provisioning/existing_node.h"
 #include "src/provisioning/nodeclaim.h"
 #include "src/provisioning/reservation_manager.h"
+#include "src/provisioning/topology.h"
 #include "src/provisioning/types.h"
 
 namespace karpenter::provisioning {
@@ -38,8 +39,9 @@ struct PoolPrototype {
 
 class SolveCache {
  public:
-  // Valid for solves of `input` itself while its node pools, daemonset pods and existing nodes
-  // (other than `under_consolidate_after`) are unchanged; `input` must outlive the cache.
+  // Valid for solves of `input` itself while its node pools, daemonset pods, existing nodes
+  // (other than `under_consolidate_after`) and bound pods are unchanged; `input` must outlive
+  // the cache.
   explicit SolveCache(const SchedulerInput& input);
 
   bool BuiltFrom(const SchedulerInput& input) const { return &input == input_; }
@@ -56,6 +58,7 @@ class SolveCache {
   const std::vector<ExistingNode>& nodes() const { return nodes_; }
   // What nodes of `pool` charge against its limits, minus what the input's removed nodes charge.
   api::ResourceList UsedBy(const std::string& pool, const SchedulerInput& input) const;
+  const BoundPodFacts& bound_pod_facts() const { return bound_pod_facts_; }
 
  private:
   void BuildPools();
@@ -66,6 +69,7 @@ class SolveCache {
   bool tolerate_prefer_no_schedule_ = false;
   ReservationManager reservations_;
   std::vector<ExistingNode> nodes_;
+  BoundPodFacts bound_pod_facts_;
   // Limits: what all nodes of a pool charge, and each pooled node's pool and charge by
   // node name.
   std::map<std::string, api::ResourceList> used_by_pool_;

@@ -79,30 +79,49 @@ std::string Topology::FormatHostname(int n) {
   return fmt::format("hostname-placeholder-{:04d}", n);
 }
 
-Topology::Topology(const SchedulerInput& input, std::span<const PodAttempt> pending)
-    : input_(input) {
-  // Distinct namespaces, sorted. Deduplicated before sorting: a large cluster has tens of
-  // thousands of bound pods in a handful of namespaces.
-  absl::flat_hash_set<std::string_view> seen;
-  auto add_namespace = [&](const std::string& name) {
-    if (seen.insert(name).second) namespaces_.push_back(name);
-  };
-  for (const api::Pod* bound : input.bound_pods) {
-    const api::Pod& pod = *bound;
-    // The namespace test first: it is a hash lookup, and nearly always already seen.
-    if (seen.contains(pod.metadata.namespace_)) continue;
-    if (!input.removed_nodes.contains(pod.spec.node_name)) add_namespace(pod.metadata.namespace_);
+BoundPodFacts::BoundPodFacts(const SchedulerInput& input) {
+  // Deduplicated through hash maps before sorting: a large cluster has tens of thousands of
+  // bound pods in a handful of namespaces, on far fewer nodes.
+  absl::flat_hash_map<std::string_view, absl::flat_hash_set<std::string_view>> nodes_by_namespace;
+  for (const api::Pod* pod : input.bound_pods) {
+    nodes_by_namespace[pod->metadata.namespace_].insert(pod->spec.node_name);
+    if (RequiredAntiAffinity(*pod) != nullptr) with_required_anti_affinity.push_back(pod);
   }
+  namespaces.reserve(nodes_by_namespace.size());
+  for (const auto& entry : nodes_by_namespace) {
+    std::vector<std::string_view> nodes(entry.second.begin(), entry.second.end());
+    std::sort(nodes.begin(), nodes.end());  // hash order must not reach any decision
+    namespaces.emplace_back(entry.first, std::move(nodes));
+  }
+  std::sort(namespaces.begin(), namespaces.end());
+}
+
+Topology::Topology(const SchedulerInput& input, std::span<const PodAttempt> pending,
+                   const BoundPodFacts& bound)
+    : input_(input) {
+  // Distinct namespaces, sorted: those of pods bound outside the removed nodes, then the
+  // pending pods'.
+  for (const auto& [name, nodes] : bound.namespaces) {
+    const bool outside_removed = std::any_of(nodes.begin(), nodes.end(), [&](std::string_view n) {
+      return !input.removed_nodes.contains(n);
+    });
+    if (outside_removed) namespaces_.emplace_back(name);
+  }
+  const size_t bound_namespaces = namespaces_.size();
   for (const PodAttempt& attempt : pending) {
-    add_namespace(attempt.pod->metadata.namespace_);
+    const std::string& name = attempt.pod->metadata.namespace_;
+    if (!std::binary_search(namespaces_.begin(), namespaces_.begin() + bound_namespaces, name)) {
+      namespaces_.push_back(name);
+    }
     if (!attempt.pod->metadata.uid.empty()) excluded_uids_.insert(attempt.pod->metadata.uid);
   }
   std::sort(namespaces_.begin(), namespaces_.end());
+  namespaces_.erase(std::unique(namespaces_.begin(), namespaces_.end()), namespaces_.end());
 
   // Anti-affinity of bound pods blocks matching pods from the domains they occupy.
-  for (const api::Pod* bound : input.bound_pods) {
-    const api::Pod& pod = *bound;
-    if (Ignored(pod) || RequiredAntiAffinity(pod) == nullptr) continue;
+  for (const api::Pod* with_anti_affinity : bound.with_required_anti_affinity) {
+    const api::Pod& pod = *with_anti_affinity;
+    if (Ignored(pod)) continue;
     EnsureDomainsAndNodes();
     auto node = node_index_.find(pod.spec.node_name);
     if (node == node_index_.end()) continue;

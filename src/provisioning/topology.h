@@ -29,12 +29,25 @@
 
 namespace karpenter::provisioning {
 
+// What a Topology reads from the input's bound pods before any group exists. Every solve of one
+// input shares it (SolveCache): a consolidation poll's simulations would otherwise each walk the
+// cluster's tens of thousands of bound pods. Valid while the input's bound pods are unchanged.
+struct BoundPodFacts {
+  explicit BoundPodFacts(const SchedulerInput& input);
+
+  // Each namespace of a bound pod, sorted, with the nodes its pods are bound to (distinct).
+  std::vector<std::pair<std::string_view, std::vector<std::string_view>>> namespaces;
+  // The bound pods carrying a required pod anti-affinity term, in input order.
+  std::vector<const api::Pod*> with_required_anti_affinity;
+};
+
 class Topology {
  public:
   // `pending` are the first attempts of the pods this solve places (preference policy already
   // applied); their constraints become groups, counted against the bound pods. Pending pods are
-  // never counted as bound (their uid is excluded).
-  Topology(const SchedulerInput& input, std::span<const PodAttempt> pending);
+  // never counted as bound (their uid is excluded). `bound` must be built from `input`.
+  Topology(const SchedulerInput& input, std::span<const PodAttempt> pending,
+           const BoundPodFacts& bound);
 
   // Makes the attempt's constraints (after relaxation) the ones its pod must satisfy.
   void Update(const PodAttempt& attempt);

@@ -1,6 +1,7 @@
 #include "src/sim/cluster.h"
 
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -211,6 +212,7 @@ PodRecord& Cluster::AddPod(const api::PodTemplateSpec& template_spec, const std:
   record.pod = std::move(pod);
   log_.Record(queue_.now(), "PodCreated", {Str("pod", pod_key)});
   ++generation_;
+  PodChanged(pod_key, record.pod.metadata);
   return pods_[pod_key] = std::move(record);
 }
 
@@ -256,7 +258,10 @@ void Cluster::DeletePod(const std::string& key) {
     NoteCapacityEvent();
   }
   MarkUnconsolidated();
-  pods_.erase(key);
+  if (it != pods_.end()) {
+    PodChanged(key, it->second.pod.metadata);
+    pods_.erase(it);
+  }
   log_.Record(queue_.now(), "PodDeleted", {Str("pod", key)});
 }
 
@@ -417,6 +422,7 @@ void Cluster::PlaceDaemonSetPods(const Instance& instance) {
     record.pod = std::move(pod);
     record.created_at = queue_.now();
     record.measured = false;
+    PodChanged(pod_key, record.pod.metadata);
     pods_[pod_key] = std::move(record);
     ++daemon_pod_count_;
     ++generation_;
@@ -495,7 +501,10 @@ int Cluster::Drain(const std::string& id) {
   MarkUnconsolidated();
   if (!evicted.empty()) NoteCapacityEvent();
   for (const std::string& key : evicted) {
-    pods_.erase(key);
+    if (auto evicted_pod = pods_.find(key); evicted_pod != pods_.end()) {
+      PodChanged(key, evicted_pod->second.pod.metadata);
+      pods_.erase(evicted_pod);
+    }
     ++counters_.evictions;
     log_.Record(queue_.now(), "PodEvicted", {Str("pod", key), Str("node", node_name)});
   }
@@ -564,9 +573,50 @@ size_t Cluster::LiveInstanceCount() const {
   return count;
 }
 
+namespace {
+
+// Whether a snapshot keeping the pods of `nodes` (and every unbound pod) keeps `pod`.
+bool KeepsPod(bool schedulable_only, const std::set<std::string>& nodes, const api::Pod& pod) {
+  return !schedulable_only || pod.spec.node_name.empty() || nodes.contains(pod.spec.node_name);
+}
+
+// A pod as snapshots list it: namespaced objects without a namespace are in "default".
+api::Pod SnapshotCopy(const api::Pod& pod) {
+  api::Pod copy = pod;
+  if (copy.metadata.namespace_.empty()) copy.metadata.namespace_ = "default";
+  return copy;
+}
+
+std::pair<std::string_view, std::string_view> NamespaceAndName(const api::ObjectMeta& metadata) {
+  return {metadata.namespace_, metadata.name};
+}
+
+}  // namespace
+
+void Cluster::PodChanged(const std::string& key, const api::ObjectMeta& metadata) {
+  for (CachedSnapshot& cached : snapshot_cache_) {
+    if (cached.snapshot == nullptr) continue;
+    cached.changed_pods.emplace(
+        std::pair(metadata.namespace_.empty() ? std::string("default") : metadata.namespace_,
+                  metadata.name),
+        key);
+  }
+}
+
 absl::StatusOr<state::ClusterSnapshot> Cluster::Snapshot(bool schedulable_only) const {
-  std::vector<state::SourcedObject> objects;
   std::set<std::string> nodes;
+  std::vector<state::SourcedObject> objects = SnapshotObjects(schedulable_only, nodes);
+  for (const auto& [key, record] : pods_) {
+    if (KeepsPod(schedulable_only, nodes, record.pod)) objects.push_back({record.pod, key});
+  }
+  state::SnapshotOptions options;
+  options.expand_workloads = false;
+  return state::ClusterSnapshot::FromObjects(std::move(objects), options);
+}
+
+std::vector<state::SourcedObject> Cluster::SnapshotObjects(bool schedulable_only,
+                                                           std::set<std::string>& nodes) const {
+  std::vector<state::SourcedObject> objects;
   for (const auto& [id, instance] : instances_) {
     if (instance.phase == NodePhase::kBooting || instance.phase == NodePhase::kTerminated) {
       continue;
@@ -577,13 +627,6 @@ absl::StatusOr<state::ClusterSnapshot> Cluster::Snapshot(bool schedulable_only) 
     }
     nodes.insert(instance.node.metadata.name);
     objects.push_back({instance.node, id});
-  }
-  for (const auto& [key, record] : pods_) {
-    if (schedulable_only && !record.pod.spec.node_name.empty() &&
-        !nodes.contains(record.pod.spec.node_name)) {
-      continue;
-    }
-    objects.push_back({record.pod, key});
   }
   for (const auto& [key, daemon_set] : daemon_sets_) objects.push_back({daemon_set, key});
   for (const auto& [key, pdb] : pdbs_) {
@@ -596,19 +639,104 @@ absl::StatusOr<state::ClusterSnapshot> Cluster::Snapshot(bool schedulable_only) 
     for (const auto& [name, node_class] : node_classes_) objects.push_back({node_class, name});
     for (const auto& [name, node_claim] : node_claims_) objects.push_back({node_claim, name});
   }
+  return objects;
+}
+
+std::shared_ptr<state::ClusterSnapshot> Cluster::RefreshedSnapshot(
+    bool schedulable_only, std::vector<state::SourcedObject> objects,
+    const std::set<std::string>& nodes, CachedSnapshot& cached) const {
+  std::map<std::pair<std::string, std::string>, std::string> redo = std::move(cached.changed_pods);
+  cached.changed_pods.clear();
+  if (nodes != cached.nodes) {
+    std::set<std::string> moved;
+    std::set_symmetric_difference(nodes.begin(), nodes.end(), cached.nodes.begin(),
+                                  cached.nodes.end(), std::inserter(moved, moved.end()));
+    for (const auto& [key, record] : pods_) {
+      if (!moved.contains(record.pod.spec.node_name)) continue;
+      const api::ObjectMeta& metadata = record.pod.metadata;
+      redo.emplace(
+          std::pair(metadata.namespace_.empty() ? "default" : metadata.namespace_, metadata.name),
+          key);
+    }
+  }
+  std::vector<api::Pod> old = cached.snapshot->TakePods();
+  std::vector<api::Pod> pods;
+  pods.reserve(old.size() + redo.size());
+  // Both lists are in (namespace, name) order: merge them, the records' versions winning.
+  auto redo_it = redo.begin();
+  auto copy_current = [&](const std::string& key) {
+    auto record = pods_.find(key);
+    if (record != pods_.end() && KeepsPod(schedulable_only, nodes, record->second.pod)) {
+      pods.push_back(SnapshotCopy(record->second.pod));
+    }
+  };
+  for (api::Pod& pod : old) {
+    const std::pair<std::string_view, std::string_view> at = NamespaceAndName(pod.metadata);
+    while (redo_it != redo.end() &&
+           std::pair<std::string_view, std::string_view>(redo_it->first) < at) {
+      copy_current(redo_it->second);
+      ++redo_it;
+    }
+    if (redo_it != redo.end() &&
+        std::pair<std::string_view, std::string_view>(redo_it->first) == at) {
+      copy_current(redo_it->second);
+      ++redo_it;
+      continue;
+    }
+    pods.push_back(std::move(pod));
+  }
+  for (; redo_it != redo.end(); ++redo_it) copy_current(redo_it->second);
+
   state::SnapshotOptions options;
   options.expand_workloads = false;
-  return state::ClusterSnapshot::FromObjects(std::move(objects), options);
+  absl::StatusOr<state::ClusterSnapshot> snapshot =
+      state::ClusterSnapshot::FromObjects(std::move(objects), options);
+  if (!snapshot.ok() || !snapshot->ReplacePods(std::move(pods)).ok()) return nullptr;
+  return std::make_shared<state::ClusterSnapshot>(*std::move(snapshot));
 }
 
 absl::StatusOr<std::shared_ptr<const state::ClusterSnapshot>> Cluster::SharedSnapshot(
     bool schedulable_only) const {
   CachedSnapshot& cached = snapshot_cache_[schedulable_only ? 1 : 0];
   if (cached.snapshot != nullptr && cached.generation == generation_) return cached.snapshot;
-  KP_ASSIGN_OR_RETURN(state::ClusterSnapshot snapshot, Snapshot(schedulable_only));
+  std::set<std::string> nodes;
+  std::vector<state::SourcedObject> objects = SnapshotObjects(schedulable_only, nodes);
+  // Carried over only when nobody holds the last snapshot any more: its pods are moved out.
+  std::shared_ptr<state::ClusterSnapshot> snapshot;
+  if (cached.snapshot != nullptr && cached.snapshot.use_count() == 1) {
+    snapshot = RefreshedSnapshot(schedulable_only, std::move(objects), nodes, cached);
+    if (snapshot != nullptr) ++snapshots_carried_over_;
+    if (snapshot != nullptr && verify_snapshots_) VerifySnapshot(*snapshot, schedulable_only);
+  }
+  if (snapshot == nullptr) {
+    KP_ASSIGN_OR_RETURN(state::ClusterSnapshot built, Snapshot(schedulable_only));
+    snapshot = std::make_shared<state::ClusterSnapshot>(std::move(built));
+  }
   cached.generation = generation_;
-  cached.snapshot = std::make_shared<const state::ClusterSnapshot>(std::move(snapshot));
-  return cached.snapshot;
+  cached.snapshot = std::move(snapshot);
+  cached.nodes = std::move(nodes);
+  cached.changed_pods.clear();
+  return std::shared_ptr<const state::ClusterSnapshot>(cached.snapshot);
+}
+
+void Cluster::VerifySnapshot(const state::ClusterSnapshot& refreshed, bool schedulable_only) const {
+  absl::StatusOr<state::ClusterSnapshot> built = Snapshot(schedulable_only);
+  std::string difference;
+  if (!built.ok()) {
+    difference = built.status().ToString();
+  } else if (built->pods().size() != refreshed.pods().size()) {
+    difference = fmt::format("{} pods, built from scratch {}", refreshed.pods().size(),
+                             built->pods().size());
+  } else {
+    for (size_t i = 0; i < built->pods().size() && difference.empty(); ++i) {
+      if (api::EncodeJson(built->pods()[i]) != api::EncodeJson(refreshed.pods()[i])) {
+        difference = fmt::format("pod {} differs", refreshed.pods()[i].metadata.name);
+      }
+    }
+  }
+  if (!difference.empty()) {
+    log_.Record(queue_.now(), "SnapshotMismatch", {Str("difference", difference)});
+  }
 }
 
 void Cluster::RequestSchedulingPass() {
@@ -669,6 +797,7 @@ void Cluster::Bind(const std::string& pod_key, const std::string& node_name) {
   PodRecord& record = it->second;
   record.pod.spec.node_name = node_name;
   record.pod.status.phase = "Running";
+  PodChanged(it->first, record.pod.metadata);
   record.unschedulable = false;
   NotePodEvent(node_name);
   MarkUnconsolidated();

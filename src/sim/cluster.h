@@ -173,6 +173,11 @@ class Cluster {
   // for it.
   absl::StatusOr<std::shared_ptr<const state::ClusterSnapshot>> SharedSnapshot(
       bool schedulable_only) const;
+  // Tests: every SharedSnapshot carried over from the last one (RefreshedSnapshot) is compared
+  // with one built from scratch; a difference is logged as a SnapshotMismatch event.
+  void set_verify_snapshots(bool verify) { verify_snapshots_ = verify; }
+  // Shared snapshots made by carrying the last one's pods over rather than built from scratch.
+  uint64_t snapshots_carried_over() const { return snapshots_carried_over_; }
 
   // Called after a scheduling pass that left pods unbound (Karpenter's trigger).
   void set_on_unschedulable(std::function<void()> callback) {
@@ -296,11 +301,30 @@ class Cluster {
   SimMillis unconsolidated_at_ = 0;
   uint64_t generation_ = 0;
   // SharedSnapshot's cache, by schedulable_only (index 1) or not (0), valid for `generation`.
+  // Until the next one is built it collects the pods added, changed or removed since (by
+  // namespace as snapshots list it, and name; the value is the pods_ key).
   struct CachedSnapshot {
     uint64_t generation = 0;
-    std::shared_ptr<const state::ClusterSnapshot> snapshot;
+    std::shared_ptr<state::ClusterSnapshot> snapshot;
+    std::set<std::string> nodes;  // the nodes whose pods it keeps (SnapshotObjects)
+    std::map<std::pair<std::string, std::string>, std::string> changed_pods;
   };
   mutable CachedSnapshot snapshot_cache_[2];
+  bool verify_snapshots_ = false;
+  mutable uint64_t snapshots_carried_over_ = 0;
+  // Every change to a pod in pods_ (added, any field changed, removed) must be reported here,
+  // before the removal, for SharedSnapshot to carry the other pods over.
+  void PodChanged(const std::string& key, const api::ObjectMeta& metadata);
+  void VerifySnapshot(const state::ClusterSnapshot& refreshed, bool schedulable_only) const;
+  // The snapshot's objects other than pods, and in `nodes` the nodes whose pods it keeps.
+  std::vector<state::SourcedObject> SnapshotObjects(bool schedulable_only,
+                                                    std::set<std::string>& nodes) const;
+  // The snapshot of this generation made from `cached`'s (which nobody else holds): the other
+  // objects anew, its pods moved over but for those changed since or whose node joined or left
+  // `nodes`, which are copied again. Null when that cannot be done (a full build is needed).
+  std::shared_ptr<state::ClusterSnapshot> RefreshedSnapshot(
+      bool schedulable_only, std::vector<state::SourcedObject> objects,
+      const std::set<std::string>& nodes, CachedSnapshot& cached) const;
   ClusterCounters counters_;
 };
 

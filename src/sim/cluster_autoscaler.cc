@@ -84,21 +84,29 @@ void ClusterAutoscaler::OnPodsUnschedulable() {
 void ClusterAutoscaler::Loop(uint64_t generation) {
   if (stopped_ || generation != loop_generation_) return;
   const SimMillis now = cluster_.queue().now();
-  absl::StatusOr<std::shared_ptr<const state::ClusterSnapshot>> snapshot =
-      cluster_.SharedSnapshot(/*schedulable_only=*/true);
-  provisioning::CatalogCache catalogs;
-  absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
-      snapshot.ok() ? provisioning::BuildSchedulerInput(**snapshot, {}, catalogs)
-                    : absl::StatusOr<provisioning::SnapshotSchedulerInput>(snapshot.status());
-  if (!input.ok()) {
-    cluster_.log().Record(now, "ClusterAutoscalerError", {Str("error", input.status().ToString())});
+  absl::Status built = BuildInput();
+  if (!built.ok()) {
+    cluster_.log().Record(now, "ClusterAutoscalerError", {Str("error", built.ToString())});
   } else {
     std::vector<api::Pod> pending;
     for (const PodRecord* record : cluster_.UnschedulablePods()) pending.push_back(record->pod);
-    const bool scaled = !pending.empty() && ScaleUp(pending, input->input.daemonset_pods);
-    if (!scaled && options_.scale_down_enabled) ScaleDown(input->input);
+    const bool scaled = !pending.empty() && ScaleUp(pending, input_->input.daemonset_pods);
+    if (!scaled && options_.scale_down_enabled) ScaleDown(input_->input);
   }
   ScheduleLoop(now + Sample(cluster_.latency().ca_scan_interval, cluster_.random()));
+}
+
+absl::Status ClusterAutoscaler::BuildInput() {
+  if (input_ != nullptr && input_generation_ == cluster_.generation()) return absl::OkStatus();
+  input_ = nullptr;
+  KP_ASSIGN_OR_RETURN(std::shared_ptr<const state::ClusterSnapshot> snapshot,
+                      cluster_.SharedSnapshot(/*schedulable_only=*/true));
+  provisioning::CatalogCache catalogs;
+  KP_ASSIGN_OR_RETURN(provisioning::SnapshotSchedulerInput input,
+                      provisioning::BuildSchedulerInput(*snapshot, {}, catalogs));
+  input_ = std::make_unique<provisioning::SnapshotSchedulerInput>(std::move(input));
+  input_generation_ = cluster_.generation();
+  return absl::OkStatus();
 }
 
 std::vector<api::Pod> ClusterAutoscaler::NotFittingUpcomingNodes(
@@ -277,9 +285,10 @@ bool ClusterAutoscaler::PodsFitElsewhere(provisioning::SchedulerInput& others,
   return provisioning::Solve(others, *cache).unschedulable.empty();
 }
 
-void ClusterAutoscaler::ScaleDown(const provisioning::SchedulerInput& schedulable) {
-  const SimMillis now = cluster_.queue().now();
-  std::set<std::string> still_unneeded;
+const std::set<std::string>& ClusterAutoscaler::UnneededNodes(
+    const provisioning::SchedulerInput& schedulable) {
+  if (unneeded_generation_ == cluster_.generation()) return unneeded_nodes_;
+  unneeded_nodes_.clear();
   provisioning::SchedulerInput others;
   others.existing_nodes = schedulable.existing_nodes;
   others.daemonset_pods = schedulable.daemonset_pods;
@@ -295,9 +304,16 @@ void ClusterAutoscaler::ScaleDown(const provisioning::SchedulerInput& schedulabl
       system_pod = system_pod || record->pod.metadata.namespace_ == "kube-system";
     }
     if (system_pod || !PodsFitElsewhere(others, cache, node.name)) continue;
-    still_unneeded.insert(node.name);
-    unneeded_since_.try_emplace(node.name, now);
+    unneeded_nodes_.insert(node.name);
   }
+  unneeded_generation_ = cluster_.generation();
+  return unneeded_nodes_;
+}
+
+void ClusterAutoscaler::ScaleDown(const provisioning::SchedulerInput& schedulable) {
+  const SimMillis now = cluster_.queue().now();
+  const std::set<std::string>& still_unneeded = UnneededNodes(schedulable);
+  for (const std::string& node : still_unneeded) unneeded_since_.try_emplace(node, now);
   std::erase_if(unneeded_since_,
                 [&](const auto& entry) { return !still_unneeded.contains(entry.first); });
   const SimMillis cooldown =

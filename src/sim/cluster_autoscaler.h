@@ -12,6 +12,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -45,6 +46,8 @@ class ClusterAutoscaler {
 
  private:
   void Loop(uint64_t generation);
+  // Builds input_ from the schedulable snapshot unless it is already of this generation.
+  absl::Status BuildInput();
   // Runs the next loop `at` (never before the current decision is made), replacing the one
   // scheduled.
   void ScheduleLoop(SimMillis at);
@@ -62,6 +65,9 @@ class ClusterAutoscaler {
   std::vector<ExpansionOption> ExpansionOptions(const std::vector<api::Pod>& pods,
                                                 const std::vector<api::Pod>& daemons) const;
   void ScaleDown(const provisioning::SchedulerInput& schedulable);
+  // The autoscaled nodes below the utilisation threshold, without kube-system pods, whose pods
+  // fit elsewhere: a function of the cluster's objects, so computed once per generation.
+  const std::set<std::string>& UnneededNodes(const provisioning::SchedulerInput& schedulable);
   // The scale-down simulation: whether the node's workload pods fit on the other nodes.
   // `others` holds the schedulable nodes and daemonsets; it is solved with the node removed
   // (its pending pods and removed nodes are this call's scratch), and every call of one loop
@@ -84,6 +90,13 @@ class ClusterAutoscaler {
   std::map<std::string, SimMillis> backoff_until_;
   std::map<std::string, SimMillis> backoff_duration_;
   std::map<std::string, SimMillis> unneeded_since_;  // node -> since
+  // The loop's scheduler input for `input_generation_`. It points into the cluster's shared
+  // snapshot of that generation, which the cluster keeps until the generation moves (and a
+  // snapshot held here would stop the cluster from carrying its pods over to the next one).
+  std::unique_ptr<provisioning::SnapshotSchedulerInput> input_;
+  uint64_t input_generation_ = 0;
+  std::optional<uint64_t> unneeded_generation_;  // what unneeded_nodes_ was computed for
+  std::set<std::string> unneeded_nodes_;
   bool draining_ = false;  // a non-empty node is being drained (max-drain-parallelism 1)
   std::map<std::string, int> draining_in_;  // group -> nodes being drained
 };

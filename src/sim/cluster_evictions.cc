@@ -68,6 +68,7 @@ Cluster::Eviction Cluster::Evict(const std::string& pod_key) {
   } else {
     PodRecord& record = it->second;
     record.pod.metadata.deletion_timestamp = queue_.Now();
+    PodChanged(pod_key, record.pod.metadata);
     record.terminating_until = queue_.now() + grace_seconds * 1000;
     MarkUnconsolidated();
     queue_.At(record.terminating_until,

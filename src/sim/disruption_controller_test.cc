@@ -83,8 +83,10 @@ TEST(DisruptionController, ReplacesAnUnderutilizedNodeWithACheaperOneAfterConsol
 
 // One world with churn, an underutilized node and empty nodes: scale-ups, a scale-down that
 // leaves a node underutilized, Deployments deleted. Returns the run's event log.
-std::vector<std::string> ChurnRun(bool skip_idle_polls, uint64_t* skipped) {
+std::vector<std::string> ChurnRun(bool skip_idle_polls, uint64_t* skipped,
+                                  uint64_t* snapshots_carried_over = nullptr) {
   World world;
+  world.cluster.set_verify_snapshots(snapshots_carried_over != nullptr);
   ApplyPool(world, Pool({"c6i.xlarge", "c6i.large", "c6i.2xlarge"}, "1"));
   KarpenterHost host(world.cluster);
   host.disruption_controller().set_skip_idle_polls(skip_idle_polls);
@@ -98,6 +100,9 @@ std::vector<std::string> ChurnRun(bool skip_idle_polls, uint64_t* skipped) {
   EXPECT_TRUE(world.cluster.Apply(MakeDeployment("late", 2, "2", "1Gi"), false).ok());
   world.queue.RunUntil(1500000);
   if (skipped != nullptr) *skipped = host.disruption_controller().polls_skipped();
+  if (snapshots_carried_over != nullptr) {
+    *snapshots_carried_over = world.cluster.snapshots_carried_over();
+  }
   EXPECT_GT(host.disruption_controller().commands_finished(), 1u);
   return world.log.lines();
 }
@@ -131,6 +136,18 @@ TEST(DisruptionController, PollsHeldBackByABudgetAreSkippedWhileNothingChanges) 
   const std::vector<std::string> computed = Events(world.log, "DisruptionCommandComputed");
   ASSERT_EQ(computed.size(), 1u);
   EXPECT_NE(computed[0].find("SingleNodeConsolidation"), std::string::npos) << computed[0];
+}
+
+// The cluster carries each shared snapshot's pods over to the next, copying only the pods that
+// changed: through binds, evictions, drains, node deletions and scale-downs every carried-over
+// snapshot equals one built from scratch.
+TEST(DisruptionController, CarriedOverSnapshotsEqualSnapshotsBuiltFromScratch) {
+  uint64_t carried_over = 0;
+  const std::vector<std::string> lines = ChurnRun(true, nullptr, &carried_over);
+  EXPECT_GT(carried_over, 10u);
+  for (const std::string& line : lines) {
+    EXPECT_EQ(line.find("SnapshotMismatch"), std::string::npos) << line;
+  }
 }
 
 // Three 3-CPU pods on three c6i.xlarge; two Deployments go at 200 s, leaving two empty nodes.

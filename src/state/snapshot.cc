@@ -216,6 +216,33 @@ void ClusterSnapshot::BuildIndexes() {
   }
 }
 
+std::vector<api::Pod> ClusterSnapshot::TakePods() {
+  std::vector<api::Pod> pods = std::move(std::get<std::vector<api::Pod>>(objects_));
+  std::get<std::vector<api::Pod>>(objects_).clear();
+  BuildIndexes();
+  return pods;
+}
+
+absl::Status ClusterSnapshot::ReplacePods(std::vector<api::Pod> pods) {
+  if (!expanded_pods_.empty() || expanded_claims_ != 0) {
+    return absl::FailedPreconditionError("ReplacePods on a snapshot with expanded workloads");
+  }
+  for (size_t i = 0; i < pods.size(); ++i) {
+    const api::ObjectMeta& metadata = pods[i].metadata;
+    if (metadata.namespace_.empty() || metadata.name.empty()) {
+      return absl::InvalidArgumentError(
+          fmt::format("ReplacePods: pod {} has no namespace or name", i));
+    }
+    if (i > 0 && !ObjectKeyLess(pods[i - 1], pods[i])) {
+      return absl::InvalidArgumentError(
+          fmt::format("ReplacePods: pod {} is out of order or repeated", KeyText(metadata)));
+    }
+  }
+  std::get<std::vector<api::Pod>>(objects_) = std::move(pods);
+  BuildIndexes();
+  return absl::OkStatus();
+}
+
 std::vector<const api::Pod*> ClusterSnapshot::PodsOnNode(std::string_view node_name) const {
   std::vector<const api::Pod*> result;
   auto it = pods_by_node_.find(node_name);

@@ -139,6 +139,15 @@ class ClusterSnapshot {
 
   // True for pods added by workload expansion rather than read from the input.
   bool IsExpanded(const api::Pod& pod) const;
+
+  // For a host whose pods change a few at a time between snapshots (the twin): instead of
+  // copying every pod into each new snapshot, it moves the pods out of the last one (which is
+  // left without pods) and puts them, updated, into the next. ReplacePods takes pods sorted by
+  // (namespace, name) without duplicates, each with a namespace and a name, and rebuilds the
+  // indexes; otherwise it returns InvalidArgument and changes nothing. Only for snapshots built
+  // without workload expansion (FailedPrecondition otherwise).
+  std::vector<api::Pod> TakePods();
+  absl::Status ReplacePods(std::vector<api::Pod> pods);
   // How many pods and claims expansion added.
   size_t expanded_pod_count() const { return expanded_pods_.size(); }
   size_t expanded_claim_count() const { return expanded_claims_; }

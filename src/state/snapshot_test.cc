@@ -324,5 +324,41 @@ TEST(ClusterSnapshot, CopiesKeepWorkingIndexes) {
   EXPECT_EQ(copy.NodeClaimForNode(*copy.FindNode("ip-1")), copy.FindNodeClaim("default-abcde"));
 }
 
+TEST(ClusterSnapshot, TakenPodsGoBackWithTheirIndexes) {
+  absl::StatusOr<ClusterSnapshot> snapshot =
+      SnapshotFromYaml(kNodesAndClaims, SnapshotOptions{.expand_workloads = false});
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status();
+  std::vector<api::Pod> pods = snapshot->TakePods();
+  ASSERT_EQ(pods.size(), 4u);
+  EXPECT_TRUE(snapshot->pods().empty());
+  EXPECT_TRUE(snapshot->PodsOnNode("ip-1").empty());
+  pods.erase(pods.begin());         // default/orphan
+  pods[0].spec.node_name = "ip-1";  // default/pending binds
+  ASSERT_TRUE(snapshot->ReplacePods(std::move(pods)).ok());
+  EXPECT_THAT(PodKeys(snapshot->PodsOnNode("ip-1")),
+              ElementsAre("default/pending", "default/z", "kube-system/a"));
+  EXPECT_TRUE(snapshot->PodsOnNode("gone-node").empty());
+  EXPECT_EQ(snapshot->FindPod("default", "orphan"), nullptr);
+}
+
+TEST(ClusterSnapshot, ReplacedPodsMustBeSortedUniqueAndNamed) {
+  absl::StatusOr<ClusterSnapshot> snapshot =
+      SnapshotFromYaml(kNodesAndClaims, SnapshotOptions{.expand_workloads = false});
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status();
+  const std::vector<api::Pod> pods = snapshot->pods();
+  std::vector<api::Pod> reversed(pods.rbegin(), pods.rend());
+  EXPECT_THAT(snapshot->ReplacePods(reversed).message(), HasSubstr("out of order or repeated"));
+  std::vector<api::Pod> repeated = {pods[0], pods[0]};
+  EXPECT_THAT(snapshot->ReplacePods(repeated).message(), HasSubstr("out of order or repeated"));
+  std::vector<api::Pod> unnamespaced = {pods[0]};
+  unnamespaced[0].metadata.namespace_.clear();
+  EXPECT_THAT(snapshot->ReplacePods(unnamespaced).message(), HasSubstr("no namespace or name"));
+  EXPECT_EQ(snapshot->pods().size(), pods.size());  // refused: nothing changed
+
+  absl::StatusOr<ClusterSnapshot> expanded = SnapshotFromYaml(kOneDeployment);
+  ASSERT_TRUE(expanded.ok()) << expanded.status();
+  EXPECT_EQ(expanded->ReplacePods({}).code(), absl::StatusCode::kFailedPrecondition);
+}
+
 }  // namespace
 }  // namespace karpenter::state
