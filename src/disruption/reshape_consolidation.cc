@@ -23,6 +23,9 @@ namespace {
 // Groups of this many candidates are re-shaped into at least two and at most this many nodes.
 constexpr size_t kMinGroup = 2;
 constexpr size_t kMaxGroup = 3;
+// Strictly cheaper, beyond rounding: three m5.xlarge ($0.192) and an m5.2xlarge ($0.384) plus an
+// m5.xlarge differ by 1e-16 in doubles.
+constexpr double kMinSavingsPerHour = 1e-6;
 // Options kept per group: the best mixes of one group differ little, and the search should try
 // several groups.
 constexpr size_t kOptionsPerGroup = 2;
@@ -139,7 +142,9 @@ struct MixSearch {
 void AddMixes(const MixSearch& search, size_t from, double budget, const Size& held,
               std::vector<const PricedType*>& mix) {
   if (mix.size() == search.size) {
-    if (CoversMinimally(mix, search.demand)) search.out.push_back({budget, search.group, mix});
+    if (budget > kMinSavingsPerHour && CoversMinimally(mix, search.demand)) {
+      search.out.push_back({budget, search.group, mix});
+    }
     return;
   }
   // Even the largest types in every slot left cannot hold the demand.
@@ -272,7 +277,7 @@ std::optional<Command> CheckOption(const Simulator& simulator,
     command.savings_per_hour -= planned.launch.price;
     types.push_back(planned.launch.instance_type);
   }
-  if (!(command.savings_per_hour > 0)) return std::nullopt;
+  if (!(command.savings_per_hour > kMinSavingsPerHour)) return std::nullopt;
   command.replacements = *std::move(replacements);
   command.destinations = std::move(result.destinations);
   command.detail =
