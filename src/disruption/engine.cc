@@ -257,10 +257,12 @@ std::vector<Command> MultiNode(Context& ctx, const std::vector<const Candidate*>
   for (const Candidate* c : eligible) {
     if (TakeBudget(ctx, budgets, *c, Reason::kUnderutilized)) within.push_back(c);
   }
-  std::optional<Command> command = MultiNodeConsolidation(
-      ctx.simulator, within,
-      {.spot_to_spot = ctx.options.spot_to_spot_consolidation, .now = ctx.now},
-      ctx.options.max_multi_node_candidates);
+  std::optional<Command> command =
+      MultiNodeConsolidation(ctx.simulator, within,
+                             {.spot_to_spot = ctx.options.spot_to_spot_consolidation,
+                              .now = ctx.now,
+                              .balanced_totals = &ctx.pool_totals},
+                             ctx.options.max_multi_node_candidates);
   if (!command) {
     // TakeBudget has already set held_back for any candidate it left out.
     ctx.FoundNothing(Method::kMultiNodeConsolidation, within.size() < eligible.size());
