@@ -370,7 +370,8 @@ void AddBenchDisruptionCommand(CLI::App& bench, BenchDisruptionOptions& options,
                 "Apply each decision and decide again until nothing is left to do");
   cmd->add_option("--consolidation-search", options.consolidation_search,
                   "upstream (default): upstream's moves only; extended: when they find nothing, "
-                  "also search candidates grouped by instance type and family")
+                  "also search candidates grouped by instance type and family, then re-shapes of "
+                  "two or three nodes into as many or fewer cheaper ones")
       ->capture_default_str();
   cmd->add_flag("--breakdown", options.breakdown,
                 "With --until-stable (text output): split the steady state's gap to the bound "

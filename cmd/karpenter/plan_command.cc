@@ -188,7 +188,8 @@ void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code) 
                   "Feature gates, e.g. SpotToSpotConsolidation=true");
   cmd->add_option("--consolidation-search", options.consolidation_search,
                   "With --disruption: upstream (default) searches upstream's consolidation moves "
-                  "only; extended also searches candidates grouped by instance type and family "
+                  "only; extended also searches candidates grouped by instance type and family, "
+                  "then re-shapes of two or three nodes into as many or fewer cheaper ones, "
                   "when those find nothing (not upstream behaviour)")
       ->capture_default_str();
   cmd->add_option("--packing", options.packing,

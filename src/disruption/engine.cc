@@ -13,6 +13,7 @@
 #include "src/disruption/eligibility.h"
 #include "src/disruption/extended_consolidation.h"
 #include "src/disruption/node_state.h"
+#include "src/disruption/reshape_consolidation.h"
 #include "src/disruption/simulation.h"
 #include "src/disruption/static_drift.h"
 #include "src/provisioning/launch.h"
@@ -249,10 +250,12 @@ std::vector<Command> MultiNode(Context& ctx, const std::vector<const Candidate*>
   for (const Candidate* c : eligible) {
     if (TakeBudget(ctx, budgets, *c, Reason::kUnderutilized)) within.push_back(c);
   }
-  std::optional<Command> command = MultiNodeConsolidation(
-      ctx.simulator, within,
-      {.spot_to_spot = ctx.options.spot_to_spot_consolidation, .now = ctx.now},
-      ctx.options.max_multi_node_candidates);
+  std::optional<Command> command =
+      MultiNodeConsolidation(ctx.simulator, within,
+                             {.spot_to_spot = ctx.options.spot_to_spot_consolidation,
+                              .now = ctx.now,
+                              .balanced_totals = &ctx.pool_totals},
+                             ctx.options.max_multi_node_candidates);
   if (!command) {
     ctx.FoundNothing(Method::kMultiNodeConsolidation, within.size() < eligible.size());
     return {};
@@ -316,12 +319,13 @@ std::vector<Command> ExtendedConsolidation(Context& ctx,
   for (const provisioning::NodePoolInstanceTypes& pool : ctx.input.node_pools) {
     pool_types[pool.node_pool.metadata.name] = pool.instance_types;
   }
-  std::optional<Command> command =
-      GroupedMultiNodeConsolidation(ctx.simulator, within, pool_types,
-                                    {.spot_to_spot = ctx.options.spot_to_spot_consolidation,
+  const ConsolidationOptions options{.spot_to_spot = ctx.options.spot_to_spot_consolidation,
                                      .now = ctx.now,
-                                     .balanced_totals = &ctx.pool_totals},
-                                    ctx.options.max_multi_node_candidates);
+                                     .balanced_totals = &ctx.pool_totals};
+  std::optional<Command> command = GroupedMultiNodeConsolidation(
+      ctx.simulator, within, pool_types, options, ctx.options.max_multi_node_candidates);
+  // Re-shapes only where no move of at most one replacement is left.
+  if (!command) command = ReshapeConsolidation(ctx.simulator, ctx.input, within, options);
   if (!command) return {};
   command->method = Method::kMultiNodeConsolidation;
   command->reason = Reason::kUnderutilized;

@@ -12,13 +12,14 @@
 // The extension runs the same prefix search on subsets upstream never forms: the candidates of
 // one instance type, then of one instance family, each group kept in upstream's order, and also
 // tries the prefixes that fill one larger node of the pool, which the binary search can step
-// over. It changes
-// nothing else: a move still replaces all pods of its candidates by at most one strictly cheaper
-// NodeClaim (ComputeConsolidation, the same-instance-type filter, the Balanced policy), within the
-// same NodePool budgets and candidate cap, and its command is an ordinary MultiNodeConsolidation
-// command, re-validated like any other. The engine runs it only after upstream's multi- and
-// single-node consolidation found nothing, so every decision upstream would make is still made
-// the same way; it only acts where upstream would stop.
+// over. These moves
+// still replace all pods of their candidates by at most one strictly cheaper NodeClaim
+// (ComputeConsolidation, the same-instance-type filter, the Balanced policy), within the same
+// NodePool budgets and candidate cap, and the command is an ordinary MultiNodeConsolidation
+// command, re-validated like any other. When none exists, the search tries re-shapes
+// (reshape_consolidation.h): two or three candidates into as many or fewer cheaper NodeClaims. The
+// engine runs it only after upstream's multi- and single-node consolidation found nothing, so every
+// decision upstream would make is still made the same way; it only acts where upstream would stop.
 #pragma once
 
 #include <map>

@@ -68,6 +68,13 @@ const std::vector<bool>& Simulator::UnderConsolidateAfter(api::Time now) const {
 
 SimulationResult Simulator::Simulate(std::span<const Candidate* const> candidates,
                                      const SimulationOptions& options) const {
+  return SimulateWith(candidates, {}, options);
+}
+
+SimulationResult Simulator::SimulateWith(
+    std::span<const Candidate* const> candidates,
+    std::span<const provisioning::ExistingNodeView> extra_nodes,
+    const SimulationOptions& options) const {
   // The scratch input is the cluster's input; this simulation takes the candidates' nodes and
   // bound pods away, adds their pods as pending, and restores it after the solve.
   provisioning::SchedulerInput& input = scratch_;
@@ -92,8 +99,18 @@ SimulationResult Simulator::Simulate(std::span<const Candidate* const> candidate
   }
   if (options.consolidation) input.moving_pods = moving;
 
-  if (solve_cache_ == nullptr) solve_cache_ = std::make_unique<provisioning::SolveCache>(input);
-  provisioning::SchedulerResult solved = provisioning::Solve(input, *solve_cache_);
+  provisioning::SchedulerResult solved;
+  std::optional<provisioning::SchedulerInput> with_extra;
+  if (extra_nodes.empty()) {
+    if (solve_cache_ == nullptr) solve_cache_ = std::make_unique<provisioning::SolveCache>(input);
+    solved = provisioning::Solve(input, *solve_cache_);
+  } else {
+    with_extra.emplace(input);
+    with_extra->existing_nodes.insert(with_extra->existing_nodes.end(), extra_nodes.begin(),
+                                      extra_nodes.end());
+    solved = provisioning::Solve(*with_extra);
+  }
+  const provisioning::SchedulerInput& solved_input = with_extra ? *with_extra : input;
   SimulationResult result;
   std::set<std::string> failures;
   for (const auto& [pod, reason] : solved.unschedulable) {
@@ -116,7 +133,7 @@ SimulationResult Simulator::Simulate(std::span<const Candidate* const> candidate
     }
   }
   for (provisioning::NewNodeClaim& claim : solved.new_node_claims) {
-    RebindInstanceTypes(input, claim);
+    RebindInstanceTypes(solved_input, claim);
     absl::StatusOr<provisioning::LaunchPrediction> launch = provisioning::PredictLaunch(claim);
     if (!launch.ok()) {
       for (const std::string& pod : claim.pods) {

@@ -53,6 +53,13 @@ class Simulator {
   SimulationResult Simulate(std::span<const Candidate* const> candidates,
                             const SimulationOptions& options) const;
 
+  // As Simulate, with `extra_nodes` (replacements a command launches before it drains, as empty
+  // initialized nodes) in the cluster too. They are not in the shared solve cache, so this solves
+  // a copy of the input: dearer than Simulate, for the few moves that need it.
+  SimulationResult SimulateWith(std::span<const Candidate* const> candidates,
+                                std::span<const provisioning::ExistingNodeView> extra_nodes,
+                                const SimulationOptions& options) const;
+
  private:
   void RebindInstanceTypes(const provisioning::SchedulerInput& local,
                            provisioning::NewNodeClaim& claim) const;

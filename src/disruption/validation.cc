@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/disruption/candidates.h"
 #include "src/disruption/eligibility.h"
+#include "src/disruption/reshape_consolidation.h"
 #include "src/disruption/simulation.h"
 
 namespace karpenter::disruption {
@@ -61,6 +62,29 @@ ValidationResult ValidateEmptiness(const state::ClusterSnapshot& snapshot, const
   return {std::move(validated), std::nullopt, ""};
 }
 
+// The command with its replacements' instance type options pointing into `input` (which
+// outlives the older input they were computed from); a type `input` no longer offers is dropped.
+Command RebindReplacements(const provisioning::SchedulerInput& input, const Command& command) {
+  Command rebound = command;
+  for (provisioning::PlannedNodeClaim& planned : rebound.replacements) {
+    std::map<std::string_view, const provisioning::InstanceTypeView*> by_name;
+    for (const provisioning::NodePoolInstanceTypes& pool : input.node_pools) {
+      if (pool.node_pool.metadata.name != planned.claim.node_pool) continue;
+      for (const provisioning::InstanceTypeView& type : pool.instance_types) {
+        by_name[type.name] = &type;
+      }
+    }
+    std::vector<const provisioning::InstanceTypeView*>& options =
+        planned.claim.instance_type_options.Mutable();
+    for (const provisioning::InstanceTypeView*& type : options) {
+      auto it = by_name.find(type->name);
+      type = it == by_name.end() ? nullptr : it->second;
+    }
+    std::erase(options, nullptr);
+  }
+  return rebound;
+}
+
 ValidationResult ValidateConsolidation(const state::ClusterSnapshot& snapshot,
                                        const provisioning::SnapshotSchedulerInput& input,
                                        const CandidateSet& set, const Command& command,
@@ -80,6 +104,16 @@ ValidationResult ValidateConsolidation(const state::ClusterSnapshot& snapshot,
     --remaining;
   }
   const Simulator simulator(snapshot, input);
+  if (command.replacements.size() > 1) {
+    // A re-shape (reshape_consolidation.h): its pods must still land on the remaining nodes
+    // and the replacements it launches.
+    SimulationResult reshaped =
+        SimulateReshape(simulator, input.input, valid, command.replacements, now);
+    if (!reshaped.AllCandidatePodsScheduled()) {
+      return Abandon(ValidationFailure::kScheduling, reshaped.failures.front());
+    }
+    return {RebindReplacements(input.input, command), std::nullopt, ""};
+  }
   SimulationResult result = simulator.Simulate(valid, {.consolidation = true, .now = now});
   if (!result.AllCandidatePodsScheduled()) {
     return Abandon(ValidationFailure::kScheduling, result.failures.front());
