@@ -605,7 +605,12 @@ void Cluster::PodChanged(const std::string& key, const api::ObjectMeta& metadata
 
 absl::StatusOr<state::ClusterSnapshot> Cluster::Snapshot(bool schedulable_only) const {
   std::set<std::string> nodes;
-  std::vector<state::SourcedObject> objects = SnapshotObjects(schedulable_only, nodes);
+  return SnapshotFrom(schedulable_only, SnapshotObjects(schedulable_only, nodes), nodes);
+}
+
+absl::StatusOr<state::ClusterSnapshot> Cluster::SnapshotFrom(
+    bool schedulable_only, std::vector<state::SourcedObject> objects,
+    const std::set<std::string>& nodes) const {
   for (const auto& [key, record] : pods_) {
     if (KeepsPod(schedulable_only, nodes, record.pod)) objects.push_back({record.pod, key});
   }
@@ -703,13 +708,17 @@ absl::StatusOr<std::shared_ptr<const state::ClusterSnapshot>> Cluster::SharedSna
   std::vector<state::SourcedObject> objects = SnapshotObjects(schedulable_only, nodes);
   // Carried over only when nobody holds the last snapshot any more: its pods are moved out.
   std::shared_ptr<state::ClusterSnapshot> snapshot;
-  if (cached.snapshot != nullptr && cached.snapshot.use_count() == 1) {
+  const bool carry_over = cached.snapshot != nullptr && cached.snapshot.use_count() == 1;
+  if (carry_over) {
     snapshot = RefreshedSnapshot(schedulable_only, std::move(objects), nodes, cached);
     if (snapshot != nullptr) ++snapshots_carried_over_;
     if (snapshot != nullptr && verify_snapshots_) VerifySnapshot(*snapshot, schedulable_only);
   }
   if (snapshot == nullptr) {
-    KP_ASSIGN_OR_RETURN(state::ClusterSnapshot built, Snapshot(schedulable_only));
+    // A failed carry-over has used `objects` up; otherwise they are still this generation's.
+    KP_ASSIGN_OR_RETURN(state::ClusterSnapshot built,
+                        carry_over ? Snapshot(schedulable_only)
+                                   : SnapshotFrom(schedulable_only, std::move(objects), nodes));
     snapshot = std::make_shared<state::ClusterSnapshot>(std::move(built));
   }
   cached.generation = generation_;

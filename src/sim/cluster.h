@@ -316,6 +316,10 @@ class Cluster {
   // before the removal, for SharedSnapshot to carry the other pods over.
   void PodChanged(const std::string& key, const api::ObjectMeta& metadata);
   void VerifySnapshot(const state::ClusterSnapshot& refreshed, bool schedulable_only) const;
+  // `objects` (from SnapshotObjects, which filled `nodes`) with the pods the snapshot keeps.
+  absl::StatusOr<state::ClusterSnapshot> SnapshotFrom(bool schedulable_only,
+                                                      std::vector<state::SourcedObject> objects,
+                                                      const std::set<std::string>& nodes) const;
   // The snapshot's objects other than pods, and in `nodes` the nodes whose pods it keeps.
   std::vector<state::SourcedObject> SnapshotObjects(bool schedulable_only,
                                                     std::set<std::string>& nodes) const;

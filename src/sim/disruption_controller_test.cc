@@ -42,6 +42,13 @@ std::vector<const Instance*> LiveInstances(const Cluster& cluster) {
   return out;
 }
 
+// Three 1-CPU pods on one node until 200 s, then one: the node is underutilized from then on.
+void FillANodeThenScaleToOnePod(World& world) {
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 3, "1", "1Gi"), false).ok());
+  world.queue.RunUntil(200000);
+  ASSERT_TRUE(world.cluster.ScaleDeployment("default/web", 1).ok());
+}
+
 // Three 1-CPU pods fill a c6i.xlarge; scaled to one at 200 s, the node is underutilized and a
 // c6i.large holds the pod for half the price, once consolidateAfter (60 s) has passed since the
 // last pod left.
@@ -123,9 +130,7 @@ TEST(DisruptionController, PollsHeldBackByABudgetAreSkippedWhileNothingChanges) 
   ApplyPool(world, Pool({"c6i.xlarge", "c6i.large"}, "0"));
   KarpenterHost host(world.cluster);
   host.Start();
-  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 3, "1", "1Gi"), false).ok());
-  world.queue.RunUntil(200000);
-  ASSERT_TRUE(world.cluster.ScaleDeployment("default/web", 1).ok());
+  FillANodeThenScaleToOnePod(world);
   world.queue.RunUntil(1200000);
   EXPECT_TRUE(Events(world.log, "DisruptionCommandComputed").empty());
   // 100 polls in the 1,000 s after the scale-down; all but the few after a change are skipped.
@@ -208,9 +213,7 @@ TEST(DisruptionController, AFailedReplacementRollsTheCommandBack) {
   ApplyPool(world, Pool({"c6i.xlarge", "c6i.large"}, std::nullopt));
   KarpenterHost host(world.cluster);
   host.Start();
-  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 3, "1", "1Gi"), false).ok());
-  world.queue.RunUntil(200000);
-  ASSERT_TRUE(world.cluster.ScaleDeployment("default/web", 1).ok());
+  FillANodeThenScaleToOnePod(world);
   world.queue.RunUntil(400000);
   EXPECT_FALSE(Events(world.log, "DisruptionRolledBack").empty());
   EXPECT_FALSE(Events(world.log, "DisruptionNodeUntainted").empty());
