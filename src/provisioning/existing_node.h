@@ -54,6 +54,8 @@ class ExistingNode {
     return pod.cpu <= headroom_.cpu && pod.memory <= headroom_.memory && pod.pods <= headroom_.pods;
   }
 
+  // The upper bound MayFit compares against.
+  const ResourceFootprint& headroom() const { return headroom_; }
   const std::string& name() const { return view_->name; }
   // The kubernetes.io/hostname topology knows the node by (its name when it has no such label).
   const std::string& hostname() const { return hostname_; }

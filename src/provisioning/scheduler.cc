@@ -1,6 +1,7 @@
 #include "src/provisioning/scheduler.h"
 
 #include <algorithm>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <tuple>
@@ -18,6 +19,7 @@
 #include "src/provisioning/preferences.h"
 #include "src/provisioning/reservation_manager.h"
 #include "src/provisioning/resources.h"
+#include "src/provisioning/room_index.h"
 #include "src/provisioning/solve_cache.h"
 #include "src/provisioning/template_claim.h"
 #include "src/provisioning/topology.h"
@@ -39,7 +41,8 @@ struct PoolState {
 // A node as one solve uses it: the cache's, until this solve places a pod on it.
 struct NodeSlot {
   const ExistingNode* shared;
-  std::optional<ExistingNode> own;
+  ExistingNode* own = nullptr;  // In Scheduler::owned_.
+  bool removed = false;         // One of the input's removed_nodes.
   const ExistingNode& node() const { return own ? *own : *shared; }
 };
 
@@ -115,10 +118,12 @@ class Scheduler {
 
   const SchedulerInput& input_;
   const SolveCache& cache_;
-  std::optional<Topology> topology_;       // Topology spread and pod (anti-)affinity (P11, P12).
-  std::vector<PoolState> pools_;           // Weight desc, then name desc.
-  ReservationManager reservations_;        // Reserved capacity the solve's claims hold (P17).
-  std::vector<NodeSlot> existing_;         // Sized once: topology keeps pointers into placed nodes.
+  std::optional<Topology> topology_;  // Topology spread and pod (anti-)affinity (P11, P12).
+  std::vector<PoolState> pools_;      // Weight desc, then name desc.
+  ReservationManager reservations_;   // Reserved capacity the solve's claims hold (P17).
+  std::vector<NodeSlot> existing_;    // As the cache's nodes(); removed ones marked.
+  std::deque<ExistingNode> owned_;  // Nodes this solve placed pods on (topology points into them).
+  RoomIndex rooms_;                 // existing_'s headroom; removed nodes closed.
   std::vector<InFlightNodeClaim> claims_;  // Creation order.
   // Indices into `claims_` by (number of pods, creation order): the order upstream tries them
   // in, kept up to date incrementally rather than sorted for every pod.
@@ -139,11 +144,18 @@ void Scheduler::BuildPools() {
 }
 
 void Scheduler::BuildExistingNodes() {
-  existing_.reserve(cache_.nodes().size());
-  for (const ExistingNode& node : cache_.nodes()) {
-    if (input_.removed_nodes.contains(node.name())) continue;
-    topology_->Register(api::kLabelHostname, node.hostname());
-    existing_.push_back({&node, std::nullopt});
+  const std::vector<ExistingNode>& nodes = cache_.nodes();
+  existing_.reserve(nodes.size());
+  for (const ExistingNode& node : nodes) existing_.push_back({&node});
+  rooms_ = cache_.rooms();
+  for (const std::string& name : input_.removed_nodes) {
+    for (size_t index : cache_.NodesNamed(name)) {
+      existing_[index].removed = true;
+      rooms_.Close(index);
+    }
+  }
+  for (const NodeSlot& slot : existing_) {
+    if (!slot.removed) topology_->RegisterNode(slot.shared->hostname());
   }
 }
 
@@ -230,15 +242,19 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
       !input_.moving_pods.empty() && input_.moving_pods.contains(PodKey(*attempt.pod));
   const ResourceFootprint footprint = FootprintOf(requests);
   ExistingNode::Placement placement;
-  for (NodeSlot& slot : existing_) {
+  // First fit in the cache's order, skipping the nodes MayFit rules out (Check would fail on
+  // resources) without visiting them.
+  for (size_t index = rooms_.FirstFit(0, footprint); index < existing_.size();
+       index = rooms_.FirstFit(index + 1, footprint)) {
+    NodeSlot& slot = existing_[index];
     const ExistingNode& node = slot.node();
     if (moving && node.view().under_consolidate_after) continue;
-    if (!node.MayFit(footprint)) continue;  // Check would fail on resources.
     if (!node.Check(attempt, pod_requirements, requests, &strict, &*topology_, placement).ok()) {
       continue;
     }
-    if (!slot.own) slot.own.emplace(*slot.shared);
+    if (slot.own == nullptr) slot.own = &owned_.emplace_back(*slot.shared);
     slot.own->Place(attempt, std::move(placement), &*topology_);
+    rooms_.Set(index, slot.own->headroom());
     return absl::OkStatus();
   }
   // Emptier claims first, so pods spread over what is already being launched.
@@ -347,7 +363,7 @@ SchedulerResult Scheduler::Run() {
     result.unschedulable[PodKey(*schedulable[index])] = error;
 
   for (const NodeSlot& slot : existing_) {
-    if (!slot.own) continue;  // No pod placed.
+    if (slot.own == nullptr) continue;  // No pod placed.
     for (const api::Pod* pod : slot.own->pods())
       result.existing_node_pods[slot.own->name()].push_back(PodKey(*pod));
   }

@@ -138,6 +138,22 @@ void SolveCache::BuildNodes() {
       charges_.emplace(node->name, std::make_pair(*pool_name, std::move(charge)));
     }
   }
+  std::vector<ResourceFootprint> rooms;
+  rooms.reserve(nodes_.size());
+  by_name_.reserve(nodes_.size());
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    rooms.push_back(nodes_[i].headroom());
+    by_name_.emplace_back(nodes_[i].name(), i);
+  }
+  rooms_ = RoomIndex(rooms);
+  std::sort(by_name_.begin(), by_name_.end());
+}
+
+std::vector<size_t> SolveCache::NodesNamed(std::string_view name) const {
+  std::vector<size_t> out;
+  auto it = std::lower_bound(by_name_.begin(), by_name_.end(), std::pair(name, size_t{0}));
+  for (; it != by_name_.end() && it->first == name; ++it) out.push_back(it->second);
+  return out;
 }
 
 api::ResourceList SolveCache::UsedBy(const std::string& pool, const SchedulerInput& input) const {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "src/provisioning/existing_node.h"
 #include "src/provisioning/nodeclaim.h"
 #include "src/provisioning/reservation_manager.h"
+#include "src/provisioning/room_index.h"
 #include "src/provisioning/topology.h"
 #include "src/provisioning/types.h"
 
@@ -56,6 +58,10 @@ class SolveCache {
   // Every existing node of the input (removed ones included) in the order solves try them:
   // initialized first, then by name.
   const std::vector<ExistingNode>& nodes() const { return nodes_; }
+  // The nodes' headroom in that order, for first fit; each solve starts from a copy.
+  const RoomIndex& rooms() const { return rooms_; }
+  // The indexes in nodes() of the nodes named `name` (an in-flight claim may share a name).
+  std::vector<size_t> NodesNamed(std::string_view name) const;
   // What nodes of `pool` charge against its limits, minus what the input's removed nodes charge.
   api::ResourceList UsedBy(const std::string& pool, const SchedulerInput& input) const;
   const BoundPodFacts& bound_pod_facts() const { return bound_pod_facts_; }
@@ -69,6 +75,8 @@ class SolveCache {
   bool tolerate_prefer_no_schedule_ = false;
   ReservationManager reservations_;
   std::vector<ExistingNode> nodes_;
+  RoomIndex rooms_;
+  std::vector<std::pair<std::string_view, size_t>> by_name_;  // Sorted; views of nodes_' names.
   BoundPodFacts bound_pod_facts_;
   // Limits: what all nodes of a pool charge, and each pooled node's pool and charge by
   // node name.

@@ -319,6 +319,9 @@ size_t Topology::GroupFor(TopologyGroupSpec spec, const api::Pod& pod) {
   (void)pod;
   CountExisting(*group);
   // Groups created after relaxation still see what this solve has placed so far.
+  if (group->key() == api::kLabelHostname) {
+    for (std::string_view hostname : registered_nodes_) group->Register(hostname);
+  }
   for (const auto& [key, domain] : registered_) {
     if (key == group->key()) group->Register(domain);
   }
@@ -477,6 +480,16 @@ void Topology::Record(const api::Pod& pod, const std::vector<api::Taint>& taints
     const Requirement* domains = node.Find(group.key());
     if (domains == nullptr || domains->is_complement()) continue;
     for (const std::string& domain : domains->Values()) group.Record(domain);
+  }
+}
+
+void Topology::RegisterNode(std::string_view hostname) {
+  registered_nodes_.push_back(hostname);
+  for (const std::unique_ptr<TopologyGroup>& group : groups_) {
+    if (group->key() == api::kLabelHostname) group->Register(hostname);
+  }
+  for (const std::unique_ptr<TopologyGroup>& group : inverse_) {
+    if (group->key() == api::kLabelHostname) group->Register(hostname);
   }
 }
 

@@ -81,8 +81,11 @@ class Topology {
               const scheduling::Requirements& node,
               const scheduling::WellKnownLabels* allow_undefined);
 
-  // Makes `domain` of `key` known to every group on that key (a node's hostname).
+  // Makes `domain` of `key` known to every group on that key (a new NodeClaim's hostname).
   void Register(std::string_view key, std::string_view domain);
+  // Register(kubernetes.io/hostname, hostname) for an existing node, without a copy: `hostname`
+  // must outlive the Topology. All of them come before any Register.
+  void RegisterNode(std::string_view hostname);
 
   // A fresh `hostname-placeholder-NNNN` for a new NodeClaim (never reaches the output).
   std::string NewHostname() { return FormatHostname(++hostnames_); }
@@ -145,6 +148,7 @@ class Topology {
   absl::flat_hash_map<const api::Pod*, PodGroups> pods_;
 
   std::vector<Placement> placements_;
+  std::vector<std::string_view> registered_nodes_;               // Hostnames, in order.
   std::vector<std::pair<std::string, std::string>> registered_;  // (key, domain), in order.
   int hostnames_ = 0;
 };

@@ -548,13 +548,16 @@ const Instance* Cluster::FindInstanceByNode(const std::string& node_name) const 
 }
 
 std::vector<const PodRecord*> Cluster::WorkloadPodsOn(const std::string& node_name) const {
-  std::vector<const PodRecord*> out;
-  for (const auto& [key, record] : pods_) {
-    if (record.pod.spec.node_name == node_name && !state::IsOwnedByDaemonSet(record.pod)) {
-      out.push_back(&record);
+  if (workload_index_at_ != pod_changes_) {
+    workload_index_.clear();
+    for (const auto& [key, record] : pods_) {
+      if (record.pod.spec.node_name.empty() || state::IsOwnedByDaemonSet(record.pod)) continue;
+      workload_index_[record.pod.spec.node_name].push_back(&record);
     }
+    workload_index_at_ = pod_changes_;
   }
-  return out;
+  auto it = workload_index_.find(node_name);
+  return it == workload_index_.end() ? std::vector<const PodRecord*>() : it->second;
 }
 
 std::vector<const PodRecord*> Cluster::UnschedulablePods() const {
@@ -594,6 +597,7 @@ std::pair<std::string_view, std::string_view> NamespaceAndName(const api::Object
 }  // namespace
 
 void Cluster::PodChanged(const std::string& key, const api::ObjectMeta& metadata) {
+  ++pod_changes_;
   for (CachedSnapshot& cached : snapshot_cache_) {
     if (cached.snapshot == nullptr) continue;
     cached.changed_pods.emplace(

@@ -310,6 +310,11 @@ class Cluster {
     std::map<std::pair<std::string, std::string>, std::string> changed_pods;
   };
   mutable CachedSnapshot snapshot_cache_[2];
+  // WorkloadPodsOn's index, node -> its workload pods in pods_ order; rebuilt on the first call
+  // after any pod change (Cluster Autoscaler asks it for every node in one loop).
+  uint64_t pod_changes_ = 0;
+  mutable uint64_t workload_index_at_ = UINT64_MAX;
+  mutable std::map<std::string, std::vector<const PodRecord*>, std::less<>> workload_index_;
   bool verify_snapshots_ = false;
   mutable uint64_t snapshots_carried_over_ = 0;
   // Every change to a pod in pods_ (added, any field changed, removed) must be reported here,
