@@ -126,6 +126,24 @@ TEST(CliBenchDisruption, UntilStableFollowsConsolidationToASteadyState) {
   EXPECT_NEAR(out["stableOverBound"].get<double>(), stable / bound, 1e-3);
 }
 
+TEST(CliBenchDisruption, UntilStableReportsTheLongestDecisionInWallAndCpuTime) {
+  CliRun run = RunKarpenter({"bench", "disruption", "--nodes", "20", "--json", "--until-stable"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json out = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_FALSE(out.is_discarded()) << run.out;
+  for (const char* key : {"decisionCpuMillis", "stableDecisionCpuMillis", "maxDecisionMillis",
+                          "maxDecisionCpuMillis"}) {
+    ASSERT_TRUE(out.contains(key)) << key << ": " << run.out;
+    EXPECT_GE(out[key].get<double>(), 0.0) << key;
+  }
+  // The longest decision is one of them: at least the first, at most all of them together.
+  const double first = out["decisionMillis"].get<double>();
+  const double max = out["maxDecisionMillis"].get<double>();
+  EXPECT_GE(max, first);
+  EXPECT_LE(max, first + out["stableDecisionMillis"].get<double>() + 0.1);
+  EXPECT_GE(out["maxDecisionCpuMillis"].get<double>(), out["decisionCpuMillis"].get<double>());
+}
+
 TEST(CliBenchDisruption, ExtendedSearchKeepsTheFirstDecisionAndLowersTheSteadyState) {
   // At 150 nodes upstream's moves stop at 1.12x the bound; the opt-in search goes on. Its first
   // decision is upstream's, since the extension only runs when upstream finds nothing.
@@ -179,8 +197,10 @@ TEST(CliBenchDisruption, SameSeedSameCluster) {
   ASSERT_EQ(a.exit_code, 0) << a.err;
   nlohmann::json x = nlohmann::json::parse(a.out, nullptr, false);
   nlohmann::json y = nlohmann::json::parse(b.out, nullptr, false);
-  x.erase("decisionMillis");
-  y.erase("decisionMillis");
+  for (const char* timing : {"decisionMillis", "decisionCpuMillis"}) {
+    x.erase(timing);
+    y.erase(timing);
+  }
   EXPECT_EQ(x, y);
 }
 

@@ -5,8 +5,9 @@
 // $/h (the cheapest fractional mix of the pool's types covering the pods' CPU, memory and pod
 // count). Real time is read here, in the host, never in the engine. With --until-stable the
 // commands are applied to the snapshot (disruption::ApplyCommands) and the cluster decided again
-// until nothing is left to do: rounds, the summed decision time and the steady-state $/h;
-// --consolidation-search extended adds the opt-in grouped search (extended_consolidation.h);
+// until nothing is left to do: rounds, the summed and the longest decision time (wall and thread
+// CPU) and the steady-state $/h; --consolidation-search extended adds the opt-in grouped search
+// (extended_consolidation.h);
 // --breakdown adds where the steady state's cost above the bound goes (bench::BreakDownGap).
 #pragma once
 

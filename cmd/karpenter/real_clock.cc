@@ -1,6 +1,7 @@
 #include "cmd/karpenter/real_clock.h"
 
 #include <chrono>
+#include <ctime>
 
 namespace karpenter::cli {
 
@@ -12,6 +13,12 @@ int64_t RealMonotonicMillis() {
 
 double RealMonotonicSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double RealThreadCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
 api::Time RealNow() {

@@ -14,6 +14,10 @@ int64_t RealMonotonicMillis();
 // Seconds on the same monotonic clock, for benchmarks that time sub-millisecond work.
 double RealMonotonicSeconds();
 
+// CPU seconds the calling thread has used (user plus system), for benchmarks on a shared machine
+// where wall time overstates the work.
+double RealThreadCpuSeconds();
+
 // The wall-clock time now.
 api::Time RealNow();
 
