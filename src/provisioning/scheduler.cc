@@ -52,8 +52,11 @@ class Scheduler {
   void BuildPools();
   void BuildExistingNodes();
   // Places the pod of `first` (its unrelaxed attempt), relaxing a copy of it as needed.
-  absl::Status TrySchedule(const PodAttempt& first, const api::ResourceList& requests);
-  absl::Status Add(const PodAttempt& attempt, const api::ResourceList& requests);
+  // `footprint` is FootprintOf(requests).
+  absl::Status TrySchedule(const PodAttempt& first, const api::ResourceList& requests,
+                           const ResourceFootprint& footprint);
+  absl::Status Add(const PodAttempt& attempt, const api::ResourceList& requests,
+                   const ResourceFootprint& footprint);
   // PackingPolicy::kCost: places the pod on a claim whose cheapest type still holds it, the
   // tightest first; false when none takes it.
   bool AddToFreeFit(const PodAttempt& attempt, const scheduling::Requirements& pod_requirements,
@@ -166,9 +169,10 @@ PodAttempt Scheduler::MakeAttempt(const api::Pod& pod) const {
   return attempt;
 }
 
-absl::Status Scheduler::TrySchedule(const PodAttempt& first, const api::ResourceList& requests) {
+absl::Status Scheduler::TrySchedule(const PodAttempt& first, const api::ResourceList& requests,
+                                    const ResourceFootprint& footprint) {
   topology_->Update(first);  // The attempt's constraints are the pod's own.
-  absl::Status status = Add(first, requests);
+  absl::Status status = Add(first, requests, footprint);
   if (status.ok()) return status;
   // Reserved capacity may free up later in this solve or the next: relaxing now would give up
   // preferences the pod can still have.
@@ -177,19 +181,19 @@ absl::Status Scheduler::TrySchedule(const PodAttempt& first, const api::Resource
   PodAttempt attempt = first;
   while (Relax(attempt, cache_.tolerate_prefer_no_schedule())) {
     topology_->Update(attempt);
-    status = Add(attempt, requests);
+    status = Add(attempt, requests, footprint);
     if (status.ok() || IsReservedOfferingError(status)) return status;
   }
   return status;
 }
 
-absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& requests) {
+absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& requests,
+                            const ResourceFootprint& footprint) {
   KP_ASSIGN_OR_RETURN(scheduling::Requirements pod_requirements, attempt.Requirements());
   // Topology domains are bounded by required node selection only, never by preferences.
   KP_ASSIGN_OR_RETURN(const scheduling::Requirements strict, attempt.StrictRequirements());
   const bool moving =
       !input_.moving_pods.empty() && input_.moving_pods.contains(PodKey(*attempt.pod));
-  const ResourceFootprint footprint = FootprintOf(requests);
   ExistingNode::Placement placement;
   for (NodeSlot& slot : existing_) {
     const ExistingNode& node = slot.node();
@@ -281,9 +285,14 @@ SchedulerResult Scheduler::Run() {
       schedulable.push_back(&pod);
     }
   }
-  // Requests by index into `pods`, computed once for sorting and placing.
+  // Requests (and their footprints) by index into `pods`, computed once for sorting and placing.
   std::vector<api::ResourceList> requests(pods.size());
-  for (const api::Pod* pod : schedulable) requests[pod - pods.data()] = RequestsForPod(*pod);
+  std::vector<ResourceFootprint> footprints(pods.size());
+  for (const api::Pod* pod : schedulable) {
+    const size_t index = static_cast<size_t>(pod - pods.data());
+    requests[index] = RequestsForPod(*pod);
+    footprints[index] = FootprintOf(requests[index]);
+  }
   const auto requests_of = [&](const api::Pod& pod) -> const api::ResourceList& {
     return requests[&pod - pods.data()];
   };
@@ -300,7 +309,8 @@ SchedulerResult Scheduler::Run() {
   std::map<size_t, std::string> errors;
   PodQueue queue(order);
   while (std::optional<size_t> next = queue.Pop()) {
-    absl::Status status = TrySchedule(first_attempts[*next], requests_of(*schedulable[*next]));
+    const size_t index = static_cast<size_t>(schedulable[*next] - pods.data());
+    absl::Status status = TrySchedule(first_attempts[*next], requests[index], footprints[index]);
     if (status.ok()) {
       errors.erase(*next);
     } else {
