@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <tuple>
 
 #include "absl/numeric/int128.h"
@@ -368,6 +369,7 @@ void SortPodsForScheduling(
     absl::int128 cpu;
     absl::int128 memory;
     int64_t created;
+    std::string_view uid;  // Held here: reaching into the pods would miss the cache.
   };
   std::vector<Keyed> keyed;
   keyed.reserve(pods.size());
@@ -375,14 +377,13 @@ void SortPodsForScheduling(
     const api::ResourceList& requests = requests_for_pod(*pod);
     const auto& created = pod->metadata.creation_timestamp;
     keyed.push_back({pod, nanos(requests, "cpu"), nanos(requests, "memory"),
-                     created ? created->UnixNanos() : 0});
+                     created ? created->UnixNanos() : 0, pod->metadata.uid});
   }
   std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
     if (a.cpu != b.cpu) return a.cpu > b.cpu;
     if (a.memory != b.memory) return a.memory > b.memory;
     if (a.created != b.created) return a.created < b.created;
-    if (a.pod->metadata.uid != b.pod->metadata.uid)
-      return a.pod->metadata.uid < b.pod->metadata.uid;
+    if (a.uid != b.uid) return a.uid < b.uid;
     return PodKey(*a.pod) < PodKey(*b.pod);
   });
   for (size_t i = 0; i < keyed.size(); ++i) pods[i] = keyed[i].pod;
