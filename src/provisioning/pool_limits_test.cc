@@ -5,6 +5,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "src/provisioning/resources.h"
 #include "src/provisioning/scheduler_test_util.h"
 
 namespace karpenter::provisioning {
