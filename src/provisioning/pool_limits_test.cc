@@ -18,7 +18,8 @@ struct Fixture {
   std::vector<TypeCandidate> candidates;
   Fixture() {
     // p.metal charges a raw capacity above its allocatable; the others charge allocatable.
-    catalog.back().capacity = Resources({{"cpu", "100"}, {"memory", "800Gi"}});
+    catalog.back().capacity =
+        Resources({{"cpu", "100"}, {"memory", "800Gi"}, {"nvidia.com/gpu", "8"}});
     for (const InstanceTypeView& type : catalog) candidates.push_back(MakeTypeCandidate(type, {}));
   }
 };
