@@ -52,6 +52,7 @@ std::string ReportJson(const SchedulingReport& report) {
   out["costRatio"] = OrNull(CostRatio(report, report.lower_bound_per_hour));
   out["lowerBoundWithFloorPerHour"] = report.lower_bound_with_floor_per_hour;
   out["costRatioWithFloor"] = OrNull(CostRatio(report, report.lower_bound_with_floor_per_hour));
+  out["decisionDigest"] = solve ? nlohmann::json(solve->decision_digest) : nlohmann::json(nullptr);
   out["peakRssMB"] = report.peak_rss_mb;
   if (report.gap) out["gap"] = GapJson(*report.gap);
   return out.dump();

@@ -18,6 +18,9 @@ struct SolveOutcome {
   int64_t unschedulable = 0;   // pods the solve could not place
   double price_per_hour = 0;   // Σ over NodeClaims of the cheapest instance type's cheapest price
   double seconds = 0;          // wall time of the solve alone
+  // DecisionDigest of the result: equal digests mean the same decisions, so a faster scheduler
+  // can be checked against an older one at sizes too large to compare by hand.
+  std::string decision_digest;
   // One unschedulable pod and why ("" when every pod was placed), to tell a broken run apart.
   std::string sample_unschedulable;
 };
@@ -38,7 +41,8 @@ struct SchedulingReport {
 
 // {"workload", "packing", "pods", "instanceTypes", "nodes", "nodeFloor", "unschedulable",
 //  "seconds", "podsPerSecond", "pricePerHour", "lowerBoundPerHour", "costRatio",
-//  "lowerBoundWithFloorPerHour", "costRatioWithFloor", "peakRssMB"}, plus "gap" (the
+//  "lowerBoundWithFloorPerHour", "costRatioWithFloor", "decisionDigest", "peakRssMB"}, plus "gap"
+//  (the
 // GapBreakdown's sums) when there is one; the solve fields are null without a solve.
 // podsPerSecond is pods ÷ seconds (null when seconds is 0); costRatio is pricePerHour ÷
 // lowerBoundPerHour (null when the bound is 0 or some pod was left unschedulable, since the bound

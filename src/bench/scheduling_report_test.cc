@@ -24,8 +24,8 @@ TEST(ReportJson, SolveFieldsAreNullWithoutASolve) {
   EXPECT_EQ(out["nodeFloor"], 10);
   EXPECT_EQ(out["lowerBoundPerHour"], 12.5);
   EXPECT_EQ(out["peakRssMB"], 42);
-  for (const char* key :
-       {"nodes", "unschedulable", "seconds", "podsPerSecond", "pricePerHour", "costRatio"}) {
+  for (const char* key : {"nodes", "unschedulable", "seconds", "podsPerSecond", "pricePerHour",
+                          "costRatio", "decisionDigest"}) {
     ASSERT_TRUE(out.contains(key)) << key;
     EXPECT_TRUE(out[key].is_null()) << key;
   }
@@ -33,10 +33,15 @@ TEST(ReportJson, SolveFieldsAreNullWithoutASolve) {
 
 TEST(ReportJson, DerivesRateAndCostRatioFromTheSolve) {
   SchedulingReport report = Inputs();
-  report.solve = SolveOutcome{
-      .nodes = 10, .pods_scheduled = 50, .unschedulable = 0, .price_per_hour = 25, .seconds = 0.5};
+  report.solve = SolveOutcome{.nodes = 10,
+                              .pods_scheduled = 50,
+                              .unschedulable = 0,
+                              .price_per_hour = 25,
+                              .seconds = 0.5,
+                              .decision_digest = "0123456789abcdef"};
   const nlohmann::json out = nlohmann::json::parse(ReportJson(report));
   EXPECT_EQ(out["nodes"], 10);
+  EXPECT_EQ(out["decisionDigest"], "0123456789abcdef");
   EXPECT_EQ(out["unschedulable"], 0);
   EXPECT_DOUBLE_EQ(out["seconds"].get<double>(), 0.5);
   EXPECT_DOUBLE_EQ(out["podsPerSecond"].get<double>(), 100);

@@ -1,13 +1,17 @@
 #include "src/bench/scheduling_solve.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 
+#include "fmt/format.h"
 #include "src/api/quantity.h"
 #include "src/bench/lower_bound.h"
+#include "src/provisioning/resources.h"
 #include "src/provisioning/scheduler.h"
 
 namespace karpenter::bench {
@@ -75,9 +79,65 @@ double NodeClaimPrice(const provisioning::NewNodeClaim& claim) {
   return best == std::numeric_limits<double>::infinity() ? 0 : best;
 }
 
+namespace {
+
+class Fnv1a {
+ public:
+  // Each field is followed by a separator byte, so ("ab", "c") and ("a", "bc") differ.
+  void Add(std::string_view text) {
+    for (const char c : text) Byte(static_cast<uint8_t>(c));
+    Byte(0xff);
+  }
+  std::string Hex() const { return fmt::format("{:016x}", hash_); }
+
+ private:
+  void Byte(uint8_t byte) {
+    hash_ ^= byte;
+    hash_ *= 0x100000001b3ULL;
+  }
+  uint64_t hash_ = 0xcbf29ce484222325ULL;
+};
+
+}  // namespace
+
+std::string DecisionDigest(const provisioning::SchedulerResult& result) {
+  Fnv1a hash;
+  for (const provisioning::NewNodeClaim& claim : result.new_node_claims) {
+    hash.Add("claim");
+    hash.Add(claim.node_pool);
+    hash.Add(claim.requirements.ToString());
+    for (const std::string& type : claim.instance_types) hash.Add(type);
+    hash.Add("zones");
+    for (const std::string& zone : claim.zones) hash.Add(zone);
+    hash.Add("capacity types");
+    for (const std::string& capacity_type : claim.capacity_types) hash.Add(capacity_type);
+    hash.Add("pods");
+    for (const std::string& pod : claim.pods) hash.Add(pod);
+    hash.Add("labels");
+    for (const auto& [key, value] : claim.labels) {
+      hash.Add(key);
+      hash.Add(value);
+    }
+    hash.Add(provisioning::ResourcesString(claim.requests));
+    hash.Add(claim.min_values_relaxed ? "relaxed" : "strict");
+  }
+  for (const auto& [node, pods] : result.existing_node_pods) {
+    hash.Add("node");
+    hash.Add(node);
+    for (const std::string& pod : pods) hash.Add(pod);
+  }
+  for (const auto& [pod, reason] : result.unschedulable) {
+    hash.Add("unschedulable");
+    hash.Add(pod);
+    hash.Add(reason);
+  }
+  return hash.Hex();
+}
+
 SolveOutcome Summarise(const provisioning::SchedulerResult& result, double seconds) {
   SolveOutcome outcome;
   outcome.seconds = seconds;
+  outcome.decision_digest = DecisionDigest(result);
   outcome.nodes = static_cast<int64_t>(result.new_node_claims.size());
   outcome.unschedulable = static_cast<int64_t>(result.unschedulable.size());
   if (!result.unschedulable.empty()) {

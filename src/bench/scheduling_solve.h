@@ -35,6 +35,12 @@ provisioning::SchedulerInput BenchSchedulerInput(
 // available offering in one of the claim's zones and capacity types; 0 when it has none.
 double NodeClaimPrice(const provisioning::NewNodeClaim& claim);
 
+// A 16-hex-digit FNV-1a hash of every decision in `result`: each new NodeClaim's pool,
+// requirements, instance types, zones, capacity types, pods (in placement order), labels and
+// requests, in creation order, then the pods placed on existing nodes and the unschedulable pods
+// with reasons.
+std::string DecisionDigest(const provisioning::SchedulerResult& result);
+
 SolveOutcome Summarise(const provisioning::SchedulerResult& result, double seconds);
 
 // Each new NodeClaim as a node of its first (cheapest) type, priced as NodeClaimPrice, with the

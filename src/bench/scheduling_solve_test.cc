@@ -99,6 +99,31 @@ TEST(Summarise, CountsClaimsPodsAndPrice) {
   EXPECT_DOUBLE_EQ(outcome.seconds, 0.25);
 }
 
+TEST(DecisionDigest, EqualForEqualResultsAndChangesWithAnyPlacement) {
+  const provisioning::InstanceTypeView type = TypeWithOfferings({{"z1", "spot", 1, true}});
+  provisioning::SchedulerResult result;
+  NewNodeClaim a = ClaimFor(type);
+  a.pods = {"default/p1", "default/p2"};
+  NewNodeClaim b = ClaimFor(type);
+  b.pods = {"default/p3"};
+  result.new_node_claims = {a, b};
+  const std::string digest = DecisionDigest(result);
+  EXPECT_EQ(digest.size(), 16u);
+  EXPECT_EQ(DecisionDigest(result), digest);
+  EXPECT_EQ(Summarise(result, 1).decision_digest, digest);
+
+  provisioning::SchedulerResult moved = result;
+  moved.new_node_claims[0].pods = {"default/p1"};
+  moved.new_node_claims[1].pods = {"default/p2", "default/p3"};
+  EXPECT_NE(DecisionDigest(moved), digest);
+  provisioning::SchedulerResult reordered = result;
+  reordered.new_node_claims[0].pods = {"default/p2", "default/p1"};
+  EXPECT_NE(DecisionDigest(reordered), digest);
+  provisioning::SchedulerResult failed = result;
+  failed.unschedulable = {{"default/p4", "no fit"}};
+  EXPECT_NE(DecisionDigest(failed), digest);
+}
+
 TEST(BenchSolve, EveryDiversePodIsPlacedOrReported) {
   const std::vector<api::Pod> pods = MakeDiversePods(50);
   const provisioning::SchedulerInput input =

@@ -92,9 +92,16 @@ CandidateList CompatibilityCache::Filter(std::span<const TypeCandidate* const> c
     uncached = Compute(requirements);
     compatible = &uncached;
   }
-  return KeepFitting(candidates, requests, [&](const TypeCandidate* candidate) {
-    return (*compatible)[static_cast<size_t>(candidate - candidates_.data())];
-  });
+  const FitChecker fit(requests);
+  CandidateList out;
+  out.reserve(candidates.size());
+  for (const TypeCandidate* candidate : candidates) {
+    if ((*compatible)[static_cast<size_t>(candidate - candidates_.data())] &&
+        fit.Fits(*candidate)) {
+      out.push_back(candidate);
+    }
+  }
+  return out;
 }
 
 }  // namespace karpenter::provisioning

@@ -16,8 +16,8 @@ int64_t MilliOf(const api::ResourceList& list, const char* name) {
 }
 
 // Fits(Merge(requests, overhead), available) without building the merged list.
-bool FitsWithOverhead(const api::ResourceList& requests, const api::ResourceList& overhead,
-                      const api::ResourceList& available) {
+bool RequestsAndOverheadFit(const api::ResourceList& requests, const api::ResourceList& overhead,
+                            const api::ResourceList& available) {
   const api::Quantity zero;
   auto available_of = [&](const std::string& name) -> const api::Quantity& {
     auto it = available.find(name);
@@ -39,10 +39,6 @@ bool FitsWithOverhead(const api::ResourceList& requests, const api::ResourceList
   return true;
 }
 
-bool WithinRoom(const ResourceFootprint& need, const ResourceFootprint& room) {
-  return need.cpu <= room.cpu && need.memory <= room.memory && need.pods <= room.pods;
-}
-
 std::optional<int64_t> ExactMilliOf(const api::ResourceList& list, const char* name) {
   auto it = list.find(name);
   if (it == list.end()) return 0;
@@ -54,17 +50,14 @@ std::optional<int64_t> ExactMilliOf(const api::ResourceList& list, const char* n
   return milli;
 }
 
-// Fits(Merge(requests, overhead), allocatable) for the candidate; `need` is ExactFootprintOf
-// the requests.
-bool CandidateFits(const TypeCandidate& candidate, const api::ResourceList& requests,
-                   const std::optional<ResourceFootprint>& exact_need,
-                   const ResourceFootprint& need) {
-  if (exact_need && candidate.exact_room) return WithinRoom(*exact_need, *candidate.exact_room);
-  return WithinRoom(need, candidate.room) &&
-         FitsWithOverhead(requests, candidate.daemon_overhead, candidate.type->allocatable);
-}
-
 }  // namespace
+
+FitChecker::FitChecker(const api::ResourceList& requests)
+    : requests_(&requests), need_(FootprintOf(requests)), exact_need_(ExactFootprintOf(requests)) {}
+
+bool FitChecker::FitsWithOverhead(const TypeCandidate& candidate) const {
+  return RequestsAndOverheadFit(*requests_, candidate.daemon_overhead, candidate.type->allocatable);
+}
 
 ResourceFootprint FootprintOf(const api::ResourceList& list) {
   return {MilliOf(list, "cpu"), MilliOf(list, "memory"), MilliOf(list, kResourcePods)};
@@ -239,13 +232,12 @@ FilterResult FilterInstanceTypes(std::span<const TypeCandidate* const> candidate
   FilterResult result;
   result.requests = requests;
   const OfferingFilter offerings(requirements);
-  const ResourceFootprint need = FootprintOf(requests);
-  const std::optional<ResourceFootprint> exact_need = ExactFootprintOf(requests);
+  const FitChecker fit(requests);
   if (!explain) {
     // Cheapest checks first; a type is dropped at the first that fails.
     for (const TypeCandidate* candidate : candidates) {
       const InstanceTypeView& type = *candidate->type;
-      if (CandidateFits(*candidate, requests, exact_need, need) && offerings.AnyAvailable(type) &&
+      if (fit.Fits(*candidate) && offerings.AnyAvailable(type) &&
           type.requirements.HasIntersection(requirements)) {
         result.remaining.push_back(candidate);
       }
@@ -256,7 +248,7 @@ FilterResult FilterInstanceTypes(std::span<const TypeCandidate* const> candidate
   for (const TypeCandidate* candidate : candidates) {
     const InstanceTypeView& type = *candidate->type;
     const bool compatible = type.requirements.HasIntersection(requirements);
-    const bool fits = CandidateFits(*candidate, requests, exact_need, need);
+    const bool fits = fit.Fits(*candidate);
     const bool offering = offerings.AnyAvailable(type);
     result.requirements_met |= compatible;
     result.fits |= fits;
@@ -282,12 +274,11 @@ CandidateList NarrowCandidates(std::span<const TypeCandidate* const> candidates,
                          requirement->key() == api::kLabelCapacityReservationType ||
                          requirement->key() == api::kLabelCapacityReservationInterruptible;
   }
-  const ResourceFootprint need = FootprintOf(requests);
-  const std::optional<ResourceFootprint> exact_need = ExactFootprintOf(requests);
+  const FitChecker fit(requests);
   CandidateList out;
   for (const TypeCandidate* candidate : candidates) {
     const InstanceTypeView& type = *candidate->type;
-    if (!CandidateFits(*candidate, requests, exact_need, need)) continue;
+    if (!fit.Fits(*candidate)) continue;
     if (offerings_changed && !offerings.AnyAvailable(type)) continue;
     bool compatible = true;
     for (const scheduling::Requirement* requirement : changed) {
@@ -303,25 +294,11 @@ CandidateList NarrowCandidates(std::span<const TypeCandidate* const> candidates,
 
 CandidateList KeepFitting(std::span<const TypeCandidate* const> candidates,
                           const api::ResourceList& requests) {
-  const ResourceFootprint need = FootprintOf(requests);
-  const std::optional<ResourceFootprint> exact_need = ExactFootprintOf(requests);
+  const FitChecker fit(requests);
   CandidateList out;
+  out.reserve(candidates.size());
   for (const TypeCandidate* candidate : candidates) {
-    if (CandidateFits(*candidate, requests, exact_need, need)) out.push_back(candidate);
-  }
-  return out;
-}
-
-CandidateList KeepFitting(std::span<const TypeCandidate* const> candidates,
-                          const api::ResourceList& requests,
-                          absl::FunctionRef<bool(const TypeCandidate*)> keep) {
-  const ResourceFootprint need = FootprintOf(requests);
-  const std::optional<ResourceFootprint> exact_need = ExactFootprintOf(requests);
-  CandidateList out;
-  for (const TypeCandidate* candidate : candidates) {
-    if (CandidateFits(*candidate, requests, exact_need, need) && keep(candidate)) {
-      out.push_back(candidate);
-    }
+    if (fit.Fits(*candidate)) out.push_back(candidate);
   }
   return out;
 }

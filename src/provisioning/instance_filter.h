@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/functional/function_ref.h"
 #include "src/api/resource_list.h"
 #include "src/provisioning/types.h"
 #include "src/scheduling/requirements.h"
@@ -49,6 +48,28 @@ struct TypeCandidate {
   std::optional<ResourceFootprint> exact_room;
 };
 TypeCandidate MakeTypeCandidate(const InstanceTypeView& type, api::ResourceList daemon_overhead);
+
+// Whether a candidate's allocatable holds `requests` plus its daemonset overhead, for many
+// candidates against the same requests: their footprint is read once. `requests` must outlive
+// the checker.
+class FitChecker {
+ public:
+  explicit FitChecker(const api::ResourceList& requests);
+  bool Fits(const TypeCandidate& candidate) const {
+    if (exact_need_ && candidate.exact_room) return Within(*exact_need_, *candidate.exact_room);
+    return Within(need_, candidate.room) && FitsWithOverhead(candidate);
+  }
+
+ private:
+  static bool Within(const ResourceFootprint& need, const ResourceFootprint& room) {
+    return need.cpu <= room.cpu && need.memory <= room.memory && need.pods <= room.pods;
+  }
+  bool FitsWithOverhead(const TypeCandidate& candidate) const;
+
+  const api::ResourceList* requests_;
+  ResourceFootprint need_;
+  std::optional<ResourceFootprint> exact_need_;
+};
 
 // Claims narrow their candidates without copying them: the pointers are into the template.
 using CandidateList = std::vector<const TypeCandidate*>;
@@ -121,10 +142,6 @@ CandidateList NarrowCandidates(std::span<const TypeCandidate* const> candidates,
 // FilterInstanceTypes that depends on resources alone.
 CandidateList KeepFitting(std::span<const TypeCandidate* const> candidates,
                           const api::ResourceList& requests);
-// The same, keeping only the candidates `keep` also accepts (asked only of fitting ones).
-CandidateList KeepFitting(std::span<const TypeCandidate* const> candidates,
-                          const api::ResourceList& requests,
-                          absl::FunctionRef<bool(const TypeCandidate*)> keep);
 
 // For each key of `requirements` with minValues, the distinct values the types offer for it.
 std::map<std::string, std::set<std::string>> MinValuesDomains(

@@ -42,20 +42,31 @@ InFlightNodeClaim::InFlightNodeClaim(const NodeClaimTemplate& node_claim_templat
   if (topology_ != nullptr) {
     hostname_ = topology_->NewHostname();
     host_id_ = topology_->ClaimHostId(hostname_);
+    hostname_requirement_ = scheduling::Requirement::In(api::kLabelHostname, {hostname_});
   }
   host_ports_.Add(node_claim_template.daemon_host_ports);
+  // Candidates only ever narrow to a subset, which the cache then covers too.
+  compatibility_covers_ = compatibility_ != nullptr && compatibility_->Covers(candidates_);
   UpdateHeadroom();
 }
 
 void InFlightNodeClaim::UpdateHeadroom() {
-  const ResourceFootprint used = FootprintOf(pod_requests_);
-  ResourceFootprint most{INT64_MIN, INT64_MIN, INT64_MIN};
-  for (const TypeCandidate* candidate : candidates_) {
-    most.cpu = std::max(most.cpu, RoomUpperBound(candidate->room.cpu, 0, used.cpu));
-    most.memory = std::max(most.memory, RoomUpperBound(candidate->room.memory, 0, used.memory));
-    most.pods = std::max(most.pods, RoomUpperBound(candidate->room.pods, 0, used.pods));
+  // The roomiest type per resource bounds them all: `RoomUpperBound` grows with the room (or
+  // saturates, which only loosens the bound MayFit relies on).
+  if (candidates_.empty()) {
+    headroom_ = {INT64_MIN, INT64_MIN, INT64_MIN};
+    return;
   }
-  headroom_ = most;
+  ResourceFootprint roomiest{INT64_MIN, INT64_MIN, INT64_MIN};
+  for (const TypeCandidate* candidate : candidates_) {
+    roomiest.cpu = std::max(roomiest.cpu, candidate->room.cpu);
+    roomiest.memory = std::max(roomiest.memory, candidate->room.memory);
+    roomiest.pods = std::max(roomiest.pods, candidate->room.pods);
+  }
+  const ResourceFootprint used = FootprintOf(pod_requests_);
+  headroom_ = {RoomUpperBound(roomiest.cpu, 0, used.cpu),
+               RoomUpperBound(roomiest.memory, 0, used.memory),
+               RoomUpperBound(roomiest.pods, 0, used.pods)};
 }
 
 namespace {
@@ -101,7 +112,7 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
   if (topology_ != nullptr) {
     // Last of the requirement checks: it may pick one domain out of several, which would make
     // checks after it fail needlessly.
-    requirements.Add(scheduling::Requirement::In(api::kLabelHostname, {hostname_}));
+    requirements.Add(hostname_requirement_);
     KP_RETURN_IF_ERROR(topology_->AddRequirements(
         attempt, strict_pod_requirements ? *strict_pod_requirements : pod_requirements,
         template_->taints, &options.well_known_labels, requirements));
@@ -109,7 +120,7 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
 
   const api::ResourceList requests = Merge(pod_requests_, pod_requests);
   FilterResult filtered;
-  if (compatibility_ != nullptr && compatibility_->Covers(candidates_)) {
+  if (compatibility_covers_) {
     filtered.remaining = compatibility_->Filter(candidates_, requirements, requests);
   } else if (candidates_meet_requirements_) {
     // Every remaining type met the claim's earlier requirements and had an allowed offering:
@@ -148,7 +159,8 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
   }
 
   if (topology_ != nullptr) {
-    topology_->Register(api::kLabelHostname, hostname_);
+    // Registering is idempotent: the claim's first pod registers its hostname for good.
+    if (pods_.empty()) topology_->Register(api::kLabelHostname, hostname_);
     topology_->Record(*attempt.pod, template_->taints, requirements, &options.well_known_labels);
     requirements.Remove(api::kLabelHostname);
   }

@@ -111,9 +111,11 @@ class InFlightNodeClaim {
   scheduling::Requirements requirements_;
   Topology* topology_;
   CompatibilityCache* compatibility_;
+  bool compatibility_covers_ = false;  // `compatibility_` may filter `candidates_`.
   ReservationManager* reservations_;
   std::vector<std::string> reservation_ids_;
   std::string hostname_;
+  scheduling::Requirement hostname_requirement_;  // `hostname In [hostname_]`, built once.
   uint32_t host_id_ = 0;
   // Whether every candidate met `requirements_` (and had an allowed offering) when last
   // filtered; the template's candidates were never checked against offerings.

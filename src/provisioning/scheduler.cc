@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <tuple>
 
+#include "absl/numeric/int128.h"
 #include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/taint_match.h"
@@ -28,10 +31,6 @@
 namespace karpenter::provisioning {
 namespace {
 
-const api::ResourceList& CapacityOf(const InstanceTypeView& type) {
-  return type.capacity.empty() ? type.allocatable : type.capacity;
-}
-
 // A pool as one solve uses it: the shared prototype and what this solve has left of its limits.
 struct PoolState {
   const PoolPrototype* prototype;
@@ -46,48 +45,6 @@ struct NodeSlot {
   const ExistingNode& node() const { return own ? *own : *shared; }
 };
 
-// Types that stay within the pool's remaining limits. Every launch is one more node, so a
-// `nodes` limit needs at least one node left. `largest` (LargestCapacity of the candidates)
-// lets the common case, limits far from reached, skip the per-type checks.
-CandidateList WithinLimits(const CandidateList& candidates, const api::ResourceList& remaining,
-                           const api::ResourceList& largest) {
-  auto nodes = remaining.find(kResourceNodes);
-  if (nodes != remaining.end() && nodes->second < api::Quantity::FromInt(1, {})) return {};
-  bool all_within = true;
-  for (const auto& [name, left] : remaining) {
-    if (name == kResourceNodes) continue;
-    auto it = largest.find(name);
-    if (it != largest.end() && it->second > left) all_within = false;
-  }
-  if (all_within) return candidates;
-  CandidateList out;
-  for (const TypeCandidate* candidate : candidates) {
-    const api::ResourceList& capacity = CapacityOf(*candidate->type);
-    bool within = true;
-    for (const auto& [name, left] : remaining) {
-      if (name == kResourceNodes) continue;
-      auto it = capacity.find(name);
-      if (it != capacity.end() && it->second > left) within = false;
-    }
-    if (within) out.push_back(candidate);
-  }
-  return out;
-}
-
-// remaining −= the largest capacity among the claim's types: the claim may become any of them.
-void SubtractMax(api::ResourceList& remaining, const CandidateList& candidates) {
-  for (auto& [name, left] : remaining) {
-    if (name == kResourceNodes) continue;
-    std::optional<api::Quantity> largest;
-    for (const TypeCandidate* candidate : candidates) {
-      const api::ResourceList& capacity = CapacityOf(*candidate->type);
-      auto it = capacity.find(name);
-      if (it != capacity.end() && (!largest || it->second > *largest)) largest = it->second;
-    }
-    if (largest) left.Sub(*largest);
-  }
-}
-
 class Scheduler {
  public:
   Scheduler(const SchedulerInput& input, const SolveCache& cache)
@@ -98,8 +55,12 @@ class Scheduler {
  private:
   void BuildPools();
   void BuildExistingNodes();
-  absl::Status TrySchedule(const api::Pod& pod, const api::ResourceList& requests);
-  absl::Status Add(const PodAttempt& attempt, const api::ResourceList& requests);
+  // Places the pod of `first` (its unrelaxed attempt), relaxing a copy of it as needed.
+  // `footprint` is FootprintOf(requests).
+  absl::Status TrySchedule(const PodAttempt& first, const api::ResourceList& requests,
+                           const ResourceFootprint& footprint);
+  absl::Status Add(const PodAttempt& attempt, const api::ResourceList& requests,
+                   const ResourceFootprint& footprint);
   // PackingPolicy::kCost: places the pod on a claim whose cheapest type still holds it, the
   // tightest first; false when none takes it.
   bool AddToFreeFit(const PodAttempt& attempt, const scheduling::Requirements& pod_requirements,
@@ -221,26 +182,31 @@ PodAttempt Scheduler::MakeAttempt(const api::Pod& pod) const {
   return attempt;
 }
 
-absl::Status Scheduler::TrySchedule(const api::Pod& pod, const api::ResourceList& requests) {
-  PodAttempt attempt = MakeAttempt(pod);
-  while (true) {
-    topology_->Update(attempt);  // The attempt's (relaxed) constraints are the pod's own.
-    absl::Status status = Add(attempt, requests);
-    if (status.ok()) return status;
-    // Reserved capacity may free up later in this solve or the next: relaxing now would give
-    // up preferences the pod can still have.
-    if (IsReservedOfferingError(status)) return status;
-    if (!Relax(attempt, cache_.tolerate_prefer_no_schedule())) return status;
+absl::Status Scheduler::TrySchedule(const PodAttempt& first, const api::ResourceList& requests,
+                                    const ResourceFootprint& footprint) {
+  topology_->Update(first);  // The attempt's constraints are the pod's own.
+  absl::Status status = Add(first, requests, footprint);
+  if (status.ok()) return status;
+  // Reserved capacity may free up later in this solve or the next: relaxing now would give up
+  // preferences the pod can still have.
+  if (IsReservedOfferingError(status)) return status;
+  // Most pods are placed unrelaxed: only these pay for a working copy to relax.
+  PodAttempt attempt = first;
+  while (Relax(attempt, cache_.tolerate_prefer_no_schedule())) {
+    topology_->Update(attempt);
+    status = Add(attempt, requests, footprint);
+    if (status.ok() || IsReservedOfferingError(status)) return status;
   }
+  return status;
 }
 
-absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& requests) {
+absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& requests,
+                            const ResourceFootprint& footprint) {
   KP_ASSIGN_OR_RETURN(scheduling::Requirements pod_requirements, attempt.Requirements());
   // Topology domains are bounded by required node selection only, never by preferences.
   KP_ASSIGN_OR_RETURN(const scheduling::Requirements strict, attempt.StrictRequirements());
   const bool moving =
       !input_.moving_pods.empty() && input_.moving_pods.contains(PodKey(*attempt.pod));
-  const ResourceFootprint footprint = FootprintOf(requests);
   ExistingNode::Placement placement;
   // First fit in the cache's order, skipping the nodes MayFit rules out (Check would fail on
   // resources) without visiting them.
@@ -281,7 +247,7 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
     const NodeClaimTemplate& tmpl = pool.prototype->node_claim_template;
     CandidateList candidates = AllCandidates(tmpl.candidates);
     if (pool.remaining) {
-      candidates = WithinLimits(candidates, *pool.remaining, pool.prototype->largest_capacity);
+      candidates = pool.prototype->limit_charges->WithinLimits(candidates, *pool.remaining);
       if (candidates.empty()) {
         errors.push_back(fmt::format(
             "all available instance types exceed limits for nodepool: \"{}\"", tmpl.node_pool));
@@ -306,7 +272,9 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
       }
       continue;
     }
-    if (pool.remaining) SubtractMax(*pool.remaining, claim.candidates());
+    if (pool.remaining) {
+      pool.prototype->limit_charges->SubtractLargest(*pool.remaining, claim.candidates());
+    }
     claims_.push_back(std::move(claim));
     Track(claims_.size() - 1);
     InsertNewClaim(claims_.size() - 1);
@@ -334,24 +302,32 @@ SchedulerResult Scheduler::Run() {
       schedulable.push_back(&pod);
     }
   }
-  SortPodsForScheduling(schedulable);
+  // Requests (and their footprints) by index into `pods`, computed once for sorting and placing.
+  std::vector<api::ResourceList> requests(pods.size());
+  std::vector<ResourceFootprint> footprints(pods.size());
+  for (const api::Pod* pod : schedulable) {
+    const size_t index = static_cast<size_t>(pod - pods.data());
+    requests[index] = RequestsForPod(*pod);
+    footprints[index] = FootprintOf(requests[index]);
+  }
+  const auto requests_of = [&](const api::Pod& pod) -> const api::ResourceList& {
+    return requests[&pod - pods.data()];
+  };
+  SortPodsForScheduling(schedulable, requests_of);
   if (input_.options.packing == PackingPolicy::kCost) AntiAffinityFirst(schedulable);
   std::vector<PodAttempt> first_attempts;
   first_attempts.reserve(schedulable.size());
   for (const api::Pod* pod : schedulable) first_attempts.push_back(MakeAttempt(*pod));
   topology_.emplace(input_, first_attempts, cache_.bound_pod_facts());
   BuildExistingNodes();  // After the topology: nodes register their hostnames with it.
-  std::vector<api::ResourceList> requests;
-  std::vector<size_t> order;
-  for (size_t i = 0; i < schedulable.size(); ++i) {
-    requests.push_back(RequestsForPod(*schedulable[i]));
-    order.push_back(i);
-  }
+  std::vector<size_t> order(schedulable.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
 
   std::map<size_t, std::string> errors;
   PodQueue queue(order);
   while (std::optional<size_t> next = queue.Pop()) {
-    absl::Status status = TrySchedule(*schedulable[*next], requests[*next]);
+    const size_t index = static_cast<size_t>(schedulable[*next] - pods.data());
+    absl::Status status = TrySchedule(first_attempts[*next], requests[index], footprints[index]);
     if (status.ok()) {
       errors.erase(*next);
     } else {
@@ -390,30 +366,40 @@ std::string PodKey(const api::Pod& pod) {
 }
 
 void SortPodsForScheduling(std::vector<const api::Pod*>& pods) {
-  auto quantity = [](const api::ResourceList& list, const char* name) {
+  std::map<const api::Pod*, api::ResourceList> requests;
+  for (const api::Pod* pod : pods) requests[pod] = RequestsForPod(*pod);
+  SortPodsForScheduling(
+      pods, [&](const api::Pod& pod) -> const api::ResourceList& { return requests[&pod]; });
+}
+
+void SortPodsForScheduling(
+    std::vector<const api::Pod*>& pods,
+    absl::FunctionRef<const api::ResourceList&(const api::Pod&)> requests_for_pod) {
+  // Exact values (Quantity compares them), read once per pod rather than once per comparison.
+  auto nanos = [](const api::ResourceList& list, const char* name) {
     auto it = list.find(name);
-    return it == list.end() ? api::Quantity() : it->second;
+    return it == list.end() ? absl::int128(0) : it->second.Nanos();
   };
   struct Keyed {
     const api::Pod* pod;
-    api::Quantity cpu;
-    api::Quantity memory;
+    absl::int128 cpu;
+    absl::int128 memory;
+    int64_t created;
+    std::string_view uid;  // Held here: reaching into the pods would miss the cache.
   };
   std::vector<Keyed> keyed;
+  keyed.reserve(pods.size());
   for (const api::Pod* pod : pods) {
-    const api::ResourceList requests = RequestsForPod(*pod);
-    keyed.push_back({pod, quantity(requests, "cpu"), quantity(requests, "memory")});
+    const api::ResourceList& requests = requests_for_pod(*pod);
+    const auto& created = pod->metadata.creation_timestamp;
+    keyed.push_back({pod, nanos(requests, "cpu"), nanos(requests, "memory"),
+                     created ? created->UnixNanos() : 0, pod->metadata.uid});
   }
   std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
     if (a.cpu != b.cpu) return a.cpu > b.cpu;
     if (a.memory != b.memory) return a.memory > b.memory;
-    const int64_t ta =
-        a.pod->metadata.creation_timestamp ? a.pod->metadata.creation_timestamp->UnixNanos() : 0;
-    const int64_t tb =
-        b.pod->metadata.creation_timestamp ? b.pod->metadata.creation_timestamp->UnixNanos() : 0;
-    if (ta != tb) return ta < tb;
-    if (a.pod->metadata.uid != b.pod->metadata.uid)
-      return a.pod->metadata.uid < b.pod->metadata.uid;
+    if (a.created != b.created) return a.created < b.created;
+    if (a.uid != b.uid) return a.uid < b.uid;
     return PodKey(*a.pod) < PodKey(*b.pod);
   });
   for (size_t i = 0; i < keyed.size(); ++i) pods[i] = keyed[i].pod;

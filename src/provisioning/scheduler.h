@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "src/api/pod.h"
 #include "src/provisioning/types.h"
 
@@ -20,6 +21,10 @@ std::string PodKey(const api::Pod& pod);
 
 // Queue order: cpu request desc, memory request desc, creationTimestamp asc, uid asc (then key).
 void SortPodsForScheduling(std::vector<const api::Pod*>& pods);
+// The same with each pod's RequestsForPod supplied by the caller (who already has them).
+void SortPodsForScheduling(
+    std::vector<const api::Pod*>& pods,
+    absl::FunctionRef<const api::ResourceList&(const api::Pod&)> requests_for_pod);
 
 // The result's NewNodeClaim::instance_type_options point into `input`, so it must outlive them;
 // a temporary input is refused at compile time.

@@ -14,26 +14,6 @@
 namespace karpenter::provisioning {
 namespace {
 
-const api::ResourceList& CapacityOf(const InstanceTypeView& type) {
-  return type.capacity.empty() ? type.allocatable : type.capacity;
-}
-
-// Per resource of `limits`, the largest capacity among the candidates that have it.
-api::ResourceList LargestCapacity(const std::vector<TypeCandidate>& candidates,
-                                  const api::ResourceList& limits) {
-  api::ResourceList largest;
-  for (const TypeCandidate& candidate : candidates) {
-    const api::ResourceList& capacity = CapacityOf(*candidate.type);
-    for (const auto& [name, limit] : limits) {
-      auto it = capacity.find(name);
-      if (it == capacity.end()) continue;
-      auto [entry, inserted] = largest.try_emplace(name, it->second);
-      if (!inserted && it->second > entry->second) entry->second = it->second;
-    }
-  }
-  return largest;
-}
-
 const std::string* NodePoolOf(const ExistingNodeView& node) {
   auto label = node.labels.find(std::string(api::kNodePoolLabelKey));
   return label == node.labels.end() ? nullptr : &label->second;
@@ -107,7 +87,7 @@ void SolveCache::BuildPools() {
     if (tmpl.candidates.empty()) continue;  // Upstream: NoCompatibleInstanceTypes event.
     if (!pool->node_pool.spec.limits.empty()) {
       state.limits = pool->node_pool.spec.limits;
-      state.largest_capacity = LargestCapacity(tmpl.candidates, *state.limits);
+      state.limit_charges.emplace(tmpl.candidates, *state.limits);
     }
     state.compatibility = std::make_unique<CompatibilityCache>(tmpl.candidates);
     pools_.push_back(std::move(state));

@@ -19,6 +19,7 @@
 #include "src/provisioning/compatibility_cache.h"
 #include "src/provisioning/existing_node.h"
 #include "src/provisioning/nodeclaim.h"
+#include "src/provisioning/pool_limits.h"
 #include "src/provisioning/reservation_manager.h"
 #include "src/provisioning/room_index.h"
 #include "src/provisioning/topology.h"
@@ -32,9 +33,8 @@ struct PoolPrototype {
   std::vector<api::Taint> startup_taints;
   // The pool's limits, when it has any.
   std::optional<api::ResourceList> limits;
-  // Per limited resource, the largest capacity among the template's candidates: while the
-  // remaining limits hold it, they hold every candidate.
-  api::ResourceList largest_capacity;
+  // How the template's candidates charge the limits (set with `limits`).
+  std::optional<PoolLimits> limit_charges;
   // Over the template's candidates. A memo of a pure function, so solves share it.
   std::unique_ptr<CompatibilityCache> compatibility;
 };

@@ -127,6 +127,7 @@ Topology::Topology(const SchedulerInput& input, std::span<const PodAttempt> pend
     if (node == node_index_.end()) continue;
     TrackInverse(pod, &nodes_[node->second], nullptr);
   }
+  pods_.reserve(pending.size());
   for (const PodAttempt& attempt : pending) {
     PodGroups& groups = pods_[attempt.pod];
     TrackInverse(*attempt.pod, nullptr, &groups.inverse_owned);
