@@ -590,6 +590,12 @@ api::Pod SnapshotCopy(const api::Pod& pod) {
   return copy;
 }
 
+// The (namespace, name) a snapshot lists the pod under.
+std::pair<std::string, std::string> SnapshotKeyOf(const api::ObjectMeta& metadata) {
+  return {metadata.namespace_.empty() ? std::string("default") : metadata.namespace_,
+          metadata.name};
+}
+
 std::pair<std::string_view, std::string_view> NamespaceAndName(const api::ObjectMeta& metadata) {
   return {metadata.namespace_, metadata.name};
 }
@@ -600,10 +606,7 @@ void Cluster::PodChanged(const std::string& key, const api::ObjectMeta& metadata
   ++pod_changes_;
   for (CachedSnapshot& cached : snapshot_cache_) {
     if (cached.snapshot == nullptr) continue;
-    cached.changed_pods.emplace(
-        std::pair(metadata.namespace_.empty() ? std::string("default") : metadata.namespace_,
-                  metadata.name),
-        key);
+    cached.changed_pods.emplace(SnapshotKeyOf(metadata), key);
   }
 }
 
@@ -662,10 +665,7 @@ std::shared_ptr<state::ClusterSnapshot> Cluster::RefreshedSnapshot(
                                   cached.nodes.end(), std::inserter(moved, moved.end()));
     for (const auto& [key, record] : pods_) {
       if (!moved.contains(record.pod.spec.node_name)) continue;
-      const api::ObjectMeta& metadata = record.pod.metadata;
-      redo.emplace(
-          std::pair(metadata.namespace_.empty() ? "default" : metadata.namespace_, metadata.name),
-          key);
+      redo.emplace(SnapshotKeyOf(record.pod.metadata), key);
     }
   }
   std::vector<api::Pod> old = cached.snapshot->TakePods();
