@@ -5,6 +5,7 @@
 #include <set>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "src/disruption/node_state.h"
 #include "src/provisioning/launch.h"
@@ -66,6 +67,20 @@ const std::vector<bool>& Simulator::UnderConsolidateAfter(api::Time now) const {
   return flags_;
 }
 
+Simulator::MovedPods& Simulator::MovedPodsOf(const Candidate& candidate, api::Time now) const {
+  auto [it, inserted] = moved_pods_.try_emplace(&candidate);
+  MovedPods& moved = it->second;
+  if (!inserted && moved.now == now) return moved;
+  moved = {.now = now};
+  for (const api::Pod* pod : candidate.reschedulable_pods) {
+    if (!pdbs_.IsCurrentlyReschedulable(*pod, now)) continue;
+    api::Pod& copy = moved.pods.emplace_back(*pod);
+    copy.spec.node_name.clear();
+    moved.keys.push_back(provisioning::PodKey(copy));
+  }
+  return moved;
+}
+
 SimulationResult Simulator::Simulate(std::span<const Candidate* const> candidates,
                                      const SimulationOptions& options) const {
   return SimulateWith(candidates, {}, options);
@@ -87,17 +102,20 @@ SimulationResult Simulator::SimulateWith(
           base_nodes[i].under_consolidate_after || flags[i];
     }
   }
-  std::set<std::string> moving;
+  // The candidates' pods join the pending ones (moved in from the cache, moved back below).
+  const size_t first_moved = input.pending_pods.size();
+  std::vector<MovedPods*> batches;
+  absl::flat_hash_set<std::string_view> moving;
+  if (options.consolidation) input.moving_pods.clear();
   for (const Candidate* candidate : candidates) {
-    for (const api::Pod* pod : candidate->reschedulable_pods) {
-      if (!pdbs_.IsCurrentlyReschedulable(*pod, options.now)) continue;
-      api::Pod moved = *pod;
-      moved.spec.node_name.clear();
-      moving.insert(provisioning::PodKey(moved));
-      input.pending_pods.push_back(std::move(moved));
+    MovedPods& batch = MovedPodsOf(*candidate, options.now);
+    batches.push_back(&batch);
+    for (api::Pod& pod : batch.pods) input.pending_pods.push_back(std::move(pod));
+    for (const std::string& key : batch.keys) {
+      moving.insert(key);
+      if (options.consolidation) input.moving_pods.insert(key);
     }
   }
-  if (options.consolidation) input.moving_pods = moving;
 
   provisioning::SchedulerResult solved;
   std::optional<provisioning::SchedulerInput> with_extra;
@@ -152,6 +170,10 @@ SimulationResult Simulator::SimulateWith(
   result.failures.assign(failures.begin(), failures.end());
 
   input.removed_nodes = input_.input.removed_nodes;
+  size_t moved_back = first_moved;
+  for (MovedPods* batch : batches) {
+    for (api::Pod& pod : batch->pods) pod = std::move(input.pending_pods[moved_back++]);
+  }
   input.pending_pods.resize(input_.input.pending_pods.size());
   input.moving_pods = input_.input.moving_pods;
   if (options.consolidation) {

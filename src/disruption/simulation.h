@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "src/api/time.h"
@@ -50,6 +51,7 @@ class Simulator {
   Simulator(const state::ClusterSnapshot& snapshot,
             const provisioning::SnapshotSchedulerInput& input);
 
+  // `candidates` must be distinct.
   SimulationResult Simulate(std::span<const Candidate* const> candidates,
                             const SimulationOptions& options) const;
 
@@ -67,6 +69,16 @@ class Simulator {
   // Per node of the input's existing_nodes: inside its pool's consolidateAfter at `now`.
   const std::vector<bool>& UnderConsolidateAfter(api::Time now) const;
 
+  // The pods removing one candidate moves (reschedulable at `now`, nodeName cleared) and their
+  // PodKeys. A simulation moves the pods into the scratch input and back after its solve, so a
+  // poll that simulates a candidate many times copies its pods once.
+  struct MovedPods {
+    api::Time now;
+    std::vector<api::Pod> pods;
+    std::vector<std::string> keys;
+  };
+  MovedPods& MovedPodsOf(const Candidate& candidate, api::Time now) const;
+
   const state::ClusterSnapshot& snapshot_;
   const provisioning::SnapshotSchedulerInput& input_;
   const state::PdbLimits pdbs_;
@@ -75,6 +87,9 @@ class Simulator {
   mutable std::unique_ptr<provisioning::SolveCache> solve_cache_;
   mutable std::optional<api::Time> flags_now_;
   mutable std::vector<bool> flags_;
+  // By candidate; only looked up, never iterated. Node-based, so a simulation may hold
+  // references into it while it adds entries.
+  mutable std::unordered_map<const Candidate*, MovedPods> moved_pods_;
 };
 
 // Whether the node's NodeClaim is still inside its pool's consolidateAfter (from lastPodEventTime,

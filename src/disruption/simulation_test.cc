@@ -89,6 +89,18 @@ TEST(Simulator, TwoCandidatesLeaveOnlyTheThirdNode) {
   EXPECT_THAT(result.destinations, ElementsAre(Pair("default/a", "n3"), Pair("default/b", "n3")));
 }
 
+TEST(Simulator, ACandidateSimulatedAloneMovesAllItsPodsAgainWithAnother) {
+  std::unique_ptr<Cluster> cluster = ThreeNodes();
+  const Candidate* both[] = {cluster->Find("n1"), cluster->Find("n2")};
+  const Simulator simulator(cluster->snapshot, cluster->input);
+  SimulateOne(simulator, both[0]);
+  SimulateOne(simulator, both[1]);
+  const SimulationResult result = simulator.Simulate(both, {.consolidation = true, .now = Now()});
+  EXPECT_THAT(result.failures, IsEmpty());
+  EXPECT_THAT(result.destinations, ElementsAre(Pair("default/a", "n3"), Pair("default/b", "n3")));
+  EXPECT_THAT(SimulateOne(simulator, both[0]).destinations, ElementsAre(Pair("default/a", "n2")));
+}
+
 // Only m5.xlarge, reserved or on-demand.
 constexpr char kOneTypePool[] = R"(apiVersion: karpenter.sh/v1
 kind: NodePool
