@@ -69,17 +69,13 @@ struct PricedType {
   Size allocatable;
 };
 
-// The types the pool's template allows (TemplateNodeClaim), priced on demand.
-std::vector<PricedType> OnDemandTypes(const provisioning::NodePoolInstanceTypes& pool,
-                                      const provisioning::SchedulerOptions& scheduler) {
-  absl::StatusOr<provisioning::NewNodeClaim> claim =
-      provisioning::TemplateNodeClaim(pool, scheduler);
-  if (!claim.ok()) return {};
-  scheduling::Requirements requirements = claim->requirements;
+// The types the pool's template claim allows, priced on demand.
+std::vector<PricedType> OnDemandTypes(const provisioning::NewNodeClaim& claim) {
+  scheduling::Requirements requirements = claim.requirements;
   requirements.Add(scheduling::Requirement::In(api::kCapacityTypeLabelKey,
                                                {std::string(api::kCapacityTypeOnDemand)}));
   std::vector<PricedType> out;
-  for (const provisioning::InstanceTypeView* allowed : claim->instance_type_options) {
+  for (const provisioning::InstanceTypeView* allowed : claim.instance_type_options) {
     const provisioning::InstanceTypeView& type = *allowed;
     const double price = provisioning::CheapestOfferingPrice(type, requirements);
     if (!std::isfinite(price)) continue;
@@ -209,39 +205,44 @@ void AddOptions(std::span<const Candidate* const> pool_candidates,
   }
 }
 
-// The option's replacement NodeClaims, in `types` order, from `pool`'s template pinned to each
+// A NodePool a re-shape may launch into: its template claim (TemplateNodeClaim, computed once per
+// search: it filters every instance type) and the types it allows on demand.
+struct PoolPlan {
+  const provisioning::NodePoolInstanceTypes* pool;
+  provisioning::NewNodeClaim template_claim;
+  std::vector<PricedType> types;  // the options point into it: filled once, never resized after
+};
+
+// The option's replacement NodeClaims, in `types` order, from the pool's template pinned to each
 // type on demand in the zone of its cheapest offering.
-std::optional<std::vector<provisioning::PlannedNodeClaim>> PlanReplacements(
-    const provisioning::NodePoolInstanceTypes& pool, const Option& option,
-    const provisioning::SchedulerOptions& scheduler) {
+std::optional<std::vector<provisioning::PlannedNodeClaim>> PlanReplacements(const PoolPlan& plan,
+                                                                            const Option& option) {
   std::vector<provisioning::PlannedNodeClaim> planned;
   for (const PricedType* priced : option.types) {
-    absl::StatusOr<provisioning::NewNodeClaim> claim =
-        provisioning::TemplateNodeClaim(pool, scheduler);
-    if (!claim.ok()) return std::nullopt;
-    const auto& options = claim->instance_type_options;
+    provisioning::NewNodeClaim claim = plan.template_claim;
+    const auto& options = claim.instance_type_options;
     if (std::find(options.begin(), options.end(), priced->type) == options.end()) {
       return std::nullopt;
     }
-    claim->requirements.Add(
+    claim.requirements.Add(
         scheduling::Requirement::In(api::kLabelInstanceTypeStable, {priced->type->name}));
-    claim->requirements.Add(scheduling::Requirement::In(api::kCapacityTypeLabelKey,
-                                                        {std::string(api::kCapacityTypeOnDemand)}));
-    claim->instance_type_options.Mutable().assign({priced->type});
-    claim->instance_types = std::vector<std::string>{priced->type->name};
-    claim->capacity_types = {std::string(api::kCapacityTypeOnDemand)};
+    claim.requirements.Add(scheduling::Requirement::In(api::kCapacityTypeLabelKey,
+                                                       {std::string(api::kCapacityTypeOnDemand)}));
+    claim.instance_type_options.Mutable().assign({priced->type});
+    claim.instance_types = std::vector<std::string>{priced->type->name};
+    claim.capacity_types = {std::string(api::kCapacityTypeOnDemand)};
     std::set<std::string> zones;
     for (const provisioning::OfferingView& offering : priced->type->offerings) {
-      if (offering.available && provisioning::OfferingCompatible(offering, claim->requirements)) {
+      if (offering.available && provisioning::OfferingCompatible(offering, claim.requirements)) {
         zones.insert(offering.zone);
       }
     }
-    claim->zones.assign(zones.begin(), zones.end());
-    absl::StatusOr<provisioning::LaunchPrediction> launch = provisioning::PredictLaunch(*claim);
+    claim.zones.assign(zones.begin(), zones.end());
+    absl::StatusOr<provisioning::LaunchPrediction> launch = provisioning::PredictLaunch(claim);
     if (!launch.ok()) return std::nullopt;
-    claim->requirements.Add(scheduling::Requirement::In(api::kLabelTopologyZone, {launch->zone}));
-    claim->zones = {launch->zone};
-    planned.push_back({*std::move(claim), *std::move(launch)});
+    claim.requirements.Add(scheduling::Requirement::In(api::kLabelTopologyZone, {launch->zone}));
+    claim.zones = {launch->zone};
+    planned.push_back({std::move(claim), *std::move(launch)});
   }
   return planned;
 }
@@ -255,11 +256,10 @@ double MemoryPerCpu(const PricedType& type) {
 // Whether the option holds: every pod lands, the replacements' launch prices beat the
 // candidates', Balanced pools approve. The command when it does.
 std::optional<Command> CheckOption(const Simulator& simulator,
-                                   const provisioning::SchedulerInput& input,
-                                   const provisioning::NodePoolInstanceTypes& pool,
+                                   const provisioning::SchedulerInput& input, const PoolPlan& plan,
                                    const Option& option, const ConsolidationOptions& options) {
   std::optional<std::vector<provisioning::PlannedNodeClaim>> replacements =
-      PlanReplacements(pool, option, input.options);
+      PlanReplacements(plan, option);
   if (!replacements) return std::nullopt;
   SimulationResult result =
       SimulateReshape(simulator, input, option.group, *replacements, options.now);
@@ -280,9 +280,9 @@ std::optional<Command> CheckOption(const Simulator& simulator,
   if (!(command.savings_per_hour > kMinSavingsPerHour)) return std::nullopt;
   command.replacements = *std::move(replacements);
   command.destinations = std::move(result.destinations);
-  command.detail =
-      fmt::format("extended search: nodepool {}, re-shape {} nodes into {}",
-                  pool.node_pool.metadata.name, option.group.size(), absl::StrJoin(types, " + "));
+  command.detail = fmt::format("extended search: nodepool {}, re-shape {} nodes into {}",
+                               plan.pool->node_pool.metadata.name, option.group.size(),
+                               absl::StrJoin(types, " + "));
   if (options.balanced_totals != nullptr &&
       !ApproveBalanced(command, option.group, *options.balanced_totals)) {
     return std::nullopt;
@@ -369,9 +369,7 @@ std::optional<Command> ReshapeConsolidation(const Simulator& simulator,
     by_pool[candidate->node_pool->metadata.name].push_back(candidate);
   }
   std::vector<Option> all;
-  std::map<std::string, const provisioning::NodePoolInstanceTypes*> pools;
-  // The options point into these: filled once per pool, never resized after.
-  std::map<std::string, std::vector<PricedType>> types_by_pool;
+  std::map<std::string, PoolPlan> plans;  // node-based: the options point into its entries
   for (auto& entry : by_pool) {
     std::vector<const Candidate*>& members = entry.second;
     if (members.size() < kMinGroup) continue;
@@ -379,14 +377,16 @@ std::optional<Command> ReshapeConsolidation(const Simulator& simulator,
       return p.node_pool.metadata.name == entry.first;
     });
     if (pool == input.node_pools.end()) continue;
-    pools[entry.first] = &*pool;
+    absl::StatusOr<provisioning::NewNodeClaim> template_claim =
+        provisioning::TemplateNodeClaim(*pool, input.options);
+    if (!template_claim.ok()) continue;
     std::stable_sort(members.begin(), members.end(), [](const Candidate* a, const Candidate* b) {
       return a->price != b->price ? a->price > b->price : a->name() < b->name();
     });
     if (members.size() > kReshapeCandidates) members.resize(kReshapeCandidates);
-    std::vector<PricedType>& types = types_by_pool[entry.first];
-    types = OnDemandTypes(*pool, input.options);
-    AddOptions(members, types, all);
+    PoolPlan& plan = plans[entry.first] = {&*pool, *std::move(template_claim), {}};
+    plan.types = OnDemandTypes(plan.template_claim);
+    AddOptions(members, plan.types, all);
   }
   // Most promised saving first; ties keep generation order (pools by name, groups by mask).
   std::stable_sort(all.begin(), all.end(),
@@ -402,7 +402,7 @@ std::optional<Command> ReshapeConsolidation(const Simulator& simulator,
                        return MemoryPerCpu(*a) < MemoryPerCpu(*b);
                      });
     const std::string& pool = option.group.front()->node_pool->metadata.name;
-    std::optional<Command> command = CheckOption(simulator, input, *pools[pool], option, options);
+    std::optional<Command> command = CheckOption(simulator, input, plans.at(pool), option, options);
     if (command) return command;
   }
   return std::nullopt;
