@@ -163,6 +163,25 @@ TEST(CliBenchDisruption, ExtendedSearchKeepsTheFirstDecisionAndLowersTheSteadySt
   EXPECT_LE(b["lowerBoundPerHour"].get<double>(), b["costPerHourStable"].get<double>());
 }
 
+TEST(CliBenchDisruption, TraceWritesOneLinePerDecision) {
+  CliRun run =
+      RunKarpenter({"bench", "disruption", "--nodes", "20", "--json", "--until-stable", "--trace"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json out = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_FALSE(out.is_discarded()) << run.out;
+  const int decisions = out["rounds"].get<int>() + 1;  // the last one finds nothing
+  std::vector<std::string> lines;
+  std::istringstream err(run.err);
+  for (std::string line; std::getline(err, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), static_cast<size_t>(decisions)) << run.err;
+  EXPECT_EQ(lines.front().rfind("decision 0: 20 nodes, $", 0), 0u) << lines.front();
+  EXPECT_NE(lines.front().find("MultiNodeConsolidation of "), std::string::npos) << lines.front();
+  char last[128];
+  std::snprintf(last, sizeof(last), "decision %d: %d nodes, $%.4f/h: nothing;", decisions - 1,
+                out["stableNodes"].get<int>(), out["costPerHourStable"].get<double>());
+  EXPECT_EQ(lines.back().rfind(last, 0), 0u) << lines.back();
+}
+
 TEST(CliBenchDisruption, UnknownConsolidationSearchIsAnError) {
   CliRun run =
       RunKarpenter({"bench", "disruption", "--nodes", "5", "--consolidation-search", "greedy"});

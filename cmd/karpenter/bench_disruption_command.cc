@@ -182,6 +182,17 @@ std::vector<bench::PackedNode> PackedNodes(const state::ClusterSnapshot& snapsho
   return out;
 }
 
+// $/h of the snapshot's nodes at the bench types' on-demand prices.
+double NodeCostPerHour(const state::ClusterSnapshot& snapshot,
+                       const std::map<std::string, BenchType>& types) {
+  double cost = 0;
+  for (const api::Node& node : snapshot.nodes()) {
+    auto type = types.find(node.metadata.labels.at(std::string(api::kLabelInstanceTypeStable)));
+    if (type != types.end()) cost += type->second.price;
+  }
+  return cost;
+}
+
 struct Figures {
   double cost_before = 0;
   double lower_bound = 0;
@@ -196,10 +207,7 @@ absl::StatusOr<Figures> Prices(const state::ClusterSnapshot& snapshot,
   const std::vector<bench::FluidNodeType> fluid_types = FluidTypes(types);
   KP_ASSIGN_OR_RETURN(figures.lower_bound,
                       bench::FluidLowerBound(bench::DemandOf(snapshot.pods()), fluid_types));
-  for (const api::Node& node : snapshot.nodes()) {
-    auto type = types.find(node.metadata.labels.at(std::string(api::kLabelInstanceTypeStable)));
-    if (type != types.end()) figures.cost_before += type->second.price;
-  }
+  figures.cost_before = NodeCostPerHour(snapshot, types);
   return figures;
 }
 
@@ -240,14 +248,32 @@ struct StableFigures {
   bench::GapBreakdown gap;
 };
 
+// One --trace line: decision `index` (0 is the first), the cluster it decided on, what it decided.
+void TraceDecision(int index, const Round& round, const std::map<std::string, BenchType>& types,
+                   const Timing& timing) {
+  std::string decided = "nothing";
+  if (!round.result.commands.empty()) {
+    const disruption::Command& command = round.result.commands.front();
+    decided = fmt::format("{} of {} node(s) into {}, saves ${:.4f}/h",
+                          disruption::MethodName(command.method), command.candidates.size(),
+                          command.replacements.size(), command.savings_per_hour);
+    if (!command.detail.empty()) decided += fmt::format(" ({})", command.detail);
+  }
+  std::fprintf(stderr, "decision %d: %zu nodes, $%.4f/h: %s; %.1f ms (%.1f ms CPU)\n", index,
+               round.snapshot.nodes().size(), NodeCostPerHour(round.snapshot, types),
+               decided.c_str(), timing.wall_millis, timing.cpu_millis);
+  std::fflush(stderr);
+}
+
 // Applies and re-decides until a decision has no command. `first` holds the first decision.
 absl::StatusOr<StableFigures> RunUntilStable(std::unique_ptr<Round> round,
                                              const std::map<std::string, BenchType>& types,
                                              provisioning::CatalogCache& catalogs, api::Time now,
                                              const disruption::DisruptionOptions& decide,
-                                             const Timing& first) {
+                                             const Timing& first, bool trace) {
   StableFigures figures;
   figures.max = first;
+  if (trace) TraceDecision(0, *round, types, first);
   while (!round->result.commands.empty() && figures.rounds < kMaxRounds) {
     ++figures.rounds;
     auto next = std::make_unique<Round>();
@@ -262,10 +288,10 @@ absl::StatusOr<StableFigures> RunUntilStable(std::unique_ptr<Round> round,
     figures.summed.cpu_millis += timing.cpu_millis;
     figures.max.wall_millis = std::max(figures.max.wall_millis, timing.wall_millis);
     figures.max.cpu_millis = std::max(figures.max.cpu_millis, timing.cpu_millis);
+    if (trace) TraceDecision(figures.rounds, *next, types, timing);
     round = std::move(next);
   }
-  KP_ASSIGN_OR_RETURN(const Figures prices, Prices(round->snapshot, types));
-  figures.cost = prices.cost_before;
+  figures.cost = NodeCostPerHour(round->snapshot, types);
   figures.nodes = round->snapshot.nodes().size();
   KP_ASSIGN_OR_RETURN(figures.gap,
                       bench::BreakDownGap(PackedNodes(round->snapshot, types), FluidTypes(types)));
@@ -344,7 +370,7 @@ int RunBenchDisruption(const BenchDisruptionOptions& options) {
     std::string stable_text;
     if (options.until_stable) {
       absl::StatusOr<StableFigures> stable =
-          RunUntilStable(std::move(round), *types, catalogs, now, decide, timing);
+          RunUntilStable(std::move(round), *types, catalogs, now, decide, timing, options.trace);
       if (!stable.ok()) {
         std::fprintf(stderr, "bench disruption: %s\n", stable.status().ToString().c_str());
         return 1;
@@ -406,6 +432,9 @@ void AddBenchDisruptionCommand(CLI::App& bench, BenchDisruptionOptions& options,
   cmd->add_flag("--breakdown", options.breakdown,
                 "With --until-stable (text output): split the steady state's gap to the bound "
                 "into idle CPU, idle memory, idle pod slots and type premium, per instance type");
+  cmd->add_flag("--trace", options.trace,
+                "With --until-stable: one line per decision on stderr as it is taken (what it "
+                "decided, the cluster's nodes and $/h, wall and CPU time)");
   cmd->callback([&options, &exit_code] { exit_code = RunBenchDisruption(options); });
 }
 

@@ -8,7 +8,10 @@
 // until nothing is left to do: rounds, the summed and the longest decision time (wall and thread
 // CPU) and the steady-state $/h; --consolidation-search extended adds the opt-in grouped search
 // (extended_consolidation.h);
-// --breakdown adds where the steady state's cost above the bound goes (bench::BreakDownGap).
+// --breakdown adds where the steady state's cost above the bound goes (bench::BreakDownGap);
+// --trace writes one line per decision to stderr as it is taken (what it decided, the cluster's
+// nodes and $/h it decided on, its wall and CPU time), so a run stopped early still says how far it
+// got and where the long decisions were.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +28,7 @@ struct BenchDisruptionOptions {
   bool json = false;
   bool until_stable = false;
   bool breakdown = false;
+  bool trace = false;
   std::string consolidation_search = "upstream";
 };
 
