@@ -18,6 +18,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "karpenter/common/status.h"
 #include "src/api/pod.h"
 #include "src/api/taint.h"
@@ -102,13 +103,21 @@ class Topology {
     scheduling::Requirements requirements;
     const scheduling::WellKnownLabels* allow_undefined;
   };
+  // A group whose constraint the pod carries, with what placements ask of it about the pod.
+  struct OwnedGroup {
+    size_t index;  // Into `groups_`.
+    bool on_hostname;
+    bool selects_self;
+  };
+  // A pod has a handful of groups at most: inline storage spares tens of thousands of pods an
+  // allocation each.
   struct PodGroups {
-    size_t constraint_count = 0;            // Of the attempt `owned` was built for.
-    std::vector<size_t> owned;              // Groups whose constraint the pod carries.
-    std::vector<size_t> owned_on_hostname;  // The subset of `owned` keyed on the hostname ...
-    std::vector<bool> selects_self;         // ... and whether each selects the pod itself.
-    std::vector<size_t> inverse_owned;      // Inverse groups of the pod's required anti-affinity.
-    std::vector<size_t> inverse_selecting;  // Inverse groups that select the pod.
+    bool built = false;
+    size_t constraint_count = 0;  // Of the attempt `owned` was built for.
+    absl::InlinedVector<OwnedGroup, 2> owned;
+    // Inverse groups of the pod's required anti-affinity.
+    absl::InlinedVector<size_t, 1> inverse_owned;
+    absl::InlinedVector<size_t, 1> inverse_selecting;  // Inverse groups that select the pod.
   };
   using TaintSets = std::vector<std::vector<api::Taint>>;
 
@@ -121,7 +130,8 @@ class Topology {
   void AddDomain(const std::string& key, const std::string& domain,
                  const std::vector<api::Taint>& taints);
   void BuildNodes(const SchedulerInput& input);
-  void TrackInverse(const api::Pod& pod, const NodeInfo* node, std::vector<size_t>* owned);
+  void TrackInverse(const api::Pod& pod, const NodeInfo* node,
+                    absl::InlinedVector<size_t, 1>* owned);
   std::vector<TopologyGroupSpec> SpecsFor(const PodAttempt& attempt) const;
   NamespaceSet Namespaces(const api::Pod& pod, const api::PodAffinityTerm& term) const;
   size_t GroupFor(TopologyGroupSpec spec, const api::Pod& pod);
