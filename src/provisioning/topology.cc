@@ -137,8 +137,7 @@ Topology::Topology(const SchedulerInput& input, std::span<const PodAttempt> pend
   }
   pods_.reserve(pending.size());
   for (const PodAttempt& attempt : pending) {
-    PodGroups& groups = pods_[attempt.pod];
-    TrackInverse(*attempt.pod, nullptr, &groups.inverse_owned);
+    TrackInverse(*attempt.pod, nullptr, &GroupsOf(*attempt.pod).inverse_owned);
   }
   for (const PodAttempt& attempt : pending) Update(attempt);
 }
@@ -335,7 +334,9 @@ size_t Topology::GroupFor(TopologyGroupSpec spec, const api::Pod& pod) {
   for (const auto& [key, domain] : registered_) {
     if (key == group->key()) group->Register(domain);
   }
-  for (const Placement& placement : placements_) RecordIn(*group, placement);
+  for (const Placement& placement : placements_) {
+    if (group->Selects(*placement.pod)) RecordIn(*group, placement);
+  }
   groups_.push_back(std::move(group));
   return it->second;
 }
@@ -370,8 +371,14 @@ void Topology::CountExisting(TopologyGroup& group) const {
   }
 }
 
+Topology::PodGroups& Topology::GroupsOf(const api::Pod& pod) {
+  auto [it, inserted] = pods_.try_emplace(&pod);
+  if (inserted) it->second.label_set = label_sets_.IdOf(pod);
+  return it->second;
+}
+
 void Topology::Update(const PodAttempt& attempt) {
-  PodGroups& groups = pods_[attempt.pod];
+  PodGroups& groups = GroupsOf(*attempt.pod);
   const size_t count = ConstraintCount(attempt);
   if (groups.built && groups.constraint_count == count) return;
   groups.built = true;
@@ -379,15 +386,17 @@ void Topology::Update(const PodAttempt& attempt) {
   groups.owned.clear();
   for (TopologyGroupSpec& spec : SpecsFor(attempt)) {
     const size_t index = GroupFor(std::move(spec), *attempt.pod);
-    const TopologyGroup& group = *groups_[index];
-    groups.owned.push_back(
-        {index, group.key() == api::kLabelHostname, group.Selects(*attempt.pod)});
+    groups.owned.push_back({index, groups_[index]->key() == api::kLabelHostname, false});
+  }
+  const std::vector<size_t>& selecting =
+      group_selections_.Selecting(groups.label_set, label_sets_, groups_);
+  for (OwnedGroup& owned : groups.owned) {
+    owned.selects_self = std::binary_search(selecting.begin(), selecting.end(), owned.index);
   }
   // Inverse groups all exist by now: only the constructor makes them.
-  groups.inverse_selecting.clear();
-  for (size_t i = 0; i < inverse_.size(); ++i) {
-    if (inverse_[i]->Selects(*attempt.pod)) groups.inverse_selecting.push_back(i);
-  }
+  const std::vector<size_t>& inverse_selecting =
+      inverse_selections_.Selecting(groups.label_set, label_sets_, inverse_);
+  groups.inverse_selecting.assign(inverse_selecting.begin(), inverse_selecting.end());
 }
 
 uint32_t Topology::ClaimHostId(std::string_view host) {
@@ -463,8 +472,8 @@ absl::Status Topology::AddRequirements(const PodAttempt& attempt,
 }
 
 void Topology::RecordIn(TopologyGroup& group, const Placement& placement) const {
-  if (!group.Counts(*placement.pod, *placement.taints, placement.requirements,
-                    placement.allow_undefined)) {
+  if (!group.spec().node_filter.Matches(*placement.taints, placement.requirements,
+                                        placement.allow_undefined)) {
     return;
   }
   const Requirement* domains = placement.requirements.Find(group.key());
@@ -483,10 +492,11 @@ void Topology::Record(const api::Pod& pod, const std::vector<api::Taint>& taints
                       const scheduling::WellKnownLabels* allow_undefined) {
   placements_.push_back({&pod, &taints, node, allow_undefined});
   const Placement& placement = placements_.back();
-  for (const std::unique_ptr<TopologyGroup>& group : groups_) RecordIn(*group, placement);
-  auto found = pods_.find(&pod);
-  if (found == pods_.end()) return;
-  for (size_t index : found->second.inverse_owned) {
+  PodGroups& groups = GroupsOf(pod);
+  for (size_t index : group_selections_.Selecting(groups.label_set, label_sets_, groups_)) {
+    RecordIn(*groups_[index], placement);
+  }
+  for (size_t index : groups.inverse_owned) {
     TopologyGroup& group = *inverse_[index];
     const Requirement* domains = node.Find(group.key());
     if (domains == nullptr || domains->is_complement()) continue;

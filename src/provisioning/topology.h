@@ -22,6 +22,7 @@
 #include "karpenter/common/status.h"
 #include "src/api/pod.h"
 #include "src/api/taint.h"
+#include "src/provisioning/group_selections.h"
 #include "src/provisioning/preferences.h"
 #include "src/provisioning/topology_group.h"
 #include "src/provisioning/types.h"
@@ -112,6 +113,7 @@ class Topology {
   // A pod has a handful of groups at most: inline storage spares tens of thousands of pods an
   // allocation each.
   struct PodGroups {
+    uint32_t label_set = 0;  // In `label_sets_`.
     bool built = false;
     size_t constraint_count = 0;  // Of the attempt `owned` was built for.
     absl::InlinedVector<OwnedGroup, 2> owned;
@@ -136,7 +138,9 @@ class Topology {
   NamespaceSet Namespaces(const api::Pod& pod, const api::PodAffinityTerm& term) const;
   size_t GroupFor(TopologyGroupSpec spec, const api::Pod& pod);
   void CountExisting(TopologyGroup& group) const;
+  // Counts the placement in `group`, which selects its pod, if the group's node filter admits it.
   void RecordIn(TopologyGroup& group, const Placement& placement) const;
+  PodGroups& GroupsOf(const api::Pod& pod);
   bool Ignored(const api::Pod& pod) const;
 
   const SchedulerInput& input_;
@@ -156,6 +160,9 @@ class Topology {
   std::vector<scheduling::Requirement> inverse_any_domain_;
   absl::flat_hash_map<std::string, size_t> inverse_index_;
   absl::flat_hash_map<const api::Pod*, PodGroups> pods_;
+  LabelSets label_sets_;                // Of the pods in `pods_`.
+  GroupSelections group_selections_;    // Over `groups_`.
+  GroupSelections inverse_selections_;  // Over `inverse_`.
 
   std::vector<Placement> placements_;
   std::vector<std::string_view> registered_nodes_;               // Hostnames, in order.

@@ -160,12 +160,6 @@ bool TopologyGroup::Selects(const api::Pod& pod) const {
          api::Matches(spec_.selector, pod.metadata.labels);
 }
 
-bool TopologyGroup::Counts(const api::Pod& pod, const std::vector<api::Taint>& taints,
-                           const scheduling::Requirements& node,
-                           const scheduling::WellKnownLabels* allow_undefined) const {
-  return Selects(pod) && spec_.node_filter.Matches(taints, node, allow_undefined);
-}
-
 void TopologyGroup::Register(std::string_view domain) { domains_.try_emplace(Key(domain), 0); }
 
 void TopologyGroup::Record(std::string_view domain) {
