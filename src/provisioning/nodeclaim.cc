@@ -47,26 +47,29 @@ InFlightNodeClaim::InFlightNodeClaim(const NodeClaimTemplate& node_claim_templat
   host_ports_.Add(node_claim_template.daemon_host_ports);
   // Candidates only ever narrow to a subset, which the cache then covers too.
   compatibility_covers_ = compatibility_ != nullptr && compatibility_->Covers(candidates_);
-  UpdateHeadroom();
+  UpdateHeadroom(/*candidates_changed=*/true);
 }
 
-void InFlightNodeClaim::UpdateHeadroom() {
+void InFlightNodeClaim::UpdateHeadroom(bool candidates_changed) {
   // The roomiest type per resource bounds them all: `RoomUpperBound` grows with the room (or
   // saturates, which only loosens the bound MayFit relies on).
   if (candidates_.empty()) {
     headroom_ = {INT64_MIN, INT64_MIN, INT64_MIN};
     return;
   }
-  ResourceFootprint roomiest{INT64_MIN, INT64_MIN, INT64_MIN};
-  for (const TypeCandidate* candidate : candidates_) {
-    roomiest.cpu = std::max(roomiest.cpu, candidate->room.cpu);
-    roomiest.memory = std::max(roomiest.memory, candidate->room.memory);
-    roomiest.pods = std::max(roomiest.pods, candidate->room.pods);
+  // Candidates only narrow, so an unchanged count means the same types and the same roomiest.
+  if (candidates_changed) {
+    roomiest_ = {INT64_MIN, INT64_MIN, INT64_MIN};
+    for (const TypeCandidate* candidate : candidates_) {
+      roomiest_.cpu = std::max(roomiest_.cpu, candidate->room.cpu);
+      roomiest_.memory = std::max(roomiest_.memory, candidate->room.memory);
+      roomiest_.pods = std::max(roomiest_.pods, candidate->room.pods);
+    }
   }
   const ResourceFootprint used = FootprintOf(pod_requests_);
-  headroom_ = {RoomUpperBound(roomiest.cpu, 0, used.cpu),
-               RoomUpperBound(roomiest.memory, 0, used.memory),
-               RoomUpperBound(roomiest.pods, 0, used.pods)};
+  headroom_ = {RoomUpperBound(roomiest_.cpu, 0, used.cpu),
+               RoomUpperBound(roomiest_.memory, 0, used.memory),
+               RoomUpperBound(roomiest_.pods, 0, used.pods)};
 }
 
 namespace {
@@ -118,18 +121,19 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
         template_->taints, &options.well_known_labels, requirements));
   }
 
-  const api::ResourceList requests = Merge(pod_requests_, pod_requests);
+  api::ResourceList requests = Merge(pod_requests_, pod_requests);
   FilterResult filtered;
-  if (compatibility_covers_) {
+  // Every remaining type met the claim's earlier requirements and had an allowed offering: only
+  // the keys the pod narrowed, and resources, can rule one out now.
+  const std::vector<const scheduling::Requirement*> changed =
+      candidates_meet_requirements_ ? ChangedExceptHostname(requirements, requirements_)
+                                    : std::vector<const scheduling::Requirement*>();
+  if (candidates_meet_requirements_ && changed.empty()) {
+    filtered.remaining = KeepFitting(candidates_, requests);
+  } else if (compatibility_covers_) {
     filtered.remaining = compatibility_->Filter(candidates_, requirements, requests);
   } else if (candidates_meet_requirements_) {
-    // Every remaining type met the claim's earlier requirements and had an allowed offering:
-    // only the keys the pod narrowed, and resources, can rule one out now.
-    const std::vector<const scheduling::Requirement*> changed =
-        ChangedExceptHostname(requirements, requirements_);
-    filtered.remaining = changed.empty()
-                             ? KeepFitting(candidates_, requests)
-                             : NarrowCandidates(candidates_, requirements, changed, requests);
+    filtered.remaining = NarrowCandidates(candidates_, requirements, changed, requests);
   } else {
     filtered = FilterInstanceTypes(candidates_, requirements, requests, /*explain=*/false);
   }
@@ -165,14 +169,15 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
     requirements.Remove(api::kLabelHostname);
   }
   pods_.push_back(attempt.pod);
+  const bool candidates_changed = filtered.remaining.size() != candidates_.size();
   candidates_ = std::move(filtered.remaining);
   candidates_meet_requirements_ = true;
-  pod_requests_ = requests;
+  pod_requests_ = std::move(requests);
   requirements_ = std::move(requirements);
   min_values_relaxed_ |= relaxed;
   host_ports_.Add(ports);
   if (reservations_ != nullptr) HoldReservations(std::move(reservation_ids));
-  UpdateHeadroom();
+  UpdateHeadroom(candidates_changed);
   return absl::OkStatus();
 }
 

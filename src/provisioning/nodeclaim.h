@@ -128,8 +128,10 @@ class InFlightNodeClaim {
   // Per resource, the most any remaining type has left after the claim's pods and its
   // daemonsets (kept in step with `candidates_` and `pod_requests_`).
   ResourceFootprint headroom_;
+  ResourceFootprint roomiest_;  // Per resource, the most room any remaining type has.
 
-  void UpdateHeadroom();
+  // `candidates_changed`: `candidates_` lost a type since the last update (or is new).
+  void UpdateHeadroom(bool candidates_changed);
 };
 
 }  // namespace karpenter::provisioning

@@ -1,6 +1,7 @@
 #include "src/provisioning/scheduler.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <deque>
 #include <map>
 #include <memory>
@@ -127,11 +128,12 @@ bool Scheduler::ClaimBefore(size_t a, size_t b) const {
 }
 
 void Scheduler::MoveUpAfterAdd(size_t position) {
-  while (position + 1 < claim_order_.size() &&
-         ClaimBefore(claim_order_[position + 1], claim_order_[position])) {
-    std::swap(claim_order_[position], claim_order_[position + 1]);
-    ++position;
-  }
+  // The claims after `position` are still sorted: a binary search finds where it now belongs
+  // (past thousands of claims with as many pods, in a large solve) and one rotation moves it.
+  const auto from = claim_order_.begin() + static_cast<std::ptrdiff_t>(position);
+  const auto to = std::lower_bound(from + 1, claim_order_.end(), *from,
+                                   [this](size_t a, size_t b) { return ClaimBefore(a, b); });
+  std::rotate(from, from + 1, to);
 }
 
 void Scheduler::InsertNewClaim(size_t index) {

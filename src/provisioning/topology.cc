@@ -107,16 +107,24 @@ Topology::Topology(const SchedulerInput& input, std::span<const PodAttempt> pend
     });
     if (outside_removed) namespaces_.emplace_back(name);
   }
-  const size_t bound_namespaces = namespaces_.size();
+  // Pending pods are many and their namespaces few: each distinct one is copied once.
+  absl::flat_hash_set<std::string_view> pending_namespaces;
   for (const PodAttempt& attempt : pending) {
-    const std::string& name = attempt.pod->metadata.namespace_;
-    if (!std::binary_search(namespaces_.begin(), namespaces_.begin() + bound_namespaces, name)) {
-      namespaces_.push_back(name);
-    }
-    if (!attempt.pod->metadata.uid.empty()) excluded_uids_.insert(attempt.pod->metadata.uid);
+    pending_namespaces.insert(attempt.pod->metadata.namespace_);
   }
-  std::sort(namespaces_.begin(), namespaces_.end());
-  namespaces_.erase(std::unique(namespaces_.begin(), namespaces_.end()), namespaces_.end());
+  const size_t bound_namespaces = namespaces_.size();
+  for (std::string_view name : pending_namespaces) {
+    if (!std::binary_search(namespaces_.begin(), namespaces_.begin() + bound_namespaces, name)) {
+      namespaces_.emplace_back(name);
+    }
+  }
+  std::sort(namespaces_.begin(), namespaces_.end());  // hash order must not reach any decision
+  // Only bound pods are checked against the pending pods' uids.
+  if (!input.bound_pods.empty()) {
+    for (const PodAttempt& attempt : pending) {
+      if (!attempt.pod->metadata.uid.empty()) excluded_uids_.insert(attempt.pod->metadata.uid);
+    }
+  }
 
   // Anti-affinity of bound pods blocks matching pods from the domains they occupy.
   for (const api::Pod* with_anti_affinity : bound.with_required_anti_affinity) {
@@ -129,8 +137,7 @@ Topology::Topology(const SchedulerInput& input, std::span<const PodAttempt> pend
   }
   pods_.reserve(pending.size());
   for (const PodAttempt& attempt : pending) {
-    PodGroups& groups = pods_[attempt.pod];
-    TrackInverse(*attempt.pod, nullptr, &groups.inverse_owned);
+    TrackInverse(*attempt.pod, nullptr, &GroupsOf(*attempt.pod).inverse_owned);
   }
   for (const PodAttempt& attempt : pending) Update(attempt);
 }
@@ -228,7 +235,8 @@ NamespaceSet Topology::Namespaces(const api::Pod& pod, const api::PodAffinityTer
   return set;
 }
 
-void Topology::TrackInverse(const api::Pod& pod, const NodeInfo* node, std::vector<size_t>* owned) {
+void Topology::TrackInverse(const api::Pod& pod, const NodeInfo* node,
+                            absl::InlinedVector<size_t, 1>* owned) {
   const std::vector<api::PodAffinityTerm>* terms = RequiredAntiAffinity(pod);
   if (terms == nullptr) return;
   EnsureDomainsAndNodes();
@@ -326,7 +334,9 @@ size_t Topology::GroupFor(TopologyGroupSpec spec, const api::Pod& pod) {
   for (const auto& [key, domain] : registered_) {
     if (key == group->key()) group->Register(domain);
   }
-  for (const Placement& placement : placements_) RecordIn(*group, placement);
+  for (const Placement& placement : placements_) {
+    if (group->Selects(*placement.pod)) RecordIn(*group, placement);
+  }
   groups_.push_back(std::move(group));
   return it->second;
 }
@@ -361,26 +371,32 @@ void Topology::CountExisting(TopologyGroup& group) const {
   }
 }
 
+Topology::PodGroups& Topology::GroupsOf(const api::Pod& pod) {
+  auto [it, inserted] = pods_.try_emplace(&pod);
+  if (inserted) it->second.label_set = label_sets_.IdOf(pod);
+  return it->second;
+}
+
 void Topology::Update(const PodAttempt& attempt) {
-  PodGroups& groups = pods_[attempt.pod];
+  PodGroups& groups = GroupsOf(*attempt.pod);
   const size_t count = ConstraintCount(attempt);
-  if (!groups.owned.empty() && groups.constraint_count == count) return;
-  groups.owned.clear();
-  groups.owned_on_hostname.clear();
-  groups.selects_self.clear();
+  if (groups.built && groups.constraint_count == count) return;
+  groups.built = true;
   groups.constraint_count = count;
+  groups.owned.clear();
   for (TopologyGroupSpec& spec : SpecsFor(attempt)) {
     const size_t index = GroupFor(std::move(spec), *attempt.pod);
-    groups.owned.push_back(index);
-    if (groups_[index]->key() == api::kLabelHostname) {
-      groups.owned_on_hostname.push_back(index);
-      groups.selects_self.push_back(groups_[index]->Selects(*attempt.pod));
-    }
+    groups.owned.push_back({index, groups_[index]->key() == api::kLabelHostname, false});
   }
-  groups.inverse_selecting.clear();
-  for (size_t i = 0; i < inverse_.size(); ++i) {
-    if (inverse_[i]->Selects(*attempt.pod)) groups.inverse_selecting.push_back(i);
+  const std::vector<size_t>& selecting =
+      group_selections_.Selecting(groups.label_set, label_sets_, groups_);
+  for (OwnedGroup& owned : groups.owned) {
+    owned.selects_self = std::binary_search(selecting.begin(), selecting.end(), owned.index);
   }
+  // Inverse groups all exist by now: only the constructor makes them.
+  const std::vector<size_t>& inverse_selecting =
+      inverse_selections_.Selecting(groups.label_set, label_sets_, inverse_);
+  groups.inverse_selecting.assign(inverse_selecting.begin(), inverse_selecting.end());
 }
 
 uint32_t Topology::ClaimHostId(std::string_view host) {
@@ -393,8 +409,8 @@ bool Topology::BlockedOnEveryClaim(const PodAttempt& attempt, size_t claims) con
   auto found = pods_.find(attempt.pod);
   if (found == pods_.end()) return false;
   const PodGroups& groups = found->second;
-  for (size_t index : groups.owned_on_hostname) {
-    if (groups_[index]->BlockedClaims() >= claims) return true;
+  for (const OwnedGroup& owned : groups.owned) {
+    if (owned.on_hostname && groups_[owned.index]->BlockedClaims() >= claims) return true;
   }
   for (size_t index : groups.inverse_selecting) {
     if (inverse_[index]->BlockedClaims() >= claims) return true;
@@ -406,8 +422,8 @@ bool Topology::MayPlaceOnHost(const PodAttempt& attempt, uint32_t host_id) const
   auto found = pods_.find(attempt.pod);
   if (found == pods_.end()) return true;
   const PodGroups& groups = found->second;
-  for (size_t i = 0; i < groups.owned_on_hostname.size(); ++i) {
-    if (groups_[groups.owned_on_hostname[i]]->BlocksHost(groups.selects_self[i], host_id)) {
+  for (const OwnedGroup& owned : groups.owned) {
+    if (owned.on_hostname && groups_[owned.index]->BlocksHost(owned.selects_self, host_id)) {
       return false;
     }
   }
@@ -426,10 +442,11 @@ absl::Status Topology::AddRequirements(const PodAttempt& attempt,
   auto found = pods_.find(attempt.pod);
   if (found == pods_.end()) return absl::OkStatus();
   const PodGroups& groups = found->second;
-  auto narrow = [&](const TopologyGroup& group, const Requirement& any) -> absl::Status {
+  auto narrow = [&](const TopologyGroup& group, bool selects_self,
+                    const Requirement& any) -> absl::Status {
     const Requirement* pod_domains = strict_pod_requirements.Find(group.key());
     const Requirement* node_domains = node.Find(group.key());
-    Requirement domains = group.Next(group.Selects(*attempt.pod), pod_domains ? *pod_domains : any,
+    Requirement domains = group.Next(selects_self, pod_domains ? *pod_domains : any,
                                      node_domains ? *node_domains : any);
     const bool defined = node_domains != nullptr ||
                          (allow_undefined != nullptr && allow_undefined->Contains(group.key()));
@@ -445,16 +462,18 @@ absl::Status Topology::AddRequirements(const PodAttempt& attempt,
     node.Add(std::move(domains));
     return absl::OkStatus();
   };
-  for (size_t index : groups.owned) KP_RETURN_IF_ERROR(narrow(*groups_[index], any_domain_[index]));
+  for (const OwnedGroup& owned : groups.owned) {
+    KP_RETURN_IF_ERROR(narrow(*groups_[owned.index], owned.selects_self, any_domain_[owned.index]));
+  }
   for (size_t index : groups.inverse_selecting) {
-    KP_RETURN_IF_ERROR(narrow(*inverse_[index], inverse_any_domain_[index]));
+    KP_RETURN_IF_ERROR(narrow(*inverse_[index], /*selects_self=*/true, inverse_any_domain_[index]));
   }
   return absl::OkStatus();
 }
 
 void Topology::RecordIn(TopologyGroup& group, const Placement& placement) const {
-  if (!group.Counts(*placement.pod, *placement.taints, placement.requirements,
-                    placement.allow_undefined)) {
+  if (!group.spec().node_filter.Matches(*placement.taints, placement.requirements,
+                                        placement.allow_undefined)) {
     return;
   }
   const Requirement* domains = placement.requirements.Find(group.key());
@@ -473,10 +492,11 @@ void Topology::Record(const api::Pod& pod, const std::vector<api::Taint>& taints
                       const scheduling::WellKnownLabels* allow_undefined) {
   placements_.push_back({&pod, &taints, node, allow_undefined});
   const Placement& placement = placements_.back();
-  for (const std::unique_ptr<TopologyGroup>& group : groups_) RecordIn(*group, placement);
-  auto found = pods_.find(&pod);
-  if (found == pods_.end()) return;
-  for (size_t index : found->second.inverse_owned) {
+  PodGroups& groups = GroupsOf(pod);
+  for (size_t index : group_selections_.Selecting(groups.label_set, label_sets_, groups_)) {
+    RecordIn(*groups_[index], placement);
+  }
+  for (size_t index : groups.inverse_owned) {
     TopologyGroup& group = *inverse_[index];
     const Requirement* domains = node.Find(group.key());
     if (domains == nullptr || domains->is_complement()) continue;

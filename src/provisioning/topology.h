@@ -18,9 +18,11 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "karpenter/common/status.h"
 #include "src/api/pod.h"
 #include "src/api/taint.h"
+#include "src/provisioning/group_selections.h"
 #include "src/provisioning/preferences.h"
 #include "src/provisioning/topology_group.h"
 #include "src/provisioning/types.h"
@@ -102,13 +104,22 @@ class Topology {
     scheduling::Requirements requirements;
     const scheduling::WellKnownLabels* allow_undefined;
   };
+  // A group whose constraint the pod carries, with what placements ask of it about the pod.
+  struct OwnedGroup {
+    size_t index;  // Into `groups_`.
+    bool on_hostname;
+    bool selects_self;
+  };
+  // A pod has a handful of groups at most: inline storage spares tens of thousands of pods an
+  // allocation each.
   struct PodGroups {
-    size_t constraint_count = 0;            // Of the attempt `owned` was built for.
-    std::vector<size_t> owned;              // Groups whose constraint the pod carries.
-    std::vector<size_t> owned_on_hostname;  // The subset of `owned` keyed on the hostname ...
-    std::vector<bool> selects_self;         // ... and whether each selects the pod itself.
-    std::vector<size_t> inverse_owned;      // Inverse groups of the pod's required anti-affinity.
-    std::vector<size_t> inverse_selecting;  // Inverse groups that select the pod.
+    uint32_t label_set = 0;  // In `label_sets_`.
+    bool built = false;
+    size_t constraint_count = 0;  // Of the attempt `owned` was built for.
+    absl::InlinedVector<OwnedGroup, 2> owned;
+    // Inverse groups of the pod's required anti-affinity.
+    absl::InlinedVector<size_t, 1> inverse_owned;
+    absl::InlinedVector<size_t, 1> inverse_selecting;  // Inverse groups that select the pod.
   };
   using TaintSets = std::vector<std::vector<api::Taint>>;
 
@@ -121,12 +132,15 @@ class Topology {
   void AddDomain(const std::string& key, const std::string& domain,
                  const std::vector<api::Taint>& taints);
   void BuildNodes(const SchedulerInput& input);
-  void TrackInverse(const api::Pod& pod, const NodeInfo* node, std::vector<size_t>* owned);
+  void TrackInverse(const api::Pod& pod, const NodeInfo* node,
+                    absl::InlinedVector<size_t, 1>* owned);
   std::vector<TopologyGroupSpec> SpecsFor(const PodAttempt& attempt) const;
   NamespaceSet Namespaces(const api::Pod& pod, const api::PodAffinityTerm& term) const;
   size_t GroupFor(TopologyGroupSpec spec, const api::Pod& pod);
   void CountExisting(TopologyGroup& group) const;
+  // Counts the placement in `group`, which selects its pod, if the group's node filter admits it.
   void RecordIn(TopologyGroup& group, const Placement& placement) const;
+  PodGroups& GroupsOf(const api::Pod& pod);
   bool Ignored(const api::Pod& pod) const;
 
   const SchedulerInput& input_;
@@ -146,6 +160,9 @@ class Topology {
   std::vector<scheduling::Requirement> inverse_any_domain_;
   absl::flat_hash_map<std::string, size_t> inverse_index_;
   absl::flat_hash_map<const api::Pod*, PodGroups> pods_;
+  LabelSets label_sets_;                // Of the pods in `pods_`.
+  GroupSelections group_selections_;    // Over `groups_`.
+  GroupSelections inverse_selections_;  // Over `inverse_`.
 
   std::vector<Placement> placements_;
   std::vector<std::string_view> registered_nodes_;               // Hostnames, in order.

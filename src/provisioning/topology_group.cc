@@ -29,6 +29,16 @@ const std::string* SingleValue(const Requirement& requirement) {
   return &requirement.Values()[0];
 }
 
+// `key In [domain]`, as `node_domains` itself when it already is exactly that (a node's or
+// claim's own hostname, a claim already in one zone): a copy then shares its storage instead of
+// allocating a new requirement for every placement attempt.
+Requirement OnlyDomain(std::string_view key, const Requirement& node_domains,
+                       const std::string& domain) {
+  const std::string* single = SingleValue(node_domains);
+  if (single != nullptr && *single == domain && !node_domains.min_values()) return node_domains;
+  return Requirement::In(key, {domain});
+}
+
 std::string SelectorSignature(const std::optional<api::LabelSelector>& selector) {
   if (!selector) return "null";
   std::string out = "{";
@@ -150,12 +160,6 @@ bool TopologyGroup::Selects(const api::Pod& pod) const {
          api::Matches(spec_.selector, pod.metadata.labels);
 }
 
-bool TopologyGroup::Counts(const api::Pod& pod, const std::vector<api::Taint>& taints,
-                           const scheduling::Requirements& node,
-                           const scheduling::WellKnownLabels* allow_undefined) const {
-  return Selects(pod) && spec_.node_filter.Matches(taints, node, allow_undefined);
-}
-
 void TopologyGroup::Register(std::string_view domain) { domains_.try_emplace(Key(domain), 0); }
 
 void TopologyGroup::Record(std::string_view domain) {
@@ -212,7 +216,8 @@ Requirement TopologyGroup::NextSpread(bool self_selecting, const Requirement& po
   if (IsHostname(spec_.key)) {
     if (const std::string* host = SingleValue(node_domains)) {
       // A node not yet registered (a claim's placeholder) is a new domain with no pods.
-      if (CountOf(*host) + self <= spec_.max_skew) return Requirement::In(spec_.key, {*host});
+      if (CountOf(*host) + self <= spec_.max_skew)
+        return OnlyDomain(spec_.key, node_domains, *host);
       return Requirement::DoesNotExist(spec_.key);
     }
   }
@@ -238,7 +243,7 @@ Requirement TopologyGroup::NextSpread(bool self_selecting, const Requirement& po
     }
   }
   if (best == nullptr) return Requirement::DoesNotExist(spec_.key);
-  return Requirement::In(spec_.key, {*best});
+  return OnlyDomain(spec_.key, node_domains, *best);
 }
 
 bool TopologyGroup::AnyPopulatedDomain(const Requirement& pod_domains) const {
@@ -260,7 +265,7 @@ Requirement TopologyGroup::NextAffinity(bool self_selecting, const Requirement& 
   if (IsHostname(spec_.key)) {
     if (const std::string* host = SingleValue(node_domains)) {
       if (!pod_domains.Has(*host)) return Requirement::DoesNotExist(spec_.key);
-      if (CountOf(*host) > 0 || can_bootstrap()) return Requirement::In(spec_.key, {*host});
+      if (CountOf(*host) > 0 || can_bootstrap()) return OnlyDomain(spec_.key, node_domains, *host);
       return Requirement::DoesNotExist(spec_.key);
     }
   }
@@ -295,7 +300,7 @@ Requirement TopologyGroup::NextAntiAffinity(const Requirement& pod_domains,
                                             const Requirement& node_domains) const {
   if (IsHostname(spec_.key)) {
     if (const std::string* host = SingleValue(node_domains)) {
-      if (CountOf(*host) == 0) return Requirement::In(spec_.key, {*host});
+      if (CountOf(*host) == 0) return OnlyDomain(spec_.key, node_domains, *host);
       return Requirement::DoesNotExist(spec_.key);
     }
   }

@@ -100,10 +100,6 @@ class TopologyGroup {
 
   // Whether the group's selector picks `pod` (namespace and labels).
   bool Selects(const api::Pod& pod) const;
-  // Whether `pod`, placed on a node with these taints and requirements, is counted.
-  bool Counts(const api::Pod& pod, const std::vector<api::Taint>& taints,
-              const scheduling::Requirements& node,
-              const scheduling::WellKnownLabels* allow_undefined) const;
 
   // Makes `domain` known with no pods (no-op when known).
   void Register(std::string_view domain);
