@@ -54,11 +54,11 @@ absl::Status AddNodePools(const state::ClusterSnapshot& snapshot, CatalogCache& 
 void ChargeBoundPods(const state::ClusterSnapshot& snapshot,
                      const std::vector<const api::Pod*>& pods, ExistingNodeView& view) {
   for (const api::Pod* pod : pods) {
-    if (state::IsTerminal(*pod)) continue;
+    const state::ClusterSnapshot::PodCharge& charge = snapshot.ChargeOf(*pod);
+    if (charge.terminal) continue;
     state::AddVolumes(view.volumes_in_use, state::PodVolumes(snapshot, *pod));
-    const api::ResourceList requests = api::PodRequests(*pod);
-    api::AddResources(view.requested, requests);
-    if (state::IsOwnedByDaemonSet(*pod)) api::AddResources(view.daemon_requested, requests);
+    api::AddResources(view.requested, charge.requests);
+    if (charge.daemon) api::AddResources(view.daemon_requested, charge.requests);
     for (const api::Container& container : pod->spec.containers) {
       for (const api::ContainerPort& port : container.ports) {
         if (port.host_port > 0) view.host_ports_used.push_back(port);
@@ -166,7 +166,7 @@ absl::Status AddExistingNodes(const state::ClusterSnapshot& snapshot, CatalogCac
     if (state::IsNodeDeleting(snapshot, node)) continue;
     out.input.existing_nodes.push_back(NodeView(snapshot, node));
     for (const api::Pod* pod : snapshot.PodsOnNode(node.metadata.name)) {
-      if (!state::IsTerminal(*pod)) out.input.bound_pods.push_back(pod);
+      if (!snapshot.ChargeOf(*pod).terminal) out.input.bound_pods.push_back(pod);
     }
   }
   for (const api::NodeClaim& node_claim : snapshot.node_claims()) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -668,18 +669,22 @@ std::shared_ptr<state::ClusterSnapshot> Cluster::RefreshedSnapshot(
       redo.emplace(SnapshotKeyOf(record.pod.metadata), key);
     }
   }
-  std::vector<api::Pod> old = cached.snapshot->TakePods();
+  state::ClusterSnapshot::TakenPods old = cached.snapshot->TakePods();
   std::vector<api::Pod> pods;
-  pods.reserve(old.size() + redo.size());
+  std::vector<std::optional<state::ClusterSnapshot::PodCharge>> charges;
+  pods.reserve(old.pods.size() + redo.size());
+  charges.reserve(old.pods.size() + redo.size());
   // Both lists are in (namespace, name) order: merge them, the records' versions winning.
   auto redo_it = redo.begin();
   auto copy_current = [&](const std::string& key) {
     auto record = pods_.find(key);
     if (record != pods_.end() && KeepsPod(schedulable_only, nodes, record->second.pod)) {
       pods.push_back(SnapshotCopy(record->second.pod));
+      charges.emplace_back();  // changed: charged afresh
     }
   };
-  for (api::Pod& pod : old) {
+  for (size_t i = 0; i < old.pods.size(); ++i) {
+    api::Pod& pod = old.pods[i];
     const std::pair<std::string_view, std::string_view> at = NamespaceAndName(pod.metadata);
     while (redo_it != redo.end() &&
            std::pair<std::string_view, std::string_view>(redo_it->first) < at) {
@@ -693,6 +698,7 @@ std::shared_ptr<state::ClusterSnapshot> Cluster::RefreshedSnapshot(
       continue;
     }
     pods.push_back(std::move(pod));
+    charges.push_back(std::move(old.charges[i]));
   }
   for (; redo_it != redo.end(); ++redo_it) copy_current(redo_it->second);
 
@@ -700,7 +706,9 @@ std::shared_ptr<state::ClusterSnapshot> Cluster::RefreshedSnapshot(
   options.expand_workloads = false;
   absl::StatusOr<state::ClusterSnapshot> snapshot =
       state::ClusterSnapshot::FromObjects(std::move(objects), options);
-  if (!snapshot.ok() || !snapshot->ReplacePods(std::move(pods)).ok()) return nullptr;
+  if (!snapshot.ok() || !snapshot->ReplacePods(std::move(pods), std::move(charges)).ok()) {
+    return nullptr;
+  }
   return std::make_shared<state::ClusterSnapshot>(*std::move(snapshot));
 }
 

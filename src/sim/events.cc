@@ -1,5 +1,7 @@
 #include "src/sim/events.h"
 
+#include <iterator>
+
 #include "fmt/format.h"
 #include "src/api/json_writer.h"
 
@@ -52,6 +54,14 @@ void EventLog::Record(SimMillis at, std::string_view event,
   }
   json.EndObject();
   lines_.push_back(json.Take());
+}
+
+void EventLog::Append(EventLog&& other) {
+  lines_.insert(lines_.end(), std::make_move_iterator(other.lines_.begin()),
+                std::make_move_iterator(other.lines_.end()));
+  other.lines_.clear();
+  marks_.insert(marks_.end(), other.marks_.begin(), other.marks_.end());
+  other.marks_.clear();
 }
 
 }  // namespace karpenter::sim

@@ -48,6 +48,8 @@ class EventLog {
   const std::vector<std::string>& lines() const { return lines_; }
   // The timeline marks recorded since the last call, in order.
   std::vector<TimelineMark> TakeMarks() { return std::move(marks_); }
+  // Moves `other`'s records after this log's (runs logged apart, joined in the report's order).
+  void Append(EventLog&& other);
 
  private:
   bool enabled_;

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 #include "src/sim/builtin_scenario.h"
 #include "src/sim/runner.h"
 #include "src/sim/scenario_file.h"
@@ -84,6 +87,38 @@ steps:
   EXPECT_EQ(run.nodes_final, 2u);  // the Karpenter-only drain did not run
   EXPECT_EQ(run.evictions, 0);
   EXPECT_GT(run.pod_pending_seconds.p50, 55);
+}
+
+// The built-in scenario's two runs on threads of their own report and log exactly what they
+// report and log one after the other, and the one progress line only moves forward.
+TEST(RunScenario, ParallelRunsMatchSequentialOnes) {
+  absl::StatusOr<Scenario> scenario = BuiltinScenario();
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  scenario->duration_seconds = 900;
+  ASSERT_EQ(scenario->autoscalers.size(), 2u);
+  EventLog parallel_log(true);
+  EventLog sequential_log(true);
+  std::vector<std::pair<Autoscaler, SimMillis>> progress;
+  absl::StatusOr<SimReport> parallel = RunScenario(
+      *scenario, 3, testing::TestCatalog(), parallel_log,
+      [&](Autoscaler autoscaler, SimMillis now, SimMillis) {
+        progress.emplace_back(autoscaler, now);
+      },
+      RunMode::kParallel);
+  absl::StatusOr<SimReport> sequential =
+      RunScenario(*scenario, 3, testing::TestCatalog(), sequential_log, {}, RunMode::kSequential);
+  ASSERT_TRUE(parallel.ok() && sequential.ok());
+  EXPECT_EQ(EncodeReportJson(*parallel, 0), EncodeReportJson(*sequential, 0));
+  ASSERT_FALSE(sequential_log.lines().empty());
+  EXPECT_EQ(parallel_log.lines(), sequential_log.lines());
+  for (size_t i = 0; i < parallel->runs.size(); ++i) {
+    EXPECT_EQ(parallel->runs[i].timeline.size(), sequential->runs[i].timeline.size());
+  }
+  ASSERT_FALSE(progress.empty());
+  for (size_t i = 1; i < progress.size(); ++i) {
+    EXPECT_LE(progress[i - 1].second, progress[i].second) << "report " << i;
+  }
+  EXPECT_EQ(progress.back().second, SecondsToMillis(900));
 }
 
 }  // namespace

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 #include "fmt/format.h"
 #include "src/sim/auto_scaling_groups.h"
@@ -57,6 +60,30 @@ ClusterSample TakeSample(const Cluster& cluster, SimMillis now) {
   sample.cost_per_hour = cluster.price_per_hour();
   return sample;
 }
+
+// Progress of runs on parallel threads as one line: each report moves its run's time, and the
+// caller hears about the run furthest behind (the first of them on a tie), one report at a time.
+class LaggingProgress {
+ public:
+  LaggingProgress(const std::vector<Autoscaler>& autoscalers, const ProgressCallback& progress)
+      : autoscalers_(autoscalers), progress_(progress), reached_(autoscalers.size(), 0) {}
+
+  ProgressCallback ForRun(size_t run) {
+    if (!progress_) return {};
+    return [this, run](Autoscaler, SimMillis now, SimMillis end) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      reached_[run] = now;
+      const size_t behind = std::min_element(reached_.begin(), reached_.end()) - reached_.begin();
+      progress_(autoscalers_[behind], reached_[behind], end);
+    };
+  }
+
+ private:
+  const std::vector<Autoscaler>& autoscalers_;
+  const ProgressCallback& progress_;
+  std::mutex mutex_;
+  std::vector<SimMillis> reached_;
+};
 
 }  // namespace
 
@@ -155,7 +182,7 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
 
 absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
                                       const cloudprovider::Catalog& catalog, EventLog& log,
-                                      const ProgressCallback& progress) {
+                                      const ProgressCallback& progress, RunMode mode) {
   // A pinned price for an offering the catalog does not have would silently price nothing.
   for (const auto& [offering, price] : scenario.spot_prices.prices) {
     const auto& [type_name, zone] = offering;
@@ -168,9 +195,31 @@ absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
   report.scenario = scenario.name;
   report.seed = seed;
   report.simulated_seconds = scenario.duration_seconds;
-  for (Autoscaler autoscaler : scenario.autoscalers) {
-    KP_ASSIGN_OR_RETURN(RunResult run, RunOne(scenario, autoscaler, seed, catalog, log, progress));
-    report.runs.push_back(run);
+  const size_t runs = scenario.autoscalers.size();
+  std::vector<EventLog> logs;
+  logs.reserve(runs);
+  for (size_t i = 0; i < runs; ++i) logs.emplace_back(log.enabled());
+  std::vector<absl::StatusOr<RunResult>> results(runs, absl::CancelledError("not run"));
+  if (mode == RunMode::kParallel && runs > 1) {
+    LaggingProgress lagging(scenario.autoscalers, progress);
+    auto run = [&](size_t i) {
+      results[i] =
+          RunOne(scenario, scenario.autoscalers[i], seed, catalog, logs[i], lagging.ForRun(i));
+    };
+    std::vector<std::thread> threads;
+    for (size_t i = 1; i < runs; ++i) threads.emplace_back(run, i);
+    run(0);
+    for (std::thread& thread : threads) thread.join();
+  } else {
+    for (size_t i = 0; i < runs; ++i) {
+      results[i] = RunOne(scenario, scenario.autoscalers[i], seed, catalog, logs[i], progress);
+      if (!results[i].ok()) break;
+    }
+  }
+  for (size_t i = 0; i < runs; ++i) {
+    log.Append(std::move(logs[i]));
+    if (!results[i].ok()) return results[i].status();
+    report.runs.push_back(*std::move(results[i]));
   }
   return report;
 }

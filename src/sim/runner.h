@@ -71,9 +71,16 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
                                  const cloudprovider::Catalog& catalog, EventLog& log,
                                  const ProgressCallback& progress = {});
 
-// Every autoscaler of the scenario in turn.
+// How RunScenario runs the scenario's autoscalers. Their runs share nothing but the read-only
+// scenario and catalog, so each may have a thread of its own; the report and the events (each
+// run's, in the scenario's order) are the same either way. In parallel, progress follows the
+// run furthest behind.
+enum class RunMode { kParallel, kSequential };
+
+// Every autoscaler of the scenario.
 absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
                                       const cloudprovider::Catalog& catalog, EventLog& log,
-                                      const ProgressCallback& progress = {});
+                                      const ProgressCallback& progress = {},
+                                      RunMode mode = RunMode::kParallel);
 
 }  // namespace karpenter::sim

@@ -6,6 +6,8 @@
 #include <variant>
 
 #include "fmt/format.h"
+#include "src/api/pod_resources.h"
+#include "src/state/pod_predicates.h"
 #include "src/state/workload_expansion.h"
 
 namespace karpenter::state {
@@ -195,6 +197,7 @@ absl::StatusOr<ClusterSnapshot> ClusterSnapshot::FromObjects(std::vector<Sourced
 }
 
 void ClusterSnapshot::BuildIndexes() {
+  charges_.assign(pods().size(), std::nullopt);
   pods_by_node_.clear();
   node_by_provider_id_.clear();
   node_claim_by_provider_id_.clear();
@@ -216,14 +219,29 @@ void ClusterSnapshot::BuildIndexes() {
   }
 }
 
-std::vector<api::Pod> ClusterSnapshot::TakePods() {
-  std::vector<api::Pod> pods = std::move(std::get<std::vector<api::Pod>>(objects_));
-  std::get<std::vector<api::Pod>>(objects_).clear();
-  BuildIndexes();
-  return pods;
+const ClusterSnapshot::PodCharge& ClusterSnapshot::ChargeOf(const api::Pod& pod) const {
+  std::optional<PodCharge>& charge = charges_[&pod - pods().data()];
+  if (!charge) {
+    charge = PodCharge{.requests = api::PodRequests(pod),
+                       .terminal = IsTerminal(pod),
+                       .daemon = IsOwnedByDaemonSet(pod)};
+  }
+  return *charge;
 }
 
-absl::Status ClusterSnapshot::ReplacePods(std::vector<api::Pod> pods) {
+ClusterSnapshot::TakenPods ClusterSnapshot::TakePods() {
+  TakenPods taken{std::move(std::get<std::vector<api::Pod>>(objects_)), std::move(charges_)};
+  std::get<std::vector<api::Pod>>(objects_).clear();
+  BuildIndexes();
+  return taken;
+}
+
+absl::Status ClusterSnapshot::ReplacePods(std::vector<api::Pod> pods,
+                                          std::vector<std::optional<PodCharge>> charges) {
+  if (!charges.empty() && charges.size() != pods.size()) {
+    return absl::InvalidArgumentError(
+        fmt::format("ReplacePods: {} charges for {} pods", charges.size(), pods.size()));
+  }
   if (!expanded_pods_.empty() || expanded_claims_ != 0) {
     return absl::FailedPreconditionError("ReplacePods on a snapshot with expanded workloads");
   }
@@ -240,6 +258,7 @@ absl::Status ClusterSnapshot::ReplacePods(std::vector<api::Pod> pods) {
   }
   std::get<std::vector<api::Pod>>(objects_) = std::move(pods);
   BuildIndexes();
+  if (!charges.empty()) charges_ = std::move(charges);
   return absl::OkStatus();
 }
 

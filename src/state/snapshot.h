@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -140,14 +141,31 @@ class ClusterSnapshot {
   // True for pods added by workload expansion rather than read from the input.
   bool IsExpanded(const api::Pod& pod) const;
 
+  // What a bound pod takes of its node, as scheduler inputs charge it.
+  struct PodCharge {
+    api::ResourceList requests;  // api::PodRequests
+    bool terminal = false;       // Succeeded or Failed: takes nothing any more
+    bool daemon = false;         // owned by a DaemonSet
+  };
+  // The charge of `pod`, which must be one of pods(). Computed on first ask and kept: a host
+  // builds several scheduler inputs from one snapshot, each charging every bound pod, and the
+  // twin carries charges over to its next snapshot with the pods (TakePods/ReplacePods).
+  const PodCharge& ChargeOf(const api::Pod& pod) const;
+
   // For a host whose pods change a few at a time between snapshots (the twin): instead of
   // copying every pod into each new snapshot, it moves the pods out of the last one (which is
   // left without pods) and puts them, updated, into the next. ReplacePods takes pods sorted by
   // (namespace, name) without duplicates, each with a namespace and a name, and rebuilds the
   // indexes; otherwise it returns InvalidArgument and changes nothing. Only for snapshots built
-  // without workload expansion (FailedPrecondition otherwise).
-  std::vector<api::Pod> TakePods();
-  absl::Status ReplacePods(std::vector<api::Pod> pods);
+  // without workload expansion (FailedPrecondition otherwise). `charges` is empty or one per
+  // pod: the charges taken with a pod whose spec and status did not change, nullopt for others.
+  struct TakenPods {
+    std::vector<api::Pod> pods;
+    std::vector<std::optional<PodCharge>> charges;  // ChargeOf's so far, one per pod
+  };
+  TakenPods TakePods();
+  absl::Status ReplacePods(std::vector<api::Pod> pods,
+                           std::vector<std::optional<PodCharge>> charges = {});
   // How many pods and claims expansion added.
   size_t expanded_pod_count() const { return expanded_pods_.size(); }
   size_t expanded_claim_count() const { return expanded_claims_; }
@@ -173,6 +191,8 @@ class ClusterSnapshot {
   std::map<std::string, size_t, std::less<>> node_claim_by_provider_id_;
   std::set<std::string, std::less<>> expanded_pods_;  // "namespace/name"
   size_t expanded_claims_ = 0;
+  // ChargeOf's, by index into pods(); BuildIndexes sizes it.
+  mutable std::vector<std::optional<PodCharge>> charges_;
 };
 
 // True for kinds that live in a namespace (Pod, workloads, PDB, PVC).

@@ -3,6 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <vector>
+
+#include "src/api/pod_resources.h"
 #include "src/state/state_test_util.h"
 
 namespace karpenter::state {
@@ -328,7 +332,7 @@ TEST(ClusterSnapshot, TakenPodsGoBackWithTheirIndexes) {
   absl::StatusOr<ClusterSnapshot> snapshot =
       SnapshotFromYaml(kNodesAndClaims, SnapshotOptions{.expand_workloads = false});
   ASSERT_TRUE(snapshot.ok()) << snapshot.status();
-  std::vector<api::Pod> pods = snapshot->TakePods();
+  std::vector<api::Pod> pods = snapshot->TakePods().pods;
   ASSERT_EQ(pods.size(), 4u);
   EXPECT_TRUE(snapshot->pods().empty());
   EXPECT_TRUE(snapshot->PodsOnNode("ip-1").empty());
@@ -339,6 +343,37 @@ TEST(ClusterSnapshot, TakenPodsGoBackWithTheirIndexes) {
               ElementsAre("default/pending", "default/z", "kube-system/a"));
   EXPECT_TRUE(snapshot->PodsOnNode("gone-node").empty());
   EXPECT_EQ(snapshot->FindPod("default", "orphan"), nullptr);
+}
+
+TEST(ClusterSnapshot, PodChargesAreComputedOnceAndCarriedOverWithThePods) {
+  absl::StatusOr<ClusterSnapshot> snapshot =
+      SnapshotFromYaml(kNodesAndClaims, SnapshotOptions{.expand_workloads = false});
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status();
+  const api::Pod* z = snapshot->FindPod("default", "z");
+  ASSERT_NE(z, nullptr);
+  const ClusterSnapshot::PodCharge& charge = snapshot->ChargeOf(*z);
+  EXPECT_EQ(charge.requests, api::PodRequests(*z));
+  EXPECT_FALSE(charge.terminal);
+  EXPECT_EQ(&snapshot->ChargeOf(*z), &charge);  // kept, not recomputed
+
+  ClusterSnapshot::TakenPods taken = snapshot->TakePods();
+  ASSERT_EQ(taken.charges.size(), taken.pods.size());
+  const size_t z_index = 2;  // default/orphan, default/pending, default/z, kube-system/a
+  ASSERT_EQ(taken.pods[z_index].metadata.name, "z");
+  ASSERT_TRUE(taken.charges[z_index].has_value());
+  EXPECT_FALSE(taken.charges[0].has_value());  // never asked
+  // A carried charge is taken as it is (the host vouches the pod did not change).
+  taken.charges[z_index]->requests["cpu"] = api::Quantity::FromMilli(7000, {});
+  taken.pods[0].status.phase = "Succeeded";
+  ASSERT_TRUE(snapshot->ReplacePods(std::move(taken.pods), std::move(taken.charges)).ok());
+  EXPECT_EQ(snapshot->ChargeOf(*snapshot->FindPod("default", "z")).requests.at("cpu").MilliValue(),
+            7000);
+  EXPECT_TRUE(snapshot->ChargeOf(*snapshot->FindPod("default", "orphan")).terminal);
+
+  std::vector<api::Pod> pods = snapshot->pods();
+  EXPECT_THAT(snapshot->ReplacePods(pods, std::vector<std::optional<ClusterSnapshot::PodCharge>>(1))
+                  .message(),
+              HasSubstr("1 charges for 4 pods"));
 }
 
 TEST(ClusterSnapshot, ReplacedPodsMustBeSortedUniqueAndNamed) {
