@@ -67,7 +67,9 @@ void ChargeBoundPods(const state::ClusterSnapshot& snapshot,
   }
 }
 
-ExistingNodeView NodeView(const state::ClusterSnapshot& snapshot, const api::Node& node) {
+// `pods` are the pods bound to `node` (ClusterSnapshot::PodsOnNode).
+ExistingNodeView NodeView(const state::ClusterSnapshot& snapshot, const api::Node& node,
+                          const std::vector<const api::Pod*>& pods) {
   ExistingNodeView view;
   view.name = node.metadata.name;
   view.labels = node.metadata.labels;
@@ -79,7 +81,7 @@ ExistingNodeView NodeView(const state::ClusterSnapshot& snapshot, const api::Nod
       node_claim != nullptr || node.metadata.labels.contains(std::string(api::kNodePoolLabelKey));
   view.initialized = node_claim == nullptr ||
                      node.metadata.labels.contains(std::string(api::kNodeInitializedLabelKey));
-  ChargeBoundPods(snapshot, snapshot.PodsOnNode(node.metadata.name), view);
+  ChargeBoundPods(snapshot, pods, view);
   if (const api::CSINode* csi_node = snapshot.FindCSINode(node.metadata.name)) {
     view.volume_limits = state::VolumeLimits(*csi_node);
   }
@@ -164,8 +166,9 @@ absl::Status AddExistingNodes(const state::ClusterSnapshot& snapshot, CatalogCac
                               SnapshotSchedulerInput& out) {
   for (const api::Node& node : snapshot.nodes()) {
     if (state::IsNodeDeleting(snapshot, node)) continue;
-    out.input.existing_nodes.push_back(NodeView(snapshot, node));
-    for (const api::Pod* pod : snapshot.PodsOnNode(node.metadata.name)) {
+    const std::vector<const api::Pod*> pods = snapshot.PodsOnNode(node.metadata.name);
+    out.input.existing_nodes.push_back(NodeView(snapshot, node, pods));
+    for (const api::Pod* pod : pods) {
       if (!snapshot.ChargeOf(*pod).terminal) out.input.bound_pods.push_back(pod);
     }
   }
