@@ -173,7 +173,11 @@ ConsolidationDecision ComputeConsolidation(const Simulator& simulator,
                                            std::span<const Candidate* const> candidates,
                                            const ConsolidationOptions& options) {
   SimulationResult result =
-      simulator.Simulate(candidates, {.consolidation = true, .now = options.now});
+      simulator.Simulate(candidates, {.consolidation = true,
+                                      .now = options.now,
+                                      // Every command below predicts its launch again after
+                                      // cutting the types; a rejection needs none.
+                                      .predict_launches = false});
   if (!result.AllCandidatePodsScheduled()) return {std::nullopt, result.failures.front()};
   if (result.new_node_claims.empty()) return {MakeCommand(candidates, std::move(result)), ""};
   if (result.new_node_claims.size() > 1) {

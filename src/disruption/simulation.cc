@@ -152,7 +152,12 @@ SimulationResult Simulator::SimulateWith(
   }
   for (provisioning::NewNodeClaim& claim : solved.new_node_claims) {
     RebindInstanceTypes(solved_input, claim);
-    absl::StatusOr<provisioning::LaunchPrediction> launch = provisioning::PredictLaunch(claim);
+    absl::StatusOr<provisioning::LaunchPrediction> launch = provisioning::LaunchPrediction{};
+    if (options.predict_launches) {
+      launch = provisioning::PredictLaunch(claim);
+    } else if (absl::Status launchable = provisioning::CheckLaunchable(claim); !launchable.ok()) {
+      launch = std::move(launchable);
+    }
     if (!launch.ok()) {
       for (const std::string& pod : claim.pods) {
         if (moving.contains(pod)) {

@@ -28,11 +28,15 @@ struct SimulationOptions {
   // drift and expiration do not.
   bool consolidation = false;
   api::Time now;
+  // False when the caller predicts the launch itself after cutting the claim's types (a
+  // consolidation): new claims then carry a default `launch`, and a claim nothing could launch
+  // still fails its pods, as with the prediction.
+  bool predict_launches = true;
 };
 
 struct SimulationResult {
-  // New NodeClaims with their predicted launch, creation order. Their instance_type_options point
-  // into the Simulator's input: valid while that input lives.
+  // New NodeClaims with their predicted launch (see SimulationOptions), creation order. Their
+  // instance_type_options point into the Simulator's input: valid while that input lives.
   std::vector<provisioning::PlannedNodeClaim> new_node_claims;
   // Moved candidate pod -> its destination (an existing node's name, or "new nodeclaim N").
   std::map<std::string, std::string> destinations;

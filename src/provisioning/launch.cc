@@ -86,6 +86,10 @@ void KeepLargestReservationPerZone(std::vector<LaunchOption>& options) {
   if (!kept.empty()) options = std::move(kept);
 }
 
+absl::Status NothingToLaunch() {
+  return absl::NotFoundError("no instance type has an available offering the NodeClaim allows");
+}
+
 }  // namespace
 
 std::map<std::string, std::string> LaunchLabels(const LaunchPrediction& launch) {
@@ -100,6 +104,17 @@ absl::StatusOr<NewNodeClaim> FinalizeNodeClaim(const InFlightNodeClaim& claim,
                                                const SchedulerOptions& options,
                                                size_t max_instance_types) {
   return NodeClaimFinalizer(options, max_instance_types).Finalize(claim);
+}
+
+absl::Status CheckLaunchable(const NewNodeClaim& claim) {
+  for (const InstanceTypeView* type : claim.instance_type_options) {
+    for (const OfferingView& offering : type->offerings) {
+      if (offering.available && OfferingCompatible(offering, claim.requirements)) {
+        return absl::OkStatus();
+      }
+    }
+  }
+  return NothingToLaunch();
 }
 
 absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim) {
@@ -189,7 +204,7 @@ absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim) {
                               .reservation_interruptible = best->reservation_interruptible};
     }
   }
-  return absl::NotFoundError("no instance type has an available offering the NodeClaim allows");
+  return NothingToLaunch();
 }
 
 }  // namespace karpenter::provisioning

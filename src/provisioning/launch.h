@@ -46,4 +46,8 @@ std::map<std::string, std::string> LaunchLabels(const LaunchPrediction& launch);
 // NotFound when no instance type has an available offering the claim allows.
 absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim);
 
+// PredictLaunch's status without its choice (OK when some type has an available offering the
+// claim allows): for callers that only need to know, and predict again after changing the types.
+absl::Status CheckLaunchable(const NewNodeClaim& claim);
+
 }  // namespace karpenter::provisioning
