@@ -2,6 +2,7 @@
 // ordering, preference relaxation order, and the instance-type filter's failure reasons.
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "rapidcheck.h"
 #include "src/provisioning/host_ports.h"
 #include "src/provisioning/instance_filter.h"
 #include "src/provisioning/nodeclaim.h"
@@ -10,6 +11,7 @@
 #include "src/provisioning/resources.h"
 #include "src/provisioning/scheduler.h"
 #include "src/provisioning/scheduler_test_util.h"
+#include "test/property_check.h"
 
 namespace karpenter::provisioning {
 namespace {
@@ -94,6 +96,23 @@ TEST(SortPodsForScheduling, CpuThenMemoryThenAgeThenUid) {
   std::vector<std::string> names;
   for (const api::Pod* pod : pods) names.push_back(pod->metadata.name);
   EXPECT_THAT(names, ElementsAre("big-cpu", "big-mem", "old", "small", "twin-b"));
+}
+
+// Namespaces that are prefixes of one another and characters on both sides of '/' are where a
+// comparison of the parts could differ from the comparison of the joined keys.
+TEST(PodKeyLess, OrdersAsTheKeysDo) {
+  property_test::CheckProperty({.seed = 3, .runs = 500}, "PodKeyLess = PodKey <", [] {
+    const auto part =
+        rc::gen::container<std::string>(rc::gen::element('a', '-', '/', '0', '~', '\xe9'));
+    api::Pod a;
+    api::Pod b;
+    a.metadata.namespace_ = *part;
+    a.metadata.name = *part;
+    b.metadata.namespace_ = *rc::gen::oneOf(rc::gen::just(a.metadata.namespace_), part);
+    b.metadata.name = *part;
+    RC_ASSERT(PodKeyLess(a.metadata, b.metadata) == (PodKey(a) < PodKey(b)));
+    RC_ASSERT(PodKeyLess(b.metadata, a.metadata) == (PodKey(b) < PodKey(a)));
+  });
 }
 
 TEST(Relax, FollowsUpstreamOrder) {

@@ -1,5 +1,6 @@
 #include "src/provisioning/room_index.h"
 
+#include <cstdint>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -33,12 +34,21 @@ TEST(RoomIndex, FindsTheFirstNodeThatHoldsEveryResource) {
   EXPECT_EQ(RoomIndex().FirstFit(0, {0, 0, 0}), 0u);
 }
 
-TEST(RoomIndex, AgreesWithAWalkAfterAnyChanges) {
-  property_test::CheckProperty({.seed = 7, .runs = 300}, "room index = walk", [] {
-    const auto room = rc::gen::build<ResourceFootprint>(
-        rc::gen::set(&ResourceFootprint::cpu, rc::gen::inRange<int64_t>(-1, 8)),
-        rc::gen::set(&ResourceFootprint::memory, rc::gen::inRange<int64_t>(-1, 8)),
-        rc::gen::set(&ResourceFootprint::pods, rc::gen::inRange<int64_t>(-1, 3)));
+// Rooms and needs of -1 to 8 units of cpu and memory (-1: a closed node) and up to 2 pod slots,
+// changed at random between searches.
+void CheckAgainstAWalk(uint64_t seed, int64_t cpu_unit, int64_t memory_unit) {
+  property_test::CheckProperty({.seed = seed, .runs = 300}, "room index = walk", [=] {
+    auto footprint = [=](int64_t low) {
+      return rc::gen::build<ResourceFootprint>(
+          rc::gen::set(&ResourceFootprint::cpu,
+                       rc::gen::map(rc::gen::inRange<int64_t>(low, 8),
+                                    [=](int64_t n) { return n < 0 ? -1 : n * cpu_unit; })),
+          rc::gen::set(&ResourceFootprint::memory,
+                       rc::gen::map(rc::gen::inRange<int64_t>(low, 8),
+                                    [=](int64_t n) { return n < 0 ? -1 : n * memory_unit; })),
+          rc::gen::set(&ResourceFootprint::pods, rc::gen::inRange<int64_t>(low, 3)));
+    };
+    const auto room = footprint(-1);
     std::vector<ResourceFootprint> rooms =
         *rc::gen::container<std::vector<ResourceFootprint>>(room);
     RoomIndex index(rooms);
@@ -50,13 +60,37 @@ TEST(RoomIndex, AgreesWithAWalkAfterAnyChanges) {
         index.Set(at, rooms[at]);
       }
       const size_t from = *rc::gen::inRange<size_t>(0, rooms.size() + 2);
-      const ResourceFootprint need = *rc::gen::build<ResourceFootprint>(
-          rc::gen::set(&ResourceFootprint::cpu, rc::gen::inRange<int64_t>(0, 8)),
-          rc::gen::set(&ResourceFootprint::memory, rc::gen::inRange<int64_t>(0, 8)),
-          rc::gen::set(&ResourceFootprint::pods, rc::gen::inRange<int64_t>(0, 3)));
+      const ResourceFootprint need = *footprint(0);
       RC_ASSERT(index.FirstFit(from, need) == FirstFitByWalking(rooms, from, need));
     }
   });
+}
+
+TEST(RoomIndex, AgreesWithAWalkAfterAnyChanges) { CheckAgainstAWalk(7, 1, 1); }
+
+// In real units (millicores, millibytes) rooms and needs span the memory-per-cpu ratios the
+// balanced scores use, 1/16 to 16 GiB per core and beyond, so their pruning is what is checked.
+TEST(RoomIndex, AgreesWithAWalkInRealUnits) {
+  constexpr int64_t kQuarterCore = 250;
+  constexpr int64_t kHalfGib = int64_t{512} * 1024 * 1024 * 1000;
+  CheckAgainstAWalk(11, kQuarterCore, kHalfGib);
+  CheckAgainstAWalk(13, 2 * kQuarterCore, kHalfGib / 8);
+}
+
+TEST(RoomIndex, AnswersNoneWhenEachNodeHoldsOnlyTheCpuOrTheMemory) {
+  // Half the nodes have cpu and no memory, half memory and no cpu: every range's maxima hold the
+  // pod, no node does. The answer must still be "none", and a fitting node at the end is found.
+  constexpr int64_t kGib = int64_t{1024} * 1024 * 1024 * 1000;
+  std::vector<ResourceFootprint> rooms;
+  for (int i = 0; i < 512; ++i) {
+    rooms.push_back(i % 2 == 0 ? ResourceFootprint{4000, kGib / 4, 10}
+                               : ResourceFootprint{250, 16 * kGib, 10});
+  }
+  RoomIndex index(rooms);
+  EXPECT_EQ(index.FirstFit(0, {2000, 4 * kGib, 1}), rooms.size());
+  index.Set(300, {2000, 4 * kGib, 1});
+  EXPECT_EQ(index.FirstFit(0, {2000, 4 * kGib, 1}), 300u);
+  EXPECT_EQ(index.FirstFit(301, {2000, 4 * kGib, 1}), rooms.size());
 }
 
 }  // namespace

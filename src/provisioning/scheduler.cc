@@ -367,6 +367,24 @@ std::string PodKey(const api::Pod& pod) {
   return pod.metadata.namespace_ + "/" + pod.metadata.name;
 }
 
+bool PodKeyLess(const api::ObjectMeta& a, const api::ObjectMeta& b) {
+  // PodKey(a) < PodKey(b) without building them: within one namespace the names decide;
+  // otherwise the first differing character of "namespace/name", compared as unsigned chars as
+  // std::string does.
+  if (a.namespace_ == b.namespace_) return a.name < b.name;
+  auto at = [](const api::ObjectMeta& meta, size_t i) -> unsigned char {
+    const std::string& ns = meta.namespace_;
+    if (i < ns.size()) return static_cast<unsigned char>(ns[i]);
+    return i == ns.size() ? '/' : static_cast<unsigned char>(meta.name[i - ns.size() - 1]);
+  };
+  const size_t a_size = a.namespace_.size() + 1 + a.name.size();
+  const size_t b_size = b.namespace_.size() + 1 + b.name.size();
+  for (size_t i = 0; i < std::min(a_size, b_size); ++i) {
+    if (at(a, i) != at(b, i)) return at(a, i) < at(b, i);
+  }
+  return a_size < b_size;
+}
+
 void SortPodsForScheduling(std::vector<const api::Pod*>& pods) {
   std::map<const api::Pod*, api::ResourceList> requests;
   for (const api::Pod* pod : pods) requests[pod] = RequestsForPod(*pod);
@@ -402,7 +420,7 @@ void SortPodsForScheduling(
     if (a.memory != b.memory) return a.memory > b.memory;
     if (a.created != b.created) return a.created < b.created;
     if (a.uid != b.uid) return a.uid < b.uid;
-    return PodKey(*a.pod) < PodKey(*b.pod);
+    return PodKeyLess(a.pod->metadata, b.pod->metadata);
   });
   for (size_t i = 0; i < keyed.size(); ++i) pods[i] = keyed[i].pod;
 }

@@ -18,6 +18,8 @@ inline constexpr size_t kMaxInstanceTypes = 600;
 
 // "namespace/name".
 std::string PodKey(const api::Pod& pod);
+// PodKey of `a` < PodKey of `b`, without building either.
+bool PodKeyLess(const api::ObjectMeta& a, const api::ObjectMeta& b);
 
 // Queue order: cpu request desc, memory request desc, creationTimestamp asc, uid asc (then key).
 void SortPodsForScheduling(std::vector<const api::Pod*>& pods);
