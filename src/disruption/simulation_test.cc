@@ -147,5 +147,25 @@ TEST(Simulator, FallsBackFromAHeldReservationWhereProvisioningWouldWait) {
   EXPECT_EQ(result.new_node_claims[1].launch.capacity_type, "on-demand");
 }
 
+// A consolidation predicts the launch itself after cutting the types: the simulation then only
+// checks that the claim could launch, and decides the same claims and destinations.
+TEST(Simulator, LeavesTheLaunchToTheCallerWhenAskedTo) {
+  std::unique_ptr<Cluster> cluster = TwoNodesAndAReservation();
+  const Candidate* n1 = cluster->Find("n1");
+  ASSERT_NE(n1, nullptr);
+  const Simulator simulator(cluster->snapshot, cluster->input);
+  const SimulationResult predicted = SimulateOne(simulator, n1);
+  const SimulationResult unpredicted = simulator.Simulate(
+      std::span(&n1, 1), {.consolidation = true, .now = Now(), .predict_launches = false});
+  ASSERT_EQ(predicted.new_node_claims.size(), 1u);
+  ASSERT_EQ(unpredicted.new_node_claims.size(), 1u);
+  EXPECT_EQ(predicted.new_node_claims[0].launch.instance_type, "m5.xlarge");
+  EXPECT_EQ(unpredicted.new_node_claims[0].launch.instance_type, "");
+  EXPECT_EQ(unpredicted.new_node_claims[0].claim.instance_types,
+            predicted.new_node_claims[0].claim.instance_types);
+  EXPECT_EQ(unpredicted.destinations, predicted.destinations);
+  EXPECT_THAT(unpredicted.failures, IsEmpty());
+}
+
 }  // namespace
 }  // namespace karpenter::disruption
