@@ -34,8 +34,8 @@ TEST(RoomIndex, FindsTheFirstNodeThatHoldsEveryResource) {
   EXPECT_EQ(RoomIndex().FirstFit(0, {0, 0, 0}), 0u);
 }
 
-// Rooms and needs of -1 to 8 units of cpu and memory (-1: a closed node) and up to 2 pod slots,
-// changed at random between searches.
+// Rooms of 0 to 7 units of cpu and memory or -1 (a closed node) and up to 2 pod slots, changed at
+// random between searches for needs of 0 to 7 units.
 void CheckAgainstAWalk(uint64_t seed, int64_t cpu_unit, int64_t memory_unit) {
   property_test::CheckProperty({.seed = seed, .runs = 300}, "room index = walk", [=] {
     auto footprint = [=](int64_t low) {
@@ -68,8 +68,8 @@ void CheckAgainstAWalk(uint64_t seed, int64_t cpu_unit, int64_t memory_unit) {
 
 TEST(RoomIndex, AgreesWithAWalkAfterAnyChanges) { CheckAgainstAWalk(7, 1, 1); }
 
-// In real units (millicores, millibytes) rooms and needs span the memory-per-cpu ratios the
-// balanced scores use, 1/16 to 16 GiB per core and beyond, so their pruning is what is checked.
+// In real units (millicores, millibytes) rooms and needs span about 0.02 to 14 GiB per core, across
+// the memory-per-cpu ratios of the balanced scores, so their pruning is what is checked.
 TEST(RoomIndex, AgreesWithAWalkInRealUnits) {
   constexpr int64_t kQuarterCore = 250;
   constexpr int64_t kHalfGib = int64_t{512} * 1024 * 1024 * 1000;
@@ -79,7 +79,7 @@ TEST(RoomIndex, AgreesWithAWalkInRealUnits) {
 
 TEST(RoomIndex, AnswersNoneWhenEachNodeHoldsOnlyTheCpuOrTheMemory) {
   // Half the nodes have cpu and no memory, half memory and no cpu: every range's maxima hold the
-  // pod, no node does. The answer must still be "none", and a fitting node at the end is found.
+  // pod, no node does. The answer must still be "none", and once one node fits, that node.
   constexpr int64_t kGib = int64_t{1024} * 1024 * 1024 * 1000;
   std::vector<ResourceFootprint> rooms;
   for (int i = 0; i < 512; ++i) {
