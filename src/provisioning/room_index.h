@@ -35,10 +35,10 @@ class RoomIndex {
   // each at least need's), or size() when there is none.
   size_t FirstFit(size_t from, const ResourceFootprint& need) const;
 
+ private:
   // Memory per cpu (GiB per core) of the balanced scores: from compute- to memory-heavy shapes.
   static constexpr std::array<double, 6> kGibPerCore = {0.5, 1, 2, 4, 8, 16};
 
- private:
   // What a range of nodes may hold: the per-resource maxima and the best balanced scores.
   struct Summary {
     ResourceFootprint max;

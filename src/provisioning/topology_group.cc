@@ -216,8 +216,9 @@ Requirement TopologyGroup::NextSpread(bool self_selecting, const Requirement& po
   if (IsHostname(spec_.key)) {
     if (const std::string* host = SingleValue(node_domains)) {
       // A node not yet registered (a claim's placeholder) is a new domain with no pods.
-      if (CountOf(*host) + self <= spec_.max_skew)
+      if (CountOf(*host) + self <= spec_.max_skew) {
         return OnlyDomain(spec_.key, node_domains, *host);
+      }
       return Requirement::DoesNotExist(spec_.key);
     }
   }
