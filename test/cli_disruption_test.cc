@@ -16,7 +16,9 @@ namespace karpenter::cli_test {
 namespace {
 
 // The snapshot of a disruption scenario (everything after its header document) in a temp file:
-// two underutilized nodes, one with a pod behind a PDB that allows no disruption.
+// two underutilized nodes, one with a pod behind a PDB that allows no disruption. One file per
+// test: ctest runs each test in its own process, in parallel, and a shared file could be read
+// while another process is rewriting it.
 std::string ClusterFile() {
   std::ifstream in(SourcePath("test/scenarios/disruption/blocked-pdb-zero-disruptions.yaml"));
   std::stringstream text;
@@ -24,15 +26,15 @@ std::string ClusterFile() {
   const std::string scenario = text.str();
   const size_t header_end = scenario.find("\n---\n");
   const std::filesystem::path path =
-      std::filesystem::temp_directory_path() / "kp_cli_disruption_cluster.yaml";
+      std::filesystem::temp_directory_path() /
+      ("kp_cli_disruption_" +
+       std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".yaml");
   std::ofstream(path) << scenario.substr(header_end + 5);
   return path.string();
 }
 
-const std::string kCluster = ClusterFile();
-
 TEST(CliDisruption, JsonAddsCommandsAndBlockedToThePlanDocument) {
-  CliRun run = RunKarpenter({"plan", "-f", kCluster, "--disruption", "-o", "json",
+  CliRun run = RunKarpenter({"plan", "-f", ClusterFile(), "--disruption", "-o", "json",
                              "--deterministic", "--now", "2026-12-02T00:00:00Z"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   nlohmann::ordered_json out = nlohmann::ordered_json::parse(run.out, nullptr, false);
@@ -56,7 +58,7 @@ TEST(CliDisruption, JsonAddsCommandsAndBlockedToThePlanDocument) {
 
 TEST(CliDisruption, TextExplainsEachDecision) {
   CliRun run =
-      RunKarpenter({"plan", "-f", kCluster, "--disruption", "--now", "2026-12-02T00:00:00Z"});
+      RunKarpenter({"plan", "-f", ClusterFile(), "--disruption", "--now", "2026-12-02T00:00:00Z"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("delete node n2, its 1 pod moves to n1, saves $0.1920/h"),
             std::string::npos)
@@ -67,7 +69,7 @@ TEST(CliDisruption, TextExplainsEachDecision) {
 }
 
 TEST(CliDisruption, WithoutTheFlagThePlanIsUnchanged) {
-  CliRun run = RunKarpenter({"plan", "-f", kCluster, "-o", "json", "--deterministic"});
+  CliRun run = RunKarpenter({"plan", "-f", ClusterFile(), "-o", "json", "--deterministic"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   nlohmann::json out = nlohmann::json::parse(run.out, nullptr, false);
   EXPECT_FALSE(out.contains("commands"));
@@ -76,21 +78,21 @@ TEST(CliDisruption, WithoutTheFlagThePlanIsUnchanged) {
 
 TEST(CliDisruption, MalformedFeatureGatesFail) {
   CliRun run = RunKarpenter(
-      {"plan", "-f", kCluster, "--disruption", "--feature-gates", "SpotToSpotConsolidation"});
+      {"plan", "-f", ClusterFile(), "--disruption", "--feature-gates", "SpotToSpotConsolidation"});
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.err.find("--feature-gates"), std::string::npos) << run.err;
 }
 
 TEST(CliDisruption, UnknownConsolidationSearchFails) {
   CliRun run = RunKarpenter(
-      {"plan", "-f", kCluster, "--disruption", "--consolidation-search", "exhaustive"});
+      {"plan", "-f", ClusterFile(), "--disruption", "--consolidation-search", "exhaustive"});
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.err.find("--consolidation-search: want upstream or extended"), std::string::npos)
       << run.err;
 }
 
 TEST(CliDisruption, BadNowFails) {
-  CliRun run = RunKarpenter({"plan", "-f", kCluster, "--disruption", "--now", "yesterday"});
+  CliRun run = RunKarpenter({"plan", "-f", ClusterFile(), "--disruption", "--now", "yesterday"});
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.err.find("--now"), std::string::npos) << run.err;
 }
