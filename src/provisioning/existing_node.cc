@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/taint_match.h"
 #include "src/provisioning/daemon_overhead.h"
@@ -75,39 +74,32 @@ void ExistingNode::UpdateHeadroom() {
                RoomUpperBound(available.pods, 0, used.pods)};
 }
 
-absl::Status ExistingNode::Check(const PodAttempt& attempt,
-                                 const scheduling::Requirements& pod_requirements,
-                                 const api::ResourceList& pod_requests,
-                                 const scheduling::Requirements* strict_pod_requirements,
-                                 const Topology* topology, Placement& placement) const {
-  KP_RETURN_IF_ERROR(CheckTaints(taints_, attempt.tolerations));
-  placement.ports = HostPortsOf(*attempt.pod);
-  if (absl::Status status = host_ports_.Conflicts(placement.ports); !status.ok()) {
-    return absl::FailedPreconditionError(std::string("checking host port usage, ") +
-                                         std::string(status.message()));
+bool ExistingNode::Check(const PodAttempt& attempt,
+                         const scheduling::Requirements& pod_requirements,
+                         const api::ResourceList& pod_requests,
+                         const scheduling::Requirements* strict_pod_requirements,
+                         const Topology* topology, Placement& placement) const {
+  if (!api::ToleratesAll(attempt.tolerations, taints_, /*ignore_prefer_no_schedule=*/false)) {
+    return false;
   }
-  if (attempt.volumes != nullptr) {
-    const std::string driver =
-        state::ExceededVolumeLimit(view_->volume_limits, volumes_, *attempt.volumes);
-    if (!driver.empty()) {
-      return absl::FailedPreconditionError(
-          fmt::format("checking volume usage, would exceed volume limits of {}", driver));
-    }
+  placement.ports = HostPortsOf(*attempt.pod);
+  if (!host_ports_.Conflicts(placement.ports).ok()) return false;
+  if (attempt.volumes != nullptr &&
+      !state::ExceededVolumeLimit(view_->volume_limits, volumes_, *attempt.volumes).empty()) {
+    return false;
   }
   // Resources first: the likeliest reason a pod does not fit an in-flight node.
   placement.requests = Merge(requests_, pod_requests);
-  if (!Fits(placement.requests, available_)) {
-    return absl::FailedPreconditionError("exceeds node resources");
-  }
-  KP_RETURN_IF_ERROR(requirements_.Compatible(pod_requirements));
+  if (!Fits(placement.requests, available_)) return false;
+  if (!requirements_.Compatible(pod_requirements).ok()) return false;
   placement.requirements = requirements_;
   placement.requirements.Add(pod_requirements);
-  if (topology != nullptr) {
-    KP_RETURN_IF_ERROR(topology->AddRequirements(
-        attempt, strict_pod_requirements ? *strict_pod_requirements : pod_requirements, taints_,
-        nullptr, placement.requirements));
-  }
-  return absl::OkStatus();
+  return topology == nullptr ||
+         topology
+             ->AddRequirements(
+                 attempt, strict_pod_requirements ? *strict_pod_requirements : pod_requirements,
+                 taints_, nullptr, placement.requirements)
+             .ok();
 }
 
 void ExistingNode::Place(const PodAttempt& attempt, Placement placement, Topology* topology) {

@@ -36,15 +36,17 @@ class ExistingNode {
     std::vector<HostPort> ports;
   };
 
-  // Taints, host ports, CSI volume limits, remaining resources ("exceeds node resources"), then the
-  // node's labels against the pod's requirements (strictly: a label the node lacks is not there),
-  // then, with a `topology`, topology spread and pod (anti-)affinity (with
-  // `strict_pod_requirements`, or `pod_requirements` when null). Changes nothing: a solve asks
-  // nodes it shares with other solves (SolveCache) and copies one only to Place a pod on it.
-  absl::Status Check(const PodAttempt& attempt, const scheduling::Requirements& pod_requirements,
-                     const api::ResourceList& pod_requests,
-                     const scheduling::Requirements* strict_pod_requirements,
-                     const Topology* topology, Placement& placement) const;
+  // Whether the pod can go here: taints, host ports, CSI volume limits, remaining resources, then
+  // the node's labels against the pod's requirements (strictly: a label the node lacks is not
+  // there), then, with a `topology`, topology spread and pod (anti-)affinity (with
+  // `strict_pod_requirements`, or `pod_requirements` when null). No reason: a solve tries many
+  // nodes per pod and only wants the first that takes it, and building a message for each refusal
+  // cost more than the checks. Changes nothing but `placement`: a solve asks nodes it shares with
+  // other solves (SolveCache) and copies one only to Place a pod on it.
+  bool Check(const PodAttempt& attempt, const scheduling::Requirements& pod_requirements,
+             const api::ResourceList& pod_requests,
+             const scheduling::Requirements* strict_pod_requirements, const Topology* topology,
+             Placement& placement) const;
   // Places the pod Check accepted and, with a `topology`, records it there.
   void Place(const PodAttempt& attempt, Placement placement, Topology* topology);
 

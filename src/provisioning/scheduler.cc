@@ -217,7 +217,7 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
     NodeSlot& slot = existing_[index];
     const ExistingNode& node = slot.node();
     if (moving && node.view().under_consolidate_after) continue;
-    if (!node.Check(attempt, pod_requirements, requests, &strict, &*topology_, placement).ok()) {
+    if (!node.Check(attempt, pod_requirements, requests, &strict, &*topology_, placement)) {
       continue;
     }
     if (slot.own == nullptr) slot.own = &owned_.emplace_back(*slot.shared);
@@ -345,7 +345,7 @@ SchedulerResult Scheduler::Run() {
     for (const api::Pod* pod : slot.own->pods())
       result.existing_node_pods[slot.own->name()].push_back(PodKey(*pod));
   }
-  NodeClaimFinalizer finalizer(input_.options, kMaxInstanceTypes);
+  NodeClaimFinalizer& finalizer = cache_.finalizer();
   result.new_node_claims.reserve(claims_.size());
   for (InFlightNodeClaim& claim : claims_) {
     claim.NarrowToReservations();

@@ -9,6 +9,7 @@
 #include "src/provisioning/host_ports.h"
 #include "src/provisioning/instance_filter.h"
 #include "src/provisioning/resources.h"
+#include "src/provisioning/scheduler.h"
 #include "src/provisioning/template_claim.h"
 
 namespace karpenter::provisioning {
@@ -29,7 +30,10 @@ api::ResourceList ChargeOf(const ExistingNodeView& node) {
 }  // namespace
 
 SolveCache::SolveCache(const SchedulerInput& input)
-    : input_(&input), reservations_(input.node_pools), bound_pod_facts_(input) {
+    : input_(&input),
+      reservations_(input.node_pools),
+      bound_pod_facts_(input),
+      finalizer_(std::make_unique<NodeClaimFinalizer>(input.options, kMaxInstanceTypes)) {
   BuildPools();
   BuildNodes();
 }

@@ -18,6 +18,7 @@
 #include "src/api/taint.h"
 #include "src/provisioning/compatibility_cache.h"
 #include "src/provisioning/existing_node.h"
+#include "src/provisioning/node_claim_finalizer.h"
 #include "src/provisioning/nodeclaim.h"
 #include "src/provisioning/pool_limits.h"
 #include "src/provisioning/reservation_manager.h"
@@ -41,9 +42,9 @@ struct PoolPrototype {
 
 class SolveCache {
  public:
-  // Valid for solves of `input` itself while its node pools, daemonset pods, existing nodes
-  // (other than `under_consolidate_after`) and bound pods are unchanged; `input` must outlive
-  // the cache.
+  // Valid for solves of `input` itself while its options, node pools, daemonset pods, existing
+  // nodes (other than `under_consolidate_after`) and bound pods are unchanged; `input` must
+  // outlive the cache.
   explicit SolveCache(const SchedulerInput& input);
 
   bool BuiltFrom(const SchedulerInput& input) const { return &input == input_; }
@@ -65,6 +66,10 @@ class SolveCache {
   // What nodes of `pool` charge against its limits, minus what the input's removed nodes charge.
   api::ResourceList UsedBy(const std::string& pool, const SchedulerInput& input) const;
   const BoundPodFacts& bound_pod_facts() const { return bound_pod_facts_; }
+  // Finalises every solve's claims. Its memo is keyed by the pools' candidates, which this
+  // cache owns, so the simulations of one poll, whose claims mostly end on the same few
+  // candidate lists, compute each list's selection once.
+  NodeClaimFinalizer& finalizer() const { return *finalizer_; }
 
  private:
   void BuildPools();
@@ -78,6 +83,7 @@ class SolveCache {
   RoomIndex rooms_;
   std::vector<std::pair<std::string_view, size_t>> by_name_;  // Sorted; views of nodes_' names.
   BoundPodFacts bound_pod_facts_;
+  std::unique_ptr<NodeClaimFinalizer> finalizer_;
   // Limits: what all nodes of a pool charge, and each pooled node's pool and charge by
   // node name.
   std::map<std::string, api::ResourceList> used_by_pool_;
