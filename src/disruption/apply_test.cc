@@ -26,7 +26,7 @@ TEST(ApplyCommands, ADeleteMovesThePodsAndRemovesTheNodeAndItsClaim) {
             PodYaml({.name = "a", .node = "n1", .cpu = "1"}),
             PodYaml({.name = "b", .node = "n2", .cpu = "1"})});
   provisioning::CatalogCache catalogs;
-  const provisioning::SnapshotSchedulerInput input =
+  provisioning::SnapshotSchedulerInput input =
       *provisioning::BuildSchedulerInput(before, {.now = Now()}, catalogs);
   const DisruptionResult result = ComputeDisruption(before, input, Now());
   ASSERT_EQ(result.commands.size(), 1u);
@@ -39,7 +39,7 @@ TEST(ApplyCommands, ADeleteMovesThePodsAndRemovesTheNodeAndItsClaim) {
   ASSERT_EQ(after->pods().size(), 2u);
   for (const api::Pod& pod : after->pods()) EXPECT_EQ(pod.spec.node_name, kept);
   // Nothing left to consolidate.
-  const provisioning::SnapshotSchedulerInput again =
+  provisioning::SnapshotSchedulerInput again =
       *provisioning::BuildSchedulerInput(*after, {.now = Now()}, catalogs);
   EXPECT_TRUE(ComputeDisruption(*after, again, Now()).commands.empty());
 }
@@ -49,7 +49,7 @@ TEST(ApplyCommands, AReplacementBecomesAnInitializedNodeOfThePredictedLaunch) {
       {kNodeClass, kPool, NodeYaml({.name = "n1", .instance_type = "m5.4xlarge", .cpu = "15890m"}),
        PodYaml({.name = "a", .node = "n1", .cpu = "1"})});
   provisioning::CatalogCache catalogs;
-  const provisioning::SnapshotSchedulerInput input =
+  provisioning::SnapshotSchedulerInput input =
       *provisioning::BuildSchedulerInput(before, {.now = Now()}, catalogs);
   const DisruptionResult result = ComputeDisruption(before, input, Now());
   ASSERT_EQ(result.commands.size(), 1u);

@@ -81,9 +81,10 @@ absl::StatusOr<DisruptionResult> ComputeDisruption(const state::ClusterSnapshot&
 // The same on a scheduler input the caller already built for `snapshot` (with
 // `options.scheduler`), so a host that also provisions does not rebuild it. Replacements'
 // `claim.instance_type_options` point into `input`: valid only while it lives (the overload
-// above, which owns its input, clears them).
+// above, which owns its input, clears them). Simulations work in `input` and put it back (see
+// Simulator): on return it is as the caller passed it.
 DisruptionResult ComputeDisruption(const state::ClusterSnapshot& snapshot,
-                                   const provisioning::SnapshotSchedulerInput& input, api::Time now,
+                                   provisioning::SnapshotSchedulerInput& input, api::Time now,
                                    const DisruptionOptions& options = {});
 
 }  // namespace karpenter::disruption

@@ -353,7 +353,7 @@ std::string_view MethodName(Method method) {
 }
 
 DisruptionResult ComputeDisruption(const state::ClusterSnapshot& snapshot,
-                                   const provisioning::SnapshotSchedulerInput& input, api::Time now,
+                                   provisioning::SnapshotSchedulerInput& input, api::Time now,
                                    const DisruptionOptions& options) {
   DisruptionResult result;
   const PoolInstanceTypes types = IndexInstanceTypes(input.input);

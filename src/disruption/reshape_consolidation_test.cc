@@ -77,7 +77,7 @@ Cluster Load(const std::vector<std::string>& docs) {
 }
 
 TEST(ReshapeConsolidation, TwoNodesBecomeACheaperMixOfTwo) {
-  const Cluster cluster = Load(TwoMixedNodes());
+  Cluster cluster = Load(TwoMixedNodes());
   EXPECT_TRUE(ComputeDisruption(cluster.snapshot, cluster.input, kNow).commands.empty());
 
   const DisruptionResult result =
@@ -100,10 +100,10 @@ TEST(ReshapeConsolidation, TwoNodesBecomeACheaperMixOfTwo) {
 }
 
 TEST(ReshapeConsolidation, ValidationKeepsTheCommandWhileThePodsStillFit) {
-  const Cluster before = Load(TwoMixedNodes());
+  Cluster before = Load(TwoMixedNodes());
   const DisruptionResult result = ComputeDisruption(before.snapshot, before.input, kNow, kExtended);
   ASSERT_EQ(result.commands.size(), 1u);
-  const Cluster after = Load(TwoMixedNodes());
+  Cluster after = Load(TwoMixedNodes());
   const ValidationResult validated =
       ValidateCommand(after.snapshot, after.input, result.commands.front(), kNow);
   ASSERT_TRUE(validated.command.has_value()) << validated.message;
@@ -119,7 +119,7 @@ TEST(ReshapeConsolidation, ValidationKeepsTheCommandWhileThePodsStillFit) {
 }
 
 TEST(ReshapeConsolidation, ValidationAbandonsWhenThePodsNoLongerFitTheReplacements) {
-  const Cluster before = Load(TwoMixedNodes());
+  Cluster before = Load(TwoMixedNodes());
   const DisruptionResult result = ComputeDisruption(before.snapshot, before.input, kNow, kExtended);
   ASSERT_EQ(result.commands.size(), 1u);
   // A third pod on x0 (100m, 6500Mi: x0 still holds it) fits neither replacement's free memory
@@ -127,7 +127,7 @@ TEST(ReshapeConsolidation, ValidationAbandonsWhenThePodsNoLongerFitTheReplacemen
   // node.
   std::vector<std::string> churned = TwoMixedNodes();
   churned.push_back(PodWithMemory("x0-late", "x0", 100, 6500));
-  const Cluster after = Load(churned);
+  Cluster after = Load(churned);
   const ValidationResult validated =
       ValidateCommand(after.snapshot, after.input, result.commands.front(), kNow);
   EXPECT_FALSE(validated.command.has_value());
@@ -135,14 +135,14 @@ TEST(ReshapeConsolidation, ValidationAbandonsWhenThePodsNoLongerFitTheReplacemen
 }
 
 TEST(ReshapeConsolidation, HonoursTheNodePoolBudget) {
-  const Cluster cluster = Load(TwoMixedNodes("'1'"));
+  Cluster cluster = Load(TwoMixedNodes("'1'"));
   EXPECT_TRUE(ComputeDisruption(cluster.snapshot, cluster.input, kNow, kExtended).commands.empty());
 }
 
 TEST(ReshapeConsolidation, SkipsANodeWithADoNotDisruptPod) {
   std::vector<std::string> docs = TwoMixedNodes();
   docs.push_back(PodWithMemory("x1-pinned", "x1", 10, 16, "{karpenter.sh/do-not-disrupt: 'true'}"));
-  const Cluster cluster = Load(docs);
+  Cluster cluster = Load(docs);
   EXPECT_TRUE(ComputeDisruption(cluster.snapshot, cluster.input, kNow, kExtended).commands.empty());
 }
 
@@ -190,7 +190,7 @@ TEST(ReshapeConsolidationProperty, ReshapesAreCheaperWithinBudgetsAndEveryPodSti
   int reshapes = 0;
   property_test::CheckProperty(kProperty, "re-shape invariants", [&] {
     // The scheduler input stays alive: ApplyCommands sizes the replacement nodes from it.
-    const Cluster cluster = Load(MixedCluster());
+    Cluster cluster = Load(MixedCluster());
     const state::ClusterSnapshot* snapshot = &cluster.snapshot;
     const std::optional<DisruptionResult> result =
         ComputeDisruption(cluster.snapshot, cluster.input, kNow, kExtended);

@@ -42,15 +42,39 @@ void Simulator::RebindInstanceTypes(const provisioning::SchedulerInput& local,
   }
 }
 
+namespace {
+
+std::vector<bool> UnderConsolidateAfterFlags(const provisioning::SchedulerInput& input) {
+  std::vector<bool> flags;
+  flags.reserve(input.existing_nodes.size());
+  for (const provisioning::ExistingNodeView& node : input.existing_nodes) {
+    flags.push_back(node.under_consolidate_after);
+  }
+  return flags;
+}
+
+}  // namespace
+
 Simulator::Simulator(const state::ClusterSnapshot& snapshot,
-                     const provisioning::SnapshotSchedulerInput& input)
+                     provisioning::SnapshotSchedulerInput& input)
     : snapshot_(snapshot),
       input_(input),
       pdbs_(snapshot.pod_disruption_budgets()),
-      scratch_(input.input) {
-  // A simulation places every moved pod in one solve or gives up the command, so it may not wait
-  // for reserved capacity (upstream runs disruption simulations in fallback mode).
-  scratch_.options.reserved_offering_mode = provisioning::ReservedOfferingMode::kFallback;
+      pending_pods_(input.input.pending_pods.size()),
+      removed_nodes_(input.input.removed_nodes),
+      moving_pods_(input.input.moving_pods),
+      under_consolidate_after_(UnderConsolidateAfterFlags(input.input)),
+      reserved_offering_mode_(input.input.options.reserved_offering_mode) {}
+
+void Simulator::Restore() const {
+  provisioning::SchedulerInput& input = input_.input;
+  input.removed_nodes = removed_nodes_;
+  input.pending_pods.resize(pending_pods_);
+  input.moving_pods = moving_pods_;
+  for (size_t i = 0; i < input.existing_nodes.size(); ++i) {
+    input.existing_nodes[i].under_consolidate_after = under_consolidate_after_[i];
+  }
+  input.options.reserved_offering_mode = reserved_offering_mode_;
 }
 
 const std::vector<bool>& Simulator::UnderConsolidateAfter(api::Time now) const {
@@ -90,16 +114,17 @@ SimulationResult Simulator::SimulateWith(
     std::span<const Candidate* const> candidates,
     std::span<const provisioning::ExistingNodeView> extra_nodes,
     const SimulationOptions& options) const {
-  // The scratch input is the cluster's input; this simulation takes the candidates' nodes and
-  // bound pods away, adds their pods as pending, and restores it after the solve.
-  provisioning::SchedulerInput& input = scratch_;
+  // This simulation takes the candidates' nodes and bound pods away, adds their pods as pending,
+  // solves, and restores the input.
+  provisioning::SchedulerInput& input = input_.input;
+  // A simulation places every moved pod in one solve or gives up the command, so it may not wait
+  // for reserved capacity (upstream runs disruption simulations in fallback mode).
+  input.options.reserved_offering_mode = provisioning::ReservedOfferingMode::kFallback;
   for (const Candidate* candidate : candidates) input.removed_nodes.insert(candidate->name());
-  const std::vector<provisioning::ExistingNodeView>& base_nodes = input_.input.existing_nodes;
   if (options.consolidation) {
     const std::vector<bool>& flags = UnderConsolidateAfter(options.now);
-    for (size_t i = 0; i < base_nodes.size(); ++i) {
-      input.existing_nodes[i].under_consolidate_after =
-          base_nodes[i].under_consolidate_after || flags[i];
+    for (size_t i = 0; i < input.existing_nodes.size(); ++i) {
+      input.existing_nodes[i].under_consolidate_after = under_consolidate_after_[i] || flags[i];
     }
   }
   // The candidates' pods join the pending ones (moved in from the cache, moved back below).
@@ -174,18 +199,11 @@ SimulationResult Simulator::SimulateWith(
   }
   result.failures.assign(failures.begin(), failures.end());
 
-  input.removed_nodes = input_.input.removed_nodes;
   size_t moved_back = first_moved;
   for (MovedPods* batch : batches) {
     for (api::Pod& pod : batch->pods) pod = std::move(input.pending_pods[moved_back++]);
   }
-  input.pending_pods.resize(input_.input.pending_pods.size());
-  input.moving_pods = input_.input.moving_pods;
-  if (options.consolidation) {
-    for (size_t i = 0; i < base_nodes.size(); ++i) {
-      input.existing_nodes[i].under_consolidate_after = base_nodes[i].under_consolidate_after;
-    }
-  }
+  Restore();
   return result;
 }
 

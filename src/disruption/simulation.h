@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -47,13 +48,15 @@ struct SimulationResult {
 };
 
 // The cluster's scheduler input (from provisioning::BuildSchedulerInput) plus what simulations
-// need to know about existing nodes. The input is copied once, not per simulation: a simulation
-// marks its candidates removed in that scratch copy, solves, and puts it back, so a Simulator
-// must not be used from two threads at once. The solves share one provisioning::SolveCache.
+// need to know about existing nodes. A simulation works in the caller's input itself: it marks
+// its candidates removed there, adds their pods as pending, solves, and puts everything back
+// before it returns (copying a 1,000-node input per poll cost more than many simulations). So
+// between simulations the input is as the caller built it, nothing else may use it during one,
+// and a Simulator must not be used from two threads at once. The solves share one
+// provisioning::SolveCache.
 class Simulator {
  public:
-  Simulator(const state::ClusterSnapshot& snapshot,
-            const provisioning::SnapshotSchedulerInput& input);
+  Simulator(const state::ClusterSnapshot& snapshot, provisioning::SnapshotSchedulerInput& input);
 
   // `candidates` must be distinct.
   SimulationResult Simulate(std::span<const Candidate* const> candidates,
@@ -83,10 +86,19 @@ class Simulator {
   };
   MovedPods& MovedPodsOf(const Candidate& candidate, api::Time now) const;
 
+  // Puts back what a simulation changed in the input.
+  void Restore() const;
+
   const state::ClusterSnapshot& snapshot_;
-  const provisioning::SnapshotSchedulerInput& input_;
+  // Changed only during a simulation (see the class comment).
+  provisioning::SnapshotSchedulerInput& input_;
   const state::PdbLimits pdbs_;
-  mutable provisioning::SchedulerInput scratch_;
+  // What simulations change in the input, as the caller built it.
+  const size_t pending_pods_;
+  const std::set<std::string, std::less<>> removed_nodes_;
+  const std::set<std::string> moving_pods_;
+  const std::vector<bool> under_consolidate_after_;
+  const provisioning::ReservedOfferingMode reserved_offering_mode_;
   // What every simulation's solve shares (pools, existing nodes), built on first use.
   mutable std::unique_ptr<provisioning::SolveCache> solve_cache_;
   mutable std::optional<api::Time> flags_now_;

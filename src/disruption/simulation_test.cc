@@ -1,5 +1,6 @@
-// The Simulator reuses one scratch scheduler input for every simulation: each must see the
-// cluster as it is, whatever was simulated before on the same Simulator.
+// The Simulator works in the caller's scheduler input for every simulation: each must see the
+// cluster as it is, whatever was simulated before on the same Simulator, and the caller must get
+// its input back as it built it.
 #include "src/disruption/simulation.h"
 
 #include <memory>
@@ -165,6 +166,27 @@ TEST(Simulator, LeavesTheLaunchToTheCallerWhenAskedTo) {
             predicted.new_node_claims[0].claim.instance_types);
   EXPECT_EQ(unpredicted.destinations, predicted.destinations);
   EXPECT_THAT(unpredicted.failures, IsEmpty());
+}
+
+// Simulations remove nodes, add pending and moving pods and switch to fallback mode in the
+// caller's input; each puts all of it back, so the input the poll built is unchanged after.
+TEST(Simulator, PutsTheCallersInputBackAfterEachSimulation) {
+  std::unique_ptr<Cluster> cluster = TwoNodesAndAReservation();
+  const Candidate* both[] = {cluster->Find("n1"), cluster->Find("n2")};
+  ASSERT_NE(both[0], nullptr);
+  ASSERT_NE(both[1], nullptr);
+  const provisioning::SchedulerInput& input = cluster->input.input;
+  const size_t pending = input.pending_pods.size();
+  const Simulator simulator(cluster->snapshot, cluster->input);
+  ASSERT_EQ(simulator.Simulate(both, {.consolidation = true, .now = Now()}).new_node_claims.size(),
+            2u);
+  EXPECT_THAT(input.removed_nodes, IsEmpty());
+  EXPECT_THAT(input.moving_pods, IsEmpty());
+  EXPECT_EQ(input.pending_pods.size(), pending);
+  EXPECT_EQ(input.options.reserved_offering_mode, provisioning::ReservedOfferingMode::kStrict);
+  ASSERT_EQ(SimulateOne(simulator, both[0]).new_node_claims.size(), 1u);
+  EXPECT_THAT(input.removed_nodes, IsEmpty());
+  EXPECT_EQ(input.pending_pods.size(), pending);
 }
 
 }  // namespace

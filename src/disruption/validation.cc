@@ -86,7 +86,7 @@ Command RebindReplacements(const provisioning::SchedulerInput& input, const Comm
 }
 
 ValidationResult ValidateConsolidation(const state::ClusterSnapshot& snapshot,
-                                       const provisioning::SnapshotSchedulerInput& input,
+                                       provisioning::SnapshotSchedulerInput& input,
                                        const CandidateSet& set, const Command& command,
                                        api::Time now) {
   std::vector<const Candidate*> valid = StillValid(set, command, now);
@@ -167,7 +167,7 @@ std::string_view ValidationFailureName(ValidationFailure failure) {
 }
 
 ValidationResult ValidateCommand(const state::ClusterSnapshot& snapshot,
-                                 const provisioning::SnapshotSchedulerInput& input,
+                                 provisioning::SnapshotSchedulerInput& input,
                                  const Command& command, api::Time now) {
   if (!IsRevalidated(command.method)) return {command, std::nullopt, ""};
   const PoolInstanceTypes types = IndexInstanceTypes(input.input);

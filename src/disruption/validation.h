@@ -37,9 +37,10 @@ struct ValidationResult {
 };
 
 // Re-checks `command` (computed earlier by ComputeDisruption) against `snapshot` taken at `now`,
-// with `input` built from that snapshot.
+// with `input` built from that snapshot (used for simulations and put back, as ComputeDisruption
+// does).
 ValidationResult ValidateCommand(const state::ClusterSnapshot& snapshot,
-                                 const provisioning::SnapshotSchedulerInput& input,
+                                 provisioning::SnapshotSchedulerInput& input,
                                  const Command& command, api::Time now);
 
 }  // namespace karpenter::disruption

@@ -39,7 +39,7 @@ std::vector<std::string> Base() {
           PodYaml({.name = "b", .node = "n2", .cpu = "1"})};
 }
 
-Command Decide(const Cluster& cluster) {
+Command Decide(Cluster& cluster) {
   DisruptionResult result = ComputeDisruption(cluster.snapshot, cluster.input, Now());
   EXPECT_EQ(result.commands.size(), 1u);
   return result.commands.empty() ? Command{} : result.commands.front();

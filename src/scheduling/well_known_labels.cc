@@ -28,9 +28,14 @@ WellKnownLabels::WellKnownLabels(std::span<const std::string_view> keys) { Inser
 WellKnownLabels WellKnownLabels::Core() { return WellKnownLabels(CoreWellKnownLabelKeys()); }
 
 WellKnownLabels WellKnownLabels::CoreAndAws() {
-  WellKnownLabels labels(CoreWellKnownLabelKeys());
-  labels.Insert(api::WellKnownLabels());
-  return labels;
+  // Built once and copied: every SchedulerOptions starts from this set, and a disruption poll
+  // makes several, where sorting 37 keys in one by one cost more than copying them.
+  static const WellKnownLabels* const kLabels = [] {
+    auto* labels = new WellKnownLabels(CoreWellKnownLabelKeys());
+    labels->Insert(api::WellKnownLabels());
+    return labels;
+  }();
+  return *kLabels;
 }
 
 void WellKnownLabels::Insert(std::string_view key) {
