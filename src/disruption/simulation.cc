@@ -96,6 +96,8 @@ Simulator::MovedPods& Simulator::MovedPodsOf(const Candidate& candidate, api::Ti
   MovedPods& moved = it->second;
   if (!inserted && moved.now == now) return moved;
   moved = {.now = now};
+  moved.pods.reserve(candidate.reschedulable_pods.size());
+  moved.keys.reserve(candidate.reschedulable_pods.size());
   for (const api::Pod* pod : candidate.reschedulable_pods) {
     if (!pdbs_.IsCurrentlyReschedulable(*pod, now)) continue;
     api::Pod& copy = moved.pods.emplace_back(*pod);
