@@ -12,6 +12,19 @@
 #include "src/provisioning/scheduler.h"
 
 namespace karpenter::disruption {
+namespace {
+
+// Each existing node's own under_consolidate_after, as the input was built.
+std::vector<bool> UnderConsolidateAfterFlags(const provisioning::SchedulerInput& input) {
+  std::vector<bool> flags;
+  flags.reserve(input.existing_nodes.size());
+  for (const provisioning::ExistingNodeView& node : input.existing_nodes) {
+    flags.push_back(node.under_consolidate_after);
+  }
+  return flags;
+}
+
+}  // namespace
 
 bool IsUnderConsolidateAfter(const api::NodeClaim& node_claim, const api::NodePool& node_pool,
                              api::Time now) {
@@ -41,19 +54,6 @@ void Simulator::RebindInstanceTypes(const provisioning::SchedulerInput& local,
     }
   }
 }
-
-namespace {
-
-std::vector<bool> UnderConsolidateAfterFlags(const provisioning::SchedulerInput& input) {
-  std::vector<bool> flags;
-  flags.reserve(input.existing_nodes.size());
-  for (const provisioning::ExistingNodeView& node : input.existing_nodes) {
-    flags.push_back(node.under_consolidate_after);
-  }
-  return flags;
-}
-
-}  // namespace
 
 Simulator::Simulator(const state::ClusterSnapshot& snapshot,
                      provisioning::SnapshotSchedulerInput& input)

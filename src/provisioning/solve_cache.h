@@ -42,9 +42,9 @@ struct PoolPrototype {
 
 class SolveCache {
  public:
-  // Valid for solves of `input` itself while its options, node pools, daemonset pods, existing
-  // nodes (other than `under_consolidate_after`) and bound pods are unchanged; `input` must
-  // outlive the cache.
+  // Valid for solves of `input` itself while its min-values policy, node pools, daemonset pods,
+  // existing nodes (other than `under_consolidate_after`) and bound pods are unchanged; `input`
+  // must outlive the cache.
   explicit SolveCache(const SchedulerInput& input);
 
   bool BuiltFrom(const SchedulerInput& input) const { return &input == input_; }
