@@ -91,7 +91,7 @@ bool ExistingNode::Check(const PodAttempt& attempt,
   // Resources first: the likeliest reason a pod does not fit an in-flight node.
   placement.requests = Merge(requests_, pod_requests);
   if (!Fits(placement.requests, available_)) return false;
-  if (!requirements_.Compatible(pod_requirements).ok()) return false;
+  if (!requirements_.IsCompatible(pod_requirements)) return false;
   placement.requirements = requirements_;
   placement.requirements.Add(pod_requirements);
   return topology == nullptr ||
