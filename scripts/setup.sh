@@ -17,7 +17,7 @@ readonly APT_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   nlohmann-json3-dev libsimdjson-dev libyaml-cpp-dev libfmt-dev libcli11-dev libabsl-dev
   clang-14 libclang-rt-14-dev clang-format-14 clang-tidy-14
-  coinor-libclp-dev
+  coinor-libclp-dev libjemalloc-dev
 )
 readonly MOTO_SPEC="${KP_MOTO_SPEC:-moto[server]==5.2.1}"
 
