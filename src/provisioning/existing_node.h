@@ -41,8 +41,8 @@ class ExistingNode {
   // there), then, with a `topology`, topology spread and pod (anti-)affinity (with
   // `strict_pod_requirements`, or `pod_requirements` when null). No reason: a solve tries many
   // nodes per pod and only wants the first that takes it, and building a message for each refusal
-  // cost more than the checks. Changes nothing but `placement`: a solve asks nodes it shares with
-  // other solves (SolveCache) and copies one only to Place a pod on it.
+  // was about half of what Check cost. Changes nothing but `placement`: a solve asks nodes it
+  // shares with other solves (SolveCache) and copies one only to Place a pod on it.
   bool Check(const PodAttempt& attempt, const scheduling::Requirements& pod_requirements,
              const api::ResourceList& pod_requests,
              const scheduling::Requirements* strict_pod_requirements, const Topology* topology,
