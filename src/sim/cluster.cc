@@ -670,8 +670,11 @@ std::shared_ptr<state::ClusterSnapshot> Cluster::RefreshedSnapshot(
     }
   }
   state::ClusterSnapshot::TakenPods old = cached.snapshot->TakePods();
-  std::vector<api::Pod> pods;
-  std::vector<std::optional<state::ClusterSnapshot::PodCharge>> charges;
+  std::vector<api::Pod> pods = std::move(cached.spare_pods);
+  std::vector<std::optional<state::ClusterSnapshot::PodCharge>> charges =
+      std::move(cached.spare_charges);
+  pods.clear();
+  charges.clear();
   pods.reserve(old.pods.size() + redo.size());
   charges.reserve(old.pods.size() + redo.size());
   // Both lists are in (namespace, name) order: merge them, the records' versions winning.
@@ -701,6 +704,10 @@ std::shared_ptr<state::ClusterSnapshot> Cluster::RefreshedSnapshot(
     charges.push_back(std::move(old.charges[i]));
   }
   for (; redo_it != redo.end(); ++redo_it) copy_current(redo_it->second);
+  old.pods.clear();
+  old.charges.clear();
+  cached.spare_pods = std::move(old.pods);
+  cached.spare_charges = std::move(old.charges);
 
   state::SnapshotOptions options;
   options.expand_workloads = false;
