@@ -7,6 +7,7 @@
 
 #include "src/api/karpenter_labels.h"
 #include "src/api/resource_names.h"
+#include "src/provisioning/instance_filter.h"
 
 namespace karpenter::provisioning {
 namespace {
@@ -107,12 +108,9 @@ absl::StatusOr<NewNodeClaim> FinalizeNodeClaim(const InFlightNodeClaim& claim,
 }
 
 absl::Status CheckLaunchable(const NewNodeClaim& claim) {
+  const OfferingFilter allowed(claim.requirements);
   for (const InstanceTypeView* type : claim.instance_type_options) {
-    for (const OfferingView& offering : type->offerings) {
-      if (offering.available && OfferingCompatible(offering, claim.requirements)) {
-        return absl::OkStatus();
-      }
-    }
+    if (allowed.AnyAvailable(*type)) return absl::OkStatus();
   }
   return NothingToLaunch();
 }
