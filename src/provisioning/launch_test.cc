@@ -143,6 +143,21 @@ TEST(PredictLaunch, UnavailableOfferingsAreSkipped) {
   EXPECT_EQ(PredictLaunch(ClaimOf({type})).status().code(), absl::StatusCode::kNotFound);
 }
 
+// CheckLaunchable answers as PredictLaunch's status does: OK while one available offering is
+// allowed, PredictLaunch's NotFound when the requirements or availability rule them all out.
+TEST(CheckLaunchable, AgreesWithPredictLaunchOnWhetherAnythingLaunches) {
+  InstanceTypeView type = PricedType("a", 1.0, 0.3);
+  for (OfferingView& offering : type.offerings) {
+    offering.available = offering.capacity_type == "spot" && offering.zone == kZoneB;
+  }
+  NewNodeClaim claim = ClaimOf({type});
+  EXPECT_TRUE(CheckLaunchable(claim).ok());
+  claim.requirements.Add(scheduling::Requirement::In("topology.kubernetes.io/zone", {kZoneC}));
+  const absl::Status status = CheckLaunchable(claim);
+  EXPECT_EQ(status, PredictLaunch(claim).status());
+  EXPECT_EQ(status.code(), absl::StatusCode::kNotFound);
+}
+
 TEST(PredictLaunch, OnlyTheCheapestSixtyTypesAreConsidered) {
   std::vector<InstanceTypeView> types;
   for (int i = 0; i < 61; ++i) {
