@@ -146,11 +146,11 @@ TEST(PredictLaunch, UnavailableOfferingsAreSkipped) {
 // CheckLaunchable answers as PredictLaunch's status does: OK while one available offering is
 // allowed, PredictLaunch's NotFound when the requirements or availability rule them all out.
 TEST(CheckLaunchable, AgreesWithPredictLaunchOnWhetherAnythingLaunches) {
-  InstanceTypeView type = PricedType("a", 1.0, 0.3);
-  for (OfferingView& offering : type.offerings) {
+  std::vector<InstanceTypeView> types = {PricedType("a", 1.0, 0.3)};
+  for (OfferingView& offering : types[0].offerings) {
     offering.available = offering.capacity_type == "spot" && offering.zone == kZoneB;
   }
-  NewNodeClaim claim = ClaimOf({type});
+  NewNodeClaim claim = ClaimOf(types);  // points into `types`
   EXPECT_TRUE(CheckLaunchable(claim).ok());
   claim.requirements.Add(scheduling::Requirement::In("topology.kubernetes.io/zone", {kZoneC}));
   const absl::Status status = CheckLaunchable(claim);
