@@ -28,6 +28,9 @@ struct ConsolidationOptions {
   api::Time now;
   // Pool totals for the Balanced policy (balanced.h); null: every move is approved.
   const std::map<std::string, PoolTotals>* balanced_totals = nullptr;
+  // Reject without a solve the moves that could only be rejected (see ComputeConsolidation).
+  // Turning it off must change no decision, only some rejections' wording: tests compare both.
+  bool reject_unsolved = true;
 };
 
 struct ConsolidationDecision {
@@ -37,7 +40,9 @@ struct ConsolidationDecision {
 
 // Simulates removing `candidates` and decides delete (no new NodeClaim), replace (exactly one,
 // whose instance types are cut to those whose worst-case launch price is below the candidates'
-// total, OD→spot pinned, spot→spot behind the gate), or nothing.
+// total, OD→spot pinned, spot→spot behind the gate), or nothing. Spot candidates with the gate
+// off are rejected without a solve when one of their pods has no room on another initialized
+// node and any replacement would allow spot or cost too much (Simulator's checks).
 ConsolidationDecision ComputeConsolidation(const Simulator& simulator,
                                            std::span<const Candidate* const> candidates,
                                            const ConsolidationOptions& options);

@@ -2,13 +2,18 @@
 // pkg/utils/disruption/disruption.go (IsUnderConsolidateAfter)
 #include "src/disruption/simulation.h"
 
+#include <algorithm>
+#include <limits>
 #include <set>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "src/api/karpenter_labels.h"
+#include "src/api/taint_match.h"
 #include "src/disruption/node_state.h"
 #include "src/provisioning/launch.h"
+#include "src/provisioning/resources.h"
 #include "src/provisioning/scheduler.h"
 
 namespace karpenter::disruption {
@@ -22,6 +27,52 @@ std::vector<bool> UnderConsolidateAfterFlags(const provisioning::SchedulerInput&
     flags.push_back(node.under_consolidate_after);
   }
   return flags;
+}
+
+bool TermNames(const api::NodeSelectorTerm& term, std::string_view key) {
+  for (const api::NodeSelectorRequirement& requirement : term.match_expressions) {
+    if (requirement.key == key) return true;
+  }
+  return false;
+}
+
+bool TermsName(const std::optional<api::PodAffinity>& affinity, std::string_view key) {
+  if (!affinity) return false;
+  for (const api::PodAffinityTerm& term :
+       affinity->required_during_scheduling_ignored_during_execution) {
+    if (term.topology_key == key) return true;
+  }
+  for (const api::WeightedPodAffinityTerm& weighted :
+       affinity->preferred_during_scheduling_ignored_during_execution) {
+    if (weighted.pod_affinity_term.topology_key == key) return true;
+  }
+  return false;
+}
+
+// Whether the pod may narrow a node's `key` label through its node selector, its node affinity
+// (required or preferred), or as the topology key of a spread constraint or pod (anti-)affinity.
+bool PodNamesNodeLabel(const api::Pod& pod, std::string_view key) {
+  if (pod.spec.node_selector.contains(std::string(key))) return true;
+  for (const api::TopologySpreadConstraint& constraint : pod.spec.topology_spread_constraints) {
+    if (constraint.topology_key == key) return true;
+  }
+  const auto& affinity = pod.spec.affinity;
+  if (!affinity) return false;
+  if (TermsName(affinity->pod_affinity, key) || TermsName(affinity->pod_anti_affinity, key)) {
+    return true;
+  }
+  if (!affinity->node_affinity) return false;
+  const api::NodeAffinity& node_affinity = *affinity->node_affinity;
+  if (const auto& required = node_affinity.required_during_scheduling_ignored_during_execution) {
+    for (const api::NodeSelectorTerm& term : required->node_selector_terms) {
+      if (TermNames(term, key)) return true;
+    }
+  }
+  for (const api::PreferredSchedulingTerm& preferred :
+       node_affinity.preferred_during_scheduling_ignored_during_execution) {
+    if (TermNames(preferred.preference, key)) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -107,6 +158,94 @@ Simulator::MovedPods& Simulator::MovedPodsOf(const Candidate& candidate, api::Ti
   return moved;
 }
 
+const provisioning::SolveCache& Simulator::SolveCacheOf() const {
+  if (solve_cache_ == nullptr)
+    solve_cache_ = std::make_unique<provisioning::SolveCache>(input_.input);
+  return *solve_cache_;
+}
+
+std::optional<std::string> Simulator::PodWithoutInitializedRoom(
+    std::span<const Candidate* const> candidates, api::Time now) const {
+  const provisioning::SolveCache& cache = SolveCacheOf();
+  const std::vector<provisioning::ExistingNode>& nodes = cache.nodes();
+  const auto removed = [&](const provisioning::ExistingNode& node) {
+    if (input_.input.removed_nodes.contains(node.name())) return true;
+    return std::any_of(candidates.begin(), candidates.end(),
+                       [&](const Candidate* c) { return c->name() == node.name(); });
+  };
+  for (const Candidate* candidate : candidates) {
+    for (const api::Pod* pod : candidate->reschedulable_pods) {
+      if (!pdbs_.IsCurrentlyReschedulable(*pod, now)) continue;
+      const provisioning::ResourceFootprint need =
+          provisioning::FootprintOf(provisioning::RequestsForPod(*pod));
+      // Relaxing a pod only adds a PreferNoSchedule toleration, so a NoSchedule or NoExecute
+      // taint it does not tolerate keeps it off the node for good.
+      const auto closed = [&](const provisioning::ExistingNode& node) {
+        return removed(node) || !api::ToleratesAll(pod->spec.tolerations, node.taints(),
+                                                   /*ignore_prefer_no_schedule=*/true);
+      };
+      // The cache orders initialized nodes first.
+      size_t index = cache.rooms().FirstFit(0, need);
+      while (index < nodes.size() && nodes[index].view().initialized && closed(nodes[index])) {
+        index = cache.rooms().FirstFit(index + 1, need);
+      }
+      if (index == nodes.size() || !nodes[index].view().initialized) {
+        return provisioning::PodKey(*pod);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+const Simulator::SpotFacts& Simulator::SpotFactsOf() const {
+  if (spot_facts_) return *spot_facts_;
+  constexpr double kNone = std::numeric_limits<double>::infinity();
+  SpotFacts facts{.cheapest_spotless = kNone, .cheapest_not_spot = kNone};
+  for (const provisioning::PoolPrototype& pool : SolveCacheOf().pools()) {
+    const provisioning::NodeClaimTemplate& tmpl = pool.node_claim_template;
+    const scheduling::Requirement* capacity_type =
+        tmpl.requirements.Find(api::kCapacityTypeLabelKey);
+    const bool pool_spot = capacity_type == nullptr || capacity_type->Has(api::kCapacityTypeSpot);
+    for (const provisioning::TypeCandidate& candidate : tmpl.candidates) {
+      const std::vector<provisioning::OfferingView>& offerings = candidate.type->offerings;
+      for (const provisioning::OfferingView& offering : offerings) {
+        if (!offering.available || offering.capacity_type == api::kCapacityTypeSpot) continue;
+        facts.cheapest_not_spot = std::min(facts.cheapest_not_spot, offering.price);
+        // A reserved offering may pin the claim to itself, spot in its zone or not.
+        const bool spot_here =
+            pool_spot && !offering.reserved() &&
+            std::any_of(offerings.begin(), offerings.end(), [&](const auto& other) {
+              return other.available && other.zone == offering.zone &&
+                     other.capacity_type == api::kCapacityTypeSpot;
+            });
+        if (!spot_here) facts.cheapest_spotless = std::min(facts.cheapest_spotless, offering.price);
+      }
+    }
+  }
+  for (const api::Pod& pod : input_.input.pending_pods) {
+    facts.pending_pin_capacity_type |= PodNamesNodeLabel(pod, api::kCapacityTypeLabelKey);
+  }
+  // A bound pod's required anti-affinity keeps the pods it selects out of its domains.
+  for (const api::Pod* pod : SolveCacheOf().bound_pod_facts().with_required_anti_affinity) {
+    facts.pending_pin_capacity_type |= PodNamesNodeLabel(*pod, api::kCapacityTypeLabelKey);
+  }
+  spot_facts_ = facts;
+  return *spot_facts_;
+}
+
+bool Simulator::ReplacementAllowsSpotOrCostsAtLeast(std::span<const Candidate* const> candidates,
+                                                    double price) const {
+  const SpotFacts& facts = SpotFactsOf();
+  bool pinned = facts.pending_pin_capacity_type;
+  for (const Candidate* candidate : candidates) {
+    for (const api::Pod* pod : candidate->reschedulable_pods) {
+      pinned = pinned || PodNamesNodeLabel(*pod, api::kCapacityTypeLabelKey);
+    }
+  }
+  // A pod that names the capacity type may keep spot off the claim in any zone.
+  return (pinned ? facts.cheapest_not_spot : facts.cheapest_spotless) >= price;
+}
+
 SimulationResult Simulator::Simulate(std::span<const Candidate* const> candidates,
                                      const SimulationOptions& options) const {
   return SimulateWith(candidates, {}, options);
@@ -147,8 +286,7 @@ SimulationResult Simulator::SimulateWith(
   provisioning::SchedulerResult solved;
   std::optional<provisioning::SchedulerInput> with_extra;
   if (extra_nodes.empty()) {
-    if (solve_cache_ == nullptr) solve_cache_ = std::make_unique<provisioning::SolveCache>(input);
-    solved = provisioning::Solve(input, *solve_cache_);
+    solved = provisioning::Solve(input, SolveCacheOf());
   } else {
     with_extra.emplace(input);
     with_extra->existing_nodes.insert(with_extra->existing_nodes.end(), extra_nodes.begin(),

@@ -69,6 +69,19 @@ class Simulator {
                                 std::span<const provisioning::ExistingNodeView> extra_nodes,
                                 const SimulationOptions& options) const;
 
+  // A pod that removing `candidates` moves and that no other initialized node has the room for
+  // (cpu, memory, pod slots), judged by the headroom before any solve; empty when each may find
+  // some. A solve only shrinks headroom, so such a pod ends on an uninitialized node (a failure),
+  // on a new NodeClaim, or nowhere: the simulation cannot delete `candidates` outright.
+  std::optional<std::string> PodWithoutInitializedRoom(std::span<const Candidate* const> candidates,
+                                                       api::Time now) const;
+  // Whether every NodeClaim a simulation of `candidates` could open either allows spot or
+  // launches nothing below `price`. A claim allows spot unless its pool or a pod rules spot out,
+  // a reserved offering holds it, or none of its types offers spot in its zones; then it launches
+  // only offerings of those kinds, and each must cost at least `price`.
+  bool ReplacementAllowsSpotOrCostsAtLeast(std::span<const Candidate* const> candidates,
+                                           double price) const;
+
  private:
   void RebindInstanceTypes(const provisioning::SchedulerInput& local,
                            provisioning::NewNodeClaim& claim) const;
@@ -85,6 +98,18 @@ class Simulator {
     std::vector<std::string> keys;
   };
   MovedPods& MovedPodsOf(const Candidate& candidate, api::Time now) const;
+  const provisioning::SolveCache& SolveCacheOf() const;
+  // What ReplacementAllowsSpotOrCostsAtLeast knows before looking at the candidates: over the
+  // pools' types' available offerings other than spot, the cheapest of all and the cheapest that
+  // a claim without spot could launch when no pod names the capacity type (in a pool without
+  // spot, reserved, or in a zone where the type offers no spot); infinity when there is none.
+  struct SpotFacts {
+    double cheapest_spotless = 0;
+    double cheapest_not_spot = 0;
+    // A pending pod, or a bound one with required anti-affinity, names karpenter.sh/capacity-type.
+    bool pending_pin_capacity_type = false;
+  };
+  const SpotFacts& SpotFactsOf() const;
 
   // Puts back what a simulation changed in the input.
   void Restore() const;
@@ -101,6 +126,7 @@ class Simulator {
   const provisioning::ReservedOfferingMode reserved_offering_mode_;
   // What every simulation's solve shares (pools, existing nodes), built on first use.
   mutable std::unique_ptr<provisioning::SolveCache> solve_cache_;
+  mutable std::optional<SpotFacts> spot_facts_;
   mutable std::optional<api::Time> flags_now_;
   mutable std::vector<bool> flags_;
   // By candidate; only looked up, never iterated. Node-based, so a simulation may hold

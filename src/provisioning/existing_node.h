@@ -62,6 +62,8 @@ class ExistingNode {
   // The kubernetes.io/hostname topology knows the node by (its name when it has no such label).
   const std::string& hostname() const { return hostname_; }
   const ExistingNodeView& view() const { return *view_; }
+  // The taints Check holds pods to (startup taints left out where they are expected to go).
+  const std::vector<api::Taint>& taints() const { return taints_; }
   const std::vector<const api::Pod*>& pods() const { return pods_; }
 
  private:
