@@ -45,14 +45,18 @@ std::string PodDoc(const std::string& name, const std::string& node, int milli,
 
 // 2–6 nodes of random m5 sizes in a spot-and-on-demand pool and maybe an on-demand one, mostly
 // spot;
-// some uninitialized or tainted dedicated:NoSchedule; 0–5 pods each and 0–3 pending pods of
+// some uninitialized, tainted dedicated:NoSchedule, or with a recent pod event (inside the
+// spot pool's consolidateAfter when it has one); 0–5 pods each and 0–3 pending pods of
 // 50m–3.5 cpu, a few pinned to a capacity type or tolerating the taint.
 std::string ArbitraryCluster() {
   std::vector<std::string> docs = {kNodeClass};
   // Without the on-demand pool, no cheap on-demand replacement keeps the shortcut off.
   const bool on_demand_pool = *rc::gen::arbitrary<bool>();
   if (on_demand_pool) docs.push_back(NodePoolYaml("a", "{consolidateAfter: 0s}", "on-demand"));
-  docs.push_back(NodePoolYaml("b", "{consolidateAfter: 0s}", "spot, on-demand"));
+  // With consolidateAfter 1h, the nodes with a pod event in the last hour take no moved pods.
+  const bool waits = *rc::gen::arbitrary<bool>();
+  docs.push_back(NodePoolYaml("b", waits ? "{consolidateAfter: 1h}" : "{consolidateAfter: 0s}",
+                              "spot, on-demand"));
   const std::vector<std::pair<std::string, std::string>> sizes = {
       {"m5.large", "1930m"}, {"m5.xlarge", "3920m"}, {"m5.2xlarge", "7910m"}};
   const auto pod_shape = [] {
@@ -70,6 +74,11 @@ std::string ArbitraryCluster() {
                                  .capacity_type = spot ? "spot" : "on-demand",
                                  .cpu = cpu,
                                  .initialized = *rc::gen::inRange(0, 5) != 0});
+    if (*rc::gen::inRange(0, 2) == 0) {
+      node = absl::StrReplaceAll(
+          node, {{"  nodeName: " + name + "\n",
+                  "  nodeName: " + name + "\n  lastPodEventTime: '2026-12-01T23:50:00Z'\n"}});
+    }
     if (*rc::gen::inRange(0, 4) == 0) {
       node = absl::StrReplaceAll(
           node, {{"spec: {providerID:",
