@@ -1,8 +1,7 @@
 // ComputeConsolidation rejects some spot moves without solving them (ConsolidationOptions::
-// reject_unsolved). RapidCheck properties on random clusters of spot and on-demand nodes, some
-// tainted or uninitialized, with pending pods and pods pinned to a capacity type: every decision
-// is the one the full simulation makes, and a pod the Simulator says has no room on another
-// initialized node really cannot leave its candidate for an initialized node. Fixed seed.
+// reject_unsolved). RapidCheck properties on random clusters of spot and on-demand nodes (see
+// ArbitraryCluster): every decision is the one the full simulation makes, and a pod the Simulator
+// says has no room on another initialized node does not land on one. Fixed seed.
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,10 +43,9 @@ std::string PodDoc(const std::string& name, const std::string& node, int milli,
 }
 
 // 2–6 nodes of random m5 sizes in a spot-and-on-demand pool and maybe an on-demand one, mostly
-// spot;
-// some uninitialized, tainted dedicated:NoSchedule, or with a recent pod event (inside the
-// spot pool's consolidateAfter when it has one); 0–5 pods each and 0–3 pending pods of
-// 50m–3.5 cpu, a few pinned to a capacity type or tolerating the taint.
+// spot; some uninitialized, tainted dedicated:NoSchedule, or with a recent pod event (inside the
+// spot pool's consolidateAfter when it has one); 0–5 pods each and 0–3 pending pods of 50m–3.5
+// cpu, a few pinned to a capacity type or tolerating the taint.
 std::string ArbitraryCluster() {
   std::vector<std::string> docs = {kNodeClass};
   // Without the on-demand pool, no cheap on-demand replacement keeps the shortcut off.

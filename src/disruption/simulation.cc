@@ -159,8 +159,9 @@ Simulator::MovedPods& Simulator::MovedPodsOf(const Candidate& candidate, api::Ti
 }
 
 const provisioning::SolveCache& Simulator::SolveCacheOf() const {
-  if (solve_cache_ == nullptr)
+  if (solve_cache_ == nullptr) {
     solve_cache_ = std::make_unique<provisioning::SolveCache>(input_.input);
+  }
   return *solve_cache_;
 }
 

@@ -69,10 +69,11 @@ class Simulator {
                                 std::span<const provisioning::ExistingNodeView> extra_nodes,
                                 const SimulationOptions& options) const;
 
-  // A pod that removing `candidates` moves and that no other initialized node has the room for
-  // (cpu, memory, pod slots), judged by the headroom before any solve; empty when each may find
-  // some. A solve only shrinks headroom, so such a pod ends on an uninitialized node (a failure),
-  // on a new NodeClaim, or nowhere: the simulation cannot delete `candidates` outright.
+  // A pod that removing `candidates` moves and that no other initialized node whose taints it
+  // tolerates has the room for (cpu, memory, pod slots), judged by the headroom before any solve;
+  // empty when each may find some. A solve only shrinks headroom, so such a pod ends on an
+  // uninitialized node (a failure), on a new NodeClaim, or nowhere: the simulation cannot delete
+  // `candidates` outright.
   std::optional<std::string> PodWithoutInitializedRoom(std::span<const Candidate* const> candidates,
                                                        api::Time now) const;
   // Whether every NodeClaim a simulation of `candidates` could open either allows spot or
