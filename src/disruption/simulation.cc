@@ -29,14 +29,15 @@ std::vector<bool> UnderConsolidateAfterFlags(const provisioning::SchedulerInput&
   return flags;
 }
 
-bool TermNames(const api::NodeSelectorTerm& term, std::string_view key) {
+bool SelectorTermNames(const api::NodeSelectorTerm& term, std::string_view key) {
   for (const api::NodeSelectorRequirement& requirement : term.match_expressions) {
     if (requirement.key == key) return true;
   }
   return false;
 }
 
-bool TermsName(const std::optional<api::PodAffinity>& affinity, std::string_view key) {
+bool AffinityUsesTopologyKey(const std::optional<api::PodAffinity>& affinity,
+                             std::string_view key) {
   if (!affinity) return false;
   for (const api::PodAffinityTerm& term :
        affinity->required_during_scheduling_ignored_during_execution) {
@@ -51,28 +52,36 @@ bool TermsName(const std::optional<api::PodAffinity>& affinity, std::string_view
 
 // Whether the pod may narrow a node's `key` label through its node selector, its node affinity
 // (required or preferred), or as the topology key of a spread constraint or pod (anti-)affinity.
-bool PodNamesNodeLabel(const api::Pod& pod, std::string_view key) {
-  if (pod.spec.node_selector.contains(std::string(key))) return true;
+// `key` is a std::string: the node selector's map looks up only those, and a simulation asks
+// this of every pod it moves.
+bool PodNamesNodeLabel(const api::Pod& pod, const std::string& key) {
+  if (pod.spec.node_selector.contains(key)) return true;
   for (const api::TopologySpreadConstraint& constraint : pod.spec.topology_spread_constraints) {
     if (constraint.topology_key == key) return true;
   }
   const auto& affinity = pod.spec.affinity;
   if (!affinity) return false;
-  if (TermsName(affinity->pod_affinity, key) || TermsName(affinity->pod_anti_affinity, key)) {
+  if (AffinityUsesTopologyKey(affinity->pod_affinity, key) ||
+      AffinityUsesTopologyKey(affinity->pod_anti_affinity, key)) {
     return true;
   }
   if (!affinity->node_affinity) return false;
   const api::NodeAffinity& node_affinity = *affinity->node_affinity;
   if (const auto& required = node_affinity.required_during_scheduling_ignored_during_execution) {
     for (const api::NodeSelectorTerm& term : required->node_selector_terms) {
-      if (TermNames(term, key)) return true;
+      if (SelectorTermNames(term, key)) return true;
     }
   }
   for (const api::PreferredSchedulingTerm& preferred :
        node_affinity.preferred_during_scheduling_ignored_during_execution) {
-    if (TermNames(preferred.preference, key)) return true;
+    if (SelectorTermNames(preferred.preference, key)) return true;
   }
   return false;
+}
+
+const std::string& CapacityTypeKey() {
+  static const std::string* const kKey = new std::string(api::kCapacityTypeLabelKey);
+  return *kKey;
 }
 
 }  // namespace
@@ -224,11 +233,11 @@ const Simulator::SpotFacts& Simulator::SpotFactsOf() const {
     }
   }
   for (const api::Pod& pod : input_.input.pending_pods) {
-    facts.pending_pin_capacity_type |= PodNamesNodeLabel(pod, api::kCapacityTypeLabelKey);
+    facts.pending_pin_capacity_type |= PodNamesNodeLabel(pod, CapacityTypeKey());
   }
   // A bound pod's required anti-affinity keeps the pods it selects out of its domains.
   for (const api::Pod* pod : SolveCacheOf().bound_pod_facts().with_required_anti_affinity) {
-    facts.pending_pin_capacity_type |= PodNamesNodeLabel(*pod, api::kCapacityTypeLabelKey);
+    facts.pending_pin_capacity_type |= PodNamesNodeLabel(*pod, CapacityTypeKey());
   }
   spot_facts_ = facts;
   return *spot_facts_;
@@ -240,7 +249,7 @@ bool Simulator::ReplacementAllowsSpotOrCostsAtLeast(std::span<const Candidate* c
   bool pinned = facts.pending_pin_capacity_type;
   for (const Candidate* candidate : candidates) {
     for (const api::Pod* pod : candidate->reschedulable_pods) {
-      pinned = pinned || PodNamesNodeLabel(*pod, api::kCapacityTypeLabelKey);
+      pinned = pinned || PodNamesNodeLabel(*pod, CapacityTypeKey());
     }
   }
   // A pod that names the capacity type may keep spot off the claim in any zone.
