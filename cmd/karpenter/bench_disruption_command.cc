@@ -205,8 +205,9 @@ absl::StatusOr<Figures> Prices(const state::ClusterSnapshot& snapshot,
                                const std::map<std::string, BenchType>& types) {
   Figures figures;
   const std::vector<bench::FluidNodeType> fluid_types = FluidTypes(types);
+  const std::vector<api::Pod> pods(snapshot.pods().begin(), snapshot.pods().end());
   KP_ASSIGN_OR_RETURN(figures.lower_bound,
-                      bench::FluidLowerBound(bench::DemandOf(snapshot.pods()), fluid_types));
+                      bench::FluidLowerBound(bench::DemandOf(pods), fluid_types));
   figures.cost_before = NodeCostPerHour(snapshot, types);
   return figures;
 }

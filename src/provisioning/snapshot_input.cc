@@ -52,9 +52,10 @@ absl::Status AddNodePools(const state::ClusterSnapshot& snapshot, CatalogCache& 
 
 // What the pods already bound to a node use of it.
 void ChargeBoundPods(const state::ClusterSnapshot& snapshot,
-                     const std::vector<const api::Pod*>& pods, ExistingNodeView& view) {
-  for (const api::Pod* pod : pods) {
-    const state::ClusterSnapshot::PodCharge& charge = snapshot.ChargeOf(*pod);
+                     const std::vector<const state::SnapshotPod*>& pods, ExistingNodeView& view) {
+  for (const state::SnapshotPod* charged : pods) {
+    const api::Pod* pod = &charged->pod;
+    const state::PodCharge& charge = charged->charge;
     if (charge.terminal) continue;
     state::AddVolumes(view.volumes_in_use, state::PodVolumes(snapshot, *pod));
     api::AddResources(view.requested, charge.requests);
@@ -67,9 +68,9 @@ void ChargeBoundPods(const state::ClusterSnapshot& snapshot,
   }
 }
 
-// `pods` are the pods bound to `node` (ClusterSnapshot::PodsOnNode).
+// `pods` are the pods bound to `node` (ClusterSnapshot::ChargedPodsOnNode).
 ExistingNodeView NodeView(const state::ClusterSnapshot& snapshot, const api::Node& node,
-                          const std::vector<const api::Pod*>& pods) {
+                          const std::vector<const state::SnapshotPod*>& pods) {
   ExistingNodeView view;
   view.name = node.metadata.name;
   view.labels = node.metadata.labels;
@@ -166,10 +167,11 @@ absl::Status AddExistingNodes(const state::ClusterSnapshot& snapshot, CatalogCac
                               SnapshotSchedulerInput& out) {
   for (const api::Node& node : snapshot.nodes()) {
     if (state::IsNodeDeleting(snapshot, node)) continue;
-    const std::vector<const api::Pod*> pods = snapshot.PodsOnNode(node.metadata.name);
+    const std::vector<const state::SnapshotPod*> pods =
+        snapshot.ChargedPodsOnNode(node.metadata.name);
     out.input.existing_nodes.push_back(NodeView(snapshot, node, pods));
-    for (const api::Pod* pod : pods) {
-      if (!snapshot.ChargeOf(*pod).terminal) out.input.bound_pods.push_back(pod);
+    for (const state::SnapshotPod* pod : pods) {
+      if (!pod->charge.terminal) out.input.bound_pods.push_back(&pod->pod);
     }
   }
   for (const api::NodeClaim& node_claim : snapshot.node_claims()) {

@@ -669,26 +669,19 @@ std::shared_ptr<state::ClusterSnapshot> Cluster::RefreshedSnapshot(
       redo.emplace(SnapshotKeyOf(record.pod.metadata), key);
     }
   }
-  state::ClusterSnapshot::TakenPods old = cached.snapshot->TakePods();
-  std::vector<api::Pod> pods = std::move(cached.spare_pods);
-  std::vector<std::optional<state::ClusterSnapshot::PodCharge>> charges =
-      std::move(cached.spare_charges);
-  pods.clear();
-  charges.clear();
-  pods.reserve(old.pods.size() + redo.size());
-  charges.reserve(old.pods.size() + redo.size());
+  const state::PodSpan old = cached.snapshot->pods();
+  std::vector<state::SharedPod> pods;
+  pods.reserve(old.size() + redo.size());
   // Both lists are in (namespace, name) order: merge them, the records' versions winning.
   auto redo_it = redo.begin();
   auto copy_current = [&](const std::string& key) {
     auto record = pods_.find(key);
     if (record != pods_.end() && KeepsPod(schedulable_only, nodes, record->second.pod)) {
-      pods.push_back(SnapshotCopy(record->second.pod));
-      charges.emplace_back();  // changed: charged afresh
+      pods.push_back(std::make_shared<const state::SnapshotPod>(SnapshotCopy(record->second.pod)));
     }
   };
-  for (size_t i = 0; i < old.pods.size(); ++i) {
-    api::Pod& pod = old.pods[i];
-    const std::pair<std::string_view, std::string_view> at = NamespaceAndName(pod.metadata);
+  for (size_t i = 0; i < old.size(); ++i) {
+    const std::pair<std::string_view, std::string_view> at = NamespaceAndName(old[i].metadata);
     while (redo_it != redo.end() &&
            std::pair<std::string_view, std::string_view>(redo_it->first) < at) {
       copy_current(redo_it->second);
@@ -700,20 +693,15 @@ std::shared_ptr<state::ClusterSnapshot> Cluster::RefreshedSnapshot(
       ++redo_it;
       continue;
     }
-    pods.push_back(std::move(pod));
-    charges.push_back(std::move(old.charges[i]));
+    pods.push_back(old.shared(i));
   }
   for (; redo_it != redo.end(); ++redo_it) copy_current(redo_it->second);
-  old.pods.clear();
-  old.charges.clear();
-  cached.spare_pods = std::move(old.pods);
-  cached.spare_charges = std::move(old.charges);
 
   state::SnapshotOptions options;
   options.expand_workloads = false;
   absl::StatusOr<state::ClusterSnapshot> snapshot =
       state::ClusterSnapshot::FromObjects(std::move(objects), options);
-  if (!snapshot.ok() || !snapshot->ReplacePods(std::move(pods), std::move(charges)).ok()) {
+  if (!snapshot.ok() || !snapshot->ReplacePods(std::move(pods)).ok()) {
     return nullptr;
   }
   return std::make_shared<state::ClusterSnapshot>(*std::move(snapshot));
@@ -725,9 +713,9 @@ absl::StatusOr<std::shared_ptr<const state::ClusterSnapshot>> Cluster::SharedSna
   if (cached.snapshot != nullptr && cached.generation == generation_) return cached.snapshot;
   std::set<std::string> nodes;
   std::vector<state::SourcedObject> objects = SnapshotObjects(schedulable_only, nodes);
-  // Carried over only when nobody holds the last snapshot any more: its pods are moved out.
+  // The last snapshot's unchanged pods are shared with the new one.
   std::shared_ptr<state::ClusterSnapshot> snapshot;
-  const bool carry_over = cached.snapshot != nullptr && cached.snapshot.use_count() == 1;
+  const bool carry_over = cached.snapshot != nullptr;
   if (carry_over) {
     snapshot = RefreshedSnapshot(schedulable_only, std::move(objects), nodes, cached);
     if (snapshot != nullptr) ++snapshots_carried_over_;

@@ -308,11 +308,6 @@ class Cluster {
     std::shared_ptr<state::ClusterSnapshot> snapshot;
     std::set<std::string> nodes;  // the nodes whose pods it keeps (SnapshotObjects)
     std::map<std::pair<std::string, std::string>, std::string> changed_pods;
-    // The pod and charge lists of the snapshot before this one, emptied but with their capacity:
-    // the next refresh builds into them rather than into fresh ones, whose tens of megabytes of
-    // new pages were 7 % of Karpenter's thread in page faults (the day's first 4 h).
-    std::vector<api::Pod> spare_pods;
-    std::vector<std::optional<state::ClusterSnapshot::PodCharge>> spare_charges;
   };
   mutable CachedSnapshot snapshot_cache_[2];
   // WorkloadPodsOn's index, node -> its workload pods in pods_ order; rebuilt on the first call
@@ -333,9 +328,9 @@ class Cluster {
   // The snapshot's objects other than pods, and in `nodes` the nodes whose pods it keeps.
   std::vector<state::SourcedObject> SnapshotObjects(bool schedulable_only,
                                                     std::set<std::string>& nodes) const;
-  // The snapshot of this generation made from `cached`'s (which nobody else holds): the other
-  // objects anew, its pods moved over but for those changed since or whose node joined or left
-  // `nodes`, which are copied again. Null when that cannot be done (a full build is needed).
+  // The snapshot of this generation made from `cached`'s: the other objects anew, sharing its
+  // pods but for those changed since or whose node joined or left `nodes`, which are copied
+  // again. Null when that cannot be done (a full build is needed).
   std::shared_ptr<state::ClusterSnapshot> RefreshedSnapshot(
       bool schedulable_only, std::vector<state::SourcedObject> objects,
       const std::set<std::string>& nodes, CachedSnapshot& cached) const;

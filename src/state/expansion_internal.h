@@ -39,8 +39,7 @@ class TakenNames {
 };
 
 // Pods of the snapshot in `namespace_name` (a contiguous run, since pods are sorted by namespace).
-std::span<const api::Pod> PodsInNamespace(const ClusterSnapshot& snapshot,
-                                          std::string_view namespace_name);
+PodSpan PodsInNamespace(const ClusterSnapshot& snapshot, std::string_view namespace_name);
 
 // Name of the default StorageClass, if the snapshot has one.
 std::optional<std::string> DefaultStorageClassName(const ClusterSnapshot& snapshot);

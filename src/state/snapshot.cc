@@ -150,10 +150,29 @@ std::string Origin(const api::Manifest& manifest, size_t index) {
   return fmt::format("{} (item {})", manifest.source, index + 1);
 }
 
+// Holds each pod by pointer, charged once, in the list's order.
+std::vector<SharedPod> SharePods(std::vector<api::Pod> pods) {
+  std::vector<SharedPod> shared;
+  shared.reserve(pods.size());
+  for (api::Pod& pod : pods) shared.push_back(std::make_shared<const SnapshotPod>(std::move(pod)));
+  return shared;
+}
+
+bool SharedKeyLess(const SharedPod& a, const SharedPod& b) { return ObjectKeyLess(a->pod, b->pod); }
+
 }  // namespace
 
+SnapshotPod::SnapshotPod(api::Pod pod_in)
+    : pod(std::move(pod_in)),
+      charge{.requests = api::PodRequests(pod),
+             .terminal = IsTerminal(pod),
+             .daemon = IsOwnedByDaemonSet(pod)} {}
+
 ClusterSnapshot::ClusterSnapshot(ObjectLists objects) : objects_(std::move(objects)) {
-  BuildIndexes();
+  pods_ = SharePods(std::move(std::get<std::vector<api::Pod>>(objects_)));
+  std::get<std::vector<api::Pod>>(objects_).clear();
+  BuildPodIndex();
+  BuildProviderIdIndexes();
 }
 
 absl::StatusOr<ClusterSnapshot> ClusterSnapshot::FromManifests(std::vector<api::Manifest> manifests,
@@ -186,26 +205,36 @@ absl::StatusOr<ClusterSnapshot> ClusterSnapshot::FromObjects(std::vector<Sourced
   for (const api::Pod& pod : expanded.pods) expanded_pods.insert(KeyText(pod.metadata));
   const size_t expanded_claims = expanded.claims.size();
   ObjectLists merged = std::move(snapshot.objects_);
-  KP_RETURN_IF_ERROR(
-      MergeGenerated(std::get<std::vector<api::Pod>>(merged), std::move(expanded.pods)));
   KP_RETURN_IF_ERROR(MergeGenerated(std::get<std::vector<api::PersistentVolumeClaim>>(merged),
                                     std::move(expanded.claims)));
   ClusterSnapshot result(std::move(merged));
+  std::vector<SharedPod> pods = std::move(snapshot.pods_);
+  for (SharedPod& pod : SharePods(std::move(expanded.pods))) pods.push_back(std::move(pod));
+  std::stable_sort(pods.begin(), pods.end(), SharedKeyLess);
+  for (size_t i = 1; i < pods.size(); ++i) {
+    if (SharedKeyLess(pods[i - 1], pods[i])) continue;
+    return absl::InternalError(
+        fmt::format("workload expansion produced a second Pod {}", KeyText(pods[i]->pod.metadata)));
+  }
+  result.pods_ = std::move(pods);
+  result.BuildPodIndex();
   result.expanded_pods_ = std::move(expanded_pods);
   result.expanded_claims_ = expanded_claims;
   return result;
 }
 
-void ClusterSnapshot::BuildIndexes() {
-  charges_.assign(pods().size(), std::nullopt);
+void ClusterSnapshot::BuildPodIndex() {
   pods_by_node_.clear();
+  for (size_t i = 0; i < pods_.size(); ++i) {
+    const std::string& node_name = pods_[i]->pod.spec.node_name;
+    if (node_name.empty()) continue;
+    pods_by_node_[node_name].push_back(i);
+  }
+}
+
+void ClusterSnapshot::BuildProviderIdIndexes() {
   node_by_provider_id_.clear();
   node_claim_by_provider_id_.clear();
-  const std::vector<api::Pod>& all_pods = pods();
-  for (size_t i = 0; i < all_pods.size(); ++i) {
-    if (all_pods[i].spec.node_name.empty()) continue;
-    pods_by_node_[all_pods[i].spec.node_name].push_back(i);
-  }
   // Lists are sorted by name, so emplace keeps the first by name for a shared provider ID.
   const std::vector<api::Node>& all_nodes = nodes();
   for (size_t i = 0; i < all_nodes.size(); ++i) {
@@ -219,47 +248,39 @@ void ClusterSnapshot::BuildIndexes() {
   }
 }
 
-const ClusterSnapshot::PodCharge& ClusterSnapshot::ChargeOf(const api::Pod& pod) const {
-  std::optional<PodCharge>& charge = charges_[&pod - pods().data()];
-  if (!charge) {
-    charge = PodCharge{.requests = api::PodRequests(pod),
-                       .terminal = IsTerminal(pod),
-                       .daemon = IsOwnedByDaemonSet(pod)};
-  }
-  return *charge;
-}
-
-ClusterSnapshot::TakenPods ClusterSnapshot::TakePods() {
-  TakenPods taken{std::move(std::get<std::vector<api::Pod>>(objects_)), std::move(charges_)};
-  std::get<std::vector<api::Pod>>(objects_).clear();
-  BuildIndexes();
-  return taken;
-}
-
-absl::Status ClusterSnapshot::ReplacePods(std::vector<api::Pod> pods,
-                                          std::vector<std::optional<PodCharge>> charges) {
-  if (!charges.empty() && charges.size() != pods.size()) {
-    return absl::InvalidArgumentError(
-        fmt::format("ReplacePods: {} charges for {} pods", charges.size(), pods.size()));
-  }
+absl::Status ClusterSnapshot::ReplacePods(std::vector<SharedPod> pods) {
   if (!expanded_pods_.empty() || expanded_claims_ != 0) {
     return absl::FailedPreconditionError("ReplacePods on a snapshot with expanded workloads");
   }
   for (size_t i = 0; i < pods.size(); ++i) {
-    const api::ObjectMeta& metadata = pods[i].metadata;
+    const api::ObjectMeta& metadata = pods[i]->pod.metadata;
     if (metadata.namespace_.empty() || metadata.name.empty()) {
       return absl::InvalidArgumentError(
           fmt::format("ReplacePods: pod {} has no namespace or name", i));
     }
-    if (i > 0 && !ObjectKeyLess(pods[i - 1], pods[i])) {
+    if (i > 0 && !SharedKeyLess(pods[i - 1], pods[i])) {
       return absl::InvalidArgumentError(
           fmt::format("ReplacePods: pod {} is out of order or repeated", KeyText(metadata)));
     }
   }
-  std::get<std::vector<api::Pod>>(objects_) = std::move(pods);
-  BuildIndexes();
-  if (!charges.empty()) charges_ = std::move(charges);
+  pods_ = std::move(pods);
+  BuildPodIndex();
   return absl::OkStatus();
+}
+
+const api::Pod* ClusterSnapshot::FindPod(std::string_view namespace_name,
+                                         std::string_view name) const {
+  const std::pair<std::string_view, std::string_view> key(namespace_name, name);
+  auto it = std::lower_bound(
+      pods_.begin(), pods_.end(), key, [](const SharedPod& pod, const auto& wanted) {
+        return std::pair<std::string_view, std::string_view>(pod->pod.metadata.namespace_,
+                                                             pod->pod.metadata.name) < wanted;
+      });
+  if (it == pods_.end() || (*it)->pod.metadata.namespace_ != namespace_name ||
+      (*it)->pod.metadata.name != name) {
+    return nullptr;
+  }
+  return &(*it)->pod;
 }
 
 std::vector<const api::Pod*> ClusterSnapshot::PodsOnNode(std::string_view node_name) const {
@@ -267,14 +288,24 @@ std::vector<const api::Pod*> ClusterSnapshot::PodsOnNode(std::string_view node_n
   auto it = pods_by_node_.find(node_name);
   if (it == pods_by_node_.end()) return result;
   result.reserve(it->second.size());
-  for (size_t index : it->second) result.push_back(&pods()[index]);
+  for (size_t index : it->second) result.push_back(&pods_[index]->pod);
+  return result;
+}
+
+std::vector<const SnapshotPod*> ClusterSnapshot::ChargedPodsOnNode(
+    std::string_view node_name) const {
+  std::vector<const SnapshotPod*> result;
+  auto it = pods_by_node_.find(node_name);
+  if (it == pods_by_node_.end()) return result;
+  result.reserve(it->second.size());
+  for (size_t index : it->second) result.push_back(pods_[index].get());
   return result;
 }
 
 std::vector<std::string> ClusterSnapshot::NodeNamesWithPods() const {
   std::vector<std::string> names;
   names.reserve(pods_by_node_.size());
-  for (const auto& [name, unused] : pods_by_node_) names.push_back(name);
+  for (const auto& [name, unused] : pods_by_node_) names.emplace_back(name);
   return names;
 }
 

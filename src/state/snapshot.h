@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -26,6 +27,7 @@
 
 #include "karpenter/common/status.h"
 #include "src/api/manifest.h"
+#include "src/state/snapshot_pod.h"
 
 namespace karpenter::state {
 
@@ -65,7 +67,10 @@ class ClusterSnapshot {
   }
   const std::vector<api::NodeClaim>& node_claims() const { return All<api::NodeClaim>(); }
   const std::vector<api::Node>& nodes() const { return All<api::Node>(); }
-  const std::vector<api::Pod>& pods() const { return All<api::Pod>(); }
+  // Sorted by (namespace, name).
+  PodSpan pods() const {
+    return PodSpan(PodIterator(pods_.data()), PodIterator(pods_.data() + pods_.size()));
+  }
   const std::vector<api::DaemonSet>& daemon_sets() const { return All<api::DaemonSet>(); }
   const std::vector<api::Deployment>& deployments() const { return All<api::Deployment>(); }
   const std::vector<api::ReplicaSet>& replica_sets() const { return All<api::ReplicaSet>(); }
@@ -86,9 +91,10 @@ class ClusterSnapshot {
   // "Kind/namespace/name (origin)" of every skipped manifest, in input order.
   const std::vector<std::string>& skipped() const { return skipped_; }
 
-  // Every object of kind T, sorted by (namespace, name).
+  // Every object of kind T, sorted by (namespace, name). Pods are held apart: see pods().
   template <class T>
   const std::vector<T>& All() const {
+    static_assert(!std::is_same_v<T, api::Pod>, "pods are held by pointer: use pods()");
     return std::get<std::vector<T>>(objects_);
   }
   // Binary search by (namespace, name); cluster-scoped kinds use an empty namespace.
@@ -105,9 +111,7 @@ class ClusterSnapshot {
     return Find<api::NodeClaim>({}, name);
   }
   const api::Node* FindNode(std::string_view name) const { return Find<api::Node>({}, name); }
-  const api::Pod* FindPod(std::string_view namespace_name, std::string_view name) const {
-    return Find<api::Pod>(namespace_name, name);
-  }
+  const api::Pod* FindPod(std::string_view namespace_name, std::string_view name) const;
   const api::PersistentVolumeClaim* FindPersistentVolumeClaim(std::string_view namespace_name,
                                                               std::string_view name) const {
     return Find<api::PersistentVolumeClaim>(namespace_name, name);
@@ -125,6 +129,8 @@ class ClusterSnapshot {
   // Pods bound to `node_name` (spec.nodeName), sorted by (namespace, name). A pod may name a node
   // the snapshot lacks; it is still listed under that name.
   std::vector<const api::Pod*> PodsOnNode(std::string_view node_name) const;
+  // The same with their charges (for scheduler inputs, which charge every bound pod).
+  std::vector<const SnapshotPod*> ChargedPodsOnNode(std::string_view node_name) const;
   // Names of every node that has bound pods, sorted (including nodes absent from the snapshot).
   std::vector<std::string> NodeNamesWithPods() const;
 
@@ -141,31 +147,14 @@ class ClusterSnapshot {
   // True for pods added by workload expansion rather than read from the input.
   bool IsExpanded(const api::Pod& pod) const;
 
-  // What a bound pod takes of its node, as scheduler inputs charge it.
-  struct PodCharge {
-    api::ResourceList requests;  // api::PodRequests
-    bool terminal = false;       // Succeeded or Failed: takes nothing any more
-    bool daemon = false;         // owned by a DaemonSet
-  };
-  // The charge of `pod`, which must be one of pods(). Computed on first ask and kept: a host
-  // builds several scheduler inputs from one snapshot, each charging every bound pod, and the
-  // twin carries charges over to its next snapshot with the pods (TakePods/ReplacePods).
-  const PodCharge& ChargeOf(const api::Pod& pod) const;
+  using PodCharge = state::PodCharge;
 
-  // For a host whose pods change a few at a time between snapshots (the twin): instead of
-  // copying every pod into each new snapshot, it moves the pods out of the last one (which is
-  // left without pods) and puts them, updated, into the next. ReplacePods takes pods sorted by
-  // (namespace, name) without duplicates, each with a namespace and a name, and rebuilds the
-  // indexes; otherwise it returns InvalidArgument and changes nothing. Only for snapshots built
-  // without workload expansion (FailedPrecondition otherwise). `charges` is empty or one per
-  // pod: the charges taken with a pod whose spec and status did not change, nullopt for others.
-  struct TakenPods {
-    std::vector<api::Pod> pods;
-    std::vector<std::optional<PodCharge>> charges;  // ChargeOf's so far, one per pod
-  };
-  TakenPods TakePods();
-  absl::Status ReplacePods(std::vector<api::Pod> pods,
-                           std::vector<std::optional<PodCharge>> charges = {});
+  // For a host whose pods change a few at a time between snapshots (the twin): the next snapshot
+  // takes the last one's shared pods that did not change and new ones for those that did.
+  // ReplacePods takes pods sorted by (namespace, name) without duplicates, each with a namespace
+  // and a name, and rebuilds the pod index; otherwise it returns InvalidArgument and changes
+  // nothing. Only for snapshots built without workload expansion (FailedPrecondition otherwise).
+  absl::Status ReplacePods(std::vector<SharedPod> pods);
   // How many pods and claims expansion added.
   size_t expanded_pod_count() const { return expanded_pods_.size(); }
   size_t expanded_claim_count() const { return expanded_claims_; }
@@ -182,17 +171,18 @@ class ClusterSnapshot {
  private:
   // Takes sorted, duplicate-free lists and builds the indexes.
   explicit ClusterSnapshot(ObjectLists objects);
-  void BuildIndexes();
+  void BuildPodIndex();
+  void BuildProviderIdIndexes();
 
-  ObjectLists objects_;
+  ObjectLists objects_;  // its pod list stays empty: pods_ holds them
+  std::vector<SharedPod> pods_;
   std::vector<std::string> skipped_;
-  std::map<std::string, std::vector<size_t>, std::less<>> pods_by_node_;
+  // Keys view the pods' spec.nodeName, which the shared pods keep alive.
+  std::map<std::string_view, std::vector<size_t>, std::less<>> pods_by_node_;
   std::map<std::string, size_t, std::less<>> node_by_provider_id_;
   std::map<std::string, size_t, std::less<>> node_claim_by_provider_id_;
   std::set<std::string, std::less<>> expanded_pods_;  // "namespace/name"
   size_t expanded_claims_ = 0;
-  // ChargeOf's, by index into pods(); BuildIndexes sizes it.
-  mutable std::vector<std::optional<PodCharge>> charges_;
 };
 
 // True for kinds that live in a namespace (Pod, workloads, PDB, PVC).

@@ -17,10 +17,10 @@ using ::testing::HasSubstr;
 using testing_util::PodKeys;
 using testing_util::SnapshotFromYaml;
 
-template <class T>
-std::vector<std::string> Names(const std::vector<T>& objects) {
+template <class List>
+std::vector<std::string> Names(const List& objects) {
   std::vector<std::string> names;
-  for (const T& object : objects) {
+  for (const auto& object : objects) {
     names.push_back(object.metadata.namespace_.empty()
                         ? object.metadata.name
                         : object.metadata.namespace_ + "/" + object.metadata.name);
@@ -328,66 +328,83 @@ TEST(ClusterSnapshot, CopiesKeepWorkingIndexes) {
   EXPECT_EQ(copy.NodeClaimForNode(*copy.FindNode("ip-1")), copy.FindNodeClaim("default-abcde"));
 }
 
-TEST(ClusterSnapshot, TakenPodsGoBackWithTheirIndexes) {
+// The shared pods of `snapshot`, in its order.
+std::vector<SharedPod> SharedPods(const ClusterSnapshot& snapshot) {
+  std::vector<SharedPod> shared;
+  for (size_t i = 0; i < snapshot.pods().size(); ++i) shared.push_back(snapshot.pods().shared(i));
+  return shared;
+}
+
+SharedPod Share(api::Pod pod) { return std::make_shared<const SnapshotPod>(std::move(pod)); }
+
+TEST(ClusterSnapshot, ReplacedPodsComeWithTheirIndexes) {
   absl::StatusOr<ClusterSnapshot> snapshot =
       SnapshotFromYaml(kNodesAndClaims, SnapshotOptions{.expand_workloads = false});
   ASSERT_TRUE(snapshot.ok()) << snapshot.status();
-  std::vector<api::Pod> pods = snapshot->TakePods().pods;
+  std::vector<SharedPod> pods = SharedPods(*snapshot);
   ASSERT_EQ(pods.size(), 4u);
-  EXPECT_TRUE(snapshot->pods().empty());
-  EXPECT_TRUE(snapshot->PodsOnNode("ip-1").empty());
-  pods.erase(pods.begin());         // default/orphan
-  pods[0].spec.node_name = "ip-1";  // default/pending binds
+  pods.erase(pods.begin());       // default/orphan
+  api::Pod bound = pods[0]->pod;  // default/pending binds
+  bound.spec.node_name = "ip-1";
+  pods[0] = Share(std::move(bound));
   ASSERT_TRUE(snapshot->ReplacePods(std::move(pods)).ok());
   EXPECT_THAT(PodKeys(snapshot->PodsOnNode("ip-1")),
               ElementsAre("default/pending", "default/z", "kube-system/a"));
   EXPECT_TRUE(snapshot->PodsOnNode("gone-node").empty());
   EXPECT_EQ(snapshot->FindPod("default", "orphan"), nullptr);
+  ASSERT_NE(snapshot->FindPod("default", "pending"), nullptr);
+  EXPECT_EQ(snapshot->FindPod("default", "pending")->spec.node_name, "ip-1");
 }
 
-TEST(ClusterSnapshot, PodChargesAreComputedOnceAndCarriedOverWithThePods) {
-  absl::StatusOr<ClusterSnapshot> snapshot =
+TEST(ClusterSnapshot, SnapshotsShareUnchangedPodsAndTheirCharges) {
+  absl::StatusOr<ClusterSnapshot> first =
       SnapshotFromYaml(kNodesAndClaims, SnapshotOptions{.expand_workloads = false});
-  ASSERT_TRUE(snapshot.ok()) << snapshot.status();
-  const api::Pod* z = snapshot->FindPod("default", "z");
+  ASSERT_TRUE(first.ok()) << first.status();
+  const api::Pod* z = first->FindPod("default", "z");
   ASSERT_NE(z, nullptr);
-  const ClusterSnapshot::PodCharge& charge = snapshot->ChargeOf(*z);
-  EXPECT_EQ(charge.requests, api::PodRequests(*z));
-  EXPECT_FALSE(charge.terminal);
-  EXPECT_EQ(&snapshot->ChargeOf(*z), &charge);  // kept, not recomputed
+  std::vector<const SnapshotPod*> on_node = first->ChargedPodsOnNode("ip-1");
+  ASSERT_EQ(on_node.size(), 2u);
+  EXPECT_EQ(&on_node[0]->pod, z);
+  EXPECT_EQ(on_node[0]->charge.requests, api::PodRequests(*z));
+  EXPECT_FALSE(on_node[0]->charge.terminal);
+  EXPECT_FALSE(on_node[0]->charge.daemon);
 
-  ClusterSnapshot::TakenPods taken = snapshot->TakePods();
-  ASSERT_EQ(taken.charges.size(), taken.pods.size());
-  const size_t z_index = 2;  // default/orphan, default/pending, default/z, kube-system/a
-  ASSERT_EQ(taken.pods[z_index].metadata.name, "z");
-  ASSERT_TRUE(taken.charges[z_index].has_value());
-  EXPECT_FALSE(taken.charges[0].has_value());  // never asked
-  // A carried charge is taken as it is (the host vouches the pod did not change).
-  taken.charges[z_index]->requests["cpu"] = api::Quantity::FromMilli(7000, {});
-  taken.pods[0].status.phase = "Succeeded";
-  ASSERT_TRUE(snapshot->ReplacePods(std::move(taken.pods), std::move(taken.charges)).ok());
-  EXPECT_EQ(snapshot->ChargeOf(*snapshot->FindPod("default", "z")).requests.at("cpu").MilliValue(),
-            7000);
-  EXPECT_TRUE(snapshot->ChargeOf(*snapshot->FindPod("default", "orphan")).terminal);
+  // The next snapshot keeps z and replaces the orphan with a finished version of it.
+  ClusterSnapshot second = *first;
+  std::vector<SharedPod> pods = SharedPods(*first);
+  api::Pod finished = pods[0]->pod;  // default/orphan
+  finished.status.phase = "Succeeded";
+  pods[0] = Share(std::move(finished));
+  ASSERT_TRUE(second.ReplacePods(std::move(pods)).ok());
+  EXPECT_EQ(second.FindPod("default", "z"), z);  // the same object, not a copy
+  EXPECT_TRUE(second.ChargedPodsOnNode("gone-node")[0]->charge.terminal);
+  EXPECT_FALSE(first->ChargedPodsOnNode("gone-node")[0]->charge.terminal);
+}
 
-  std::vector<api::Pod> pods = snapshot->pods();
-  EXPECT_THAT(snapshot->ReplacePods(pods, std::vector<std::optional<ClusterSnapshot::PodCharge>>(1))
-                  .message(),
-              HasSubstr("1 charges for 4 pods"));
+TEST(ClusterSnapshot, DaemonSetPodsAreChargedAsDaemons) {
+  api::Pod pod;
+  pod.metadata.name = "agent";
+  pod.metadata.namespace_ = "kube-system";
+  pod.metadata.owner_references.push_back(
+      {.api_version = "apps/v1", .kind = "DaemonSet", .name = "agent"});
+  EXPECT_TRUE(SnapshotPod(pod).charge.daemon);
+  pod.metadata.owner_references[0].kind = "ReplicaSet";
+  EXPECT_FALSE(SnapshotPod(pod).charge.daemon);
 }
 
 TEST(ClusterSnapshot, ReplacedPodsMustBeSortedUniqueAndNamed) {
   absl::StatusOr<ClusterSnapshot> snapshot =
       SnapshotFromYaml(kNodesAndClaims, SnapshotOptions{.expand_workloads = false});
   ASSERT_TRUE(snapshot.ok()) << snapshot.status();
-  const std::vector<api::Pod> pods = snapshot->pods();
-  std::vector<api::Pod> reversed(pods.rbegin(), pods.rend());
+  const std::vector<SharedPod> pods = SharedPods(*snapshot);
+  std::vector<SharedPod> reversed(pods.rbegin(), pods.rend());
   EXPECT_THAT(snapshot->ReplacePods(reversed).message(), HasSubstr("out of order or repeated"));
-  std::vector<api::Pod> repeated = {pods[0], pods[0]};
+  std::vector<SharedPod> repeated = {pods[0], pods[0]};
   EXPECT_THAT(snapshot->ReplacePods(repeated).message(), HasSubstr("out of order or repeated"));
-  std::vector<api::Pod> unnamespaced = {pods[0]};
-  unnamespaced[0].metadata.namespace_.clear();
-  EXPECT_THAT(snapshot->ReplacePods(unnamespaced).message(), HasSubstr("no namespace or name"));
+  api::Pod unnamespaced = pods[0]->pod;
+  unnamespaced.metadata.namespace_.clear();
+  EXPECT_THAT(snapshot->ReplacePods({Share(std::move(unnamespaced))}).message(),
+              HasSubstr("no namespace or name"));
   EXPECT_EQ(snapshot->pods().size(), pods.size());  // refused: nothing changed
 
   absl::StatusOr<ClusterSnapshot> expanded = SnapshotFromYaml(kOneDeployment);

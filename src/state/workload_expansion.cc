@@ -82,16 +82,15 @@ api::PodTemplateSpec JobPodTemplate(const api::Job& job) {
 
 namespace internal {
 
-std::span<const api::Pod> PodsInNamespace(const ClusterSnapshot& snapshot,
-                                          std::string_view namespace_name) {
-  const std::vector<api::Pod>& pods = snapshot.pods();
+PodSpan PodsInNamespace(const ClusterSnapshot& snapshot, std::string_view namespace_name) {
+  const PodSpan pods = snapshot.pods();
   auto begin = std::lower_bound(
       pods.begin(), pods.end(), namespace_name,
       [](const api::Pod& pod, std::string_view ns) { return pod.metadata.namespace_ < ns; });
   auto end = std::upper_bound(
       begin, pods.end(), namespace_name,
       [](std::string_view ns, const api::Pod& pod) { return ns < pod.metadata.namespace_; });
-  return std::span<const api::Pod>(begin, end);
+  return PodSpan(begin, end);
 }
 
 std::optional<std::string> DefaultStorageClassName(const ClusterSnapshot& snapshot) {
