@@ -160,6 +160,16 @@ std::vector<SharedPod> SharePods(std::vector<api::Pod> pods) {
 
 bool SharedKeyLess(const SharedPod& a, const SharedPod& b) { return ObjectKeyLess(a->pod, b->pod); }
 
+ClusterSnapshot::PodsByNode PodIndexOf(const std::vector<SharedPod>& pods, size_t node_count) {
+  ClusterSnapshot::PodsByNode index;
+  index.reserve(node_count);
+  for (size_t i = 0; i < pods.size(); ++i) {
+    const std::string& node_name = pods[i]->pod.spec.node_name;
+    if (!node_name.empty()) index[node_name].push_back(i);
+  }
+  return index;
+}
+
 }  // namespace
 
 SnapshotPod::SnapshotPod(api::Pod pod_in)
@@ -223,14 +233,7 @@ absl::StatusOr<ClusterSnapshot> ClusterSnapshot::FromObjects(std::vector<Sourced
   return result;
 }
 
-void ClusterSnapshot::BuildPodIndex() {
-  pods_by_node_.clear();
-  for (size_t i = 0; i < pods_.size(); ++i) {
-    const std::string& node_name = pods_[i]->pod.spec.node_name;
-    if (node_name.empty()) continue;
-    pods_by_node_[node_name].push_back(i);
-  }
-}
+void ClusterSnapshot::BuildPodIndex() { pods_by_node_ = PodIndexOf(pods_, nodes().size()); }
 
 void ClusterSnapshot::BuildProviderIdIndexes() {
   node_by_provider_id_.clear();
@@ -252,19 +255,23 @@ absl::Status ClusterSnapshot::ReplacePods(std::vector<SharedPod> pods) {
   if (!expanded_pods_.empty() || expanded_claims_ != 0) {
     return absl::FailedPreconditionError("ReplacePods on a snapshot with expanded workloads");
   }
+  // One pass over the pods (which live apart in memory) both checks them and indexes them.
+  PodsByNode index;
+  index.reserve(nodes().size());
   for (size_t i = 0; i < pods.size(); ++i) {
-    const api::ObjectMeta& metadata = pods[i]->pod.metadata;
-    if (metadata.namespace_.empty() || metadata.name.empty()) {
+    const api::Pod& pod = pods[i]->pod;
+    if (pod.metadata.namespace_.empty() || pod.metadata.name.empty()) {
       return absl::InvalidArgumentError(
           fmt::format("ReplacePods: pod {} has no namespace or name", i));
     }
-    if (i > 0 && !SharedKeyLess(pods[i - 1], pods[i])) {
+    if (i > 0 && !ObjectKeyLess(pods[i - 1]->pod, pod)) {
       return absl::InvalidArgumentError(
-          fmt::format("ReplacePods: pod {} is out of order or repeated", KeyText(metadata)));
+          fmt::format("ReplacePods: pod {} is out of order or repeated", KeyText(pod.metadata)));
     }
+    if (!pod.spec.node_name.empty()) index[pod.spec.node_name].push_back(i);
   }
   pods_ = std::move(pods);
-  BuildPodIndex();
+  pods_by_node_ = std::move(index);
   return absl::OkStatus();
 }
 
@@ -306,6 +313,7 @@ std::vector<std::string> ClusterSnapshot::NodeNamesWithPods() const {
   std::vector<std::string> names;
   names.reserve(pods_by_node_.size());
   for (const auto& [name, unused] : pods_by_node_) names.emplace_back(name);
+  std::sort(names.begin(), names.end());
   return names;
 }
 

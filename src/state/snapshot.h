@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -159,6 +160,9 @@ class ClusterSnapshot {
   size_t expanded_pod_count() const { return expanded_pods_.size(); }
   size_t expanded_claim_count() const { return expanded_claims_; }
 
+  // Node name -> indexes into pods() of the pods bound to it; keys view the pods' spec.nodeName.
+  using PodsByNode = std::unordered_map<std::string_view, std::vector<size_t>>;
+
   using ObjectLists =
       std::tuple<std::vector<api::NodePool>, std::vector<api::NodeClaim>,
                  std::vector<api::EC2NodeClass>, std::vector<api::Pod>, std::vector<api::Node>,
@@ -177,8 +181,7 @@ class ClusterSnapshot {
   ObjectLists objects_;  // its pod list stays empty: pods_ holds them
   std::vector<SharedPod> pods_;
   std::vector<std::string> skipped_;
-  // Keys view the pods' spec.nodeName, which the shared pods keep alive.
-  std::map<std::string_view, std::vector<size_t>, std::less<>> pods_by_node_;
+  PodsByNode pods_by_node_;  // its keys stay valid while pods_ holds the pods
   std::map<std::string, size_t, std::less<>> node_by_provider_id_;
   std::map<std::string, size_t, std::less<>> node_claim_by_provider_id_;
   std::set<std::string, std::less<>> expanded_pods_;  // "namespace/name"
