@@ -6,7 +6,7 @@
 // Order: every list is sorted by (namespace, name), whatever order the input had, so everything
 // derived from a snapshot is reproducible. Pointers returned by lookups point into the snapshot
 // and stay valid for its lifetime (moving the snapshot keeps them valid; copying does not carry
-// them over to the copy).
+// them over to the copy, except for pods, which copies share: see snapshot_pod.h).
 //
 // Workload controllers are expanded on construction (see workload_expansion.h): a Deployment
 // with 10 replicas and no pods contributes 10 pending pods, so "pending" means every unbound pod,
