@@ -132,15 +132,26 @@ absl::StatusOr<ClusterSnapshot::ObjectLists> SortedUniqueLists(std::vector<Sourc
       lists);
 }
 
-// Expansion never reuses a taken name, so a clash here is a bug in expansion, not bad input.
+// The object a list entry holds: itself, or the pod a shared pod holds.
 template <class T>
-absl::Status MergeGenerated(std::vector<T>& existing, std::vector<T> generated) {
-  for (T& object : generated) existing.push_back(std::move(object));
-  std::stable_sort(existing.begin(), existing.end(), ObjectKeyLess<T>);
+const T& ObjectOf(const T& object) {
+  return object;
+}
+const api::Pod& ObjectOf(const SharedPod& pod) { return pod->pod; }
+
+// Expansion never reuses a taken name, so a clash here is a bug in expansion, not bad input.
+template <class Entry>
+absl::Status MergeGenerated(std::vector<Entry>& existing, std::vector<Entry> generated) {
+  const auto less = [](const Entry& a, const Entry& b) {
+    return ObjectKeyLess(ObjectOf(a), ObjectOf(b));
+  };
+  for (Entry& entry : generated) existing.push_back(std::move(entry));
+  std::stable_sort(existing.begin(), existing.end(), less);
   for (size_t i = 1; i < existing.size(); ++i) {
-    if (ObjectKeyLess(existing[i - 1], existing[i])) continue;
+    if (less(existing[i - 1], existing[i])) continue;
     return absl::InternalError(fmt::format("workload expansion produced a second {} {}",
-                                           existing[i].kind, KeyText(existing[i].metadata)));
+                                           ObjectOf(existing[i]).kind,
+                                           KeyText(ObjectOf(existing[i]).metadata)));
   }
   return absl::OkStatus();
 }
@@ -157,8 +168,6 @@ std::vector<SharedPod> SharePods(std::vector<api::Pod> pods) {
   for (api::Pod& pod : pods) shared.push_back(std::make_shared<const SnapshotPod>(std::move(pod)));
   return shared;
 }
-
-bool SharedKeyLess(const SharedPod& a, const SharedPod& b) { return ObjectKeyLess(a->pod, b->pod); }
 
 ClusterSnapshot::PodsByNode PodIndexOf(const std::vector<SharedPod>& pods, size_t node_count) {
   ClusterSnapshot::PodsByNode index;
@@ -214,23 +223,14 @@ absl::StatusOr<ClusterSnapshot> ClusterSnapshot::FromObjects(std::vector<Sourced
   std::set<std::string, std::less<>> expanded_pods;
   for (const api::Pod& pod : expanded.pods) expanded_pods.insert(KeyText(pod.metadata));
   const size_t expanded_claims = expanded.claims.size();
-  ObjectLists merged = std::move(snapshot.objects_);
-  KP_RETURN_IF_ERROR(MergeGenerated(std::get<std::vector<api::PersistentVolumeClaim>>(merged),
-                                    std::move(expanded.claims)));
-  ClusterSnapshot result(std::move(merged));
-  std::vector<SharedPod> pods = std::move(snapshot.pods_);
-  for (SharedPod& pod : SharePods(std::move(expanded.pods))) pods.push_back(std::move(pod));
-  std::stable_sort(pods.begin(), pods.end(), SharedKeyLess);
-  for (size_t i = 1; i < pods.size(); ++i) {
-    if (SharedKeyLess(pods[i - 1], pods[i])) continue;
-    return absl::InternalError(
-        fmt::format("workload expansion produced a second Pod {}", KeyText(pods[i]->pod.metadata)));
-  }
-  result.pods_ = std::move(pods);
-  result.BuildPodIndex();
-  result.expanded_pods_ = std::move(expanded_pods);
-  result.expanded_claims_ = expanded_claims;
-  return result;
+  KP_RETURN_IF_ERROR(
+      MergeGenerated(std::get<std::vector<api::PersistentVolumeClaim>>(snapshot.objects_),
+                     std::move(expanded.claims)));
+  KP_RETURN_IF_ERROR(MergeGenerated(snapshot.pods_, SharePods(std::move(expanded.pods))));
+  snapshot.BuildPodIndex();
+  snapshot.expanded_pods_ = std::move(expanded_pods);
+  snapshot.expanded_claims_ = expanded_claims;
+  return snapshot;
 }
 
 void ClusterSnapshot::BuildPodIndex() { pods_by_node_ = PodIndexOf(pods_, nodes().size()); }

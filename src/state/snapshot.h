@@ -148,8 +148,6 @@ class ClusterSnapshot {
   // True for pods added by workload expansion rather than read from the input.
   bool IsExpanded(const api::Pod& pod) const;
 
-  using PodCharge = state::PodCharge;
-
   // For a host whose pods change a few at a time between snapshots (the twin): the next snapshot
   // takes the last one's shared pods that did not change and new ones for those that did.
   // ReplacePods takes pods sorted by (namespace, name) without duplicates, each with a namespace
