@@ -18,6 +18,15 @@
 
 namespace karpenter::api {
 
+// One of the keys below as a std::string built once: object metadata maps are keyed by
+// std::string, and a lookup with a temporary longer than the small-string buffer allocates, which
+// per-pod and per-node passes over a large cluster do tens of thousands of times a poll.
+template <const std::string_view& kKey>
+const std::string& KeyString() {
+  static const std::string key(kKey);
+  return key;
+}
+
 // API groups.
 inline constexpr std::string_view kKarpenterGroup = "karpenter.sh";
 inline constexpr std::string_view kKarpenterCompatibilityGroup = "compatibility.karpenter.sh";

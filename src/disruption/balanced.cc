@@ -23,8 +23,9 @@ std::map<std::string, PoolTotals> ComputePoolTotals(const state::ClusterSnapshot
                                                     std::span<const Candidate> candidates) {
   std::map<std::string, PoolTotals> totals;
   for (const Candidate& candidate : candidates) {
-    // Upstream sums the candidates of the graceful class, which pod-blocked nodes are not.
-    if (!candidate.pod_block.empty()) continue;
+    // Upstream sums the candidates of the graceful class, which pod-blocked nodes are not. Only
+    // Balanced pools are summed: walking every pod of the others each poll would be wasted.
+    if (!candidate.pod_block.empty() || !IsBalanced(*candidate.node_pool)) continue;
     totals[candidate.node_pool->metadata.name].cost += candidate.price;
   }
   for (const api::Node& node : snapshot.nodes()) {

@@ -23,7 +23,8 @@ struct PoolTotals {
   double disruption_cost = 0;  // Σ over all the pool's nodes of 1 + Σ max(0, eviction cost)
 };
 
-// Totals per pool, from every candidate (for cost) and every node of the snapshot (disruption).
+// Totals per pool with the Balanced policy (no other pool reads them), from every candidate (for
+// cost) and every node of the snapshot (disruption).
 std::map<std::string, PoolTotals> ComputePoolTotals(const state::ClusterSnapshot& snapshot,
                                                     std::span<const Candidate> candidates);
 

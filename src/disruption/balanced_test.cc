@@ -40,5 +40,24 @@ TEST(ApproveBalanced, ThresholdIsOneOverK) {
   EXPECT_TRUE(ApproveBalanced(command, candidates, totals));
 }
 
+TEST(ComputePoolTotals, SumsOnlyBalancedPools) {
+  api::NodePool balanced;
+  balanced.metadata.name = "balanced";
+  balanced.spec.disruption = api::Disruption{.consolidation_policy = "Balanced"};
+  api::NodePool underutilized;
+  underutilized.metadata.name = "underutilized";
+  underutilized.spec.disruption =
+      api::Disruption{.consolidation_policy = "WhenEmptyOrUnderutilized"};
+  std::vector<Candidate> candidates(2);
+  candidates[0].node_pool = &balanced;
+  candidates[0].price = 1.5;
+  candidates[1].node_pool = &underutilized;
+  candidates[1].price = 2.0;
+  const std::map<std::string, PoolTotals> totals =
+      ComputePoolTotals(state::ClusterSnapshot(), candidates);
+  ASSERT_EQ(totals.size(), 1u);
+  EXPECT_DOUBLE_EQ(totals.at("balanced").cost, 1.5);
+}
+
 }  // namespace
 }  // namespace karpenter::disruption

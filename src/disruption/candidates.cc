@@ -45,7 +45,8 @@ std::string NodeBlock(const api::Node& node, const api::NodeClaim* node_claim,
   if (auto it = nominated.find(node.metadata.name); it != nominated.end()) {
     return absl::StrCat("node is nominated for pending pod ", it->second);
   }
-  auto annotation = node.metadata.annotations.find(std::string(api::kDoNotDisruptAnnotationKey));
+  auto annotation =
+      node.metadata.annotations.find(api::KeyString<api::kDoNotDisruptAnnotationKey>());
   if (annotation != node.metadata.annotations.end() && annotation->second == "true") {
     return "disruption is blocked by the \"karpenter.sh/do-not-disrupt\" annotation on the node";
   }
@@ -107,7 +108,7 @@ PoolInstanceTypes IndexInstanceTypes(const provisioning::SchedulerInput& input) 
 
 double EvictionCost(const api::Pod& pod) {
   double cost = 1.0;
-  auto it = pod.metadata.annotations.find(std::string(api::kPodDeletionCostAnnotationKey));
+  auto it = pod.metadata.annotations.find(api::KeyString<api::kPodDeletionCostAnnotationKey>());
   double deletion_cost = 0;
   if (it != pod.metadata.annotations.end() && absl::SimpleAtod(it->second, &deletion_cost)) {
     cost += deletion_cost / std::pow(2.0, 27);

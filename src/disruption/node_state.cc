@@ -15,7 +15,7 @@ const api::Condition* TrueCondition(const api::NodeClaim& node_claim, std::strin
 }
 
 bool IsInitialized(const api::Node& node, const api::NodeClaim& node_claim) {
-  auto label = node.metadata.labels.find(std::string(api::kNodeInitializedLabelKey));
+  auto label = node.metadata.labels.find(api::KeyString<api::kNodeInitializedLabelKey>());
   if (label != node.metadata.labels.end() && label->second == "true") return true;
   return TrueCondition(node_claim, api::kConditionTypeInitialized) != nullptr;
 }

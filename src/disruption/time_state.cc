@@ -14,7 +14,7 @@ std::string TimeDependentState(const state::ClusterSnapshot& snapshot, api::Time
   auto bit = [&state](bool value) { state.push_back(value ? '1' : '0'); };
   for (const api::NodeClaim& claim : snapshot.node_claims()) {
     const api::NodePool* pool = nullptr;
-    if (auto label = claim.metadata.labels.find(std::string(api::kNodePoolLabelKey));
+    if (auto label = claim.metadata.labels.find(api::KeyString<api::kNodePoolLabelKey>());
         label != claim.metadata.labels.end()) {
       pool = snapshot.FindNodePool(label->second);
     }
@@ -33,7 +33,10 @@ std::string TimeDependentState(const state::ClusterSnapshot& snapshot, api::Time
     }
   }
   state.push_back('|');
-  for (const api::Pod& pod : snapshot.pods()) bit(state::IsDoNotDisruptActive(pod, now));
+  // Pods without the annotation are never protected; the key's generation pins the pod set.
+  for (const api::Pod* pod : snapshot.PodsWithDoNotDisrupt()) {
+    bit(state::IsDoNotDisruptActive(*pod, now));
+  }
   return state;
 }
 

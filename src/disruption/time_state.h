@@ -14,7 +14,8 @@ namespace karpenter::disruption {
 // A compact encoding of every clock-dependent predicate the engine evaluates: per NodeClaim
 // whether it is consolidatable (consolidateAfter), expired, and old enough for
 // InstanceTypeNotFound drift; per NodePool budget whether its schedule window is open; per pod
-// whether its do-not-disrupt (duration form) is still active. Equal strings, equal predicates.
+// carrying do-not-disrupt whether it still protects the pod. For the same objects, equal strings
+// mean equal predicates.
 std::string TimeDependentState(const state::ClusterSnapshot& snapshot, api::Time now);
 
 }  // namespace karpenter::disruption

@@ -16,7 +16,7 @@ namespace karpenter::provisioning {
 namespace {
 
 const std::string* NodePoolOf(const ExistingNodeView& node) {
-  auto label = node.labels.find(std::string(api::kNodePoolLabelKey));
+  auto label = node.labels.find(api::KeyString<api::kNodePoolLabelKey>());
   return label == node.labels.end() ? nullptr : &label->second;
 }
 

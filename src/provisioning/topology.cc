@@ -69,7 +69,7 @@ std::optional<api::LabelSelector> MergeLabelKeys(std::optional<api::LabelSelecto
 
 // The hostname domain of a node: its label, else its name (kubelet sets the label late).
 std::string HostnameOf(const ExistingNodeView& node) {
-  auto label = node.labels.find(std::string(api::kLabelHostname));
+  auto label = node.labels.find(api::KeyString<api::kLabelHostname>());
   return label == node.labels.end() ? node.name : label->second;
 }
 
@@ -83,8 +83,15 @@ BoundPodFacts::BoundPodFacts(const SchedulerInput& input) {
   // Deduplicated through hash maps before sorting: a large cluster has tens of thousands of
   // bound pods in a handful of namespaces, on far fewer nodes.
   absl::flat_hash_map<std::string_view, absl::flat_hash_set<std::string_view>> nodes_by_namespace;
+  // Inputs list bound pods node by node, sorted by namespace within a node, so most pods repeat
+  // the last pair and need no hashing.
+  const api::Pod* last = nullptr;
   for (const api::Pod* pod : input.bound_pods) {
-    nodes_by_namespace[pod->metadata.namespace_].insert(pod->spec.node_name);
+    if (last == nullptr || last->metadata.namespace_ != pod->metadata.namespace_ ||
+        last->spec.node_name != pod->spec.node_name) {
+      nodes_by_namespace[pod->metadata.namespace_].insert(pod->spec.node_name);
+      last = pod;
+    }
     if (RequiredAntiAffinity(*pod) != nullptr) with_required_anti_affinity.push_back(pod);
   }
   namespaces.reserve(nodes_by_namespace.size());

@@ -47,7 +47,7 @@ bool IsReschedulable(const api::Pod& pod) {
 }
 
 bool IsDoNotDisruptActive(const api::Pod& pod, api::Time now) {
-  auto it = pod.metadata.annotations.find(std::string(api::kDoNotDisruptAnnotationKey));
+  auto it = pod.metadata.annotations.find(api::KeyString<api::kDoNotDisruptAnnotationKey>());
   if (it == pod.metadata.annotations.end()) return false;
   if (it->second == "true") return true;
   absl::StatusOr<api::Duration> duration = api::Duration::Parse(it->second);

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "fmt/format.h"
+#include "src/api/karpenter_labels.h"
 #include "src/api/pod_resources.h"
 #include "src/state/pod_predicates.h"
 #include "src/state/workload_expansion.h"
@@ -169,23 +170,15 @@ std::vector<SharedPod> SharePods(std::vector<api::Pod> pods) {
   return shared;
 }
 
-ClusterSnapshot::PodsByNode PodIndexOf(const std::vector<SharedPod>& pods, size_t node_count) {
-  ClusterSnapshot::PodsByNode index;
-  index.reserve(node_count);
-  for (size_t i = 0; i < pods.size(); ++i) {
-    const std::string& node_name = pods[i]->pod.spec.node_name;
-    if (!node_name.empty()) index[node_name].push_back(i);
-  }
-  return index;
-}
-
 }  // namespace
 
 SnapshotPod::SnapshotPod(api::Pod pod_in)
     : pod(std::move(pod_in)),
       charge{.requests = api::PodRequests(pod),
              .terminal = IsTerminal(pod),
-             .daemon = IsOwnedByDaemonSet(pod)} {}
+             .daemon = IsOwnedByDaemonSet(pod),
+             .do_not_disrupt = pod.metadata.annotations.contains(
+                 api::KeyString<api::kDoNotDisruptAnnotationKey>())} {}
 
 ClusterSnapshot::ClusterSnapshot(ObjectLists objects) : objects_(std::move(objects)) {
   pods_ = SharePods(std::move(std::get<std::vector<api::Pod>>(objects_)));
@@ -233,7 +226,17 @@ absl::StatusOr<ClusterSnapshot> ClusterSnapshot::FromObjects(std::vector<Sourced
   return snapshot;
 }
 
-void ClusterSnapshot::BuildPodIndex() { pods_by_node_ = PodIndexOf(pods_, nodes().size()); }
+void ClusterSnapshot::PodIndex::Add(const SnapshotPod& pod, size_t i) {
+  if (!pod.pod.spec.node_name.empty()) by_node[pod.pod.spec.node_name].push_back(i);
+  if (pod.charge.do_not_disrupt) do_not_disrupt.push_back(i);
+}
+
+void ClusterSnapshot::BuildPodIndex() {
+  PodIndex index;
+  index.by_node.reserve(nodes().size());
+  for (size_t i = 0; i < pods_.size(); ++i) index.Add(*pods_[i], i);
+  pod_index_ = std::move(index);
+}
 
 void ClusterSnapshot::BuildProviderIdIndexes() {
   node_by_provider_id_.clear();
@@ -256,8 +259,8 @@ absl::Status ClusterSnapshot::ReplacePods(std::vector<SharedPod> pods) {
     return absl::FailedPreconditionError("ReplacePods on a snapshot with expanded workloads");
   }
   // One pass over the pods (which live apart in memory) both checks them and indexes them.
-  PodsByNode index;
-  index.reserve(nodes().size());
+  PodIndex index;
+  index.by_node.reserve(nodes().size());
   for (size_t i = 0; i < pods.size(); ++i) {
     const api::Pod& pod = pods[i]->pod;
     if (pod.metadata.namespace_.empty() || pod.metadata.name.empty()) {
@@ -268,10 +271,10 @@ absl::Status ClusterSnapshot::ReplacePods(std::vector<SharedPod> pods) {
       return absl::InvalidArgumentError(
           fmt::format("ReplacePods: pod {} is out of order or repeated", KeyText(pod.metadata)));
     }
-    if (!pod.spec.node_name.empty()) index[pod.spec.node_name].push_back(i);
+    index.Add(*pods[i], i);
   }
   pods_ = std::move(pods);
-  pods_by_node_ = std::move(index);
+  pod_index_ = std::move(index);
   return absl::OkStatus();
 }
 
@@ -292,8 +295,8 @@ const api::Pod* ClusterSnapshot::FindPod(std::string_view namespace_name,
 
 std::vector<const api::Pod*> ClusterSnapshot::PodsOnNode(std::string_view node_name) const {
   std::vector<const api::Pod*> result;
-  auto it = pods_by_node_.find(node_name);
-  if (it == pods_by_node_.end()) return result;
+  auto it = pod_index_.by_node.find(node_name);
+  if (it == pod_index_.by_node.end()) return result;
   result.reserve(it->second.size());
   for (size_t index : it->second) result.push_back(&pods_[index]->pod);
   return result;
@@ -302,17 +305,24 @@ std::vector<const api::Pod*> ClusterSnapshot::PodsOnNode(std::string_view node_n
 std::vector<const SnapshotPod*> ClusterSnapshot::ChargedPodsOnNode(
     std::string_view node_name) const {
   std::vector<const SnapshotPod*> result;
-  auto it = pods_by_node_.find(node_name);
-  if (it == pods_by_node_.end()) return result;
+  auto it = pod_index_.by_node.find(node_name);
+  if (it == pod_index_.by_node.end()) return result;
   result.reserve(it->second.size());
   for (size_t index : it->second) result.push_back(pods_[index].get());
   return result;
 }
 
+std::vector<const api::Pod*> ClusterSnapshot::PodsWithDoNotDisrupt() const {
+  std::vector<const api::Pod*> result;
+  result.reserve(pod_index_.do_not_disrupt.size());
+  for (size_t index : pod_index_.do_not_disrupt) result.push_back(&pods_[index]->pod);
+  return result;
+}
+
 std::vector<std::string> ClusterSnapshot::NodeNamesWithPods() const {
   std::vector<std::string> names;
-  names.reserve(pods_by_node_.size());
-  for (const auto& [name, unused] : pods_by_node_) names.emplace_back(name);
+  names.reserve(pod_index_.by_node.size());
+  for (const auto& [name, unused] : pod_index_.by_node) names.emplace_back(name);
   std::sort(names.begin(), names.end());
   return names;
 }

@@ -132,6 +132,9 @@ class ClusterSnapshot {
   std::vector<const api::Pod*> PodsOnNode(std::string_view node_name) const;
   // The same with their charges (for scheduler inputs, which charge every bound pod).
   std::vector<const SnapshotPod*> ChargedPodsOnNode(std::string_view node_name) const;
+  // The pods that carry karpenter.sh/do-not-disrupt, in pods() order: few, and the only ones whose
+  // protection can change with the time alone.
+  std::vector<const api::Pod*> PodsWithDoNotDisrupt() const;
   // Names of every node that has bound pods, sorted (including nodes absent from the snapshot).
   std::vector<std::string> NodeNamesWithPods() const;
 
@@ -179,7 +182,14 @@ class ClusterSnapshot {
   ObjectLists objects_;  // its pod list stays empty: pods_ holds them
   std::vector<SharedPod> pods_;
   std::vector<std::string> skipped_;
-  PodsByNode pods_by_node_;  // its keys stay valid while pods_ holds the pods
+  // What the pod index finds by: node, and carrying do-not-disrupt. Keys stay valid while pods_
+  // holds the pods; values index into pods_.
+  struct PodIndex {
+    PodsByNode by_node;
+    std::vector<size_t> do_not_disrupt;
+    void Add(const SnapshotPod& pod, size_t i);
+  };
+  PodIndex pod_index_;
   std::map<std::string, size_t, std::less<>> node_by_provider_id_;
   std::map<std::string, size_t, std::less<>> node_claim_by_provider_id_;
   std::set<std::string, std::less<>> expanded_pods_;  // "namespace/name"

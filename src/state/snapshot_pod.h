@@ -16,6 +16,8 @@ struct PodCharge {
   api::ResourceList requests;  // api::PodRequests
   bool terminal = false;       // Succeeded or Failed: takes nothing any more
   bool daemon = false;         // owned by a DaemonSet
+  // Carries karpenter.sh/do-not-disrupt; whether it protects the pod now depends on the time.
+  bool do_not_disrupt = false;
 };
 
 // A pod as snapshots hold it: immutable, with its charge worked out once, and shared by every

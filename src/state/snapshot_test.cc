@@ -392,6 +392,25 @@ TEST(ClusterSnapshot, DaemonSetPodsAreChargedAsDaemons) {
   EXPECT_FALSE(SnapshotPod(pod).charge.daemon);
 }
 
+TEST(ClusterSnapshot, ListsThePodsCarryingDoNotDisrupt) {
+  absl::StatusOr<ClusterSnapshot> snapshot =
+      SnapshotFromYaml(kNodesAndClaims, SnapshotOptions{.expand_workloads = false});
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status();
+  EXPECT_TRUE(snapshot->PodsWithDoNotDisrupt().empty());
+  std::vector<SharedPod> pods = SharedPods(*snapshot);
+  ASSERT_EQ(pods.size(), 4u);
+  // Both forms count: whether a duration still protects the pod is the reader's question.
+  api::Pod forever = pods[1]->pod;
+  forever.metadata.annotations["karpenter.sh/do-not-disrupt"] = "true";
+  api::Pod for_a_while = pods[3]->pod;
+  for_a_while.metadata.annotations["karpenter.sh/do-not-disrupt"] = "10m";
+  pods[1] = Share(std::move(forever));
+  pods[3] = Share(std::move(for_a_while));
+  const std::vector<const api::Pod*> expected = {&pods[1]->pod, &pods[3]->pod};
+  ASSERT_TRUE(snapshot->ReplacePods(std::move(pods)).ok());
+  EXPECT_EQ(snapshot->PodsWithDoNotDisrupt(), expected);
+}
+
 TEST(ClusterSnapshot, ReplacedPodsMustBeSortedUniqueAndNamed) {
   absl::StatusOr<ClusterSnapshot> snapshot =
       SnapshotFromYaml(kNodesAndClaims, SnapshotOptions{.expand_workloads = false});
