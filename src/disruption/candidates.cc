@@ -156,10 +156,11 @@ CandidateSet BuildCandidates(const state::ClusterSnapshot& snapshot,
     for (const api::Pod* pod : snapshot.PodsOnNode(node.metadata.name)) {
       if (state::IsTerminal(*pod)) continue;
       candidate.pods.push_back(pod);
-      rescheduling_cost += EvictionCost(*pod);
+      const double eviction_cost = EvictionCost(*pod);
+      rescheduling_cost += eviction_cost;
       if (!state::IsReschedulable(*pod)) continue;
       candidate.reschedulable_pods.push_back(pod);
-      candidate.reschedule_disruption_cost += std::max(0.0, EvictionCost(*pod));
+      candidate.reschedule_disruption_cost += std::max(0.0, eviction_cost);
     }
     candidate.disruption_cost =
         rescheduling_cost * LifetimeRemaining(*node_claim, candidate.node_pool, now);

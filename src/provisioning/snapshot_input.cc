@@ -57,9 +57,12 @@ void ChargeBoundPods(const state::ClusterSnapshot& snapshot,
     const api::Pod* pod = &charged->pod;
     const state::PodCharge& charge = charged->charge;
     if (charge.terminal) continue;
-    state::AddVolumes(view.volumes_in_use, state::PodVolumes(snapshot, *pod));
+    if (charge.claims_volumes) {
+      state::AddVolumes(view.volumes_in_use, state::PodVolumes(snapshot, *pod));
+    }
     api::AddResources(view.requested, charge.requests);
     if (charge.daemon) api::AddResources(view.daemon_requested, charge.requests);
+    if (!charge.host_ports) continue;
     for (const api::Container& container : pod->spec.containers) {
       for (const api::ContainerPort& port : container.ports) {
         if (port.host_port > 0) view.host_ports_used.push_back(port);

@@ -170,6 +170,21 @@ std::vector<SharedPod> SharePods(std::vector<api::Pod> pods) {
   return shared;
 }
 
+bool AsksForHostPorts(const api::Pod& pod) {
+  for (const api::Container& container : pod.spec.containers) {
+    for (const api::ContainerPort& port : container.ports) {
+      if (port.host_port > 0) return true;
+    }
+  }
+  return false;
+}
+
+bool ClaimsVolumes(const api::Pod& pod) {
+  return std::any_of(pod.spec.volumes.begin(), pod.spec.volumes.end(), [](const api::Volume& v) {
+    return v.persistent_volume_claim.has_value() || v.ephemeral.has_value();
+  });
+}
+
 }  // namespace
 
 SnapshotPod::SnapshotPod(api::Pod pod_in)
@@ -178,7 +193,9 @@ SnapshotPod::SnapshotPod(api::Pod pod_in)
              .terminal = IsTerminal(pod),
              .daemon = IsOwnedByDaemonSet(pod),
              .do_not_disrupt = pod.metadata.annotations.contains(
-                 api::KeyString<api::kDoNotDisruptAnnotationKey>())} {}
+                 api::KeyString<api::kDoNotDisruptAnnotationKey>()),
+             .host_ports = AsksForHostPorts(pod),
+             .claims_volumes = ClaimsVolumes(pod)} {}
 
 ClusterSnapshot::ClusterSnapshot(ObjectLists objects) : objects_(std::move(objects)) {
   pods_ = SharePods(std::move(std::get<std::vector<api::Pod>>(objects_)));

@@ -18,6 +18,10 @@ struct PodCharge {
   bool daemon = false;         // owned by a DaemonSet
   // Carries karpenter.sh/do-not-disrupt; whether it protects the pod now depends on the time.
   bool do_not_disrupt = false;
+  // Whether a container asks for a host port, and whether a volume is a persistent or ephemeral
+  // claim: most pods have neither, and a scheduler input then reads no further into them.
+  bool host_ports = false;
+  bool claims_volumes = false;
 };
 
 // A pod as snapshots hold it: immutable, with its charge worked out once, and shared by every

@@ -392,6 +392,21 @@ TEST(ClusterSnapshot, DaemonSetPodsAreChargedAsDaemons) {
   EXPECT_FALSE(SnapshotPod(pod).charge.daemon);
 }
 
+TEST(ClusterSnapshot, PodsAreMarkedForHostPortsAndClaimedVolumes) {
+  api::Pod pod;
+  pod.spec.containers.push_back({.name = "app", .ports = {{.container_port = 80}}});
+  pod.spec.volumes.push_back({.name = "config"});
+  EXPECT_FALSE(SnapshotPod(pod).charge.host_ports);
+  EXPECT_FALSE(SnapshotPod(pod).charge.claims_volumes);
+  pod.spec.containers[0].ports[0].host_port = 8080;
+  pod.spec.volumes.push_back(
+      {.name = "data", .persistent_volume_claim = api::PersistentVolumeClaimVolumeSource{}});
+  EXPECT_TRUE(SnapshotPod(pod).charge.host_ports);
+  EXPECT_TRUE(SnapshotPod(pod).charge.claims_volumes);
+  pod.spec.volumes.back() = {.name = "scratch", .ephemeral = api::EphemeralVolumeSource{}};
+  EXPECT_TRUE(SnapshotPod(pod).charge.claims_volumes);
+}
+
 TEST(ClusterSnapshot, ListsThePodsCarryingDoNotDisrupt) {
   absl::StatusOr<ClusterSnapshot> snapshot =
       SnapshotFromYaml(kNodesAndClaims, SnapshotOptions{.expand_workloads = false});
