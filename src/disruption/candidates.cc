@@ -24,9 +24,9 @@ std::string PodName(const api::Pod& pod) {
 // Node names pending pods are nominated to by kube-scheduler preemption (state.Nominated).
 std::map<std::string, std::string> NominatedNodes(const state::ClusterSnapshot& snapshot) {
   std::map<std::string, std::string> nominated;
-  for (const api::Pod& pod : snapshot.pods()) {
-    if (pod.status.nominated_node_name.empty() || state::IsScheduled(pod)) continue;
-    nominated.try_emplace(pod.status.nominated_node_name, PodName(pod));
+  for (const api::Pod* pod : snapshot.UnboundPods()) {
+    if (pod->status.nominated_node_name.empty()) continue;
+    nominated.try_emplace(pod->status.nominated_node_name, PodName(*pod));
   }
   return nominated;
 }

@@ -28,13 +28,13 @@ bool IsProvisionable(const api::Pod& pod) {
 
 PendingPods SelectPendingPods(const ClusterSnapshot& snapshot) {
   PendingPods result;
-  for (const api::Pod& pod : snapshot.pods()) {
-    if (!IsProvisionable(pod)) continue;
-    if (std::optional<IgnoreReason> reason = ValidateForProvisioning(snapshot, pod)) {
-      result.ignored.push_back(IgnoredPod{.pod = &pod, .reason = std::move(*reason)});
+  for (const api::Pod* pod : snapshot.UnboundPods()) {  // bound pods are not provisionable
+    if (!IsProvisionable(*pod)) continue;
+    if (std::optional<IgnoreReason> reason = ValidateForProvisioning(snapshot, *pod)) {
+      result.ignored.push_back(IgnoredPod{.pod = pod, .reason = std::move(*reason)});
       continue;
     }
-    result.pods.push_back(&pod);
+    result.pods.push_back(pod);
   }
   return result;
 }

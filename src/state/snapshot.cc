@@ -244,7 +244,11 @@ absl::StatusOr<ClusterSnapshot> ClusterSnapshot::FromObjects(std::vector<Sourced
 }
 
 void ClusterSnapshot::PodIndex::Add(const SnapshotPod& pod, size_t i) {
-  if (!pod.pod.spec.node_name.empty()) by_node[pod.pod.spec.node_name].push_back(i);
+  if (pod.pod.spec.node_name.empty()) {
+    unbound.push_back(i);
+  } else {
+    by_node[pod.pod.spec.node_name].push_back(i);
+  }
   if (pod.charge.do_not_disrupt) do_not_disrupt.push_back(i);
 }
 
@@ -333,6 +337,13 @@ std::vector<const api::Pod*> ClusterSnapshot::PodsWithDoNotDisrupt() const {
   std::vector<const api::Pod*> result;
   result.reserve(pod_index_.do_not_disrupt.size());
   for (size_t index : pod_index_.do_not_disrupt) result.push_back(&pods_[index]->pod);
+  return result;
+}
+
+std::vector<const api::Pod*> ClusterSnapshot::UnboundPods() const {
+  std::vector<const api::Pod*> result;
+  result.reserve(pod_index_.unbound.size());
+  for (size_t index : pod_index_.unbound) result.push_back(&pods_[index]->pod);
   return result;
 }
 

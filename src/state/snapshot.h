@@ -135,6 +135,9 @@ class ClusterSnapshot {
   // The pods that carry karpenter.sh/do-not-disrupt, in pods() order: few, and the only ones whose
   // protection can change with the time alone.
   std::vector<const api::Pod*> PodsWithDoNotDisrupt() const;
+  // The pods without a spec.nodeName, in pods() order: the few a pass over pending pods needs out
+  // of a large cluster's tens of thousands.
+  std::vector<const api::Pod*> UnboundPods() const;
   // Names of every node that has bound pods, sorted (including nodes absent from the snapshot).
   std::vector<std::string> NodeNamesWithPods() const;
 
@@ -182,10 +185,11 @@ class ClusterSnapshot {
   ObjectLists objects_;  // its pod list stays empty: pods_ holds them
   std::vector<SharedPod> pods_;
   std::vector<std::string> skipped_;
-  // What the pod index finds by: node, and carrying do-not-disrupt. Keys stay valid while pods_
-  // holds the pods; values index into pods_.
+  // What the pod index finds by: node (or none), and carrying do-not-disrupt. Keys stay valid
+  // while pods_ holds the pods; values index into pods_.
   struct PodIndex {
     PodsByNode by_node;
+    std::vector<size_t> unbound;
     std::vector<size_t> do_not_disrupt;
     void Add(const SnapshotPod& pod, size_t i);
   };

@@ -341,6 +341,7 @@ TEST(ClusterSnapshot, ReplacedPodsComeWithTheirIndexes) {
   absl::StatusOr<ClusterSnapshot> snapshot =
       SnapshotFromYaml(kNodesAndClaims, SnapshotOptions{.expand_workloads = false});
   ASSERT_TRUE(snapshot.ok()) << snapshot.status();
+  EXPECT_THAT(PodKeys(snapshot->UnboundPods()), ElementsAre("default/pending"));
   std::vector<SharedPod> pods = SharedPods(*snapshot);
   ASSERT_EQ(pods.size(), 4u);
   pods.erase(pods.begin());       // default/orphan
@@ -351,6 +352,7 @@ TEST(ClusterSnapshot, ReplacedPodsComeWithTheirIndexes) {
   EXPECT_THAT(PodKeys(snapshot->PodsOnNode("ip-1")),
               ElementsAre("default/pending", "default/z", "kube-system/a"));
   EXPECT_TRUE(snapshot->PodsOnNode("gone-node").empty());
+  EXPECT_TRUE(snapshot->UnboundPods().empty());
   EXPECT_EQ(snapshot->FindPod("default", "orphan"), nullptr);
   ASSERT_NE(snapshot->FindPod("default", "pending"), nullptr);
   EXPECT_EQ(snapshot->FindPod("default", "pending")->spec.node_name, "ip-1");
