@@ -50,13 +50,15 @@ absl::Status AddNodePools(const state::ClusterSnapshot& snapshot, CatalogCache& 
   return absl::OkStatus();
 }
 
-// What the pods already bound to a node use of it.
+// What the pods bound to a node use of it; `pods` are all of them (SharedPodsOnNode).
 void ChargeBoundPods(const state::ClusterSnapshot& snapshot,
-                     const std::vector<const state::SnapshotPod*>& pods, ExistingNodeView& view) {
-  for (const state::SnapshotPod* charged : pods) {
-    const api::Pod* pod = &charged->pod;
-    const state::PodCharge& charge = charged->charge;
+                     const std::vector<const state::SharedPod*>& pods, ExistingNodeView& view,
+                     std::vector<const api::Pod*>& live_pods) {
+  for (const state::SharedPod* shared : pods) {
+    const api::Pod* pod = &(*shared)->pod;
+    const state::PodCharge& charge = (*shared)->charge;
     if (charge.terminal) continue;
+    live_pods.push_back(pod);
     if (charge.claims_volumes) {
       state::AddVolumes(view.volumes_in_use, state::PodVolumes(snapshot, *pod));
     }
@@ -71,9 +73,36 @@ void ChargeBoundPods(const state::ClusterSnapshot& snapshot,
   }
 }
 
-// `pods` are the pods bound to `node` (ClusterSnapshot::ChargedPodsOnNode).
-ExistingNodeView NodeView(const state::ClusterSnapshot& snapshot, const api::Node& node,
-                          const std::vector<const state::SnapshotPod*>& pods) {
+// ChargeBoundPods through `memo` (may be null); the node's live pods go to `bound_pods`.
+void ChargeBoundPods(const state::ClusterSnapshot& snapshot,
+                     const std::vector<const state::SharedPod*>& pods, BoundPodCharges* memo,
+                     ExistingNodeView& view, std::vector<const api::Pod*>& bound_pods) {
+  if (memo != nullptr) {
+    if (const BoundPodCharges::Charge* charge = memo->Find(view.name, pods)) {
+      view.requested = charge->requested;
+      view.daemon_requested = charge->daemon_requested;
+      view.host_ports_used = charge->host_ports_used;
+      bound_pods.insert(bound_pods.end(), charge->live_pods.begin(), charge->live_pods.end());
+      return;
+    }
+  }
+  std::vector<const api::Pod*> live_pods;
+  ChargeBoundPods(snapshot, pods, view, live_pods);
+  bound_pods.insert(bound_pods.end(), live_pods.begin(), live_pods.end());
+  if (memo == nullptr || std::any_of(pods.begin(), pods.end(), [](const state::SharedPod* pod) {
+        return (*pod)->charge.claims_volumes;
+      })) {
+    return;
+  }
+  memo->Remember(view.name, pods,
+                 {.requested = view.requested,
+                  .daemon_requested = view.daemon_requested,
+                  .host_ports_used = view.host_ports_used,
+                  .live_pods = std::move(live_pods)});
+}
+
+// The node as the scheduler sees it; the pods bound to it are charged by ChargeBoundPods.
+ExistingNodeView NodeView(const state::ClusterSnapshot& snapshot, const api::Node& node) {
   ExistingNodeView view;
   view.name = node.metadata.name;
   view.labels = node.metadata.labels;
@@ -85,7 +114,6 @@ ExistingNodeView NodeView(const state::ClusterSnapshot& snapshot, const api::Nod
       node_claim != nullptr || node.metadata.labels.contains(std::string(api::kNodePoolLabelKey));
   view.initialized = node_claim == nullptr ||
                      node.metadata.labels.contains(std::string(api::kNodeInitializedLabelKey));
-  ChargeBoundPods(snapshot, pods, view);
   if (const api::CSINode* csi_node = snapshot.FindCSINode(node.metadata.name)) {
     view.volume_limits = state::VolumeLimits(*csi_node);
   }
@@ -167,16 +195,15 @@ absl::StatusOr<std::optional<ExistingNodeView>> InFlightView(const state::Cluste
 }
 
 absl::Status AddExistingNodes(const state::ClusterSnapshot& snapshot, CatalogCache& catalogs,
-                              SnapshotSchedulerInput& out) {
+                              BoundPodCharges* charges, SnapshotSchedulerInput& out) {
+  if (charges != nullptr) charges->StartInput();
   for (const api::Node& node : snapshot.nodes()) {
     if (state::IsNodeDeleting(snapshot, node)) continue;
-    const std::vector<const state::SnapshotPod*> pods =
-        snapshot.ChargedPodsOnNode(node.metadata.name);
-    out.input.existing_nodes.push_back(NodeView(snapshot, node, pods));
-    for (const state::SnapshotPod* pod : pods) {
-      if (!pod->charge.terminal) out.input.bound_pods.push_back(&pod->pod);
-    }
+    ExistingNodeView& view = out.input.existing_nodes.emplace_back(NodeView(snapshot, node));
+    ChargeBoundPods(snapshot, snapshot.SharedPodsOnNode(node.metadata.name), charges, view,
+                    out.input.bound_pods);
   }
+  if (charges != nullptr) charges->ForgetUnused();
   for (const api::NodeClaim& node_claim : snapshot.node_claims()) {
     if (node_claim.metadata.deletion_timestamp ||
         snapshot.NodeForNodeClaim(node_claim) != nullptr) {
@@ -218,13 +245,39 @@ void AddPods(const state::ClusterSnapshot& snapshot, const PlanOptions& options,
 
 }  // namespace
 
+const BoundPodCharges::Charge* BoundPodCharges::Find(
+    const std::string& node, const std::vector<const state::SharedPod*>& pods) {
+  auto it = entries_.find(node);
+  if (it == entries_.end()) return nullptr;
+  const std::vector<state::SharedPod>& remembered = it->second.pods;
+  if (remembered.size() != pods.size()) return nullptr;
+  for (size_t i = 0; i < pods.size(); ++i) {
+    if (remembered[i] != *pods[i]) return nullptr;
+  }
+  it->second.input = input_;
+  return &it->second.charge;
+}
+
+void BoundPodCharges::Remember(const std::string& node,
+                               const std::vector<const state::SharedPod*>& pods, Charge charge) {
+  Entry& entry = entries_[node];
+  entry.pods.clear();
+  for (const state::SharedPod* pod : pods) entry.pods.push_back(*pod);
+  entry.charge = std::move(charge);
+  entry.input = input_;
+}
+
+void BoundPodCharges::ForgetUnused() {
+  std::erase_if(entries_, [this](const auto& entry) { return entry.second.input != input_; });
+}
+
 absl::StatusOr<SnapshotSchedulerInput> BuildSchedulerInput(const state::ClusterSnapshot& snapshot,
                                                            const PlanOptions& options,
                                                            CatalogCache& catalogs) {
   SnapshotSchedulerInput out;
   out.input.options = options.scheduler;
   KP_RETURN_IF_ERROR(AddNodePools(snapshot, catalogs, out));
-  KP_RETURN_IF_ERROR(AddExistingNodes(snapshot, catalogs, out));
+  KP_RETURN_IF_ERROR(AddExistingNodes(snapshot, catalogs, options.bound_pod_charges, out));
   out.input.daemonset_pods = state::DaemonSetPods(snapshot);
   AddPods(snapshot, options, out);
   std::sort(out.warnings.begin(), out.warnings.end());

@@ -4,6 +4,7 @@
 // pods to place (pending pods plus the reschedulable pods of deleting nodes).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,42 @@
 
 namespace karpenter::provisioning {
 
+// What the pods bound to each node charge it (requests, daemonset requests, host ports), kept
+// between the scheduler inputs a host builds from successive snapshots that share their pods (the
+// twin's): a node whose bound pods are the very objects of the last input is charged from here
+// instead of summing them again. Entries hold their pods, so no other pod can take a remembered
+// address; nodes with pods that claim volumes are always summed afresh, since what a volume
+// counts against depends on the snapshot's claims. Only saves work: inputs are the same with or
+// without it.
+class BoundPodCharges {
+ public:
+  struct Charge {
+    api::ResourceList requested;
+    api::ResourceList daemon_requested;
+    std::vector<api::ContainerPort> host_ports_used;
+    std::vector<const api::Pod*> live_pods;  // Not Succeeded or Failed, in the node's order.
+  };
+
+  // An input starts: Find and Remember mark the nodes it uses.
+  void StartInput() { ++input_; }
+  // The remembered charge of `node` when its bound pods are exactly `pods`, else nullptr.
+  const Charge* Find(const std::string& node, const std::vector<const state::SharedPod*>& pods);
+  void Remember(const std::string& node, const std::vector<const state::SharedPod*>& pods,
+                Charge charge);
+  // Forgets the nodes the input since StartInput did not use (deleted ones).
+  void ForgetUnused();
+  size_t size() const { return entries_.size(); }
+
+ private:
+  struct Entry {
+    std::vector<state::SharedPod> pods;
+    Charge charge;
+    uint64_t input = 0;  // the last input that used it
+  };
+  std::map<std::string, Entry, std::less<>> entries_;
+  uint64_t input_ = 0;
+};
+
 struct PlanOptions {
   SchedulerOptions scheduler;
   // When the plan is evaluated: decides whether a time-limited `karpenter.sh/do-not-disrupt`
@@ -22,6 +59,8 @@ struct PlanOptions {
   api::Time now;
   // How spot offerings are priced (DescribeSpotPriceHistory is not asked).
   cloudprovider::SpotPriceModel spot_prices = cloudprovider::DefaultSpotPriceModel();
+  // Not owned; null: every node's bound pods are summed.
+  BoundPodCharges* bound_pod_charges = nullptr;
 };
 
 // A pod the plan will not place, with why.

@@ -206,6 +206,71 @@ TEST(BuildSchedulerInput, BoundPodsAreChargedToTheirNode) {
   EXPECT_THAT(input.input.pending_pods, IsEmpty());
 }
 
+// The parts of a node's view that its bound pods decide, as text.
+std::string ChargeText(const SnapshotSchedulerInput& input, const std::string& node_name) {
+  const ExistingNodeView* node = FindNode(input, node_name);
+  if (node == nullptr) return "absent";
+  std::string text = Keys(input.input.bound_pods);
+  for (const auto& [name, quantity] : node->requested) text += name + "=" + quantity.String() + ",";
+  for (const auto& [name, quantity] : node->daemon_requested) {
+    text += "daemon " + name + "=" + quantity.String() + ",";
+  }
+  for (const api::ContainerPort& port : node->host_ports_used) {
+    text += "port " + std::to_string(port.host_port) + ",";
+  }
+  return text;
+}
+
+absl::StatusOr<SnapshotSchedulerInput> BuildWith(const state::ClusterSnapshot& snapshot,
+                                                 BoundPodCharges* charges) {
+  CatalogCache catalogs;
+  return BuildSchedulerInput(snapshot, {.bound_pod_charges = charges}, catalogs);
+}
+
+// A host keeps the charges between inputs: a node whose pods are the same objects is charged
+// from memory, one whose pods changed is summed again, and a node that left is forgotten. The
+// inputs are the same as without the memory every time.
+TEST(BuildSchedulerInput, RemembersChargesOfNodesWhosePodsDidNotChange) {
+  absl::StatusOr<state::ClusterSnapshot> snapshot = SnapshotFromYaml(
+      std::string(kPool) + NodeClass("") + kNodeWithPods, {.expand_workloads = false});
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status();
+  BoundPodCharges charges;
+  auto expect_same_as_without = [&](const state::ClusterSnapshot& at) {
+    absl::StatusOr<SnapshotSchedulerInput> remembered = BuildWith(at, &charges);
+    absl::StatusOr<SnapshotSchedulerInput> summed = BuildWith(at, nullptr);
+    ASSERT_TRUE(remembered.ok() && summed.ok());
+    EXPECT_EQ(ChargeText(*remembered, "node-a"), ChargeText(*summed, "node-a"));
+  };
+  expect_same_as_without(*snapshot);
+  ASSERT_EQ(charges.size(), 1u);
+  const BoundPodCharges::Charge* first =
+      charges.Find("node-a", snapshot->SharedPodsOnNode("node-a"));
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(first->requested.at("cpu").String(), "600m");
+  expect_same_as_without(*snapshot);  // from memory
+
+  // The next snapshot has a bigger "app": the memory no longer matches.
+  state::ClusterSnapshot next = *snapshot;
+  std::vector<state::SharedPod> pods;
+  for (size_t i = 0; i < next.pods().size(); ++i) pods.push_back(next.pods().shared(i));
+  api::Pod bigger = pods[0]->pod;  // default/app, first by (namespace, name)
+  ASSERT_EQ(bigger.metadata.name, "app");
+  bigger.spec.containers[0].resources.requests["cpu"] = *api::Quantity::Parse("2");
+  pods[0] = std::make_shared<const state::SnapshotPod>(std::move(bigger));
+  ASSERT_TRUE(next.ReplacePods(std::move(pods)).ok());
+  EXPECT_EQ(charges.Find("node-a", next.SharedPodsOnNode("node-a")), nullptr);
+  expect_same_as_without(next);
+  EXPECT_EQ(charges.Find("node-a", next.SharedPodsOnNode("node-a"))->requested.at("cpu").String(),
+            "2100m");
+
+  // Without its node, the entry goes at the next input.
+  absl::StatusOr<state::ClusterSnapshot> empty =
+      SnapshotFromYaml(std::string(kPool) + NodeClass(""), {.expand_workloads = false});
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  expect_same_as_without(*empty);
+  EXPECT_EQ(charges.size(), 0u);
+}
+
 TEST(BuildSchedulerInput, DeletingNodesPodsArePendingAndTheNodeIsGone) {
   std::string yaml = std::string(kPool) + NodeClass("") + kNodeWithPods;
   const std::string marker = "  name: node-a\n";

@@ -10,6 +10,7 @@
 #include "src/api/karpenter_labels.h"
 #include "src/provisioning/daemon_overhead.h"
 #include "src/provisioning/scheduler.h"
+#include "src/provisioning/snapshot_input.h"
 #include "src/scheduling/selector_conversion.h"
 #include "src/sim/kube_scheduler.h"
 #include "src/state/daemonset_pods.h"
@@ -787,7 +788,10 @@ void Cluster::RunSchedulingPass() {
     log_.Record(queue_.now(), "SchedulerError", {Str("error", snapshot.status().ToString())});
     return;
   }
-  absl::StatusOr<Bindings> bindings = SchedulePending(**snapshot);
+  if (scheduler_charges_ == nullptr) {
+    scheduler_charges_ = std::make_shared<provisioning::BoundPodCharges>();
+  }
+  absl::StatusOr<Bindings> bindings = SchedulePending(**snapshot, scheduler_charges_.get());
   if (!bindings.ok()) {
     log_.Record(queue_.now(), "SchedulerError", {Str("error", bindings.status().ToString())});
     return;

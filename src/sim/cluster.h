@@ -21,6 +21,10 @@
 #include "src/sim/random.h"
 #include "src/state/snapshot.h"
 
+namespace karpenter::provisioning {
+class BoundPodCharges;
+}  // namespace karpenter::provisioning
+
 namespace karpenter::sim {
 
 inline constexpr char kNodeGroupLabelKey[] = "eks.amazonaws.com/nodegroup";
@@ -285,6 +289,9 @@ class Cluster {
   uint64_t instance_count_ = 0;
   uint64_t daemon_pod_count_ = 0;
   bool pass_scheduled_ = false;
+  // The bound pods' charges kept between kube-scheduler passes (shared_ptr: the type is only
+  // declared here).
+  std::shared_ptr<provisioning::BoundPodCharges> scheduler_charges_;
   // kube-scheduler's unschedulable queue: pods it could not place are retried only after a
   // cluster event that may make room (a node turning Ready, uncordoned or untainted, a bound
   // pod leaving), or once they have waited kPodMaxInUnschedulableMillis. A pass with neither

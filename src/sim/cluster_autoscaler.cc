@@ -103,7 +103,8 @@ absl::Status ClusterAutoscaler::BuildInput() {
                       cluster_.SharedSnapshot(/*schedulable_only=*/true));
   provisioning::CatalogCache catalogs;
   KP_ASSIGN_OR_RETURN(provisioning::SnapshotSchedulerInput input,
-                      provisioning::BuildSchedulerInput(*snapshot, {}, catalogs));
+                      provisioning::BuildSchedulerInput(
+                          *snapshot, {.bound_pod_charges = &bound_pod_charges_}, catalogs));
   input_ = std::make_unique<provisioning::SnapshotSchedulerInput>(std::move(input));
   input_generation_ = cluster_.generation();
   return absl::OkStatus();

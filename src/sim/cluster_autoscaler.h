@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "src/provisioning/snapshot_input.h"
 #include "src/provisioning/solve_cache.h"
 #include "src/provisioning/types.h"
 #include "src/sim/auto_scaling_groups.h"
@@ -95,7 +96,8 @@ class ClusterAutoscaler {
   // snapshot held here would stop the cluster from carrying its pods over to the next one).
   std::unique_ptr<provisioning::SnapshotSchedulerInput> input_;
   uint64_t input_generation_ = 0;
-  std::optional<uint64_t> unneeded_generation_;  // what unneeded_nodes_ was computed for
+  provisioning::BoundPodCharges bound_pod_charges_;  // across the loop's inputs
+  std::optional<uint64_t> unneeded_generation_;      // what unneeded_nodes_ was computed for
   std::set<std::string> unneeded_nodes_;
   bool draining_ = false;  // a non-empty node is being drained (max-drain-parallelism 1)
   std::map<std::string, int> draining_in_;  // group -> nodes being drained

@@ -186,6 +186,7 @@ absl::StatusOr<std::unique_ptr<PlanningInput>> KarpenterHost::PlanningInputFrom(
   auto planning = std::make_unique<PlanningInput>(PlanningInput{std::move(snapshot), {}});
   provisioning::PlanOptions options;
   options.now = cluster_.queue().Now();
+  options.bound_pod_charges = &bound_pod_charges_;
   KP_ASSIGN_OR_RETURN(planning->input,
                       provisioning::BuildSchedulerInput(*planning->snapshot, options, catalogs_));
   MarkUnavailableOfferings(planning->input.input);

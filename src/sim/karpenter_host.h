@@ -94,6 +94,7 @@ class KarpenterHost {
 
   Cluster& cluster_;
   provisioning::CatalogCache catalogs_;
+  provisioning::BoundPodCharges bound_pod_charges_;  // across the host's scheduler inputs
   bool batch_open_ = false;
   SimMillis batch_started_ = 0;
   SimMillis batch_idle_until_ = 0;

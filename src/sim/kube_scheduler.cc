@@ -5,10 +5,12 @@
 
 namespace karpenter::sim {
 
-absl::StatusOr<Bindings> SchedulePending(const state::ClusterSnapshot& schedulable) {
+absl::StatusOr<Bindings> SchedulePending(const state::ClusterSnapshot& schedulable,
+                                         provisioning::BoundPodCharges* charges) {
   provisioning::CatalogCache catalogs;  // unused: the snapshot has no NodePools or NodeClaims
-  KP_ASSIGN_OR_RETURN(provisioning::SnapshotSchedulerInput input,
-                      provisioning::BuildSchedulerInput(schedulable, {}, catalogs));
+  KP_ASSIGN_OR_RETURN(
+      provisioning::SnapshotSchedulerInput input,
+      provisioning::BuildSchedulerInput(schedulable, {.bound_pod_charges = charges}, catalogs));
   input.input.node_pools.clear();
   Bindings bindings;
   if (input.input.pending_pods.empty()) return bindings;

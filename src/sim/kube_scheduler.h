@@ -13,6 +13,10 @@
 #include "karpenter/common/status.h"
 #include "src/state/snapshot.h"
 
+namespace karpenter::provisioning {
+class BoundPodCharges;
+}  // namespace karpenter::provisioning
+
 namespace karpenter::sim {
 
 struct Bindings {
@@ -20,6 +24,8 @@ struct Bindings {
   std::set<std::string> unschedulable;             // pods no node can take now
 };
 
-absl::StatusOr<Bindings> SchedulePending(const state::ClusterSnapshot& schedulable);
+// `charges` (may be null) keeps the bound pods' charges between passes.
+absl::StatusOr<Bindings> SchedulePending(const state::ClusterSnapshot& schedulable,
+                                         provisioning::BoundPodCharges* charges = nullptr);
 
 }  // namespace karpenter::sim

@@ -323,13 +323,12 @@ std::vector<const api::Pod*> ClusterSnapshot::PodsOnNode(std::string_view node_n
   return result;
 }
 
-std::vector<const SnapshotPod*> ClusterSnapshot::ChargedPodsOnNode(
-    std::string_view node_name) const {
-  std::vector<const SnapshotPod*> result;
+std::vector<const SharedPod*> ClusterSnapshot::SharedPodsOnNode(std::string_view node_name) const {
+  std::vector<const SharedPod*> result;
   auto it = pod_index_.by_node.find(node_name);
   if (it == pod_index_.by_node.end()) return result;
   result.reserve(it->second.size());
-  for (size_t index : it->second) result.push_back(pods_[index].get());
+  for (size_t index : it->second) result.push_back(&pods_[index]);
   return result;
 }
 

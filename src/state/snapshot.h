@@ -130,8 +130,9 @@ class ClusterSnapshot {
   // Pods bound to `node_name` (spec.nodeName), sorted by (namespace, name). A pod may name a node
   // the snapshot lacks; it is still listed under that name.
   std::vector<const api::Pod*> PodsOnNode(std::string_view node_name) const;
-  // The same with their charges (for scheduler inputs, which charge every bound pod).
-  std::vector<const SnapshotPod*> ChargedPodsOnNode(std::string_view node_name) const;
+  // The same as the snapshot holds them, with their charges (for scheduler inputs, which charge
+  // every bound pod, and may keep the pods to recognise them in a later snapshot).
+  std::vector<const SharedPod*> SharedPodsOnNode(std::string_view node_name) const;
   // The pods that carry karpenter.sh/do-not-disrupt, in pods() order: few, and the only ones whose
   // protection can change with the time alone.
   std::vector<const api::Pod*> PodsWithDoNotDisrupt() const;

@@ -364,12 +364,12 @@ TEST(ClusterSnapshot, SnapshotsShareUnchangedPodsAndTheirCharges) {
   ASSERT_TRUE(first.ok()) << first.status();
   const api::Pod* z = first->FindPod("default", "z");
   ASSERT_NE(z, nullptr);
-  std::vector<const SnapshotPod*> on_node = first->ChargedPodsOnNode("ip-1");
+  std::vector<const SharedPod*> on_node = first->SharedPodsOnNode("ip-1");
   ASSERT_EQ(on_node.size(), 2u);
-  EXPECT_EQ(&on_node[0]->pod, z);
-  EXPECT_EQ(on_node[0]->charge.requests, api::PodRequests(*z));
-  EXPECT_FALSE(on_node[0]->charge.terminal);
-  EXPECT_FALSE(on_node[0]->charge.daemon);
+  EXPECT_EQ(&(*on_node[0])->pod, z);
+  EXPECT_EQ((*on_node[0])->charge.requests, api::PodRequests(*z));
+  EXPECT_FALSE((*on_node[0])->charge.terminal);
+  EXPECT_FALSE((*on_node[0])->charge.daemon);
 
   // The next snapshot keeps z and replaces the orphan with a finished version of it.
   ClusterSnapshot second = *first;
@@ -379,8 +379,8 @@ TEST(ClusterSnapshot, SnapshotsShareUnchangedPodsAndTheirCharges) {
   pods[0] = Share(std::move(finished));
   ASSERT_TRUE(second.ReplacePods(std::move(pods)).ok());
   EXPECT_EQ(second.FindPod("default", "z"), z);  // the same object, not a copy
-  EXPECT_TRUE(second.ChargedPodsOnNode("gone-node")[0]->charge.terminal);
-  EXPECT_FALSE(first->ChargedPodsOnNode("gone-node")[0]->charge.terminal);
+  EXPECT_TRUE((*second.SharedPodsOnNode("gone-node")[0])->charge.terminal);
+  EXPECT_FALSE((*first->SharedPodsOnNode("gone-node")[0])->charge.terminal);
 }
 
 TEST(ClusterSnapshot, DaemonSetPodsAreChargedAsDaemons) {
