@@ -50,16 +50,19 @@ absl::Status AddNodePools(const state::ClusterSnapshot& snapshot, CatalogCache& 
   return absl::OkStatus();
 }
 
-// What the pods bound to a node use of it; `pods` are all of them (SharedPodsOnNode).
-void ChargeBoundPods(const state::ClusterSnapshot& snapshot,
+// What the pods bound to a node use of it; `pods` are all of them (SharedPodsOnNode). Returns
+// whether a pod that counts claims volumes.
+bool ChargeBoundPods(const state::ClusterSnapshot& snapshot,
                      const std::vector<const state::SharedPod*>& pods, ExistingNodeView& view,
                      std::vector<const api::Pod*>& live_pods) {
+  bool claims_volumes = false;
   for (const state::SharedPod* shared : pods) {
     const api::Pod* pod = &(*shared)->pod;
     const state::PodCharge& charge = (*shared)->charge;
     if (charge.terminal) continue;
     live_pods.push_back(pod);
     if (charge.claims_volumes) {
+      claims_volumes = true;
       state::AddVolumes(view.volumes_in_use, state::PodVolumes(snapshot, *pod));
     }
     api::AddResources(view.requested, charge.requests);
@@ -71,6 +74,7 @@ void ChargeBoundPods(const state::ClusterSnapshot& snapshot,
       }
     }
   }
+  return claims_volumes;
 }
 
 // ChargeBoundPods through `memo` (may be null); the node's live pods go to `bound_pods`.
@@ -87,13 +91,9 @@ void ChargeBoundPods(const state::ClusterSnapshot& snapshot,
     }
   }
   std::vector<const api::Pod*> live_pods;
-  ChargeBoundPods(snapshot, pods, view, live_pods);
+  const bool claims_volumes = ChargeBoundPods(snapshot, pods, view, live_pods);
   bound_pods.insert(bound_pods.end(), live_pods.begin(), live_pods.end());
-  if (memo == nullptr || std::any_of(pods.begin(), pods.end(), [](const state::SharedPod* pod) {
-        return (*pod)->charge.claims_volumes;
-      })) {
-    return;
-  }
+  if (memo == nullptr || claims_volumes) return;
   memo->Remember(view.name, pods,
                  {.requested = view.requested,
                   .daemon_requested = view.daemon_requested,

@@ -20,9 +20,9 @@ namespace karpenter::provisioning {
 // between the scheduler inputs a host builds from successive snapshots that share their pods (the
 // twin's): a node whose bound pods are the very objects of the last input is charged from here
 // instead of summing them again. Entries hold their pods, so no other pod can take a remembered
-// address; nodes with pods that claim volumes are always summed afresh, since what a volume
-// counts against depends on the snapshot's claims. Only saves work: inputs are the same with or
-// without it.
+// address; nodes with running pods that claim volumes are always summed afresh, since what a
+// volume counts against depends on the snapshot's claims. Only saves work: inputs are the same with
+// or without it.
 class BoundPodCharges {
  public:
   struct Charge {

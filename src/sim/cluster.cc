@@ -10,7 +10,6 @@
 #include "src/api/karpenter_labels.h"
 #include "src/provisioning/daemon_overhead.h"
 #include "src/provisioning/scheduler.h"
-#include "src/provisioning/snapshot_input.h"
 #include "src/scheduling/selector_conversion.h"
 #include "src/sim/kube_scheduler.h"
 #include "src/state/daemonset_pods.h"
@@ -788,10 +787,7 @@ void Cluster::RunSchedulingPass() {
     log_.Record(queue_.now(), "SchedulerError", {Str("error", snapshot.status().ToString())});
     return;
   }
-  if (scheduler_charges_ == nullptr) {
-    scheduler_charges_ = std::make_shared<provisioning::BoundPodCharges>();
-  }
-  absl::StatusOr<Bindings> bindings = SchedulePending(**snapshot, scheduler_charges_.get());
+  absl::StatusOr<Bindings> bindings = SchedulePending(**snapshot, &scheduler_charges_);
   if (!bindings.ok()) {
     log_.Record(queue_.now(), "SchedulerError", {Str("error", bindings.status().ToString())});
     return;

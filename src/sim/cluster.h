@@ -14,16 +14,13 @@
 #include <vector>
 
 #include "src/api/manifest.h"
+#include "src/provisioning/snapshot_input.h"
 #include "src/sim/ec2.h"
 #include "src/sim/event_queue.h"
 #include "src/sim/events.h"
 #include "src/sim/latency.h"
 #include "src/sim/random.h"
 #include "src/state/snapshot.h"
-
-namespace karpenter::provisioning {
-class BoundPodCharges;
-}  // namespace karpenter::provisioning
 
 namespace karpenter::sim {
 
@@ -289,9 +286,7 @@ class Cluster {
   uint64_t instance_count_ = 0;
   uint64_t daemon_pod_count_ = 0;
   bool pass_scheduled_ = false;
-  // The bound pods' charges kept between kube-scheduler passes (shared_ptr: the type is only
-  // declared here).
-  std::shared_ptr<provisioning::BoundPodCharges> scheduler_charges_;
+  provisioning::BoundPodCharges scheduler_charges_;  // kept between kube-scheduler passes
   // kube-scheduler's unschedulable queue: pods it could not place are retried only after a
   // cluster event that may make room (a node turning Ready, uncordoned or untainted, a bound
   // pod leaving), or once they have waited kPodMaxInUnschedulableMillis. A pass with neither

@@ -314,13 +314,17 @@ const api::Pod* ClusterSnapshot::FindPod(std::string_view namespace_name,
   return &(*it)->pod;
 }
 
-std::vector<const api::Pod*> ClusterSnapshot::PodsOnNode(std::string_view node_name) const {
+std::vector<const api::Pod*> ClusterSnapshot::PodsAt(const std::vector<size_t>& indexes) const {
   std::vector<const api::Pod*> result;
-  auto it = pod_index_.by_node.find(node_name);
-  if (it == pod_index_.by_node.end()) return result;
-  result.reserve(it->second.size());
-  for (size_t index : it->second) result.push_back(&pods_[index]->pod);
+  result.reserve(indexes.size());
+  for (size_t index : indexes) result.push_back(&pods_[index]->pod);
   return result;
+}
+
+std::vector<const api::Pod*> ClusterSnapshot::PodsOnNode(std::string_view node_name) const {
+  auto it = pod_index_.by_node.find(node_name);
+  if (it == pod_index_.by_node.end()) return {};
+  return PodsAt(it->second);
 }
 
 std::vector<const SharedPod*> ClusterSnapshot::SharedPodsOnNode(std::string_view node_name) const {
@@ -333,17 +337,11 @@ std::vector<const SharedPod*> ClusterSnapshot::SharedPodsOnNode(std::string_view
 }
 
 std::vector<const api::Pod*> ClusterSnapshot::PodsWithDoNotDisrupt() const {
-  std::vector<const api::Pod*> result;
-  result.reserve(pod_index_.do_not_disrupt.size());
-  for (size_t index : pod_index_.do_not_disrupt) result.push_back(&pods_[index]->pod);
-  return result;
+  return PodsAt(pod_index_.do_not_disrupt);
 }
 
 std::vector<const api::Pod*> ClusterSnapshot::UnboundPods() const {
-  std::vector<const api::Pod*> result;
-  result.reserve(pod_index_.unbound.size());
-  for (size_t index : pod_index_.unbound) result.push_back(&pods_[index]->pod);
-  return result;
+  return PodsAt(pod_index_.unbound);
 }
 
 std::vector<std::string> ClusterSnapshot::NodeNamesWithPods() const {

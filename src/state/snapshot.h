@@ -165,9 +165,6 @@ class ClusterSnapshot {
   size_t expanded_pod_count() const { return expanded_pods_.size(); }
   size_t expanded_claim_count() const { return expanded_claims_; }
 
-  // Node name -> indexes into pods() of the pods bound to it; keys view the pods' spec.nodeName.
-  using PodsByNode = std::unordered_map<std::string_view, std::vector<size_t>>;
-
   using ObjectLists =
       std::tuple<std::vector<api::NodePool>, std::vector<api::NodeClaim>,
                  std::vector<api::EC2NodeClass>, std::vector<api::Pod>, std::vector<api::Node>,
@@ -181,15 +178,16 @@ class ClusterSnapshot {
   // Takes sorted, duplicate-free lists and builds the indexes.
   explicit ClusterSnapshot(ObjectLists objects);
   void BuildPodIndex();
+  std::vector<const api::Pod*> PodsAt(const std::vector<size_t>& indexes) const;
   void BuildProviderIdIndexes();
 
   ObjectLists objects_;  // its pod list stays empty: pods_ holds them
   std::vector<SharedPod> pods_;
   std::vector<std::string> skipped_;
-  // What the pod index finds by: node (or none), and carrying do-not-disrupt. Keys stay valid
-  // while pods_ holds the pods; values index into pods_.
+  // What the pod index finds by: node (or none), and carrying do-not-disrupt. Keys view the pods'
+  // spec.nodeName, valid while pods_ holds the pods; values index into pods_.
   struct PodIndex {
-    PodsByNode by_node;
+    std::unordered_map<std::string_view, std::vector<size_t>> by_node;
     std::vector<size_t> unbound;
     std::vector<size_t> do_not_disrupt;
     void Add(const SnapshotPod& pod, size_t i);
