@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "absl/strings/str_cat.h"
 #include "fmt/format.h"
@@ -176,20 +177,23 @@ ConsolidationDecision ComputeConsolidation(const Simulator& simulator,
   const bool all_spot = std::all_of(candidates.begin(), candidates.end(), [](const Candidate* c) {
     return c->capacity_type == api::kCapacityTypeSpot;
   });
-  // Settled without a solve when the solve could only lead to a rejection: a pod with no room
-  // on another initialized node ends on an uninitialized one or nowhere (failures) or on a new
-  // claim, and that claim would allow spot (refused below while the gate is off) or launch
-  // nothing cheaper. About half the simulations in the first six hours of the twin's
-  // 1,000-node day end this way, and each would also re-place every pending pod.
-  if (options.reject_unsolved && all_spot && !options.spot_to_spot &&
-      simulator.ReplacementAllowsSpotOrCostsAtLeast(candidates, candidate_price)) {
+  // When only a deletion can pass, a moved pod off the initialized nodes settles the move: it
+  // ends on an uninitialized node or nowhere (failures) or on a new claim, and that claim would
+  // allow spot (refused below while the gate is off) or launch nothing cheaper. A pod with no
+  // room on another initialized node settles it without a solve (about half the simulations in
+  // the first six hours of the twin's 1,000-node day); otherwise the solve stops at the first
+  // such pod (most of the rest: the candidates' pods fit one by one but not all together).
+  const bool only_deletion_can_pass =
+      options.reject_unsolved && all_spot && !options.spot_to_spot &&
+      simulator.ReplacementAllowsSpotOrCostsAtLeast(candidates, candidate_price);
+  constexpr std::string_view kNoReplacement =
+      "a new NodeClaim would replace spot with spot (SpotToSpotConsolidation is disabled) or cost "
+      "no less";
+  if (only_deletion_can_pass) {
     if (std::optional<std::string> pod =
             simulator.PodWithoutInitializedRoom(candidates, options.now)) {
-      return {std::nullopt,
-              fmt::format("pod {} has no room on another initialized node, and a new NodeClaim "
-                          "would replace spot with spot (SpotToSpotConsolidation is disabled) or "
-                          "cost no less",
-                          *pod)};
+      return {std::nullopt, fmt::format("pod {} has no room on another initialized node, and {}",
+                                        *pod, kNoReplacement)};
     }
   }
   SimulationResult result =
@@ -197,7 +201,14 @@ ConsolidationDecision ComputeConsolidation(const Simulator& simulator,
                                       .now = options.now,
                                       // Every command below predicts its launch again after
                                       // cutting the types; a rejection needs none.
-                                      .predict_launches = false});
+                                      .predict_launches = false,
+                                      // The pod fails, or a claim launches, either way: rejected.
+                                      .stop_at_moved_pod_off_initialized = only_deletion_can_pass});
+  if (!result.stopped_at.empty()) {
+    return {std::nullopt,
+            fmt::format("pod {} would need a new NodeClaim or an uninitialized node, and {}",
+                        result.stopped_at, kNoReplacement)};
+  }
   if (!result.AllCandidatePodsScheduled()) return {std::nullopt, result.failures.front()};
   if (result.new_node_claims.empty()) return {MakeCommand(candidates, std::move(result)), ""};
   if (result.new_node_claims.size() > 1) {

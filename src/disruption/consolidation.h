@@ -40,9 +40,11 @@ struct ConsolidationDecision {
 
 // Simulates removing `candidates` and decides delete (no new NodeClaim), replace (exactly one,
 // whose instance types are cut to those whose worst-case launch price is below the candidates'
-// total, OD→spot pinned, spot→spot behind the gate), or nothing. Spot candidates with the gate
-// off are rejected without a solve when one of their pods has no room on another initialized
-// node and any replacement would allow spot or cost too much (Simulator's checks).
+// total, OD→spot pinned, spot→spot behind the gate), or nothing. When the candidates are spot,
+// the gate is off and any replacement would allow spot or cost too much (Simulator's checks),
+// only a deletion can pass: the move is then rejected without a solve when one of their pods has
+// no room on another initialized node, and otherwise the solve stops at the first moved pod that
+// needs a new NodeClaim or an uninitialized node.
 ConsolidationDecision ComputeConsolidation(const Simulator& simulator,
                                            std::span<const Candidate* const> candidates,
                                            const ConsolidationOptions& options);

@@ -1,7 +1,9 @@
-// ComputeConsolidation rejects some spot moves without solving them (ConsolidationOptions::
-// reject_unsolved). RapidCheck properties on random clusters of spot and on-demand nodes (see
-// ArbitraryCluster): every decision is the one the full simulation makes, and a pod the Simulator
-// says has no room on another initialized node does not land on one. Fixed seed.
+// ComputeConsolidation rejects some spot moves without solving them, and stops the solve of others
+// at the first moved pod that needs new capacity (ConsolidationOptions::reject_unsolved).
+// RapidCheck properties on random clusters of spot and on-demand nodes (see ArbitraryCluster):
+// every decision is the one the full simulation makes, a pod the Simulator says has no room on
+// another initialized node does not land on one, and the pod a stopped simulation names ends on a
+// new NodeClaim, an uninitialized node or nowhere in the full one. Fixed seed.
 #include <memory>
 #include <string>
 #include <vector>
@@ -133,6 +135,7 @@ std::string Summary(const ConsolidationDecision& decision) {
 TEST(RejectUnsolvedProperty, DecidesAsTheFullSimulationDoes) {
   int rejected_unsolved = 0;
   int without_room = 0;
+  int stopped = 0;
   property_test::CheckProperty(kProperty, "reject unsolved", [&] {
     std::unique_ptr<Cluster> cluster = ClusterFrom(ArbitraryCluster());
     const Simulator simulator(cluster->snapshot, cluster->input);
@@ -155,6 +158,23 @@ TEST(RejectUnsolvedProperty, DecidesAsTheFullSimulationDoes) {
           }
         }
       }
+      const SimulationResult stopping = simulator.Simulate(
+          move, {.consolidation = true, .now = Now(), .stop_at_moved_pod_off_initialized = true});
+      if (!stopping.stopped_at.empty()) {
+        ++stopped;
+        RC_ASSERT(stopping.failures.empty() && stopping.new_node_claims.empty());
+        const SimulationResult result =
+            simulator.Simulate(move, {.consolidation = true, .now = Now()});
+        const auto destination = result.destinations.find(stopping.stopped_at);
+        bool off_initialized = destination == result.destinations.end() ||
+                               destination->second.starts_with("new nodeclaim");
+        for (const provisioning::ExistingNodeView& node : cluster->input.input.existing_nodes) {
+          if (destination != result.destinations.end() && node.name == destination->second) {
+            off_initialized = !node.initialized;
+          }
+        }
+        RC_ASSERT(off_initialized);
+      }
       const ConsolidationDecision early =
           ComputeConsolidation(simulator, move, {.spot_to_spot = false, .now = Now()});
       const ConsolidationDecision full = ComputeConsolidation(
@@ -163,9 +183,10 @@ TEST(RejectUnsolvedProperty, DecidesAsTheFullSimulationDoes) {
       if (early.rejection != full.rejection) ++rejected_unsolved;
     }
   });
-  // The generator must reach the moves the shortcut settles, or the property holds vacuously.
+  // The generator must reach the moves the shortcuts settle, or the properties hold vacuously.
   EXPECT_GE(rejected_unsolved, kProperty.runs / 4);
-  EXPECT_GE(without_room, rejected_unsolved);
+  EXPECT_GE(without_room + stopped, rejected_unsolved);
+  EXPECT_GE(stopped, kProperty.runs / 4);
 }
 
 }  // namespace

@@ -135,6 +135,7 @@ void Simulator::Restore() const {
     input.existing_nodes[i].under_consolidate_after = under_consolidate_after_[i];
   }
   input.options.reserved_offering_mode = reserved_offering_mode_;
+  input.stop_on_moving_pod_off_initialized = false;
 }
 
 const std::vector<bool>& Simulator::UnderConsolidateAfter(api::Time now) const {
@@ -293,6 +294,7 @@ SimulationResult Simulator::SimulateWith(
     }
   }
 
+  input.stop_on_moving_pod_off_initialized = options.stop_at_moved_pod_off_initialized;
   provisioning::SchedulerResult solved;
   std::optional<provisioning::SchedulerInput> with_extra;
   if (extra_nodes.empty()) {
@@ -305,6 +307,18 @@ SimulationResult Simulator::SimulateWith(
   }
   const provisioning::SchedulerInput& solved_input = with_extra ? *with_extra : input;
   SimulationResult result;
+  const auto put_back = [&] {
+    size_t moved_back = first_moved;
+    for (MovedPods* batch : batches) {
+      for (api::Pod& pod : batch->pods) pod = std::move(input.pending_pods[moved_back++]);
+    }
+    Restore();
+  };
+  if (!solved.stopped_at.empty()) {
+    result.stopped_at = std::move(solved.stopped_at);
+    put_back();
+    return result;
+  }
   std::set<std::string> failures;
   for (const auto& [pod, reason] : solved.unschedulable) {
     if (moving.contains(pod)) failures.insert(absl::StrCat("pod ", pod, ": ", reason));
@@ -348,12 +362,7 @@ SimulationResult Simulator::SimulateWith(
     result.new_node_claims.push_back({std::move(claim), *std::move(launch)});
   }
   result.failures.assign(failures.begin(), failures.end());
-
-  size_t moved_back = first_moved;
-  for (MovedPods* batch : batches) {
-    for (api::Pod& pod : batch->pods) pod = std::move(input.pending_pods[moved_back++]);
-  }
-  Restore();
+  put_back();
   return result;
 }
 

@@ -33,6 +33,9 @@ struct SimulationOptions {
   // consolidation): new claims then carry a default `launch`, and a claim nothing could launch
   // still fails its pods, as with the prediction.
   bool predict_launches = true;
+  // For a caller that rejects the move once any moved pod needs a new NodeClaim or an
+  // uninitialized node: the solve stops at the first such pod (SimulationResult::stopped_at).
+  bool stop_at_moved_pod_off_initialized = false;
 };
 
 struct SimulationResult {
@@ -44,7 +47,11 @@ struct SimulationResult {
   // Why some candidate pod cannot move ("pod ns/x: reason"), sorted; empty when all moved.
   std::vector<std::string> failures;
 
-  bool AllCandidatePodsScheduled() const { return failures.empty(); }
+  // The moved pod that stopped the simulation (SimulationOptions::
+  // stop_at_moved_pod_off_initialized); the other fields are then empty.
+  std::string stopped_at;
+
+  bool AllCandidatePodsScheduled() const { return failures.empty() && stopped_at.empty(); }
 };
 
 // The cluster's scheduler input (from provisioning::BuildSchedulerInput) plus what simulations

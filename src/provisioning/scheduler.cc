@@ -73,6 +73,10 @@ class Scheduler {
   size_t PositionBeforeAdd(size_t index) const;
   PodAttempt MakeAttempt(const api::Pod& pod) const;
 
+  // The pod just placed left the initialized nodes: a moving pod stops the solve when the input
+  // asks for it.
+  void PlacedOffInitialized(const PodAttempt& attempt, bool moving);
+
   // Keeps `claim_order_` sorted by (pods, creation) after the claim at `position` gained one.
   void MoveUpAfterAdd(size_t position);
   void InsertNewClaim(size_t index);
@@ -92,7 +96,12 @@ class Scheduler {
   std::vector<size_t> claim_order_;
   // PackingPolicy::kCost: the claims by what their cheapest remaining type has left.
   FreeFitIndex free_fit_;
+  std::string stopped_at_;  // SchedulerResult::stopped_at
 };
+
+void Scheduler::PlacedOffInitialized(const PodAttempt& attempt, bool moving) {
+  if (moving && input_.stop_on_moving_pod_off_initialized) stopped_at_ = PodKey(*attempt.pod);
+}
 
 void Scheduler::BuildPools() {
   for (const PoolPrototype& prototype : cache_.pools()) {
@@ -223,12 +232,14 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
     if (slot.own == nullptr) slot.own = &owned_.emplace_back(*slot.shared);
     slot.own->Place(attempt, std::move(placement), &*topology_);
     rooms_.Set(index, slot.own->headroom());
+    if (!node.view().initialized) PlacedOffInitialized(attempt, moving);
     return absl::OkStatus();
   }
   // Emptier claims first, so pods spread over what is already being launched.
   const bool all_blocked = topology_->BlockedOnEveryClaim(attempt, claims_.size());
   if (!all_blocked && input_.options.packing == PackingPolicy::kCost &&
       AddToFreeFit(attempt, pod_requirements, requests, strict, footprint)) {
+    PlacedOffInitialized(attempt, moving);
     return absl::OkStatus();
   }
   for (size_t position = 0; !all_blocked && position < claim_order_.size(); ++position) {
@@ -240,6 +251,7 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
     if (claim.Add(attempt, pod_requirements, requests, input_.options, &strict).ok()) {
       Track(claim_order_[position]);
       MoveUpAfterAdd(position);
+      PlacedOffInitialized(attempt, moving);
       return absl::OkStatus();
     }
   }
@@ -280,6 +292,7 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
     claims_.push_back(std::move(claim));
     Track(claims_.size() - 1);
     InsertNewClaim(claims_.size() - 1);
+    PlacedOffInitialized(attempt, moving);
     return absl::OkStatus();
   }
   if (pools_.empty()) {
@@ -330,6 +343,10 @@ SchedulerResult Scheduler::Run() {
   while (std::optional<size_t> next = queue.Pop()) {
     const size_t index = static_cast<size_t>(schedulable[*next] - pods.data());
     absl::Status status = TrySchedule(first_attempts[*next], requests[index], footprints[index]);
+    if (!stopped_at_.empty()) {
+      result.stopped_at = std::move(stopped_at_);
+      return result;
+    }
     if (status.ok()) {
       errors.erase(*next);
     } else {

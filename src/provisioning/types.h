@@ -130,6 +130,10 @@ struct SchedulerInput {
   // pods bound to them, as absent from `existing_nodes` and `bound_pods`. One input then serves
   // every simulation without copying the cluster. Empty outside simulations.
   std::set<std::string, std::less<>> removed_nodes;
+  // Set by a disruption simulation whose move is rejected as soon as one moving pod lands on a
+  // NodeClaim of the solve or on an uninitialized node: the solve stops at that pod, names it in
+  // SchedulerResult::stopped_at and leaves the rest of its result partial.
+  bool stop_on_moving_pod_off_initialized = false;
   // The volumes of pending pods with persistent volumes, by PodKey (P14).
   std::map<std::string, state::VolumesByDriver> pod_volumes;
   SchedulerOptions options;
@@ -164,6 +168,9 @@ struct SchedulerResult {
   std::vector<NewNodeClaim> new_node_claims;                           // Creation order.
   std::map<std::string, std::vector<std::string>> existing_node_pods;  // Node -> pod keys.
   std::map<std::string, std::string> unschedulable;                    // Pod key -> reason.
+  // The moving pod the solve stopped at (SchedulerInput::stop_on_moving_pod_off_initialized);
+  // empty when it ran to the end.
+  std::string stopped_at;
 };
 
 }  // namespace karpenter::provisioning
