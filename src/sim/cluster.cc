@@ -214,7 +214,14 @@ PodRecord& Cluster::AddPod(const api::PodTemplateSpec& template_spec, const std:
   log_.Record(queue_.now(), "PodCreated", {Str("pod", pod_key)});
   ++generation_;
   PodChanged(pod_key, record.pod.metadata);
-  return pods_[pod_key] = std::move(record);
+  auto [it, inserted] = pods_.try_emplace(pod_key);
+  if (inserted || !it->second.pod.spec.node_name.empty()) ++unbound_pod_count_;
+  return it->second = std::move(record);
+}
+
+void Cluster::ErasePod(std::map<std::string, PodRecord>::iterator it) {
+  if (it->second.pod.spec.node_name.empty()) --unbound_pod_count_;
+  pods_.erase(it);
 }
 
 void Cluster::ReconcileJob(const std::string& key) {
@@ -261,7 +268,7 @@ void Cluster::DeletePod(const std::string& key) {
   MarkUnconsolidated();
   if (it != pods_.end()) {
     PodChanged(key, it->second.pod.metadata);
-    pods_.erase(it);
+    ErasePod(it);
   }
   log_.Record(queue_.now(), "PodDeleted", {Str("pod", key)});
 }
@@ -424,7 +431,7 @@ void Cluster::PlaceDaemonSetPods(const Instance& instance) {
     record.created_at = queue_.now();
     record.measured = false;
     PodChanged(pod_key, record.pod.metadata);
-    pods_[pod_key] = std::move(record);
+    pods_.emplace(pod_key, std::move(record));  // bound: not counted
     ++daemon_pod_count_;
     ++generation_;
   }
@@ -504,7 +511,7 @@ int Cluster::Drain(const std::string& id) {
   for (const std::string& key : evicted) {
     if (auto evicted_pod = pods_.find(key); evicted_pod != pods_.end()) {
       PodChanged(key, evicted_pod->second.pod.metadata);
-      pods_.erase(evicted_pod);
+      ErasePod(evicted_pod);
     }
     ++counters_.evictions;
     log_.Record(queue_.now(), "PodEvicted", {Str("pod", key), Str("node", node_name)});
@@ -811,6 +818,7 @@ void Cluster::Bind(const std::string& pod_key, const std::string& node_name) {
   auto it = pods_.find(pod_key);
   if (it == pods_.end()) return;
   PodRecord& record = it->second;
+  if (record.pod.spec.node_name.empty()) --unbound_pod_count_;
   record.pod.spec.node_name = node_name;
   record.pod.status.phase = "Running";
   PodChanged(it->first, record.pod.metadata);

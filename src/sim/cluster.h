@@ -158,6 +158,8 @@ class Cluster {
   const std::map<std::string, Instance>& instances() const { return instances_; }
   const Instance* FindInstanceByNode(const std::string& node_name) const;
   const std::map<std::string, PodRecord>& pods() const { return pods_; }
+  // Pods without a node, kept as pods come, bind and go (the run samples it every 10 s).
+  size_t unbound_pod_count() const { return unbound_pod_count_; }
   // Non-DaemonSet pods bound to the node.
   std::vector<const PodRecord*> WorkloadPodsOn(const std::string& node_name) const;
   // Pods the last scheduling pass could not place, by key.
@@ -272,6 +274,9 @@ class Cluster {
   std::map<std::string, Instance> instances_;
   std::map<std::string, std::string> instance_by_node_;
   std::map<std::string, PodRecord> pods_;
+  size_t unbound_pod_count_ = 0;
+  // Removes a pod from pods_ (after PodChanged), keeping unbound_pod_count_.
+  void ErasePod(std::map<std::string, PodRecord>::iterator it);
   std::map<std::string, DeploymentState> deployments_;
   std::map<std::string, JobState> jobs_;
   std::map<std::string, StatefulSetState> stateful_sets_;

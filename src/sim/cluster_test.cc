@@ -168,6 +168,25 @@ TEST(Cluster, ScaleInRemovesPendingPodsFirst) {
   EXPECT_FALSE(world.cluster.ScaleDeployment("default/none", 1).ok());
 }
 
+TEST(Cluster, CountsTheUnboundPodsAsPodsComeBindAndGo) {
+  World world;
+  const std::string a = world.cluster.LaunchInstance(OnDemand("m6i.large"), true);
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 3, "800m", "256Mi"), false).ok());
+  EXPECT_EQ(world.cluster.unbound_pod_count(), 3u);
+  world.queue.RunUntil(2000);
+  ASSERT_EQ(BoundPods(world.cluster), 2u);
+  EXPECT_EQ(world.cluster.unbound_pod_count(), 1u);
+  world.cluster.Cordon(a);
+  ASSERT_EQ(world.cluster.Drain(a), 2);
+  world.queue.RunUntil(60000);  // the evicted pods come back pending: the only node is cordoned
+  EXPECT_EQ(BoundPods(world.cluster), 0u);
+  EXPECT_EQ(world.cluster.unbound_pod_count(), 3u);
+  ASSERT_TRUE(world.cluster.ScaleDeployment("default/web", 1).ok());
+  EXPECT_EQ(world.cluster.unbound_pod_count(), 1u);
+  ASSERT_TRUE(world.cluster.DeleteDeployment("default/web").ok());
+  EXPECT_EQ(world.cluster.unbound_pod_count(), 0u);
+}
+
 api::Job MakeJob(const std::string& name, int32_t parallelism, int32_t completions,
                  const std::string& run_seconds) {
   api::Job job;

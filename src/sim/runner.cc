@@ -54,9 +54,7 @@ ClusterSample TakeSample(const Cluster& cluster, SimMillis now) {
   ClusterSample sample;
   sample.seconds = MillisToSeconds(now);
   sample.nodes = cluster.LiveInstanceCount();
-  for (const auto& [key, record] : cluster.pods()) {
-    if (record.pod.spec.node_name.empty()) ++sample.pending_pods;
-  }
+  sample.pending_pods = cluster.unbound_pod_count();
   sample.cost_per_hour = cluster.price_per_hour();
   return sample;
 }
@@ -170,9 +168,7 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
   result.nodes_final = cluster.LiveInstanceCount();
   result.evictions = counters.evictions;
   result.nodes_terminated = counters.nodes_terminated;
-  for (const auto& [key, record] : cluster.pods()) {
-    if (record.pod.spec.node_name.empty()) ++result.unschedulable_pods;
-  }
+  result.unschedulable_pods = cluster.unbound_pod_count();
   result.events_executed = queue.executed();
   result.pod_pending_samples = counters.pod_pending_seconds;
   std::sort(result.pod_pending_samples.begin(), result.pod_pending_samples.end());

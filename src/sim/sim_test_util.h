@@ -3,6 +3,8 @@
 // exact instants. Builders for the Deployments tests apply.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -106,6 +108,8 @@ inline std::vector<std::string> EventLines(const EventLog& log, const std::strin
 inline size_t BoundPods(const Cluster& cluster) {
   size_t bound = 0;
   for (const auto& [key, record] : cluster.pods()) bound += !record.pod.spec.node_name.empty();
+  // Every test that counts bound pods also checks the cluster's own count of the others.
+  EXPECT_EQ(cluster.unbound_pod_count(), cluster.pods().size() - bound);
   return bound;
 }
 
