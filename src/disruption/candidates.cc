@@ -153,12 +153,15 @@ CandidateSet BuildCandidates(const state::ClusterSnapshot& snapshot,
     candidate.price =
         ResolvePrice(candidate.instance_type, candidate.zone, candidate.capacity_type);
     double rescheduling_cost = 0;
-    for (const api::Pod* pod : snapshot.PodsOnNode(node.metadata.name)) {
-      if (state::IsTerminal(*pod)) continue;
+    // The pods' charges answer the predicates without reading further into the pods.
+    for (const state::SharedPod* shared : snapshot.SharedPodsOnNode(node.metadata.name)) {
+      const state::SnapshotPod& held = **shared;
+      if (held.charge.terminal) continue;
+      const api::Pod* pod = &held.pod;
       candidate.pods.push_back(pod);
       const double eviction_cost = EvictionCost(*pod);
       rescheduling_cost += eviction_cost;
-      if (!state::IsReschedulable(*pod)) continue;
+      if (!held.charge.reschedulable) continue;
       candidate.reschedulable_pods.push_back(pod);
       candidate.reschedule_disruption_cost += std::max(0.0, eviction_cost);
     }

@@ -43,7 +43,6 @@ PdbLimits::PdbLimits(std::span<const api::PodDisruptionBudget> budgets) {
 
 std::vector<std::string> PdbLimits::BlockingBudgets(const api::Pod& pod, api::Time now,
                                                     Blocker blocker) const {
-  if (!IsEvictable(pod, now)) return {};
   std::vector<const Budget*> matching;
   for (const Budget& budget : budgets_) {
     if (budget.pdb->metadata.namespace_ != pod.metadata.namespace_) continue;
@@ -51,12 +50,13 @@ std::vector<std::string> PdbLimits::BlockingBudgets(const api::Pod& pod, api::Ti
     if (!api::Matches(budget.pdb->spec.selector, pod.metadata.labels)) continue;
     matching.push_back(&budget);
   }
+  // Most pods have no budget: asked second, evictability is read only for the others.
+  if (matching.empty() || !IsEvictable(pod, now)) return {};
   std::vector<std::string> keys;
   if (matching.size() > 1) {
     for (const Budget* budget : matching) keys.push_back(budget->key);
     return keys;
   }
-  if (matching.empty()) return keys;
   const Budget& budget = *matching.front();
   if (budget.always_allow_unhealthy && IsNotReady(pod)) return keys;
   const bool blocked = blocker == Blocker::kZeroDisruptions

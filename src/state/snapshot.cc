@@ -192,6 +192,7 @@ SnapshotPod::SnapshotPod(api::Pod pod_in)
       charge{.requests = api::PodRequests(pod),
              .terminal = IsTerminal(pod),
              .daemon = IsOwnedByDaemonSet(pod),
+             .reschedulable = IsReschedulable(pod),
              .do_not_disrupt = pod.metadata.annotations.contains(
                  api::KeyString<api::kDoNotDisruptAnnotationKey>()),
              .host_ports = AsksForHostPorts(pod),

@@ -22,10 +22,10 @@
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "karpenter/common/status.h"
 #include "src/api/manifest.h"
 #include "src/state/snapshot_pod.h"
@@ -187,7 +187,7 @@ class ClusterSnapshot {
   // What the pod index finds by: node (or none), and carrying do-not-disrupt. Keys view the pods'
   // spec.nodeName, valid while pods_ holds the pods; values index into pods_.
   struct PodIndex {
-    std::unordered_map<std::string_view, std::vector<size_t>> by_node;
+    absl::flat_hash_map<std::string_view, std::vector<size_t>> by_node;
     std::vector<size_t> unbound;
     std::vector<size_t> do_not_disrupt;
     void Add(const SnapshotPod& pod, size_t i);

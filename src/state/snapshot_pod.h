@@ -16,6 +16,7 @@ struct PodCharge {
   api::ResourceList requests;  // api::PodRequests
   bool terminal = false;       // Succeeded or Failed: takes nothing any more
   bool daemon = false;         // owned by a DaemonSet
+  bool reschedulable = false;  // IsReschedulable: its controller would recreate it elsewhere
   // Carries karpenter.sh/do-not-disrupt; whether it protects the pod now depends on the time.
   bool do_not_disrupt = false;
   // Whether a container asks for a host port, and whether a volume is a persistent or ephemeral

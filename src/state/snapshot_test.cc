@@ -394,6 +394,26 @@ TEST(ClusterSnapshot, DaemonSetPodsAreChargedAsDaemons) {
   EXPECT_FALSE(SnapshotPod(pod).charge.daemon);
 }
 
+TEST(ClusterSnapshot, PodsAreMarkedReschedulableAsTheirControllersWouldRecreateThem) {
+  api::Pod pod;
+  pod.metadata.name = "web-1";
+  pod.metadata.owner_references.push_back(
+      {.api_version = "apps/v1", .kind = "ReplicaSet", .name = "web"});
+  EXPECT_TRUE(SnapshotPod(pod).charge.reschedulable);
+  pod.metadata.deletion_timestamp = api::Time::FromUnixSeconds(1);
+  EXPECT_FALSE(SnapshotPod(pod).charge.reschedulable);
+  pod.metadata.owner_references[0].kind = "StatefulSet";  // keeps its name: it comes back
+  EXPECT_TRUE(SnapshotPod(pod).charge.reschedulable);
+  pod.metadata.deletion_timestamp.reset();
+  pod.status.phase = "Succeeded";
+  EXPECT_FALSE(SnapshotPod(pod).charge.reschedulable);
+  pod.status.phase = "Running";
+  pod.metadata.owner_references[0].kind = "DaemonSet";
+  EXPECT_FALSE(SnapshotPod(pod).charge.reschedulable);
+  pod.metadata.owner_references[0] = {.api_version = "v1", .kind = "Node", .name = "n"};
+  EXPECT_FALSE(SnapshotPod(pod).charge.reschedulable);  // a mirror pod
+}
+
 TEST(ClusterSnapshot, PodsAreMarkedForHostPortsAndClaimedVolumes) {
   api::Pod pod;
   pod.spec.containers.push_back({.name = "app", .ports = {{.container_port = 80}}});
