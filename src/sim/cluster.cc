@@ -322,6 +322,7 @@ std::string Cluster::LaunchInstance(InstanceRequest request, bool initial) {
        Str("zone", instance.request.zone), Str("capacityType", instance.request.capacity_type),
        Str("owner", Owner(instance.request)), Num("pricePerHour", instance.request.price)});
   instances_[id] = std::move(instance);
+  NodeChanged();
   counters_.max_instances = std::max(counters_.max_instances, LiveInstanceCount());
   if (initial) {
     Register(id);
@@ -369,6 +370,7 @@ void Cluster::Register(const std::string& id) {
   Instance& instance = it->second;
   instance.phase = NodePhase::kRegistered;
   instance.node = BuildNode(instance);
+  NodeChanged();
   if (!instance.request.node_claim.empty()) {
     instance.node.metadata.labels[std::string(api::kNodeRegisteredLabelKey)] = "true";
   }
@@ -386,6 +388,7 @@ void Cluster::MarkReady(const std::string& id) {
   Instance& instance = it->second;
   instance.phase = NodePhase::kReady;
   instance.ready_at = queue_.now();
+  NodeChanged();
   NoteCapacityEvent();
   MarkUnconsolidated();
   RemoveTaint(instance.node.spec.taints, kNotReadyTaintKey);
@@ -453,6 +456,7 @@ void Cluster::TerminateInstance(const std::string& id) {
   for (const std::string& key : on_node) DeletePod(key);
   instance.phase = NodePhase::kTerminated;
   instance.terminated_at = queue_.now();
+  NodeChanged();
   ++counters_.nodes_terminated;
   MarkUnconsolidated();
   // The NodeClaim goes with its instance; left behind it would count as capacity in flight.
@@ -478,6 +482,7 @@ void Cluster::Cordon(const std::string& id) {
   if (it == instances_.end() || it->second.node.spec.unschedulable) return;
   it->second.node.spec.unschedulable = true;
   it->second.node.spec.taints.push_back(MakeTaint(kUnschedulableTaintKey));
+  NodeChanged();
   ++generation_;
   log_.Record(queue_.now(), "NodeCordoned", {Str("node", it->second.node.metadata.name)});
 }
@@ -487,6 +492,7 @@ void Cluster::Uncordon(const std::string& id) {
   if (it == instances_.end() || !it->second.node.spec.unschedulable) return;
   it->second.node.spec.unschedulable = false;
   RemoveTaint(it->second.node.spec.taints, kUnschedulableTaintKey);
+  NodeChanged();
   NoteCapacityEvent();
   MarkUnconsolidated();
   log_.Record(queue_.now(), "NodeUncordoned", {Str("node", it->second.node.metadata.name)});
@@ -528,6 +534,7 @@ bool Cluster::TaintNode(const std::string& node_name, const std::string& key) {
     if (taint.key == key) return true;
   }
   taints.push_back(MakeTaint(key));
+  NodeChanged();
   MarkUnconsolidated();
   return true;
 }
@@ -536,6 +543,7 @@ bool Cluster::UntaintNode(const std::string& node_name, const std::string& key) 
   auto it = instance_by_node_.find(node_name);
   if (it == instance_by_node_.end()) return false;
   RemoveTaint(instances_.at(it->second).node.spec.taints, key);
+  NodeChanged();
   NoteCapacityEvent();
   MarkUnconsolidated();
   // A node update: kube-scheduler retries the pods it could not place.
@@ -620,7 +628,7 @@ void Cluster::PodChanged(const std::string& key, const api::ObjectMeta& metadata
 
 absl::StatusOr<state::ClusterSnapshot> Cluster::Snapshot(bool schedulable_only) const {
   std::set<std::string> nodes;
-  return SnapshotFrom(schedulable_only, SnapshotObjects(schedulable_only, nodes), nodes);
+  return SnapshotFrom(schedulable_only, SnapshotObjects(schedulable_only, &nodes), nodes);
 }
 
 absl::StatusOr<state::ClusterSnapshot> Cluster::SnapshotFrom(
@@ -635,9 +643,10 @@ absl::StatusOr<state::ClusterSnapshot> Cluster::SnapshotFrom(
 }
 
 std::vector<state::SourcedObject> Cluster::SnapshotObjects(bool schedulable_only,
-                                                           std::set<std::string>& nodes) const {
+                                                           std::set<std::string>* nodes) const {
   std::vector<state::SourcedObject> objects;
   for (const auto& [id, instance] : instances_) {
+    if (nodes == nullptr) break;
     if (instance.phase == NodePhase::kBooting || instance.phase == NodePhase::kTerminated) {
       continue;
     }
@@ -645,7 +654,7 @@ std::vector<state::SourcedObject> Cluster::SnapshotObjects(bool schedulable_only
         (instance.phase != NodePhase::kReady || instance.node.spec.unschedulable)) {
       continue;
     }
-    nodes.insert(instance.node.metadata.name);
+    nodes->insert(instance.node.metadata.name);
     objects.push_back({instance.node, id});
   }
   for (const auto& [key, daemon_set] : daemon_sets_) objects.push_back({daemon_set, key});
@@ -667,7 +676,7 @@ std::shared_ptr<state::ClusterSnapshot> Cluster::RefreshedSnapshot(
     const std::set<std::string>& nodes, CachedSnapshot& cached) const {
   std::map<std::pair<std::string, std::string>, std::string> redo = std::move(cached.changed_pods);
   cached.changed_pods.clear();
-  if (nodes != cached.nodes) {
+  if (&nodes != &cached.nodes && nodes != cached.nodes) {
     std::set<std::string> moved;
     std::set_symmetric_difference(nodes.begin(), nodes.end(), cached.nodes.begin(),
                                   cached.nodes.end(), std::inserter(moved, moved.end()));
@@ -718,13 +727,18 @@ absl::StatusOr<std::shared_ptr<const state::ClusterSnapshot>> Cluster::SharedSna
     bool schedulable_only) const {
   CachedSnapshot& cached = snapshot_cache_[schedulable_only ? 1 : 0];
   if (cached.snapshot != nullptr && cached.generation == generation_) return cached.snapshot;
-  std::set<std::string> nodes;
-  std::vector<state::SourcedObject> objects = SnapshotObjects(schedulable_only, nodes);
-  // The last snapshot's unchanged pods are shared with the new one.
-  std::shared_ptr<state::ClusterSnapshot> snapshot;
+  // The last snapshot's unchanged pods are shared with the new one, and so are its nodes when
+  // none changed since.
   const bool carry_over = cached.snapshot != nullptr;
+  const bool same_nodes = carry_over && cached.node_changes == node_changes_;
+  std::set<std::string> fresh_nodes;
+  std::vector<state::SourcedObject> objects =
+      SnapshotObjects(schedulable_only, same_nodes ? nullptr : &fresh_nodes);
+  const std::set<std::string>& nodes = same_nodes ? cached.nodes : fresh_nodes;
+  std::shared_ptr<state::ClusterSnapshot> snapshot;
   if (carry_over) {
     snapshot = RefreshedSnapshot(schedulable_only, std::move(objects), nodes, cached);
+    if (snapshot != nullptr && same_nodes) snapshot->ShareNodes(cached.snapshot->shared_nodes());
     if (snapshot != nullptr) ++snapshots_carried_over_;
     if (snapshot != nullptr && verify_snapshots_) VerifySnapshot(*snapshot, schedulable_only);
   }
@@ -736,8 +750,9 @@ absl::StatusOr<std::shared_ptr<const state::ClusterSnapshot>> Cluster::SharedSna
     snapshot = std::make_shared<state::ClusterSnapshot>(std::move(built));
   }
   cached.generation = generation_;
+  cached.node_changes = node_changes_;
   cached.snapshot = std::move(snapshot);
-  cached.nodes = std::move(nodes);
+  if (!same_nodes) cached.nodes = std::move(fresh_nodes);
   cached.changed_pods.clear();
   return std::shared_ptr<const state::ClusterSnapshot>(cached.snapshot);
 }
@@ -747,10 +762,18 @@ void Cluster::VerifySnapshot(const state::ClusterSnapshot& refreshed, bool sched
   std::string difference;
   if (!built.ok()) {
     difference = built.status().ToString();
+  } else if (built->nodes().size() != refreshed.nodes().size()) {
+    difference = fmt::format("{} nodes, built from scratch {}", refreshed.nodes().size(),
+                             built->nodes().size());
   } else if (built->pods().size() != refreshed.pods().size()) {
     difference = fmt::format("{} pods, built from scratch {}", refreshed.pods().size(),
                              built->pods().size());
   } else {
+    for (size_t i = 0; i < built->nodes().size() && difference.empty(); ++i) {
+      if (api::EncodeJson(built->nodes()[i]) != api::EncodeJson(refreshed.nodes()[i])) {
+        difference = fmt::format("node {} differs", refreshed.nodes()[i].metadata.name);
+      }
+    }
     for (size_t i = 0; i < built->pods().size() && difference.empty(); ++i) {
       if (api::EncodeJson(built->pods()[i]) != api::EncodeJson(refreshed.pods()[i])) {
         difference = fmt::format("pod {} differs", refreshed.pods()[i].metadata.name);

@@ -312,6 +312,7 @@ class Cluster {
   // namespace as snapshots list it, and name; the value is the pods_ key).
   struct CachedSnapshot {
     uint64_t generation = 0;
+    uint64_t node_changes = 0;  // node_changes_ when it was built
     std::shared_ptr<state::ClusterSnapshot> snapshot;
     std::set<std::string> nodes;  // the nodes whose pods it keeps (SnapshotObjects)
     std::map<std::pair<std::string, std::string>, std::string> changed_pods;
@@ -320,6 +321,9 @@ class Cluster {
   // WorkloadPodsOn's index, node -> its workload pods in pods_ order; rebuilt on the first call
   // after any pod change (Cluster Autoscaler asks it for every node in one loop).
   uint64_t pod_changes_ = 0;
+  // Moves on every change to an instance's phase or node, which snapshots copy from.
+  void NodeChanged() { ++node_changes_; }
+  uint64_t node_changes_ = 0;
   mutable uint64_t workload_index_at_ = UINT64_MAX;
   mutable std::map<std::string, std::vector<const PodRecord*>, std::less<>> workload_index_;
   bool verify_snapshots_ = false;
@@ -332,9 +336,10 @@ class Cluster {
   absl::StatusOr<state::ClusterSnapshot> SnapshotFrom(bool schedulable_only,
                                                       std::vector<state::SourcedObject> objects,
                                                       const std::set<std::string>& nodes) const;
-  // The snapshot's objects other than pods, and in `nodes` the nodes whose pods it keeps.
+  // The snapshot's objects other than pods, and in `nodes` the nodes whose pods it keeps. With
+  // `nodes` null, the objects other than nodes (the caller shares the last snapshot's).
   std::vector<state::SourcedObject> SnapshotObjects(bool schedulable_only,
-                                                    std::set<std::string>& nodes) const;
+                                                    std::set<std::string>* nodes) const;
   // The snapshot of this generation made from `cached`'s: the other objects anew, sharing its
   // pods but for those changed since or whose node joined or left `nodes`, which are copied
   // again. Null when that cannot be done (a full build is needed).

@@ -201,7 +201,15 @@ SnapshotPod::SnapshotPod(api::Pod pod_in)
 ClusterSnapshot::ClusterSnapshot(ObjectLists objects) : objects_(std::move(objects)) {
   pods_ = SharePods(std::move(std::get<std::vector<api::Pod>>(objects_)));
   std::get<std::vector<api::Pod>>(objects_).clear();
+  nodes_ = std::make_shared<const std::vector<api::Node>>(
+      std::move(std::get<std::vector<api::Node>>(objects_)));
+  std::get<std::vector<api::Node>>(objects_).clear();
   BuildPodIndex();
+  BuildProviderIdIndexes();
+}
+
+void ClusterSnapshot::ShareNodes(SharedNodes nodes) {
+  nodes_ = std::move(nodes);
   BuildProviderIdIndexes();
 }
 

@@ -96,7 +96,11 @@ class ClusterSnapshot {
   template <class T>
   const std::vector<T>& All() const {
     static_assert(!std::is_same_v<T, api::Pod>, "pods are held by pointer: use pods()");
-    return std::get<std::vector<T>>(objects_);
+    if constexpr (std::is_same_v<T, api::Node>) {
+      return *nodes_;
+    } else {
+      return std::get<std::vector<T>>(objects_);
+    }
   }
   // Binary search by (namespace, name); cluster-scoped kinds use an empty namespace.
   template <class T>
@@ -161,6 +165,13 @@ class ClusterSnapshot {
   // and a name, and rebuilds the pod index; otherwise it returns InvalidArgument and changes
   // nothing. Only for snapshots built without workload expansion (FailedPrecondition otherwise).
   absl::Status ReplacePods(std::vector<SharedPod> pods);
+  // The node list, immutable and shareable: a later snapshot of the very same nodes can take it
+  // (ShareNodes) instead of copying every node.
+  using SharedNodes = std::shared_ptr<const std::vector<api::Node>>;
+  const SharedNodes& shared_nodes() const { return nodes_; }
+  // Makes `nodes` (another snapshot's shared_nodes()) this snapshot's nodes, in place of those it
+  // was built with, and rebuilds the indexes that point into them.
+  void ShareNodes(SharedNodes nodes);
   // How many pods and claims expansion added.
   size_t expanded_pod_count() const { return expanded_pods_.size(); }
   size_t expanded_claim_count() const { return expanded_claims_; }
@@ -181,7 +192,8 @@ class ClusterSnapshot {
   std::vector<const api::Pod*> PodsAt(const std::vector<size_t>& indexes) const;
   void BuildProviderIdIndexes();
 
-  ObjectLists objects_;  // its pod list stays empty: pods_ holds them
+  ObjectLists objects_;  // its pod and node lists stay empty: pods_ and nodes_ hold them
+  SharedNodes nodes_ = std::make_shared<const std::vector<api::Node>>();
   std::vector<SharedPod> pods_;
   std::vector<std::string> skipped_;
   // What the pod index finds by: node (or none), and carrying do-not-disrupt. Keys view the pods'
