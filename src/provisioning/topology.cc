@@ -41,6 +41,20 @@ size_t ConstraintCount(const PodAttempt& attempt) {
   return count;
 }
 
+// Spread or pod (anti-)affinity terms: what topology groups are made from.
+bool HasTopologyTerms(const PodAttempt& attempt) {
+  if (!attempt.topology_spread_constraints.empty()) return true;
+  if (!attempt.affinity) return false;
+  const api::Affinity& affinity = *attempt.affinity;
+  for (const auto* terms : {&affinity.pod_affinity, &affinity.pod_anti_affinity}) {
+    if (*terms && (!(*terms)->required_during_scheduling_ignored_during_execution.empty() ||
+                   !(*terms)->preferred_during_scheduling_ignored_during_execution.empty())) {
+      return true;
+    }
+  }
+  return false;
+}
+
 const std::vector<api::PodAffinityTerm>* RequiredAntiAffinity(const api::Pod& pod) {
   const auto& affinity = pod.spec.affinity;
   if (!affinity || !affinity->pod_anti_affinity) return nullptr;
@@ -146,6 +160,7 @@ Topology::Topology(const SchedulerInput& input, std::span<const PodAttempt> pend
   for (const PodAttempt& attempt : pending) {
     TrackInverse(*attempt.pod, nullptr, &GroupsOf(*attempt.pod).inverse_owned);
   }
+  keeps_placements_ = std::any_of(pending.begin(), pending.end(), HasTopologyTerms);
   for (const PodAttempt& attempt : pending) Update(attempt);
 }
 
@@ -342,7 +357,9 @@ size_t Topology::GroupFor(TopologyGroupSpec spec, const api::Pod& pod) {
     if (key == group->key()) group->Register(domain);
   }
   for (const Placement& placement : placements_) {
-    if (group->Selects(*placement.pod)) RecordIn(*group, placement);
+    if (group->Selects(*placement.pod)) {
+      RecordIn(*group, *placement.taints, placement.requirements, placement.allow_undefined);
+    }
   }
   groups_.push_back(std::move(group));
   return it->second;
@@ -478,12 +495,11 @@ absl::Status Topology::AddRequirements(const PodAttempt& attempt,
   return absl::OkStatus();
 }
 
-void Topology::RecordIn(TopologyGroup& group, const Placement& placement) const {
-  if (!group.spec().node_filter.Matches(*placement.taints, placement.requirements,
-                                        placement.allow_undefined)) {
-    return;
-  }
-  const Requirement* domains = placement.requirements.Find(group.key());
+void Topology::RecordIn(TopologyGroup& group, const std::vector<api::Taint>& taints,
+                        const Requirements& requirements,
+                        const scheduling::WellKnownLabels* allow_undefined) const {
+  if (!group.spec().node_filter.Matches(taints, requirements, allow_undefined)) return;
+  const Requirement* domains = requirements.Find(group.key());
   if (domains == nullptr || domains->is_complement()) return;
   if (group.type() == TopologyType::kPodAntiAffinity) {
     // The pod may end up in any of them: each is blocked.
@@ -497,11 +513,11 @@ void Topology::RecordIn(TopologyGroup& group, const Placement& placement) const 
 void Topology::Record(const api::Pod& pod, const std::vector<api::Taint>& taints,
                       const Requirements& node,
                       const scheduling::WellKnownLabels* allow_undefined) {
-  placements_.push_back({&pod, &taints, node, allow_undefined});
-  const Placement& placement = placements_.back();
+  // The copy of the node's requirements is what a kept placement costs.
+  if (keeps_placements_) placements_.push_back({&pod, &taints, node, allow_undefined});
   PodGroups& groups = GroupsOf(pod);
   for (size_t index : group_selections_.Selecting(groups.label_set, label_sets_, groups_)) {
-    RecordIn(*groups_[index], placement);
+    RecordIn(*groups_[index], taints, node, allow_undefined);
   }
   for (size_t index : groups.inverse_owned) {
     TopologyGroup& group = *inverse_[index];

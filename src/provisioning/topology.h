@@ -138,8 +138,11 @@ class Topology {
   NamespaceSet Namespaces(const api::Pod& pod, const api::PodAffinityTerm& term) const;
   size_t GroupFor(TopologyGroupSpec spec, const api::Pod& pod);
   void CountExisting(TopologyGroup& group) const;
-  // Counts the placement in `group`, which selects its pod, if the group's node filter admits it.
-  void RecordIn(TopologyGroup& group, const Placement& placement) const;
+  // Counts a placement on a node of `taints` and `requirements` in `group`, which selects its pod,
+  // if the group's node filter admits it.
+  void RecordIn(TopologyGroup& group, const std::vector<api::Taint>& taints,
+                const scheduling::Requirements& requirements,
+                const scheduling::WellKnownLabels* allow_undefined) const;
   PodGroups& GroupsOf(const api::Pod& pod);
   bool Ignored(const api::Pod& pod) const;
 
@@ -164,6 +167,9 @@ class Topology {
   GroupSelections group_selections_;    // Over `groups_`.
   GroupSelections inverse_selections_;  // Over `inverse_`.
 
+  // Only a solve with a pod that has spread or pod (anti-)affinity terms can make groups after its
+  // first placement (relaxing never adds terms): other solves keep no placements to replay.
+  bool keeps_placements_ = false;
   std::vector<Placement> placements_;
   std::vector<std::string_view> registered_nodes_;               // Hostnames, in order.
   std::vector<std::pair<std::string, std::string>> registered_;  // (key, domain), in order.

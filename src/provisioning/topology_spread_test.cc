@@ -228,5 +228,28 @@ TEST(TopologySpread, PodsNotSelectedBySpreadStillCountWhenTheyMatch) {
   EXPECT_THAT(PodsPerZone(result, "default/web"), ElementsAre(Pair(kZoneB, 1), Pair(kZoneC, 1)));
 }
 
+TEST(TopologySpread, AGroupMadeByRelaxingCountsThePodsPlacedBeforeIt) {
+  SchedulerInput input = DefaultInput();
+  // The bigger unconstrained "web" pods go first, to zone A.
+  api::Pod pinned_1 = Labeled("pinned-1", kWeb, "2");
+  pinned_1.spec.node_selector = {{kZoneKey, kZoneA}};
+  api::Pod pinned_2 = pinned_1;
+  pinned_2.metadata.name = pinned_2.metadata.uid = "pinned-2";
+  // The spread pods' first required term names no zone there is: relaxing drops it, and their
+  // spread then honours the second term alone, in a group the solve makes only after the pinned
+  // pods landed.
+  input.pending_pods = SpreadPods("web", 2, Spread(kZoneKey, 1, kWeb), kWeb);
+  for (api::Pod& pod : input.pending_pods) {
+    AddRequiredAffinity(
+        pod, {Term(kZoneKey, "In", {"nowhere-1x"}), Term(kZoneKey, "In", {kZoneA, kZoneB})});
+  }
+  input.pending_pods.push_back(pinned_1);
+  input.pending_pods.push_back(pinned_2);
+  const SchedulerResult result = Solve(input);
+  EXPECT_THAT(result.unschedulable, IsEmpty());
+  // With the pinned pods counted in zone A, both spread pods must go to zone B.
+  EXPECT_THAT(PodsPerZone(result, "default/web"), ElementsAre(Pair(kZoneB, 2)));
+}
+
 }  // namespace
 }  // namespace karpenter::provisioning
