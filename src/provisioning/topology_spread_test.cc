@@ -213,16 +213,21 @@ TEST(TopologySpread, NodeAffinityLimitsTheDomainsConsidered) {
   EXPECT_THAT(PodsPerZone(result), ElementsAre(Pair(kZoneA, 2), Pair(kZoneB, 2)));
 }
 
+// Two "web" pods bigger than the spread pods (so placed first), without a spread constraint and
+// pinned to zone A.
+void AppendWebPodsPinnedToZoneA(std::vector<api::Pod>& pods) {
+  for (const char* name : {"pinned-1", "pinned-2"}) {
+    api::Pod pinned = Labeled(name, kWeb, "2");
+    pinned.spec.node_selector = {{kZoneKey, kZoneA}};
+    pods.push_back(std::move(pinned));
+  }
+}
+
 TEST(TopologySpread, PodsNotSelectedBySpreadStillCountWhenTheyMatch) {
   SchedulerInput input = DefaultInput();
   // Bigger pods go first: the unconstrained "web" pods pinned to zone A are counted there.
-  api::Pod pinned_1 = Labeled("pinned-1", kWeb, "2");
-  pinned_1.spec.node_selector = {{kZoneKey, kZoneA}};
-  api::Pod pinned_2 = pinned_1;
-  pinned_2.metadata.name = pinned_2.metadata.uid = "pinned-2";
   input.pending_pods = SpreadPods("web", 2, Spread(kZoneKey, 1, kWeb), kWeb);
-  input.pending_pods.push_back(pinned_1);
-  input.pending_pods.push_back(pinned_2);
+  AppendWebPodsPinnedToZoneA(input.pending_pods);
   const SchedulerResult result = Solve(input);
   EXPECT_THAT(result.unschedulable, IsEmpty());
   EXPECT_THAT(PodsPerZone(result, "default/web"), ElementsAre(Pair(kZoneB, 1), Pair(kZoneC, 1)));
@@ -231,10 +236,6 @@ TEST(TopologySpread, PodsNotSelectedBySpreadStillCountWhenTheyMatch) {
 TEST(TopologySpread, AGroupMadeByRelaxingCountsThePodsPlacedBeforeIt) {
   SchedulerInput input = DefaultInput();
   // The bigger unconstrained "web" pods go first, to zone A.
-  api::Pod pinned_1 = Labeled("pinned-1", kWeb, "2");
-  pinned_1.spec.node_selector = {{kZoneKey, kZoneA}};
-  api::Pod pinned_2 = pinned_1;
-  pinned_2.metadata.name = pinned_2.metadata.uid = "pinned-2";
   // The spread pods' first required term names no zone there is: relaxing drops it, and their
   // spread then honours the second term alone, in a group the solve makes only after the pinned
   // pods landed.
@@ -243,8 +244,7 @@ TEST(TopologySpread, AGroupMadeByRelaxingCountsThePodsPlacedBeforeIt) {
     AddRequiredAffinity(
         pod, {Term(kZoneKey, "In", {"nowhere-1x"}), Term(kZoneKey, "In", {kZoneA, kZoneB})});
   }
-  input.pending_pods.push_back(pinned_1);
-  input.pending_pods.push_back(pinned_2);
+  AppendWebPodsPinnedToZoneA(input.pending_pods);
   const SchedulerResult result = Solve(input);
   EXPECT_THAT(result.unschedulable, IsEmpty());
   // With the pinned pods counted in zone A, both spread pods must go to zone B.

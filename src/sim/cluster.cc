@@ -646,7 +646,7 @@ std::vector<state::SourcedObject> Cluster::SnapshotObjects(bool schedulable_only
                                                            std::set<std::string>* nodes) const {
   std::vector<state::SourcedObject> objects;
   for (const auto& [id, instance] : instances_) {
-    if (nodes == nullptr) break;
+    if (nodes == nullptr) break;  // the caller shares the last snapshot's nodes
     if (instance.phase == NodePhase::kBooting || instance.phase == NodePhase::kTerminated) {
       continue;
     }
@@ -769,16 +769,16 @@ void Cluster::VerifySnapshot(const state::ClusterSnapshot& refreshed, bool sched
     difference = fmt::format("{} pods, built from scratch {}", refreshed.pods().size(),
                              built->pods().size());
   } else {
-    for (size_t i = 0; i < built->nodes().size() && difference.empty(); ++i) {
-      if (api::EncodeJson(built->nodes()[i]) != api::EncodeJson(refreshed.nodes()[i])) {
-        difference = fmt::format("node {} differs", refreshed.nodes()[i].metadata.name);
+    // Both lists have the same length here; the first object that encodes differently is named.
+    const auto compare = [&difference](const char* kind, const auto& want, const auto& got) {
+      for (size_t i = 0; i < want.size() && difference.empty(); ++i) {
+        if (api::EncodeJson(want[i]) != api::EncodeJson(got[i])) {
+          difference = fmt::format("{} {} differs", kind, got[i].metadata.name);
+        }
       }
-    }
-    for (size_t i = 0; i < built->pods().size() && difference.empty(); ++i) {
-      if (api::EncodeJson(built->pods()[i]) != api::EncodeJson(refreshed.pods()[i])) {
-        difference = fmt::format("pod {} differs", refreshed.pods()[i].metadata.name);
-      }
-    }
+    };
+    compare("node", built->nodes(), refreshed.nodes());
+    compare("pod", built->pods(), refreshed.pods());
   }
   if (!difference.empty()) {
     log_.Record(queue_.now(), "SnapshotMismatch", {Str("difference", difference)});

@@ -210,7 +210,7 @@ ClusterSnapshot::ClusterSnapshot(ObjectLists objects) : objects_(std::move(objec
 
 void ClusterSnapshot::ShareNodes(SharedNodes nodes) {
   nodes_ = std::move(nodes);
-  BuildProviderIdIndexes();
+  BuildNodeProviderIdIndex();
 }
 
 absl::StatusOr<ClusterSnapshot> ClusterSnapshot::FromManifests(std::vector<api::Manifest> manifests,
@@ -268,15 +268,19 @@ void ClusterSnapshot::BuildPodIndex() {
   pod_index_ = std::move(index);
 }
 
-void ClusterSnapshot::BuildProviderIdIndexes() {
+// Lists are sorted by name, so emplace keeps the first by name for a shared provider ID.
+void ClusterSnapshot::BuildNodeProviderIdIndex() {
   node_by_provider_id_.clear();
-  node_claim_by_provider_id_.clear();
-  // Lists are sorted by name, so emplace keeps the first by name for a shared provider ID.
   const std::vector<api::Node>& all_nodes = nodes();
   for (size_t i = 0; i < all_nodes.size(); ++i) {
     const std::string& id = all_nodes[i].spec.provider_id;
     if (!id.empty()) node_by_provider_id_.emplace(id, i);
   }
+}
+
+void ClusterSnapshot::BuildProviderIdIndexes() {
+  BuildNodeProviderIdIndex();
+  node_claim_by_provider_id_.clear();
   const std::vector<api::NodeClaim>& all_claims = node_claims();
   for (size_t i = 0; i < all_claims.size(); ++i) {
     const std::string& id = all_claims[i].status.provider_id;

@@ -191,6 +191,7 @@ class ClusterSnapshot {
   void BuildPodIndex();
   std::vector<const api::Pod*> PodsAt(const std::vector<size_t>& indexes) const;
   void BuildProviderIdIndexes();
+  void BuildNodeProviderIdIndex();  // the nodes' half of BuildProviderIdIndexes
 
   ObjectLists objects_;  // its pod and node lists stay empty: pods_ and nodes_ hold them
   SharedNodes nodes_ = std::make_shared<const std::vector<api::Node>>();
