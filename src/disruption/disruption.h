@@ -19,6 +19,8 @@
 // karpenter.sh/disrupted by a queued command are treated as already disrupting here.
 #pragma once
 
+#include <atomic>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -86,5 +88,33 @@ absl::StatusOr<DisruptionResult> ComputeDisruption(const state::ClusterSnapshot&
 DisruptionResult ComputeDisruption(const state::ClusterSnapshot& snapshot,
                                    provisioning::SnapshotSchedulerInput& input, api::Time now,
                                    const DisruptionOptions& options = {});
+
+// ComputeDisruption in steps, for a host that wants the consolidation methods apart from the
+// rest (the twin runs them on a worker thread while its clock moves on). The constructor runs
+// Expiration, Emptiness, StaticDrift and Drift; Consolidate then runs the consolidation methods
+// unless one of those budgeted methods found a command; Finish returns what ComputeDisruption
+// returns for the same arguments. `snapshot` and `input` must outlive the pass, which uses
+// `input` as ComputeDisruption does.
+class DisruptionPass {
+ public:
+  DisruptionPass(const state::ClusterSnapshot& snapshot,
+                 provisioning::SnapshotSchedulerInput& input, api::Time now,
+                 DisruptionOptions options);
+  DisruptionPass(const DisruptionPass&) = delete;
+  DisruptionPass& operator=(const DisruptionPass&) = delete;
+  ~DisruptionPass();
+
+  // Some method before consolidation (Expiration included) has a command.
+  bool FoundCommand() const;
+  // May run on another thread than the constructor. Once `cancelled` (set from any thread) is
+  // true it returns soon, with a partial result, for a caller that no longer wants it.
+  void Consolidate(const std::atomic<bool>* cancelled = nullptr);
+  DisruptionResult Finish() &&;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+  bool consolidated_ = false;
+};
 
 }  // namespace karpenter::disruption

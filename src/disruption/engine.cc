@@ -1,6 +1,7 @@
 // Upstream: pkg/controllers/disruption/controller.go, emptiness.go, staticdrift.go, drift.go,
 // singlenodeconsolidation.go; pkg/controllers/nodeclaim/expiration
 #include <algorithm>
+#include <atomic>
 #include <set>
 #include <utility>
 
@@ -32,6 +33,9 @@ struct Context {
   std::vector<std::string>& notes;
   std::map<std::string, PoolTotals> pool_totals;  // Balanced policy
   std::vector<Method>& now_consolidated;
+  // Set by another thread when nobody wants the pass's result any more (see Consolidate).
+  const std::atomic<bool>* cancelled = nullptr;
+  bool Cancelled() const { return cancelled != nullptr && cancelled->load(); }
   bool Consolidated(Method method) const {
     return std::find(options.consolidated.begin(), options.consolidated.end(), method) !=
            options.consolidated.end();
@@ -270,6 +274,7 @@ std::vector<Command> SingleNode(Context& ctx, const std::vector<const Candidate*
   auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kUnderutilized, ctx.expired);
   bool constrained = false;
   for (const Candidate* c : InterleaveByNodePool(eligible)) {
+    if (ctx.Cancelled()) return {};
     if (budgets[c->node_pool->metadata.name].remaining == 0) {
       constrained = true;
       continue;
@@ -352,37 +357,79 @@ std::string_view MethodName(Method method) {
   return "";
 }
 
+// What a pass keeps between its steps. Context points into the other members, so the state
+// lives on the heap and never moves.
+struct DisruptionPass::State {
+  State(const state::ClusterSnapshot& snapshot, provisioning::SnapshotSchedulerInput& input,
+        api::Time now, DisruptionOptions options_in)
+      : options(std::move(options_in)),
+        types(IndexInstanceTypes(input.input)),
+        set(BuildCandidates(snapshot, types, now)),
+        simulator(snapshot, input),
+        ctx{snapshot,     simulator, input.input,
+            now,          options,   {},
+            result.notes, {},        result.now_consolidated} {}
+
+  const DisruptionOptions options;
+  const PoolInstanceTypes types;
+  CandidateSet set;
+  const Simulator simulator;
+  DisruptionResult result;
+  Context ctx;
+  std::vector<const Candidate*> live;  // candidates Expiration leaves
+  std::vector<Command> commands;       // the winning budgeted method's
+};
+
+DisruptionPass::DisruptionPass(const state::ClusterSnapshot& snapshot,
+                               provisioning::SnapshotSchedulerInput& input, api::Time now,
+                               DisruptionOptions options)
+    : state_(std::make_unique<State>(snapshot, input, now, std::move(options))) {
+  State& s = *state_;
+  s.result.blocked = s.set.blocked;
+  s.ctx.pool_totals = ComputePoolTotals(snapshot, s.set.candidates);
+  s.result.commands = Expiration(s.ctx, s.set.candidates);
+  for (const Candidate& c : s.set.candidates) {
+    if (!s.ctx.expired.contains(c.name())) s.live.push_back(&c);
+  }
+  s.commands = Emptiness(s.ctx, s.live);
+  if (s.commands.empty()) s.commands = StaticDriftMethod(s.ctx, s.live);
+  if (s.commands.empty()) s.commands = DriftMethod(s.ctx, s.live);
+}
+
+DisruptionPass::~DisruptionPass() = default;
+
+bool DisruptionPass::FoundCommand() const {
+  return !state_->result.commands.empty() || !state_->commands.empty();
+}
+
+void DisruptionPass::Consolidate(const std::atomic<bool>* cancelled) {
+  State& s = *state_;
+  s.ctx.cancelled = cancelled;
+  if (!s.commands.empty() || consolidated_ || s.ctx.Cancelled()) return;
+  consolidated_ = true;
+  const std::vector<const Candidate*> eligible = ConsolidationCandidates(s.ctx, s.live);
+  s.commands = MultiNode(s.ctx, eligible);
+  if (s.commands.empty()) s.commands = SingleNode(s.ctx, eligible);
+  if (s.commands.empty() && !s.ctx.Cancelled()) {
+    s.commands = ExtendedConsolidation(s.ctx, eligible);
+  }
+}
+
+DisruptionResult DisruptionPass::Finish() && {
+  State& s = *state_;
+  for (Command& command : s.commands) s.result.commands.push_back(std::move(command));
+  std::vector<std::string>& notes = s.result.notes;
+  std::sort(notes.begin(), notes.end());
+  notes.erase(std::unique(notes.begin(), notes.end()), notes.end());
+  return std::move(s.result);
+}
+
 DisruptionResult ComputeDisruption(const state::ClusterSnapshot& snapshot,
                                    provisioning::SnapshotSchedulerInput& input, api::Time now,
                                    const DisruptionOptions& options) {
-  DisruptionResult result;
-  const PoolInstanceTypes types = IndexInstanceTypes(input.input);
-  CandidateSet set = BuildCandidates(snapshot, types, now);
-  result.blocked = set.blocked;
-  const Simulator simulator(snapshot, input);
-  Context ctx{snapshot,     simulator, input.input,
-              now,          options,   {},
-              result.notes, {},        result.now_consolidated};
-  ctx.pool_totals = ComputePoolTotals(snapshot, set.candidates);
-  result.commands = Expiration(ctx, set.candidates);
-
-  std::vector<const Candidate*> live;
-  for (const Candidate& c : set.candidates) {
-    if (!ctx.expired.contains(c.name())) live.push_back(&c);
-  }
-  std::vector<Command> commands = Emptiness(ctx, live);
-  if (commands.empty()) commands = StaticDriftMethod(ctx, live);
-  if (commands.empty()) commands = DriftMethod(ctx, live);
-  if (commands.empty()) {
-    const std::vector<const Candidate*> eligible = ConsolidationCandidates(ctx, live);
-    commands = MultiNode(ctx, eligible);
-    if (commands.empty()) commands = SingleNode(ctx, eligible);
-    if (commands.empty()) commands = ExtendedConsolidation(ctx, eligible);
-  }
-  for (Command& command : commands) result.commands.push_back(std::move(command));
-  std::sort(result.notes.begin(), result.notes.end());
-  result.notes.erase(std::unique(result.notes.begin(), result.notes.end()), result.notes.end());
-  return result;
+  DisruptionPass pass(snapshot, input, now, options);
+  pass.Consolidate();
+  return std::move(pass).Finish();
 }
 
 absl::StatusOr<DisruptionResult> ComputeDisruption(const state::ClusterSnapshot& snapshot,
