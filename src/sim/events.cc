@@ -1,5 +1,6 @@
 #include "src/sim/events.h"
 
+#include <algorithm>
 #include <iterator>
 
 #include "fmt/format.h"
@@ -34,8 +35,22 @@ std::optional<TimelineLane> TimelineLaneOf(std::string_view event) {
 
 void EventLog::Record(SimMillis at, std::string_view event,
                       std::initializer_list<EventField> fields) {
-  if (std::optional<TimelineLane> lane = TimelineLaneOf(event)) marks_.push_back({at, *lane});
+  RecordAt(position(), at, event, fields);
+}
+
+void EventLog::RecordAt(Position position, SimMillis at, std::string_view event,
+                        std::initializer_list<EventField> fields) {
+  if (std::optional<TimelineLane> lane = TimelineLaneOf(event)) {
+    marks_.insert(marks_.begin() + static_cast<ptrdiff_t>(std::min(position.marks, marks_.size())),
+                  {at, *lane});
+  }
   if (!enabled_) return;
+  lines_.insert(lines_.begin() + static_cast<ptrdiff_t>(std::min(position.lines, lines_.size())),
+                Line(at, event, fields));
+}
+
+std::string EventLog::Line(SimMillis at, std::string_view event,
+                           std::initializer_list<EventField> fields) const {
   api::JsonWriter json;
   json.BeginObject();
   json.Key("t");
@@ -53,7 +68,7 @@ void EventLog::Record(SimMillis at, std::string_view event,
     }
   }
   json.EndObject();
-  lines_.push_back(json.Take());
+  return json.Take();
 }
 
 void EventLog::Append(EventLog&& other) {

@@ -43,6 +43,16 @@ class EventLog {
   bool enabled() const { return enabled_; }
   void set_run(std::string run) { run_ = std::move(run); }
   void Record(SimMillis at, std::string_view event, std::initializer_list<EventField> fields);
+  // Where the next record goes. A record made later at a Position goes where it would have gone
+  // then, before everything recorded since (the twin learns some decisions after its clock has
+  // moved on; see DisruptionController). Valid until TakeMarks.
+  struct Position {
+    size_t lines = 0;
+    size_t marks = 0;
+  };
+  Position position() const { return {lines_.size(), marks_.size()}; }
+  void RecordAt(Position position, SimMillis at, std::string_view event,
+                std::initializer_list<EventField> fields);
 
   // Every record so far, each a JSON line without its newline.
   const std::vector<std::string>& lines() const { return lines_; }
@@ -52,6 +62,9 @@ class EventLog {
   void Append(EventLog&& other);
 
  private:
+  std::string Line(SimMillis at, std::string_view event,
+                   std::initializer_list<EventField> fields) const;
+
   bool enabled_;
   std::string run_;
   std::vector<std::string> lines_;
