@@ -202,6 +202,12 @@ class Cluster {
   // also moves on its own `kConsolidationStateRefresh` after the last change, so something
   // the cluster cannot see (a consolidateAfter elapsing, capacity returning) is reconsidered.
   SimMillis ConsolidationState();
+  // What ConsolidationState would return now, when asking would not move it; nullopt when it
+  // would.
+  std::optional<SimMillis> PeekConsolidationState() const {
+    if (queue_.now() - unconsolidated_at_ >= kConsolidationStateRefreshMillis) return std::nullopt;
+    return unconsolidated_at_;
+  }
   void MarkUnconsolidated() {
     unconsolidated_at_ = queue_.now();
     ++generation_;

@@ -1,6 +1,10 @@
 // Upstream: pkg/controllers/disruption/controller.go and queue.go
 #include "src/sim/disruption_controller.h"
 
+#include <chrono>
+#include <cstdio>
+#include <future>
+#include <memory>
 #include <utility>
 
 #include "absl/strings/str_join.h"
@@ -23,9 +27,18 @@ std::string Replacements(const disruption::Command& command) {
 
 }  // namespace
 
+DisruptionController::~DisruptionController() { Discard(); }
+
 void DisruptionController::Poll() {
-  if (busy()) return;
   Cluster& cluster = host_.cluster();
+  if (!background_polls_.empty() && !busy()) {
+    // This poll would run after the background ones decided, and it cannot depend on what they
+    // decide when the consolidation state has moved on since the last of them, without this
+    // poll moving it (see the class comment); otherwise it waits for them.
+    const std::optional<SimMillis> state = cluster.PeekConsolidationState();
+    if (!state || *state == background_polls_.back()->state) Settle();
+  }
+  if (busy()) return;
   const SimMillis now = cluster.queue().now();
   // Upstream IsConsolidated/markConsolidated: a method that found nothing is skipped until the
   // cluster's consolidation state moves.
@@ -57,26 +70,114 @@ void DisruptionController::Poll() {
     cluster.log().Record(now, "DisruptionError", {Str("error", planning.status().ToString())});
     return;
   }
-  disruption::DisruptionResult result = disruption::ComputeDisruption(
-      *(*planning)->snapshot, (*planning)->input, cluster.queue().Now(), options);
+  auto pass = std::make_unique<disruption::DisruptionPass>(
+      *(*planning)->snapshot, (*planning)->input, cluster.queue().Now(), std::move(options));
+  if (pass->FoundCommand() && !background_polls_.empty()) {
+    // Such a command may go to work at once: it waits for the decisions before it, and is
+    // dropped if one of them keeps the controller busy.
+    Settle();
+    if (busy()) return;
+  }
+  if (!background_ || pass->FoundCommand()) {
+    pass->Consolidate();
+    Decide(std::move(*pass).Finish(), state, std::move(key),
+           {.at = now, .position = cluster.log().position()});
+    return;
+  }
+  // Only consolidation is left, and its commands wait for validation: the clock may move on
+  // until the validation instant, or a later poll that depends on this one.
+  auto background = std::make_unique<Background>();
+  background->id = ++polls_in_background_;
+  background->state = state;
+  background->at = now;
+  background->key = std::move(key);
+  background->position = cluster.log().position();
+  // The worker hands the result over first, then frees the pass and its input (the 1,000-node
+  // caches of a poll's simulations) while this thread goes on.
+  struct Job {
+    std::unique_ptr<PlanningInput> planning;
+    std::unique_ptr<disruption::DisruptionPass> pass;  // points into `planning`
+    std::shared_ptr<const std::atomic<bool>> cancelled;
+    std::promise<disruption::DisruptionResult> result;
+  };
+  auto job = std::make_shared<Job>();
+  job->planning = *std::move(planning);
+  job->pass = std::move(pass);
+  job->cancelled = background->cancelled;
+  background->result = job->result.get_future();
+  workers_.Run([job = std::move(job)] {
+    job->pass->Consolidate(job->cancelled.get());
+    job->result.set_value(std::move(*job->pass).Finish());
+    job->pass.reset();
+    job->planning.reset();
+  });
+  const SimMillis delay = disruption::kCommandValidationDelay.Nanos() / api::Duration::kMillisecond;
+  cluster.queue().After(delay, [this, id = background->id] {
+    SettleThrough(id);
+    if (!awaiting_validation_ || awaiting_validation_->first != id) return;
+    const disruption::Command command = std::move(awaiting_validation_->second);
+    awaiting_validation_.reset();
+    Validate(command);
+  });
+  if (!background_polls_.empty()) ++polls_run_ahead_;
+  background_polls_.push_back(std::move(background));
+}
+
+void DisruptionController::Settle() { SettleThrough(UINT64_MAX); }
+
+void DisruptionController::SettleThrough(uint64_t id) {
+  while (!background_polls_.empty() && background_polls_.front()->id <= id) {
+    std::unique_ptr<Background> poll = std::move(background_polls_.front());
+    background_polls_.pop_front();
+    disruption::DisruptionResult result = poll->result.get();
+    EventLog& log = host_.cluster().log();
+    const EventLog::Position before = log.position();
+    Decide(std::move(result), poll->state, std::move(poll->key),
+           {.at = poll->at, .position = poll->position, .id = poll->id});
+    // A record went in before the later polls' places.
+    const EventLog::Position after = log.position();
+    for (std::unique_ptr<Background>& later : background_polls_) {
+      later->position.lines += after.lines - before.lines;
+      later->position.marks += after.marks - before.marks;
+    }
+    // The later polls ran on the guess that this one would leave the controller idle.
+    if (busy()) Discard();
+  }
+}
+
+void DisruptionController::Discard() {
+  // Their workers stop at the next simulation and free what they hold.
+  for (std::unique_ptr<Background>& poll : background_polls_) *poll->cancelled = true;
+  background_polls_.clear();
+}
+
+void DisruptionController::Decide(disruption::DisruptionResult result, SimMillis state, PollKey key,
+                                  const PollInstant& poll) {
+  Cluster& cluster = host_.cluster();
   for (disruption::Method method : result.now_consolidated) consolidated_at_[method] = state;
   last_found_nothing_ = result.commands.empty();
   last_key_ = std::move(key);
   if (result.commands.empty()) return;
   disruption::Command& command = result.commands.front();
-  cluster.log().Record(now, "DisruptionCommandComputed",
-                       {Str("method", std::string(disruption::MethodName(command.method))),
-                        Str("reason", std::string(disruption::ReasonName(command.reason))),
-                        Str("candidates", absl::StrJoin(command.candidates, ",")),
-                        Str("replacements", Replacements(command)),
-                        Num("savingsPerHour", command.savings_per_hour)});
+  cluster.log().RecordAt(poll.position, poll.at, "DisruptionCommandComputed",
+                         {Str("method", std::string(disruption::MethodName(command.method))),
+                          Str("reason", std::string(disruption::ReasonName(command.reason))),
+                          Str("candidates", absl::StrJoin(command.candidates, ",")),
+                          Str("replacements", Replacements(command)),
+                          Num("savingsPerHour", command.savings_per_hour)});
   // Only emptiness and consolidation wait and re-validate upstream; drift and expiration go to
-  // the queue at once (their replacements point into this poll's input, alive until we return).
+  // the queue at once (their replacements point into this poll's input, alive until the poll
+  // returns; a background poll has no such command).
   if (!disruption::IsRevalidated(command.method)) {
     Execute(std::move(command));
     return;
   }
   validating_ = true;
+  if (poll.id != 0) {
+    // The background poll scheduled its validation event already.
+    awaiting_validation_.emplace(poll.id, std::move(command));
+    return;
+  }
   const SimMillis delay = disruption::kCommandValidationDelay.Nanos() / api::Duration::kMillisecond;
   cluster.queue().After(delay, [this, command = std::move(command)] { Validate(command); });
 }

@@ -10,19 +10,28 @@
 // timeout rolls the command back (untaint). Every step is an event in the run's log.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <deque>
+#include <future>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "src/disruption/command.h"
+#include "src/disruption/disruption.h"
 #include "src/disruption/queue.h"
 #include "src/sim/cluster.h"
 #include "src/sim/event_queue.h"
+#include "src/sim/events.h"
+#include "src/sim/worker_pool.h"
 
 namespace karpenter::sim {
 
 class KarpenterHost;
+struct PlanningInput;
 
 // How often the queue re-checks replacements of a command in flight (upstream requeues its
 // orchestration reconcile about every second).
@@ -31,6 +40,7 @@ inline constexpr int64_t kQueueReconcileMillis = 1000;
 class DisruptionController {
  public:
   explicit DisruptionController(KarpenterHost& host) : host_(host) {}
+  ~DisruptionController();
 
   // One disruption pass (the host calls it every `disruptionPoll`).
   void Poll();
@@ -49,8 +59,49 @@ class DisruptionController {
   void set_consolidation_search(disruption::ConsolidationSearch search) {
     consolidation_search_ = search;
   }
+  // Lets a poll whose methods before consolidation found no command run the consolidation
+  // methods on a worker thread while the clock moves on. Their commands only wait for
+  // validation, so nothing needs the decision before the validation instant, or a later poll
+  // that depends on it (Settle); the decision is recorded at the poll's instant. A later poll
+  // may run meanwhile, on the guess that this one finds nothing, when it cannot depend on it
+  // otherwise: the consolidation state has moved on (so no method's consolidated mark and no
+  // idle-poll skip carries over) and only consolidation is left to it as well. If the guess
+  // fails, the later poll is dropped, as a busy controller would have skipped it. Decisions
+  // and events are the same either way.
+  void set_background(bool background) { background_ = background; }
+  // Waits for the polls running in the background and takes their decisions in order. A run
+  // calls it before it reads its results.
+  void Settle();
+  uint64_t polls_in_background() const { return polls_in_background_; }
+  // Background polls started while an earlier one was still running (on the guess above).
+  uint64_t polls_run_ahead() const { return polls_run_ahead_; }
 
  private:
+  // Everything a poll's decision depends on besides fixed options: the objects, the consolidation
+  // state and the methods it has marked consolidated, the clock-dependent predicates
+  // (disruption::TimeDependentState) and the offerings the host marks unavailable.
+  struct PollKey {
+    uint64_t generation = 0;
+    SimMillis consolidation_state = 0;
+    std::vector<disruption::Method> consolidated;
+    std::string time_state;
+    uint64_t unavailable_offerings = 0;
+    bool operator==(const PollKey&) const = default;
+  };
+  // A computed poll: when it ran, where its log record goes and, for a background poll, its id
+  // (from 1).
+  struct PollInstant {
+    SimMillis at = 0;
+    EventLog::Position position;
+    uint64_t id = 0;
+  };
+  // Takes what a poll computed: marks methods consolidated and starts the winning command.
+  void Decide(disruption::DisruptionResult result, SimMillis state, PollKey key,
+              const PollInstant& poll);
+  // Settles the background polls up to the one numbered `id`.
+  void SettleThrough(uint64_t id);
+  // Drops the background polls still running, without their decisions.
+  void Discard();
   void Validate(const disruption::Command& command);
   // Queues `command`; its replacements' instance types must still be alive (they are copied
   // when the NodeClaims are created).
@@ -73,23 +124,32 @@ class DisruptionController {
   std::map<uint64_t, std::string> methods_;
   // The cluster consolidation state at which each method last found nothing.
   std::map<disruption::Method, SimMillis> consolidated_at_;
-  // Everything a poll's decision depends on besides fixed options: the objects, the consolidation
-  // state and the methods it has marked consolidated, the clock-dependent predicates
-  // (disruption::TimeDependentState) and the offerings the host marks unavailable.
-  struct PollKey {
-    uint64_t generation = 0;
-    SimMillis consolidation_state = 0;
-    std::vector<disruption::Method> consolidated;
-    std::string time_state;
-    uint64_t unavailable_offerings = 0;
-    bool operator==(const PollKey&) const = default;
-  };
   PollKey last_key_;
   bool last_found_nothing_ = false;  // the poll at last_key_ computed no command
   bool skip_idle_polls_ = true;
   disruption::ConsolidationSearch consolidation_search_ =
       disruption::ConsolidationSearch::kUpstream;
   uint64_t polls_skipped_ = 0;
+
+  bool background_ = false;
+  uint64_t polls_in_background_ = 0;  // also the last one's id
+  uint64_t polls_run_ahead_ = 0;
+  // A poll running in the background, with what its decision needs besides the result.
+  struct Background {
+    uint64_t id = 0;
+    SimMillis state = 0;
+    SimMillis at = 0;
+    PollKey key;
+    EventLog::Position position;
+    std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
+    std::future<disruption::DisruptionResult> result;
+  };
+  std::deque<std::unique_ptr<Background>> background_polls_;  // in poll order
+  // A background poll's command and the poll's id, until its validation instant.
+  std::optional<std::pair<uint64_t, disruption::Command>> awaiting_validation_;
+  // Two, so that a poll run ahead need not wait for the one before it. Last: destroying it
+  // waits for the polls still running, which share nothing with the controller.
+  WorkerPool workers_{2};
 };
 
 }  // namespace karpenter::sim

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "src/sim/karpenter_host.h"
 #include "src/sim/sim_test_util.h"
 
@@ -90,13 +92,20 @@ TEST(DisruptionController, ReplacesAnUnderutilizedNodeWithACheaperOneAfterConsol
 
 // One world with churn, an underutilized node and empty nodes: scale-ups, a scale-down that
 // leaves a node underutilized, Deployments deleted. Returns the run's event log.
+struct BackgroundCounts {
+  uint64_t polls = 0;
+  uint64_t run_ahead = 0;
+};
+
 std::vector<std::string> ChurnRun(bool skip_idle_polls, uint64_t* skipped,
-                                  uint64_t* snapshots_carried_over = nullptr) {
+                                  uint64_t* snapshots_carried_over = nullptr,
+                                  BackgroundCounts* background = nullptr) {
   World world;
   world.cluster.set_verify_snapshots(snapshots_carried_over != nullptr);
   ApplyPool(world, Pool({"c6i.xlarge", "c6i.large", "c6i.2xlarge"}, "1"));
   KarpenterHost host(world.cluster);
   host.disruption_controller().set_skip_idle_polls(skip_idle_polls);
+  host.disruption_controller().set_background(background != nullptr);
   host.Start();
   EXPECT_TRUE(world.cluster.Apply(MakeDeployment("web", 5, "1", "1Gi"), false).ok());
   EXPECT_TRUE(world.cluster.Apply(MakeDeployment("batch", 3, "3", "2Gi"), false).ok());
@@ -106,12 +115,33 @@ std::vector<std::string> ChurnRun(bool skip_idle_polls, uint64_t* skipped,
   EXPECT_TRUE(world.cluster.DeleteDeployment("default/batch").ok());
   EXPECT_TRUE(world.cluster.Apply(MakeDeployment("late", 2, "2", "1Gi"), false).ok());
   world.queue.RunUntil(1500000);
+  host.disruption_controller().Settle();
+  if (background != nullptr) {
+    background->polls = host.disruption_controller().polls_in_background();
+    background->run_ahead = host.disruption_controller().polls_run_ahead();
+  }
   if (skipped != nullptr) *skipped = host.disruption_controller().polls_skipped();
   if (snapshots_carried_over != nullptr) {
     *snapshots_carried_over = world.cluster.snapshots_carried_over();
   }
   EXPECT_GT(host.disruption_controller().commands_finished(), 1u);
   return world.log.lines();
+}
+
+// Consolidation computed on worker threads while the clock moves on, later polls running ahead
+// of earlier ones, decides and logs exactly what the polls computed in turn do.
+TEST(DisruptionController, BackgroundPollsChangeNoDecisionNorEvent) {
+  BackgroundCounts counts;
+  const std::vector<std::string> background = ChurnRun(true, nullptr, nullptr, &counts);
+  const std::vector<std::string> in_turn = ChurnRun(true, nullptr);
+  EXPECT_GT(counts.polls, 10u);
+  EXPECT_GT(counts.run_ahead, 0u);
+  EXPECT_GT(std::count_if(in_turn.begin(), in_turn.end(),
+                          [](const std::string& line) {
+                            return line.find("SingleNodeConsolidation") != std::string::npos;
+                          }),
+            0);
+  EXPECT_EQ(background, in_turn);
 }
 
 TEST(DisruptionController, SkippingIdlePollsChangesNoDecision) {

@@ -101,7 +101,7 @@ Percentiles ComputePercentiles(std::vector<double> samples) {
 
 absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler, uint64_t seed,
                                  const cloudprovider::Catalog& catalog, EventLog& log,
-                                 const ProgressCallback& progress) {
+                                 const ProgressCallback& progress, RunMode mode) {
   log.set_run(std::string(AutoscalerName(autoscaler)));
   log.TakeMarks();  // marks of an earlier run belong to it
   EventQueue queue;
@@ -120,6 +120,7 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
     karpenter = std::make_unique<KarpenterHost>(cluster);
     karpenter->disruption_controller().set_consolidation_search(
         scenario.karpenter.consolidation_search);
+    karpenter->disruption_controller().set_background(mode == RunMode::kParallel);
     karpenter->Start();
   } else {
     cluster_autoscaler =
@@ -153,6 +154,8 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
     if (progress) progress(autoscaler, at, end);
     if (at >= end) break;
   }
+  // A poll still computing in the background decided at its instant, within the run.
+  if (karpenter) karpenter->disruption_controller().Settle();
   cluster.SettleCost();
 
   result.autoscaler = autoscaler;
@@ -208,7 +211,8 @@ absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
     for (std::thread& thread : threads) thread.join();
   } else {
     for (size_t i = 0; i < runs; ++i) {
-      results[i] = RunOne(scenario, scenario.autoscalers[i], seed, catalog, logs[i], progress);
+      results[i] =
+          RunOne(scenario, scenario.autoscalers[i], seed, catalog, logs[i], progress, mode);
       if (!results[i].ok()) break;
     }
   }

@@ -65,17 +65,20 @@ struct SimReport {
   std::vector<RunResult> runs;  // scenario.autoscalers order
 };
 
+// How runs use threads; the reports and the events are the same either way. In parallel, the
+// scenario's autoscalers run on threads of their own (their runs share nothing but the read-only
+// scenario and catalog; the events stay in the scenario's order and progress follows the run
+// furthest behind), and Karpenter's disruption controller computes consolidation on worker
+// threads while its clock moves on (DisruptionController::set_background). In sequence, all of
+// it runs on the calling thread.
+enum class RunMode { kParallel, kSequential };
+
 // Runs `autoscaler` through `scenario`. Step errors (a step naming a missing Deployment) are
 // logged as events and do not stop the run.
 absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler, uint64_t seed,
                                  const cloudprovider::Catalog& catalog, EventLog& log,
-                                 const ProgressCallback& progress = {});
-
-// How RunScenario runs the scenario's autoscalers. Their runs share nothing but the read-only
-// scenario and catalog, so each may have a thread of its own; the report and the events (each
-// run's, in the scenario's order) are the same either way. In parallel, progress follows the
-// run furthest behind.
-enum class RunMode { kParallel, kSequential };
+                                 const ProgressCallback& progress = {},
+                                 RunMode mode = RunMode::kParallel);
 
 // Every autoscaler of the scenario.
 absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
