@@ -187,8 +187,11 @@ std::optional<std::string> Simulator::PodWithoutInitializedRoom(
   for (const Candidate* candidate : candidates) {
     for (const api::Pod* pod : candidate->reschedulable_pods) {
       if (!pdbs_.IsCurrentlyReschedulable(*pod, now)) continue;
-      const provisioning::ResourceFootprint need =
-          provisioning::FootprintOf(provisioning::RequestsForPod(*pod));
+      auto [footprint, inserted] = footprints_.try_emplace(pod);
+      if (inserted) {
+        footprint->second = provisioning::FootprintOf(provisioning::RequestsForPod(*pod));
+      }
+      const provisioning::ResourceFootprint need = footprint->second;
       // Relaxing a pod only adds a PreferNoSchedule toleration, so a NoSchedule or NoExecute
       // taint it does not tolerate keeps it off the node for good.
       const auto closed = [&](const provisioning::ExistingNode& node) {

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "src/api/time.h"
 #include "src/disruption/candidates.h"
 #include "src/provisioning/plan.h"
@@ -140,6 +141,9 @@ class Simulator {
   // By candidate; only looked up, never iterated. Node-based, so a simulation may hold
   // references into it while it adds entries.
   mutable std::unordered_map<const Candidate*, MovedPods> moved_pods_;
+  // PodWithoutInitializedRoom's footprint of each pod it has looked at: multi-node consolidation
+  // asks about the same candidates' pods at every step of its search.
+  mutable absl::flat_hash_map<const api::Pod*, provisioning::ResourceFootprint> footprints_;
 };
 
 // Whether the node's NodeClaim is still inside its pool's consolidateAfter (from lastPodEventTime,
