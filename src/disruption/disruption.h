@@ -107,7 +107,8 @@ class DisruptionPass {
   // Some method before consolidation (Expiration included) has a command.
   bool FoundCommand() const;
   // May run on another thread than the constructor. Once `cancelled` (set from any thread) is
-  // true it returns soon, with a partial result, for a caller that no longer wants it.
+  // true it skips what is left (methods not started, single-node moves not simulated), with a
+  // partial result, for a caller that no longer wants it.
   void Consolidate(const std::atomic<bool>* cancelled = nullptr);
   DisruptionResult Finish() &&;
 

@@ -73,7 +73,7 @@ TEST(DisruptionPass, FindsAnEmptinessCommandBeforeConsolidating) {
   EXPECT_EQ(result.commands[0].candidates, std::vector<std::string>{"n3"});
 }
 
-// A cancelled pass stops before its next consolidation simulation.
+// A pass cancelled before it consolidates runs no consolidation method.
 TEST(DisruptionPass, ACancelledPassConsolidatesNothing) {
   Cluster cluster = Load(Documents(false));
   DisruptionPass pass(cluster.snapshot, cluster.input, Now(), {});

@@ -146,7 +146,7 @@ void DisruptionController::SettleThrough(uint64_t id) {
 }
 
 void DisruptionController::Discard() {
-  // Their workers stop at the next simulation and free what they hold.
+  // Their workers give up before their next single-node move and free what they hold.
   for (std::unique_ptr<Background>& poll : background_polls_) *poll->cancelled = true;
   background_polls_.clear();
 }

@@ -144,6 +144,41 @@ TEST(DisruptionController, BackgroundPollsChangeNoDecisionNorEvent) {
   EXPECT_EQ(background, in_turn);
 }
 
+// The poll at 260 s finds the underutilized c6i.xlarge's only cheaper replacement unavailable
+// and marks single-node consolidation done for the consolidation state. The offering returns at
+// 265 s without moving that state, so the poll at 270 s still skips the method; the command
+// waits for the state's 5-minute refresh. A poll that ran ahead of the one at 260 s, without its
+// mark, would find the command at 270 s.
+std::vector<std::string> OfferingReturnsRun(bool background) {
+  World world;
+  ApplyPool(world, Pool({"c6i.xlarge", "c6i.large"}, std::nullopt));
+  KarpenterHost host(world.cluster);
+  host.disruption_controller().set_background(background);
+  host.Start();
+  const SimMillis returns_at = 265000;
+  world.queue.At(returns_at - SecondsToMillis(world.latency.unavailable_offering_ttl.min_seconds),
+                 [&] {
+                   for (const char* zone : {"us-east-1a", "us-east-1b", "us-east-1c"}) {
+                     host.MarkOfferingUnavailable("c6i.large", zone, "on-demand");
+                   }
+                 });
+  FillANodeThenScaleToOnePod(world);
+  world.queue.RunUntil(900000);
+  host.disruption_controller().Settle();
+  return world.log.lines();
+}
+
+TEST(DisruptionController, APollWaitsForTheOneBeforeItWhileTheConsolidationStateStands) {
+  const std::vector<std::string> in_turn = OfferingReturnsRun(false);
+  std::vector<std::string> computed;
+  for (const std::string& line : in_turn) {
+    if (line.find("DisruptionCommandComputed") != std::string::npos) computed.push_back(line);
+  }
+  ASSERT_FALSE(computed.empty());
+  EXPECT_GE(TimeOf(computed[0]), 500);  // not at 270 s
+  EXPECT_EQ(OfferingReturnsRun(true), in_turn);
+}
+
 TEST(DisruptionController, SkippingIdlePollsChangesNoDecision) {
   uint64_t skipped = 0;
   const std::vector<std::string> with_skips = ChurnRun(true, &skipped);
