@@ -1,8 +1,6 @@
 // Upstream: pkg/controllers/disruption/controller.go and queue.go
 #include "src/sim/disruption_controller.h"
 
-#include <chrono>
-#include <cstdio>
 #include <future>
 #include <memory>
 #include <utility>

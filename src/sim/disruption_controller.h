@@ -147,8 +147,9 @@ class DisruptionController {
   std::deque<std::unique_ptr<Background>> background_polls_;  // in poll order
   // A background poll's command and the poll's id, until its validation instant.
   std::optional<std::pair<uint64_t, disruption::Command>> awaiting_validation_;
-  // Two, so that a poll run ahead need not wait for the one before it. Last: destroying it
-  // waits for the polls still running, which share nothing with the controller.
+  // Two, so that a poll run ahead need not wait for the one before it. Declared last, so
+  // destroyed first: that waits for the polls still running, which share nothing with the
+  // controller (each owns its input and shares the snapshot).
   WorkerPool workers_{2};
 };
 

@@ -1,6 +1,7 @@
 #include "src/sim/events.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <iterator>
 
 #include "fmt/format.h"
