@@ -90,13 +90,15 @@ TEST(DisruptionController, ReplacesAnUnderutilizedNodeWithACheaperOneAfterConsol
   EXPECT_FALSE(host.disruption_controller().busy());
 }
 
-// One world with churn, an underutilized node and empty nodes: scale-ups, a scale-down that
-// leaves a node underutilized, Deployments deleted. Returns the run's event log.
+// What a run with background polls counted (DisruptionController's counters).
 struct BackgroundCounts {
   uint64_t polls = 0;
   uint64_t run_ahead = 0;
 };
 
+// One world with churn, an underutilized node and empty nodes: scale-ups, a scale-down that
+// leaves a node underutilized, Deployments deleted. Returns the run's event log; with
+// `background`, polls go to the background and their counts there.
 std::vector<std::string> ChurnRun(bool skip_idle_polls, uint64_t* skipped,
                                   uint64_t* snapshots_carried_over = nullptr,
                                   BackgroundCounts* background = nullptr) {
