@@ -40,23 +40,9 @@ TEST(LifetimeRemaining, ScalesFromOneToZeroOverExpireAfter) {
   EXPECT_DOUBLE_EQ(LifetimeRemaining(claim, nullptr, Now()), 1.0);
 }
 
-struct Built {
-  state::ClusterSnapshot snapshot;
-  provisioning::SnapshotSchedulerInput input;
-};
+using Built = LoadedCluster;
 
-Built Build(const std::vector<std::string>& documents) {
-  absl::StatusOr<state::ClusterSnapshot> snapshot =
-      state::testing_util::SnapshotFromYaml(Join(documents));
-  EXPECT_TRUE(snapshot.ok()) << snapshot.status();
-  Built built{*std::move(snapshot), {}};
-  provisioning::CatalogCache catalogs;
-  absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
-      provisioning::BuildSchedulerInput(built.snapshot, {.now = Now()}, catalogs);
-  EXPECT_TRUE(input.ok()) << input.status();
-  built.input = *std::move(input);
-  return built;
-}
+Built Build(const std::vector<std::string>& documents) { return LoadCluster(documents, Now()); }
 
 TEST(BuildCandidates, PricesTheNodeAndCountsReschedulablePods) {
   Built built =

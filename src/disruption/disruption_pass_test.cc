@@ -12,20 +12,9 @@ using namespace ::karpenter::disruption::testing;  // NOLINT: test fixtures
 
 api::Time Now() { return *api::Time::ParseRfc3339("2026-12-02T00:00:00Z"); }
 
-struct Cluster {
-  state::ClusterSnapshot snapshot;
-  provisioning::SnapshotSchedulerInput input;
-};
+using Cluster = LoadedCluster;
 
-Cluster Load(const std::vector<std::string>& documents) {
-  absl::StatusOr<state::ClusterSnapshot> snapshot =
-      state::testing_util::SnapshotFromYaml(Join(documents));
-  EXPECT_TRUE(snapshot.ok()) << snapshot.status();
-  Cluster cluster{*std::move(snapshot), {}};
-  provisioning::CatalogCache catalogs;
-  cluster.input = *provisioning::BuildSchedulerInput(cluster.snapshot, {.now = Now()}, catalogs);
-  return cluster;
-}
+Cluster Load(const std::vector<std::string>& documents) { return LoadCluster(documents, Now()); }
 
 // n1 (one small pod) consolidates onto n2; with `empty_node`, n3 has no pods at all.
 std::vector<std::string> Documents(bool empty_node) {

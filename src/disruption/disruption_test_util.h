@@ -6,6 +6,10 @@
 #include <vector>
 
 #include "fmt/format.h"
+#include "gtest/gtest.h"
+#include "src/api/time.h"
+#include "src/provisioning/snapshot_input.h"
+#include "src/state/snapshot.h"
 #include "src/state/state_test_util.h"
 
 namespace karpenter::disruption::testing {
@@ -132,6 +136,25 @@ inline std::string Join(const std::vector<std::string>& documents) {
   std::string out;
   for (const std::string& document : documents) out += document + "---\n";
   return out;
+}
+
+// A snapshot read from YAML documents and the scheduler input a host builds for it at `now`.
+struct LoadedCluster {
+  state::ClusterSnapshot snapshot;
+  provisioning::SnapshotSchedulerInput input;
+};
+
+inline LoadedCluster LoadCluster(const std::vector<std::string>& documents, api::Time now) {
+  absl::StatusOr<state::ClusterSnapshot> snapshot =
+      state::testing_util::SnapshotFromYaml(Join(documents));
+  EXPECT_TRUE(snapshot.ok()) << snapshot.status();
+  LoadedCluster cluster{*std::move(snapshot), {}};
+  provisioning::CatalogCache catalogs;
+  absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
+      provisioning::BuildSchedulerInput(cluster.snapshot, {.now = now}, catalogs);
+  EXPECT_TRUE(input.ok()) << input.status();
+  cluster.input = *std::move(input);
+  return cluster;
 }
 
 }  // namespace karpenter::disruption::testing

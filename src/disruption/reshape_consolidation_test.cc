@@ -61,20 +61,9 @@ std::vector<std::string> TwoMixedNodes(const std::string& budget = "'100%'") {
   return docs;
 }
 
-struct Cluster {
-  state::ClusterSnapshot snapshot;
-  provisioning::SnapshotSchedulerInput input;
-};
+using Cluster = LoadedCluster;
 
-Cluster Load(const std::vector<std::string>& docs) {
-  absl::StatusOr<state::ClusterSnapshot> snapshot =
-      state::testing_util::SnapshotFromYaml(Join(docs));
-  EXPECT_TRUE(snapshot.ok()) << snapshot.status();
-  Cluster cluster{*std::move(snapshot), {}};
-  provisioning::CatalogCache catalogs;
-  cluster.input = *provisioning::BuildSchedulerInput(cluster.snapshot, {.now = kNow}, catalogs);
-  return cluster;
-}
+Cluster Load(const std::vector<std::string>& docs) { return LoadCluster(docs, kNow); }
 
 TEST(ReshapeConsolidation, TwoNodesBecomeACheaperMixOfTwo) {
   Cluster cluster = Load(TwoMixedNodes());

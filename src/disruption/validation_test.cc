@@ -11,20 +11,9 @@ using namespace ::karpenter::disruption::testing;  // NOLINT: test fixtures
 api::Time Now() { return *api::Time::ParseRfc3339("2026-12-02T00:00:00Z"); }
 api::Time Later() { return Now() + kCommandValidationDelay; }
 
-struct Cluster {
-  state::ClusterSnapshot snapshot;
-  provisioning::SnapshotSchedulerInput input;
-};
+using Cluster = LoadedCluster;
 
-Cluster Load(const std::vector<std::string>& documents) {
-  absl::StatusOr<state::ClusterSnapshot> snapshot =
-      state::testing_util::SnapshotFromYaml(Join(documents));
-  EXPECT_TRUE(snapshot.ok()) << snapshot.status();
-  Cluster cluster{*std::move(snapshot), {}};
-  provisioning::CatalogCache catalogs;
-  cluster.input = *provisioning::BuildSchedulerInput(cluster.snapshot, {.now = Now()}, catalogs);
-  return cluster;
-}
+Cluster Load(const std::vector<std::string>& documents) { return LoadCluster(documents, Now()); }
 
 const std::string kPool =
     NodePoolYaml("default", "{consolidateAfter: 0s, budgets: [{nodes: '1'}]}");

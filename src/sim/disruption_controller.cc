@@ -85,11 +85,10 @@ void DisruptionController::Poll() {
   // Only consolidation is left, and its commands wait for validation: the clock may move on
   // until the validation instant, or a later poll that depends on this one.
   auto background = std::make_unique<Background>();
-  background->id = ++polls_in_background_;
+  background->instant = {
+      .at = now, .position = cluster.log().position(), .id = ++polls_in_background_};
   background->state = state;
-  background->at = now;
   background->key = std::move(key);
-  background->position = cluster.log().position();
   // The worker hands the result over first, then frees the pass and its input (the 1,000-node
   // caches of a poll's simulations) while this thread goes on.
   struct Job {
@@ -110,7 +109,7 @@ void DisruptionController::Poll() {
     job->planning.reset();
   });
   const SimMillis delay = disruption::kCommandValidationDelay.Nanos() / api::Duration::kMillisecond;
-  cluster.queue().After(delay, [this, id = background->id] {
+  cluster.queue().After(delay, [this, id = background->instant.id] {
     SettleThrough(id);
     if (!awaiting_validation_ || awaiting_validation_->first != id) return;
     const disruption::Command command = std::move(awaiting_validation_->second);
@@ -124,19 +123,18 @@ void DisruptionController::Poll() {
 void DisruptionController::Settle() { SettleThrough(UINT64_MAX); }
 
 void DisruptionController::SettleThrough(uint64_t id) {
-  while (!background_polls_.empty() && background_polls_.front()->id <= id) {
+  while (!background_polls_.empty() && background_polls_.front()->instant.id <= id) {
     std::unique_ptr<Background> poll = std::move(background_polls_.front());
     background_polls_.pop_front();
     disruption::DisruptionResult result = poll->result.get();
     EventLog& log = host_.cluster().log();
     const EventLog::Position before = log.position();
-    Decide(std::move(result), poll->state, std::move(poll->key),
-           {.at = poll->at, .position = poll->position, .id = poll->id});
+    Decide(std::move(result), poll->state, std::move(poll->key), poll->instant);
     // A record went in before the later polls' places.
     const EventLog::Position after = log.position();
     for (std::unique_ptr<Background>& later : background_polls_) {
-      later->position.lines += after.lines - before.lines;
-      later->position.marks += after.marks - before.marks;
+      later->instant.position.lines += after.lines - before.lines;
+      later->instant.position.marks += after.marks - before.marks;
     }
     // The later polls ran on the guess that this one would leave the controller idle.
     if (busy()) Discard();

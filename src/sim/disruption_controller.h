@@ -136,11 +136,9 @@ class DisruptionController {
   uint64_t polls_run_ahead_ = 0;
   // A poll running in the background, with what its decision needs besides the result.
   struct Background {
-    uint64_t id = 0;
+    PollInstant instant;  // its id set
     SimMillis state = 0;
-    SimMillis at = 0;
     PollKey key;
-    EventLog::Position position;
     std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
     std::future<disruption::DisruptionResult> result;
   };
