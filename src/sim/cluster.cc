@@ -135,8 +135,8 @@ absl::Status Cluster::ScaleDeployment(const std::string& key, int replicas) {
 absl::Status Cluster::DeleteDeployment(const std::string& key) {
   if (deployments_.erase(key) == 0) return absl::NotFoundError("no deployment " + key);
   std::vector<std::string> owned;
-  for (const auto& [pod_key, record] : pods_) {
-    if (!record.job && !record.stateful_set && record.owner == key) owned.push_back(pod_key);
+  for (const auto& [pod_key, record] : pods_.OwnedBy(key)) {
+    if (!record->job && !record->stateful_set) owned.emplace_back(pod_key);
   }
   for (const std::string& pod_key : owned) DeletePod(pod_key);
   log_.Record(queue_.now(), "DeploymentDeleted", {Str("deployment", key)});
@@ -149,9 +149,9 @@ void Cluster::ReconcileDeployment(const std::string& key) {
   if (it == deployments_.end()) return;
   DeploymentState& state = it->second;
   std::vector<std::string> owned;
-  for (const auto& [pod_key, record] : pods_) {
-    if (!record.job && !record.stateful_set && !record.terminating() && record.owner == key) {
-      owned.push_back(pod_key);
+  for (const auto& [pod_key, record] : pods_.OwnedBy(key)) {
+    if (!record->job && !record->stateful_set && !record->terminating()) {
+      owned.emplace_back(pod_key);
     }
   }
   const int want = state.deployment.spec.replicas.value_or(1);
@@ -214,14 +214,7 @@ PodRecord& Cluster::AddPod(const api::PodTemplateSpec& template_spec, const std:
   log_.Record(queue_.now(), "PodCreated", {Str("pod", pod_key)});
   ++generation_;
   PodChanged(pod_key, record.pod.metadata);
-  auto [it, inserted] = pods_.try_emplace(pod_key);
-  if (inserted || !it->second.pod.spec.node_name.empty()) ++unbound_pod_count_;
-  return it->second = std::move(record);
-}
-
-void Cluster::ErasePod(std::map<std::string, PodRecord>::iterator it) {
-  if (it->second.pod.spec.node_name.empty()) --unbound_pod_count_;
-  pods_.erase(it);
+  return pods_.Put(pod_key, std::move(record));
 }
 
 void Cluster::ReconcileJob(const std::string& key) {
@@ -231,8 +224,8 @@ void Cluster::ReconcileJob(const std::string& key) {
   const int32_t parallelism = state.job.spec.parallelism.value_or(1);
   const int32_t completions = state.job.spec.completions.value_or(1);
   int32_t active = 0;
-  for (const auto& [pod_key, record] : pods_) {
-    active += record.job && !record.terminating() && record.owner == key;
+  for (const auto& [pod_key, record] : pods_.OwnedBy(key)) {
+    active += record->job && !record->terminating();
   }
   const int32_t wanted = std::min(parallelism, completions - state.succeeded) - active;
   for (int32_t i = 0; i < wanted; ++i) {
@@ -268,7 +261,7 @@ void Cluster::DeletePod(const std::string& key) {
   MarkUnconsolidated();
   if (it != pods_.end()) {
     PodChanged(key, it->second.pod.metadata);
-    ErasePod(it);
+    pods_.Erase(it);
   }
   log_.Record(queue_.now(), "PodDeleted", {Str("pod", key)});
 }
@@ -434,7 +427,7 @@ void Cluster::PlaceDaemonSetPods(const Instance& instance) {
     record.created_at = queue_.now();
     record.measured = false;
     PodChanged(pod_key, record.pod.metadata);
-    pods_.emplace(pod_key, std::move(record));  // bound: not counted
+    pods_.Put(pod_key, std::move(record));
     ++daemon_pod_count_;
     ++generation_;
   }
@@ -447,11 +440,9 @@ void Cluster::TerminateInstance(const std::string& id) {
   const std::string node_name = instance.node.metadata.name;
   std::vector<std::string> on_node;
   std::set<std::string> owners;
-  for (const auto& [key, record] : pods_) {
-    if (!node_name.empty() && record.pod.spec.node_name == node_name) {
-      on_node.push_back(key);
-      if (!record.owner.empty()) owners.insert(record.owner);
-    }
+  for (const auto& [key, record] : pods_.OnNode(node_name)) {
+    on_node.emplace_back(key);
+    if (!record->owner.empty()) owners.insert(record->owner);
   }
   for (const std::string& key : on_node) DeletePod(key);
   instance.phase = NodePhase::kTerminated;
@@ -517,7 +508,7 @@ int Cluster::Drain(const std::string& id) {
   for (const std::string& key : evicted) {
     if (auto evicted_pod = pods_.find(key); evicted_pod != pods_.end()) {
       PodChanged(key, evicted_pod->second.pod.metadata);
-      ErasePod(evicted_pod);
+      pods_.Erase(evicted_pod);
     }
     ++counters_.evictions;
     log_.Record(queue_.now(), "PodEvicted", {Str("pod", key), Str("node", node_name)});
@@ -564,22 +555,15 @@ const Instance* Cluster::FindInstanceByNode(const std::string& node_name) const 
 }
 
 std::vector<const PodRecord*> Cluster::WorkloadPodsOn(const std::string& node_name) const {
-  if (workload_index_at_ != pod_changes_) {
-    workload_index_.clear();
-    for (const auto& [key, record] : pods_) {
-      if (record.pod.spec.node_name.empty() || state::IsOwnedByDaemonSet(record.pod)) continue;
-      workload_index_[record.pod.spec.node_name].push_back(&record);
-    }
-    workload_index_at_ = pod_changes_;
-  }
-  auto it = workload_index_.find(node_name);
-  return it == workload_index_.end() ? std::vector<const PodRecord*>() : it->second;
+  std::vector<const PodRecord*> out;
+  for (const auto& [key, record] : pods_.WorkloadOn(node_name)) out.push_back(record);
+  return out;
 }
 
 std::vector<const PodRecord*> Cluster::UnschedulablePods() const {
   std::vector<const PodRecord*> out;
-  for (const auto& [key, record] : pods_) {
-    if (record.unschedulable && record.pod.spec.node_name.empty()) out.push_back(&record);
+  for (const auto& [key, record] : pods_.Unbound()) {
+    if (record->unschedulable) out.push_back(record);
   }
   return out;
 }
@@ -619,7 +603,6 @@ std::pair<std::string_view, std::string_view> NamespaceAndName(const api::Object
 }  // namespace
 
 void Cluster::PodChanged(const std::string& key, const api::ObjectMeta& metadata) {
-  ++pod_changes_;
   for (CachedSnapshot& cached : snapshot_cache_) {
     if (cached.snapshot == nullptr) continue;
     cached.changed_pods.emplace(SnapshotKeyOf(metadata), key);
@@ -634,7 +617,7 @@ absl::StatusOr<state::ClusterSnapshot> Cluster::Snapshot(bool schedulable_only) 
 absl::StatusOr<state::ClusterSnapshot> Cluster::SnapshotFrom(
     bool schedulable_only, std::vector<state::SourcedObject> objects,
     const std::set<std::string>& nodes) const {
-  for (const auto& [key, record] : pods_) {
+  for (const auto& [key, record] : pods_.all()) {
     if (KeepsPod(schedulable_only, nodes, record.pod)) objects.push_back({record.pod, key});
   }
   state::SnapshotOptions options;
@@ -680,9 +663,10 @@ std::shared_ptr<state::ClusterSnapshot> Cluster::RefreshedSnapshot(
     std::set<std::string> moved;
     std::set_symmetric_difference(nodes.begin(), nodes.end(), cached.nodes.begin(),
                                   cached.nodes.end(), std::inserter(moved, moved.end()));
-    for (const auto& [key, record] : pods_) {
-      if (!moved.contains(record.pod.spec.node_name)) continue;
-      redo.emplace(SnapshotKeyOf(record.pod.metadata), key);
+    for (const std::string& node : moved) {
+      for (const auto& [key, record] : pods_.OnNode(node)) {
+        redo.emplace(SnapshotKeyOf(record->pod.metadata), std::string(key));
+      }
     }
   }
   const state::PodSpan old = cached.snapshot->pods();
@@ -780,6 +764,10 @@ void Cluster::VerifySnapshot(const state::ClusterSnapshot& refreshed, bool sched
     compare("node", built->nodes(), refreshed.nodes());
     compare("pod", built->pods(), refreshed.pods());
   }
+  if (difference.empty()) {
+    const std::string index = pods_.IndexMismatch();
+    if (!index.empty()) difference = "pod index: " + index;
+  }
   if (!difference.empty()) {
     log_.Record(queue_.now(), "SnapshotMismatch", {Str("difference", difference)});
   }
@@ -795,14 +783,11 @@ void Cluster::RunSchedulingPass() {
   pass_scheduled_ = false;
   // With every pod bound there is nothing to place: the pass would bind nothing and mark
   // nothing unschedulable, so it is not worth a snapshot.
-  bool any_unbound = false;
-  bool any_untried = false;  // unbound and not (yet) found unschedulable
-  for (const auto& [key, record] : pods_) {
-    if (!record.pod.spec.node_name.empty()) continue;
-    any_unbound = true;
-    any_untried = any_untried || !record.unschedulable;
-  }
-  if (!any_unbound) return;
+  if (pods_.Unbound().empty()) return;
+  // Unbound and not (yet) found unschedulable.
+  const bool any_untried =
+      std::any_of(pods_.Unbound().begin(), pods_.Unbound().end(),
+                  [](const auto& entry) { return !entry.second->unschedulable; });
   const SimMillis now = queue_.now();
   if (!any_untried && capacity_events_ == capacity_events_at_last_pass_ &&
       now - last_pass_ < kPodMaxInUnschedulableMillis) {
@@ -841,8 +826,7 @@ void Cluster::Bind(const std::string& pod_key, const std::string& node_name) {
   auto it = pods_.find(pod_key);
   if (it == pods_.end()) return;
   PodRecord& record = it->second;
-  if (record.pod.spec.node_name.empty()) --unbound_pod_count_;
-  record.pod.spec.node_name = node_name;
+  pods_.Bind(it, node_name);
   record.pod.status.phase = "Running";
   PodChanged(it->first, record.pod.metadata);
   record.unschedulable = false;

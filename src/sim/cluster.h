@@ -19,6 +19,7 @@
 #include "src/sim/event_queue.h"
 #include "src/sim/events.h"
 #include "src/sim/latency.h"
+#include "src/sim/pod_store.h"
 #include "src/sim/random.h"
 #include "src/state/snapshot.h"
 
@@ -55,22 +56,6 @@ struct Instance {
   SimMillis ready_at = -1;
   SimMillis terminated_at = -1;
   api::Node node;  // meaningful once registered
-};
-
-struct PodRecord {
-  api::Pod pod;
-  SimMillis created_at = 0;
-  bool measured = true;        // false for the pods of the initial manifests and DaemonSets
-  std::string owner;           // "namespace/name" of its Deployment or Job, or empty
-  bool job = false;            // owned by a Job: runs for the Job's run time, then succeeds
-  bool stateful_set = false;   // owned by a StatefulSet: named <set>-<ordinal>
-  bool unschedulable = false;  // the last scheduling pass could not place it
-  // Some pass could not place it: it waited for capacity, so its pending time is measured.
-  bool waited_for_capacity = false;
-  // Evicted and shutting down (deletionTimestamp set): it keeps its node's resources until
-  // then, its controller has already replaced it (a StatefulSet waits for the name). -1: live.
-  SimMillis terminating_until = -1;
-  bool terminating() const { return terminating_until >= 0; }
 };
 
 // Totals the report needs, kept as the run goes.
@@ -157,10 +142,10 @@ class Cluster {
 
   const std::map<std::string, Instance>& instances() const { return instances_; }
   const Instance* FindInstanceByNode(const std::string& node_name) const;
-  const std::map<std::string, PodRecord>& pods() const { return pods_; }
-  // Pods without a node, kept as pods come, bind and go (the run samples it every 10 s).
-  size_t unbound_pod_count() const { return unbound_pod_count_; }
-  // Non-DaemonSet pods bound to the node.
+  const std::map<std::string, PodRecord>& pods() const { return pods_.all(); }
+  // Pods without a node (the run samples it every 10 s).
+  size_t unbound_pod_count() const { return pods_.Unbound().size(); }
+  // Non-DaemonSet pods bound to the node, by key.
   std::vector<const PodRecord*> WorkloadPodsOn(const std::string& node_name) const;
   // Pods the last scheduling pass could not place, by key.
   std::vector<const PodRecord*> UnschedulablePods() const;
@@ -279,10 +264,7 @@ class Cluster {
 
   std::map<std::string, Instance> instances_;
   std::map<std::string, std::string> instance_by_node_;
-  std::map<std::string, PodRecord> pods_;
-  size_t unbound_pod_count_ = 0;
-  // Removes a pod from pods_ (after PodChanged), keeping unbound_pod_count_.
-  void ErasePod(std::map<std::string, PodRecord>::iterator it);
+  PodStore pods_;
   std::map<std::string, DeploymentState> deployments_;
   std::map<std::string, JobState> jobs_;
   std::map<std::string, StatefulSetState> stateful_sets_;
@@ -324,14 +306,9 @@ class Cluster {
     std::map<std::pair<std::string, std::string>, std::string> changed_pods;
   };
   mutable CachedSnapshot snapshot_cache_[2];
-  // WorkloadPodsOn's index, node -> its workload pods in pods_ order; rebuilt on the first call
-  // after any pod change (Cluster Autoscaler asks it for every node in one loop).
-  uint64_t pod_changes_ = 0;
   // Moves on every change to an instance's phase or node, which snapshots copy from.
   void NodeChanged() { ++node_changes_; }
   uint64_t node_changes_ = 0;
-  mutable uint64_t workload_index_at_ = UINT64_MAX;
-  mutable std::map<std::string, std::vector<const PodRecord*>, std::less<>> workload_index_;
   bool verify_snapshots_ = false;
   mutable uint64_t snapshots_carried_over_ = 0;
   // Every change to a pod in pods_ (added, any field changed, removed) must be reported here,

@@ -26,7 +26,7 @@ bool Covers(const api::PodDisruptionBudget& pdb, const api::Pod& pod) {
 
 api::PodDisruptionBudgetStatus Cluster::PdbStatus(const api::PodDisruptionBudget& pdb) const {
   api::PodDisruptionBudgetStatus status;
-  for (const auto& [key, record] : pods_) {
+  for (const auto& [key, record] : pods_.all()) {
     // A terminating pod is neither expected nor healthy (it is being replaced).
     if (record.terminating() || !Covers(pdb, record.pod)) continue;
     ++status.expected_pods;

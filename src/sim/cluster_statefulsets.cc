@@ -69,9 +69,9 @@ void Cluster::ReconcileStatefulSet(const std::string& key) {
   const int32_t end = start + stateful_set.spec.replicas.value_or(1);
   // The set's pods by ordinal.
   std::map<int32_t, std::string> pods;
-  for (const auto& [pod_key, record] : pods_) {
-    if (!record.stateful_set || record.owner != key) continue;
-    const std::string& pod_name = record.pod.metadata.name;
+  for (const auto& [pod_key, record] : pods_.OwnedBy(key)) {
+    if (!record->stateful_set) continue;
+    const std::string& pod_name = record->pod.metadata.name;
     const std::string ordinal = pod_name.substr(std::min(pod_name.size(), name.size() + 1));
     pods[std::atoi(ordinal.c_str())] = pod_key;
   }
