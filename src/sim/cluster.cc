@@ -596,10 +596,6 @@ std::pair<std::string, std::string> SnapshotKeyOf(const api::ObjectMeta& metadat
           metadata.name};
 }
 
-std::pair<std::string_view, std::string_view> NamespaceAndName(const api::ObjectMeta& metadata) {
-  return {metadata.namespace_, metadata.name};
-}
-
 }  // namespace
 
 void Cluster::PodChanged(const std::string& key, const api::ObjectMeta& metadata) {
@@ -669,39 +665,24 @@ std::shared_ptr<state::ClusterSnapshot> Cluster::RefreshedSnapshot(
       }
     }
   }
-  const state::PodSpan old = cached.snapshot->pods();
-  std::vector<state::SharedPod> pods;
-  pods.reserve(old.size() + redo.size());
-  // Both lists are in (namespace, name) order: merge them, the records' versions winning.
-  auto redo_it = redo.begin();
-  auto copy_current = [&](const std::string& key) {
+  // The records' versions of the changed pods, in (namespace, name) order as `redo` is.
+  std::vector<state::PodChange> changes;
+  changes.reserve(redo.size());
+  for (auto& [snapshot_key, key] : redo) {
+    state::PodChange& change = changes.emplace_back();
+    change.namespace_ = snapshot_key.first;
+    change.name = snapshot_key.second;
     auto record = pods_.find(key);
     if (record != pods_.end() && KeepsPod(schedulable_only, nodes, record->second.pod)) {
-      pods.push_back(std::make_shared<const state::SnapshotPod>(SnapshotCopy(record->second.pod)));
+      change.pod = std::make_shared<const state::SnapshotPod>(SnapshotCopy(record->second.pod));
     }
-  };
-  for (size_t i = 0; i < old.size(); ++i) {
-    const std::pair<std::string_view, std::string_view> at = NamespaceAndName(old[i].metadata);
-    while (redo_it != redo.end() &&
-           std::pair<std::string_view, std::string_view>(redo_it->first) < at) {
-      copy_current(redo_it->second);
-      ++redo_it;
-    }
-    if (redo_it != redo.end() &&
-        std::pair<std::string_view, std::string_view>(redo_it->first) == at) {
-      copy_current(redo_it->second);
-      ++redo_it;
-      continue;
-    }
-    pods.push_back(old.shared(i));
   }
-  for (; redo_it != redo.end(); ++redo_it) copy_current(redo_it->second);
 
   state::SnapshotOptions options;
   options.expand_workloads = false;
   absl::StatusOr<state::ClusterSnapshot> snapshot =
       state::ClusterSnapshot::FromObjects(std::move(objects), options);
-  if (!snapshot.ok() || !snapshot->ReplacePods(std::move(pods)).ok()) {
+  if (!snapshot.ok() || !snapshot->CarryPodsOver(*cached.snapshot, std::move(changes)).ok()) {
     return nullptr;
   }
   return std::make_shared<state::ClusterSnapshot>(*std::move(snapshot));
@@ -741,6 +722,30 @@ absl::StatusOr<std::shared_ptr<const state::ClusterSnapshot>> Cluster::SharedSna
   return std::shared_ptr<const state::ClusterSnapshot>(cached.snapshot);
 }
 
+namespace {
+
+// The first pod list a snapshot finds by index (per node, unbound, do-not-disrupt) that differs
+// between the two, or empty.
+std::string PodIndexDifference(const state::ClusterSnapshot& want,
+                               const state::ClusterSnapshot& got) {
+  const auto keys = [](const std::vector<const api::Pod*>& pods) {
+    std::vector<std::string> out;
+    for (const api::Pod* pod : pods) out.push_back(Key(pod->metadata));
+    return out;
+  };
+  if (want.NodeNamesWithPods() != got.NodeNamesWithPods()) return "nodes with pods";
+  for (const std::string& node : want.NodeNamesWithPods()) {
+    if (keys(want.PodsOnNode(node)) != keys(got.PodsOnNode(node))) return "pods on " + node;
+  }
+  if (keys(want.UnboundPods()) != keys(got.UnboundPods())) return "unbound pods";
+  if (keys(want.PodsWithDoNotDisrupt()) != keys(got.PodsWithDoNotDisrupt())) {
+    return "do-not-disrupt pods";
+  }
+  return "";
+}
+
+}  // namespace
+
 void Cluster::VerifySnapshot(const state::ClusterSnapshot& refreshed, bool schedulable_only) const {
   absl::StatusOr<state::ClusterSnapshot> built = Snapshot(schedulable_only);
   std::string difference;
@@ -763,6 +768,7 @@ void Cluster::VerifySnapshot(const state::ClusterSnapshot& refreshed, bool sched
     };
     compare("node", built->nodes(), refreshed.nodes());
     compare("pod", built->pods(), refreshed.pods());
+    if (difference.empty()) difference = PodIndexDifference(*built, refreshed);
   }
   if (difference.empty()) {
     const std::string index = pods_.IndexMismatch();

@@ -261,6 +261,18 @@ void ClusterSnapshot::PodIndex::Add(const SnapshotPod& pod, size_t i) {
   if (pod.charge.do_not_disrupt) do_not_disrupt.push_back(i);
 }
 
+void ClusterSnapshot::PodIndex::Insert(const SnapshotPod& pod, size_t i) {
+  const auto insert = [i](std::vector<size_t>& list) {
+    list.insert(std::upper_bound(list.begin(), list.end(), i), i);
+  };
+  if (pod.pod.spec.node_name.empty()) {
+    insert(unbound);
+  } else {
+    insert(by_node[pod.pod.spec.node_name]);
+  }
+  if (pod.charge.do_not_disrupt) insert(do_not_disrupt);
+}
+
 void ClusterSnapshot::BuildPodIndex() {
   PodIndex index;
   index.by_node.reserve(nodes().size());
@@ -307,6 +319,86 @@ absl::Status ClusterSnapshot::ReplacePods(std::vector<SharedPod> pods) {
     }
     index.Add(*pods[i], i);
   }
+  pods_ = std::move(pods);
+  pod_index_ = std::move(index);
+  return absl::OkStatus();
+}
+
+absl::Status ClusterSnapshot::CarryPodsOver(const ClusterSnapshot& from,
+                                            std::vector<PodChange> changes) {
+  if (!expanded_pods_.empty() || expanded_claims_ != 0 || !from.expanded_pods_.empty() ||
+      from.expanded_claims_ != 0) {
+    return absl::FailedPreconditionError("CarryPodsOver on a snapshot with expanded workloads");
+  }
+  using Key = std::pair<std::string_view, std::string_view>;
+  const auto key_of = [](const api::ObjectMeta& metadata) {
+    return Key(metadata.namespace_, metadata.name);
+  };
+  for (size_t i = 0; i < changes.size(); ++i) {
+    const PodChange& change = changes[i];
+    const Key key(change.namespace_, change.name);
+    if (change.namespace_.empty() || change.name.empty()) {
+      return absl::InvalidArgumentError(
+          fmt::format("CarryPodsOver: change {} has no namespace or name", i));
+    }
+    if (i > 0 && !(Key(changes[i - 1].namespace_, changes[i - 1].name) < key)) {
+      return absl::InvalidArgumentError(fmt::format(
+          "CarryPodsOver: change {}/{} is out of order or repeated", key.first, key.second));
+    }
+    if (change.pod != nullptr && key_of(change.pod->pod.metadata) != key) {
+      return absl::InvalidArgumentError(fmt::format("CarryPodsOver: change {}/{} holds pod {}",
+                                                    key.first, key.second,
+                                                    KeyText(change.pod->pod.metadata)));
+    }
+  }
+  // The new list is the old one's runs between the changes, with the changed pods in their
+  // places; `moved_to` maps an old position to its new one.
+  const std::vector<SharedPod>& old = from.pods_;
+  constexpr size_t kGone = static_cast<size_t>(-1);
+  std::vector<size_t> moved_to(old.size(), kGone);
+  std::vector<SharedPod> pods;
+  pods.reserve(old.size() + changes.size());
+  std::vector<size_t> added;
+  size_t next = 0;  // the first old pod not yet carried over or dropped
+  const auto carry_to = [&](size_t end) {
+    for (; next < end; ++next) {
+      moved_to[next] = pods.size();
+      pods.push_back(old[next]);
+    }
+  };
+  for (PodChange& change : changes) {
+    const Key key(change.namespace_, change.name);
+    auto at = std::lower_bound(old.begin() + static_cast<std::ptrdiff_t>(next), old.end(), key,
+                               [&](const SharedPod& pod, const Key& wanted) {
+                                 return key_of(pod->pod.metadata) < wanted;
+                               });
+    carry_to(static_cast<size_t>(at - old.begin()));
+    if (at != old.end() && key_of((*at)->pod.metadata) == key) ++next;  // replaced or gone
+    if (change.pod == nullptr) continue;
+    added.push_back(pods.size());
+    pods.push_back(std::move(change.pod));
+  }
+  carry_to(old.size());
+
+  const auto carried = [&](const std::vector<size_t>& positions) {
+    std::vector<size_t> out;
+    out.reserve(positions.size());
+    for (size_t position : positions) {
+      if (moved_to[position] != kGone) out.push_back(moved_to[position]);
+    }
+    return out;
+  };
+  PodIndex index;
+  index.by_node.reserve(from.pod_index_.by_node.size());
+  for (const auto& [node, positions] : from.pod_index_.by_node) {
+    std::vector<size_t> list = carried(positions);
+    if (list.empty()) continue;
+    // The key views a pod of this snapshot, which may outlive `from`.
+    index.by_node.emplace(pods[list.front()]->pod.spec.node_name, std::move(list));
+  }
+  index.unbound = carried(from.pod_index_.unbound);
+  index.do_not_disrupt = carried(from.pod_index_.do_not_disrupt);
+  for (size_t position : added) index.Insert(*pods[position], position);
   pods_ = std::move(pods);
   pod_index_ = std::move(index);
   return absl::OkStatus();

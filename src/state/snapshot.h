@@ -47,6 +47,14 @@ struct SourcedObject {
   std::string origin;
 };
 
+// One pod for ClusterSnapshot::CarryPodsOver: the pod listed under (namespace, name) from now on,
+// or null when there is none any more.
+struct PodChange {
+  std::string namespace_;
+  std::string name;
+  SharedPod pod;
+};
+
 class ClusterSnapshot {
  public:
   // Every modelled object of `manifests`. Manifests of kinds the engine does not model (Service,
@@ -165,6 +173,11 @@ class ClusterSnapshot {
   // and a name, and rebuilds the pod index; otherwise it returns InvalidArgument and changes
   // nothing. Only for snapshots built without workload expansion (FailedPrecondition otherwise).
   absl::Status ReplacePods(std::vector<SharedPod> pods);
+  // ReplacePods with `from`'s pods, `changes` applied (sorted by (namespace, name) without
+  // duplicates, each pod listed under its own namespace and name). Only the changed pods are
+  // read: the rest are found by binary search and their index entries are carried over, so a
+  // change of a few pods out of tens of thousands costs little more than copying the list.
+  absl::Status CarryPodsOver(const ClusterSnapshot& from, std::vector<PodChange> changes);
   // The node list, immutable and shareable: a later snapshot of the very same nodes can take it
   // (ShareNodes) instead of copying every node.
   using SharedNodes = std::shared_ptr<const std::vector<api::Node>>;
@@ -204,6 +217,8 @@ class ClusterSnapshot {
     std::vector<size_t> unbound;
     std::vector<size_t> do_not_disrupt;
     void Add(const SnapshotPod& pod, size_t i);
+    // Add for a position that may come before others already listed.
+    void Insert(const SnapshotPod& pod, size_t i);
   };
   PodIndex pod_index_;
   std::map<std::string, size_t, std::less<>> node_by_provider_id_;

@@ -383,6 +383,72 @@ TEST(ClusterSnapshot, SnapshotsShareUnchangedPodsAndTheirCharges) {
   EXPECT_FALSE((*first->SharedPodsOnNode("gone-node")[0])->charge.terminal);
 }
 
+api::Pod NamedPod(const std::string& ns, const std::string& name, const std::string& node) {
+  api::Pod pod;
+  pod.metadata.namespace_ = ns;
+  pod.metadata.name = name;
+  pod.spec.node_name = node;
+  return pod;
+}
+
+TEST(ClusterSnapshot, CarriedPodsAndIndexesMatchTheListReplacedWhole) {
+  absl::StatusOr<ClusterSnapshot> first =
+      SnapshotFromYaml(kNodesAndClaims, SnapshotOptions{.expand_workloads = false});
+  ASSERT_TRUE(first.ok()) << first.status();
+  // default/orphan goes, default/pending binds, two pods come (one before every other, one
+  // unbound carrying do-not-disrupt), and a change for a pod that never was stays a no-op.
+  api::Pod bound = *first->FindPod("default", "pending");
+  bound.spec.node_name = "ip-1";
+  api::Pod protected_pod = NamedPod("default", "new", "");
+  protected_pod.metadata.annotations["karpenter.sh/do-not-disrupt"] = "true";
+  const SharedPod front = Share(NamedPod("aaa", "x", "ip-2"));
+  const SharedPod pending = Share(bound);
+  const SharedPod added = Share(protected_pod);
+  std::vector<PodChange> changes = {{"aaa", "x", front},
+                                    {"default", "never", nullptr},
+                                    {"default", "new", added},
+                                    {"default", "orphan", nullptr},
+                                    {"default", "pending", pending}};
+  ClusterSnapshot carried = *first;
+  ASSERT_TRUE(carried.CarryPodsOver(*first, std::move(changes)).ok());
+
+  std::vector<SharedPod> whole = SharedPods(*first);  // orphan, pending, z, kube-system/a
+  whole = {front, added, pending, whole[2], whole[3]};
+  ClusterSnapshot replaced = *first;
+  ASSERT_TRUE(replaced.ReplacePods(whole).ok());
+
+  EXPECT_EQ(SharedPods(carried), whole);
+  EXPECT_EQ(carried.FindPod("default", "z"), first->FindPod("default", "z"));  // not copied
+  EXPECT_EQ(carried.NodeNamesWithPods(), replaced.NodeNamesWithPods());
+  EXPECT_THAT(carried.NodeNamesWithPods(), ElementsAre("ip-1", "ip-2"));
+  for (const std::string& node : replaced.NodeNamesWithPods()) {
+    EXPECT_EQ(PodKeys(carried.PodsOnNode(node)), PodKeys(replaced.PodsOnNode(node))) << node;
+  }
+  EXPECT_THAT(PodKeys(carried.PodsOnNode("ip-1")),
+              ElementsAre("default/pending", "default/z", "kube-system/a"));
+  EXPECT_THAT(PodKeys(carried.UnboundPods()), ElementsAre("default/new"));
+  EXPECT_THAT(PodKeys(carried.PodsWithDoNotDisrupt()), ElementsAre("default/new"));
+  EXPECT_TRUE(carried.PodsOnNode("gone-node").empty());
+  // The source is untouched.
+  EXPECT_THAT(PodKeys(first->UnboundPods()), ElementsAre("default/pending"));
+}
+
+TEST(ClusterSnapshot, CarriedChangesMustBeSortedUniqueAndUnderTheirPodsNames) {
+  absl::StatusOr<ClusterSnapshot> first =
+      SnapshotFromYaml(kNodesAndClaims, SnapshotOptions{.expand_workloads = false});
+  ASSERT_TRUE(first.ok()) << first.status();
+  ClusterSnapshot carried = *first;
+  EXPECT_THAT(carried.CarryPodsOver(*first, {{"default", "z", nullptr}, {"default", "a", nullptr}})
+                  .message(),
+              HasSubstr("out of order or repeated"));
+  EXPECT_THAT(carried.CarryPodsOver(*first, {{"default", "z", Share(NamedPod("default", "y", ""))}})
+                  .message(),
+              HasSubstr("holds pod default/y"));
+  EXPECT_THAT(carried.CarryPodsOver(*first, {{"", "z", nullptr}}).message(),
+              HasSubstr("no namespace or name"));
+  EXPECT_EQ(carried.pods().size(), first->pods().size());  // refused: nothing changed
+}
+
 TEST(ClusterSnapshot, DaemonSetPodsAreChargedAsDaemons) {
   api::Pod pod;
   pod.metadata.name = "agent";
