@@ -284,6 +284,7 @@ void ClusterSnapshot::BuildPodIndex() {
 void ClusterSnapshot::BuildNodeProviderIdIndex() {
   node_by_provider_id_.clear();
   const std::vector<api::Node>& all_nodes = nodes();
+  node_by_provider_id_.reserve(all_nodes.size());
   for (size_t i = 0; i < all_nodes.size(); ++i) {
     const std::string& id = all_nodes[i].spec.provider_id;
     if (!id.empty()) node_by_provider_id_.emplace(id, i);
@@ -294,6 +295,7 @@ void ClusterSnapshot::BuildProviderIdIndexes() {
   BuildNodeProviderIdIndex();
   node_claim_by_provider_id_.clear();
   const std::vector<api::NodeClaim>& all_claims = node_claims();
+  node_claim_by_provider_id_.reserve(all_claims.size());
   for (size_t i = 0; i < all_claims.size(); ++i) {
     const std::string& id = all_claims[i].status.provider_id;
     if (!id.empty()) node_claim_by_provider_id_.emplace(id, i);

@@ -221,8 +221,9 @@ class ClusterSnapshot {
     void Insert(const SnapshotPod& pod, size_t i);
   };
   PodIndex pod_index_;
-  std::map<std::string, size_t, std::less<>> node_by_provider_id_;
-  std::map<std::string, size_t, std::less<>> node_claim_by_provider_id_;
+  // Provider IDs share long prefixes ("aws:///zone/i-0..."): hashed, not compared in a tree.
+  absl::flat_hash_map<std::string, size_t> node_by_provider_id_;
+  absl::flat_hash_map<std::string, size_t> node_claim_by_provider_id_;
   std::set<std::string, std::less<>> expanded_pods_;  // "namespace/name"
   size_t expanded_claims_ = 0;
 };
