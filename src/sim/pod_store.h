@@ -60,6 +60,7 @@ class PodStore {
   // Binds the pod to `node_name`.
   void Bind(Map::iterator it, const std::string& node_name);
 
+  // The lists below stay valid until the store next changes: collect keys before changing it.
   // Every pod bound to the node, DaemonSet pods included.
   const Index& OnNode(std::string_view node_name) const;
   // The node's pods that no DaemonSet owns.
