@@ -668,7 +668,7 @@ std::shared_ptr<state::ClusterSnapshot> Cluster::RefreshedSnapshot(
   // The records' versions of the changed pods, in (namespace, name) order as `redo` is.
   std::vector<state::PodChange> changes;
   changes.reserve(redo.size());
-  for (auto& [snapshot_key, key] : redo) {
+  for (const auto& [snapshot_key, key] : redo) {
     state::PodChange& change = changes.emplace_back();
     change.namespace_ = snapshot_key.first;
     change.name = snapshot_key.second;

@@ -162,7 +162,8 @@ class Cluster {
   absl::StatusOr<std::shared_ptr<const state::ClusterSnapshot>> SharedSnapshot(
       bool schedulable_only) const;
   // Tests: every SharedSnapshot carried over from the last one (RefreshedSnapshot) is compared
-  // with one built from scratch; a difference is logged as a SnapshotMismatch event.
+  // with one built from scratch (objects and pod index), and the pod store's indexes with a scan;
+  // a difference is logged as a SnapshotMismatch event.
   void set_verify_snapshots(bool verify) { verify_snapshots_ = verify; }
   // Shared snapshots made by carrying the last one's pods over rather than built from scratch.
   uint64_t snapshots_carried_over() const { return snapshots_carried_over_; }
