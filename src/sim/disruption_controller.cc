@@ -15,6 +15,12 @@
 namespace karpenter::sim {
 namespace {
 
+// How long an emptiness or consolidation command waits before it is validated, on the twin's
+// clock.
+SimMillis ValidationDelay() {
+  return disruption::kCommandValidationDelay.Nanos() / api::Duration::kMillisecond;
+}
+
 std::string Replacements(const disruption::Command& command) {
   std::vector<std::string> types;
   for (const provisioning::PlannedNodeClaim& planned : command.replacements) {
@@ -108,8 +114,7 @@ void DisruptionController::Poll() {
     job->pass.reset();
     job->planning.reset();
   });
-  const SimMillis delay = disruption::kCommandValidationDelay.Nanos() / api::Duration::kMillisecond;
-  cluster.queue().After(delay, [this, id = background->instant.id] {
+  cluster.queue().After(ValidationDelay(), [this, id = background->instant.id] {
     SettleThrough(id);
     if (!awaiting_validation_ || awaiting_validation_->first != id) return;
     const disruption::Command command = std::move(awaiting_validation_->second);
@@ -174,8 +179,8 @@ void DisruptionController::Decide(disruption::DisruptionResult result, SimMillis
     awaiting_validation_.emplace(poll.id, std::move(command));
     return;
   }
-  const SimMillis delay = disruption::kCommandValidationDelay.Nanos() / api::Duration::kMillisecond;
-  cluster.queue().After(delay, [this, command = std::move(command)] { Validate(command); });
+  cluster.queue().After(ValidationDelay(),
+                        [this, command = std::move(command)] { Validate(command); });
 }
 
 void DisruptionController::Validate(const disruption::Command& command) {
