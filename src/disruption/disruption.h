@@ -22,6 +22,7 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -106,6 +107,12 @@ class DisruptionPass {
 
   // Some method before consolidation (Expiration included) has a command.
   bool FoundCommand() const;
+  // The methods marked consolidated so far (by the constructor: Emptiness).
+  const std::vector<Method>& NowConsolidated() const;
+  // Adds to the options' `consolidated` before Consolidate: a host that ran the constructor
+  // before it knew every mark (the twin, while an earlier poll is still deciding) passes the
+  // rest here. The constructor reads only Emptiness's mark, so these must not change that.
+  void AlsoConsolidated(std::span<const Method> methods);
   // May run on another thread than the constructor. Once `cancelled` (set from any thread) is
   // true it skips what is left (methods not started, single-node moves not simulated), with a
   // partial result, for a caller that no longer wants it.

@@ -71,5 +71,17 @@ TEST(DisruptionPass, ACancelledPassConsolidatesNothing) {
   EXPECT_TRUE(std::move(pass).Finish().commands.empty());
 }
 
+// Marks learned after the constructor count as if the options had them: the single-node move
+// is skipped. Emptiness's mark, set by the constructor, is known before consolidating.
+TEST(DisruptionPass, MethodsMarkedAfterConstructionAreSkipped) {
+  Cluster cluster = Load(Documents(false));
+  DisruptionPass pass(cluster.snapshot, cluster.input, Now(), {});
+  EXPECT_TRUE(pass.NowConsolidated().empty());  // no empty node: Emptiness had no candidate
+  const Method consolidated[] = {Method::kMultiNodeConsolidation, Method::kSingleNodeConsolidation};
+  pass.AlsoConsolidated(consolidated);
+  pass.Consolidate();
+  EXPECT_TRUE(std::move(pass).Finish().commands.empty());
+}
+
 }  // namespace
 }  // namespace karpenter::disruption

@@ -370,7 +370,7 @@ struct DisruptionPass::State {
             now,          options,   {},
             result.notes, {},        result.now_consolidated} {}
 
-  const DisruptionOptions options;
+  DisruptionOptions options;  // `consolidated` may grow before Consolidate
   const PoolInstanceTypes types;
   CandidateSet set;
   const Simulator simulator;
@@ -400,6 +400,19 @@ DisruptionPass::~DisruptionPass() = default;
 
 bool DisruptionPass::FoundCommand() const {
   return !state_->result.commands.empty() || !state_->commands.empty();
+}
+
+const std::vector<Method>& DisruptionPass::NowConsolidated() const {
+  return state_->result.now_consolidated;
+}
+
+void DisruptionPass::AlsoConsolidated(std::span<const Method> methods) {
+  std::vector<Method>& consolidated = state_->options.consolidated;
+  for (Method method : methods) {
+    if (std::find(consolidated.begin(), consolidated.end(), method) == consolidated.end()) {
+      consolidated.push_back(method);
+    }
+  }
 }
 
 void DisruptionPass::Consolidate(const std::atomic<bool>* cancelled) {

@@ -1,6 +1,7 @@
 // Upstream: pkg/controllers/disruption/controller.go and queue.go
 #include "src/sim/disruption_controller.h"
 
+#include <algorithm>
 #include <future>
 #include <memory>
 #include <utility>
@@ -35,12 +36,17 @@ DisruptionController::~DisruptionController() { Discard(); }
 
 void DisruptionController::Poll() {
   Cluster& cluster = host_.cluster();
+  // Background polls at this poll's consolidation state are still deciding: their marks, or a
+  // command of theirs, decide what this poll does. A poll at a new state depends on them only
+  // through a command, which drops it (see the class comment).
+  bool after_same_state = false;
   if (!background_polls_.empty() && !busy()) {
-    // This poll would run after the background ones decided, and it cannot depend on what they
-    // decide when the consolidation state has moved on since the last of them, without this
-    // poll moving it (see the class comment); otherwise it waits for them.
     const std::optional<SimMillis> state = cluster.PeekConsolidationState();
-    if (!state || *state == background_polls_.back()->state) Settle();
+    if (!state) {
+      Settle();
+    } else {
+      after_same_state = *state == background_polls_.back()->state;
+    }
   }
   if (busy()) return;
   const SimMillis now = cluster.queue().now();
@@ -55,8 +61,22 @@ void DisruptionController::Poll() {
   }
   disruption::DisruptionOptions options;
   options.consolidation_search = consolidation_search_;
-  for (const auto& [method, at] : consolidated_at_) {
-    if (at == state) options.consolidated.push_back(method);
+  options.consolidated = MarkedAt(state);
+  // The polls still deciding at this state: the marks of the methods they ran on this thread
+  // are known, the rest reach this poll's worker.
+  std::vector<std::shared_future<Outcome>> earlier;
+  if (after_same_state) {
+    for (const std::unique_ptr<Background>& poll : background_polls_) {
+      if (poll->state != state) continue;
+      earlier.push_back(poll->outcome);
+      options.consolidated.insert(options.consolidated.end(),
+                                  poll->marked_before_consolidation.begin(),
+                                  poll->marked_before_consolidation.end());
+    }
+    std::sort(options.consolidated.begin(), options.consolidated.end());
+    options.consolidated.erase(
+        std::unique(options.consolidated.begin(), options.consolidated.end()),
+        options.consolidated.end());
   }
   // The engine is a function of the key's parts: a poll that found no command would find none
   // again while none of them moves, even when a budget is what held a command back (the same
@@ -64,7 +84,16 @@ void DisruptionController::Poll() {
   PollKey key{cluster.generation(), state, options.consolidated,
               disruption::TimeDependentState(**snapshot, cluster.queue().Now()),
               host_.UnavailableOfferingsVersion()};
-  if (skip_idle_polls_ && last_found_nothing_ && key == last_key_) {
+  if (after_same_state) {
+    ++polls_after_same_state_;
+    Background& last = *background_polls_.back();
+    if (skip_idle_polls_ && key.generation == last.key.generation &&
+        key.time_state == last.key.time_state &&
+        key.unavailable_offerings == last.key.unavailable_offerings) {
+      ++last.same_input_polls;
+      return;
+    }
+  } else if (skip_idle_polls_ && last_found_nothing_ && key == last_key_) {
     ++polls_skipped_;
     return;
   }
@@ -74,6 +103,7 @@ void DisruptionController::Poll() {
     cluster.log().Record(now, "DisruptionError", {Str("error", planning.status().ToString())});
     return;
   }
+  const std::vector<disruption::Method> marked = options.consolidated;
   auto pass = std::make_unique<disruption::DisruptionPass>(
       *(*planning)->snapshot, (*planning)->input, cluster.queue().Now(), std::move(options));
   if (pass->FoundCommand() && !background_polls_.empty()) {
@@ -81,6 +111,16 @@ void DisruptionController::Poll() {
     // dropped if one of them keeps the controller busy.
     Settle();
     if (busy()) return;
+    if (after_same_state) {
+      // With every mark known this poll is the one that would have run after them. The
+      // constructor read only Emptiness's mark, which it had; the consolidation marks join.
+      key.consolidated = MarkedAt(state);
+      if (skip_idle_polls_ && last_found_nothing_ && key == last_key_) {
+        ++polls_skipped_;
+        return;
+      }
+      pass->AlsoConsolidated(key.consolidated);
+    }
   }
   if (!background_ || pass->FoundCommand()) {
     pass->Consolidate();
@@ -95,22 +135,51 @@ void DisruptionController::Poll() {
       .at = now, .position = cluster.log().position(), .id = ++polls_in_background_};
   background->state = state;
   background->key = std::move(key);
+  background->marked_before_consolidation = pass->NowConsolidated();
   // The worker hands the result over first, then frees the pass and its input (the 1,000-node
   // caches of a poll's simulations) while this thread goes on.
   struct Job {
     std::unique_ptr<PlanningInput> planning;
     std::unique_ptr<disruption::DisruptionPass> pass;  // points into `planning`
     std::shared_ptr<const std::atomic<bool>> cancelled;
+    std::vector<disruption::Method> consolidated;
+    std::vector<std::shared_future<Outcome>> earlier;
+    std::promise<Outcome> outcome;
     std::promise<disruption::DisruptionResult> result;
   };
   auto job = std::make_shared<Job>();
   job->planning = *std::move(planning);
   job->pass = std::move(pass);
   job->cancelled = background->cancelled;
+  job->consolidated = marked;
+  job->earlier = std::move(earlier);
+  background->outcome = job->outcome.get_future().share();
   background->result = job->result.get_future();
+  // A job waits only for jobs given to the pool before it, which have started: no deadlock.
   workers_.Run([job = std::move(job)] {
-    job->pass->Consolidate(job->cancelled.get());
-    job->result.set_value(std::move(*job->pass).Finish());
+    bool dropped = false;
+    std::vector<disruption::Method> learned;
+    for (const std::shared_future<Outcome>& poll : job->earlier) {
+      const Outcome& outcome = poll.get();
+      dropped = dropped || outcome.found_command;
+      learned.insert(learned.end(), outcome.now_consolidated.begin(),
+                     outcome.now_consolidated.end());
+    }
+    std::vector<disruption::Method>& consolidated = job->consolidated;
+    consolidated.insert(consolidated.end(), learned.begin(), learned.end());
+    std::sort(consolidated.begin(), consolidated.end());
+    consolidated.erase(std::unique(consolidated.begin(), consolidated.end()), consolidated.end());
+    // After a command this poll is dropped, as a busy controller skips it; so are the polls
+    // that wait for it.
+    if (!dropped) {
+      job->pass->AlsoConsolidated(learned);
+      job->pass->Consolidate(job->cancelled.get());
+    }
+    disruption::DisruptionResult result = std::move(*job->pass).Finish();
+    job->outcome.set_value({.found_command = dropped || !result.commands.empty(),
+                            .now_consolidated = result.now_consolidated,
+                            .consolidated = std::move(consolidated)});
+    job->result.set_value(std::move(result));
     job->pass.reset();
     job->planning.reset();
   });
@@ -125,6 +194,14 @@ void DisruptionController::Poll() {
   background_polls_.push_back(std::move(background));
 }
 
+std::vector<disruption::Method> DisruptionController::MarkedAt(SimMillis state) const {
+  std::vector<disruption::Method> marked;
+  for (const auto& [method, at] : consolidated_at_) {
+    if (at == state) marked.push_back(method);
+  }
+  return marked;
+}
+
 void DisruptionController::Settle() { SettleThrough(UINT64_MAX); }
 
 void DisruptionController::SettleThrough(uint64_t id) {
@@ -134,7 +211,16 @@ void DisruptionController::SettleThrough(uint64_t id) {
     disruption::DisruptionResult result = poll->result.get();
     EventLog& log = host_.cluster().log();
     const EventLog::Position before = log.position();
-    Decide(std::move(result), poll->state, std::move(poll->key), poll->instant);
+    // Every poll before this one is decided: the marks are the ones it saw in turn.
+    poll->key.consolidated = MarkedAt(poll->state);
+    if (poll->outcome.get().consolidated != poll->key.consolidated) {
+      log.Record(host_.cluster().queue().now(), "DisruptionError",
+                 {Str("error",
+                      "a background poll ran with other consolidated methods than "
+                      "the polls before it marked")});
+    }
+    Decide(std::move(result), poll->state, poll->key, poll->instant);
+    TakeSameInputPolls(*poll);
     // A record went in before the later polls' places.
     const EventLog::Position after = log.position();
     for (std::unique_ptr<Background>& later : background_polls_) {
@@ -143,6 +229,23 @@ void DisruptionController::SettleThrough(uint64_t id) {
     }
     // The later polls ran on the guess that this one would leave the controller idle.
     if (busy()) Discard();
+  }
+}
+
+void DisruptionController::TakeSameInputPolls(const Background& poll) {
+  // After a command the controller was busy: they were dropped.
+  if (busy()) return;
+  for (uint64_t i = 0; i < poll.same_input_polls; ++i) {
+    PollKey key = poll.key;
+    key.consolidated = MarkedAt(poll.state);
+    if (last_found_nothing_ && key == last_key_) {
+      ++polls_skipped_;
+      continue;
+    }
+    // It would run only methods `poll` ran on the same inputs and left unmarked (budgets held
+    // them back, or they had no candidates): they find nothing again and mark nothing.
+    last_key_ = std::move(key);
+    last_found_nothing_ = true;
   }
 }
 

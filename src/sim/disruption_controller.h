@@ -63,11 +63,12 @@ class DisruptionController {
   // methods on a worker thread while the clock moves on. Their commands only wait for
   // validation, so nothing needs the decision before the validation instant, or a later poll
   // that depends on it (Settle); the decision is recorded at the poll's instant. A later poll
-  // may run meanwhile, on the guess that this one finds nothing, when it cannot depend on it
-  // otherwise: the consolidation state has moved on (so no method's consolidated mark and no
-  // idle-poll skip carries over) and only consolidation is left to it as well. If the guess
-  // fails, the later poll is dropped, as a busy controller would have skipped it. Decisions
-  // and events are the same either way.
+  // may run meanwhile, on the guess that this one finds nothing, when only consolidation is
+  // left to it as well. If the guess fails, the later poll is dropped, as a busy controller
+  // would have skipped it. When the consolidation state has not moved, the later poll also
+  // needs this one's marks and idle-poll skip: it learns them on its worker, or, having seen
+  // the same inputs, needs no pass at all (polls_after_same_state). Decisions and events are
+  // the same either way.
   void set_background(bool background) { background_ = background; }
   // Waits for the polls running in the background and takes their decisions in order. A run
   // calls it before it reads its results.
@@ -75,6 +76,11 @@ class DisruptionController {
   uint64_t polls_in_background() const { return polls_in_background_; }
   // Background polls started while an earlier one was still running (on the guess above).
   uint64_t polls_run_ahead() const { return polls_run_ahead_; }
+  // Polls that came while earlier ones at the same consolidation state were still deciding.
+  // Those that saw the same inputs wait for them without a pass; the others run their pass
+  // and learn the earlier polls' marks on the worker before consolidating. Either way the
+  // clock moves on, and each decides and counts (polls_skipped) as in turn.
+  uint64_t polls_after_same_state() const { return polls_after_same_state_; }
 
  private:
   // Everything a poll's decision depends on besides fixed options: the objects, the consolidation
@@ -134,21 +140,45 @@ class DisruptionController {
   bool background_ = false;
   uint64_t polls_in_background_ = 0;  // also the last one's id
   uint64_t polls_run_ahead_ = 0;
+  uint64_t polls_after_same_state_ = 0;
+  // What the polls after a background poll at the same consolidation state need from it: a
+  // command drops them with it, and its marks are theirs.
+  struct Outcome {
+    bool found_command = false;
+    std::vector<disruption::Method> now_consolidated;
+    // The marks its own pass ran with, sorted; checked against the controller's when it is
+    // decided.
+    std::vector<disruption::Method> consolidated;
+  };
   // A poll running in the background, with what its decision needs besides the result.
   struct Background {
     PollInstant instant;  // its id set
     SimMillis state = 0;
+    // `consolidated` is completed when the poll is decided: a poll that came while earlier ones
+    // at its consolidation state were still deciding learns their marks on the worker.
     PollKey key;
+    // Marked by the methods its pass ran on this thread (Emptiness), known before the result.
+    std::vector<disruption::Method> marked_before_consolidation;
     std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
     std::future<disruption::DisruptionResult> result;
+    std::shared_future<Outcome> outcome;
+    // Later polls that saw the same objects, clock-dependent state, offerings and consolidation
+    // state while this one was deciding. Each is dropped, skipped or finds nothing, by this
+    // one's result (TakeSameInputPolls); none needs a pass.
+    uint64_t same_input_polls = 0;
   };
+  // The methods marked consolidated at `state`, sorted.
+  std::vector<disruption::Method> MarkedAt(SimMillis state) const;
+  // After `poll` is decided: what its same-input polls would have done in turn.
+  void TakeSameInputPolls(const Background& poll);
   std::deque<std::unique_ptr<Background>> background_polls_;  // in poll order
   // A background poll's command and the poll's id, until its validation instant.
   std::optional<std::pair<uint64_t, disruption::Command>> awaiting_validation_;
-  // Two, so that a poll run ahead need not wait for the one before it. Declared last, so
-  // destroyed first: that waits for the polls still running, which share nothing with the
-  // controller (each owns its input and shares the snapshot).
-  WorkerPool workers_{2};
+  // Three, so that a poll run ahead need not wait for the one before it, nor for a poll that
+  // waits for the marks of the ones before it. Declared last, so destroyed first: that waits
+  // for the polls still running, which share nothing with the controller (each owns its input
+  // and shares the snapshot).
+  WorkerPool workers_{3};
 };
 
 }  // namespace karpenter::sim

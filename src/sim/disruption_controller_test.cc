@@ -94,6 +94,7 @@ TEST(DisruptionController, ReplacesAnUnderutilizedNodeWithACheaperOneAfterConsol
 struct BackgroundCounts {
   uint64_t polls = 0;
   uint64_t run_ahead = 0;
+  uint64_t after_same_state = 0;
 };
 
 // One world with churn, an underutilized node and empty nodes: scale-ups, a scale-down that
@@ -121,6 +122,7 @@ std::vector<std::string> ChurnRun(bool skip_idle_polls, uint64_t* skipped,
   if (background != nullptr) {
     background->polls = host.disruption_controller().polls_in_background();
     background->run_ahead = host.disruption_controller().polls_run_ahead();
+    background->after_same_state = host.disruption_controller().polls_after_same_state();
   }
   if (skipped != nullptr) *skipped = host.disruption_controller().polls_skipped();
   if (snapshots_carried_over != nullptr) {
@@ -134,16 +136,32 @@ std::vector<std::string> ChurnRun(bool skip_idle_polls, uint64_t* skipped,
 // of earlier ones, decides and logs exactly what the polls computed in turn do.
 TEST(DisruptionController, BackgroundPollsChangeNoDecisionNorEvent) {
   BackgroundCounts counts;
-  const std::vector<std::string> background = ChurnRun(true, nullptr, nullptr, &counts);
-  const std::vector<std::string> in_turn = ChurnRun(true, nullptr);
+  uint64_t skipped_in_background = 0;
+  uint64_t skipped_in_turn = 0;
+  const std::vector<std::string> background =
+      ChurnRun(true, &skipped_in_background, nullptr, &counts);
+  const std::vector<std::string> in_turn = ChurnRun(true, &skipped_in_turn);
   EXPECT_GT(counts.polls, 10u);
   EXPECT_GT(counts.run_ahead, 0u);
+  EXPECT_GT(counts.after_same_state, 0u);
+  // Polls that came while the ones before them decided count their skips as in turn.
+  EXPECT_GT(skipped_in_turn, 10u);
+  EXPECT_EQ(skipped_in_background, skipped_in_turn);
   EXPECT_GT(std::count_if(in_turn.begin(), in_turn.end(),
                           [](const std::string& line) {
                             return line.find("SingleNodeConsolidation") != std::string::npos;
                           }),
             0);
   EXPECT_EQ(background, in_turn);
+}
+
+// Without the idle-poll skip every poll after one still deciding at the same consolidation state
+// runs its pass and learns that one's marks on the worker: the same decisions again.
+TEST(DisruptionController, PollsThatLearnEarlierMarksOnTheWorkerDecideAsInTurn) {
+  BackgroundCounts counts;
+  const std::vector<std::string> background = ChurnRun(false, nullptr, nullptr, &counts);
+  EXPECT_GT(counts.after_same_state, 0u);
+  EXPECT_EQ(background, ChurnRun(false, nullptr));
 }
 
 // The poll at 260 s finds the underutilized c6i.xlarge's only cheaper replacement unavailable
