@@ -7,6 +7,9 @@
 #include <limits>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/node_hash_set.h"
+#include "absl/synchronization/mutex.h"
 #include "fmt/format.h"
 #include "src/api/decimal.h"
 #include "src/api/karpenter_labels.h"
@@ -46,15 +49,23 @@ std::optional<NodeSelectorOperator> ParseOperator(std::string_view name) {
   return std::nullopt;
 }
 
-Requirement::Requirement(std::shared_ptr<const std::string> key, bool complement,
-                         std::shared_ptr<ValueList> values, MinValues min_values)
-    : key_(std::move(key)),
-      values_(std::move(values)),
-      min_values_(min_values),
-      complement_(complement) {}
+Requirement::Requirement(const std::string* key, bool complement, std::shared_ptr<ValueList> values,
+                         MinValues min_values)
+    : key_(key), values_(std::move(values)), min_values_(min_values), complement_(complement) {}
 
-std::shared_ptr<const std::string> Requirement::MakeKey(std::string_view key) {
-  return std::make_shared<const std::string>(api::NormalizeLabelKey(key));
+const std::string* Requirement::MakeKey(std::string_view key) {
+  // Each thread remembers the keys it has seen (raw spelling -> interned normalised key) and
+  // takes the lock only for a key new to it. The raw spellings are interned too, so the map's
+  // views stay valid.
+  thread_local absl::flat_hash_map<std::string_view, const std::string*> seen;
+  if (auto it = seen.find(key); it != seen.end()) return it->second;
+  static absl::Mutex mutex(absl::kConstInit);
+  static auto* const interned = new absl::node_hash_set<std::string>();
+  absl::MutexLock lock(&mutex);
+  const std::string* raw = &*interned->emplace(key).first;
+  const std::string* normalized = &*interned->emplace(api::NormalizeLabelKey(key)).first;
+  seen.emplace(*raw, normalized);
+  return normalized;
 }
 
 absl::StatusOr<Requirement> Requirement::Create(std::string_view key, NodeSelectorOperator op,

@@ -128,16 +128,18 @@ class Requirement {
  private:
   using ValueList = std::vector<std::string>;
 
-  Requirement(std::shared_ptr<const std::string> key, bool complement,
-              std::shared_ptr<ValueList> values, MinValues min_values);
-  // The normalised key, allocated once and then shared by every copy and intersection.
-  static std::shared_ptr<const std::string> MakeKey(std::string_view key);
+  Requirement(const std::string* key, bool complement, std::shared_ptr<ValueList> values,
+              MinValues min_values);
+  // The normalised key, interned: one copy per distinct key for the life of the process, so
+  // copies and intersections share it without reference counts (which threads copying the same
+  // requirements would contend for). Label keys are few.
+  static const std::string* MakeKey(std::string_view key);
 
   bool Contains(std::string_view value) const;
   bool WithinBounds(std::string_view value) const;
   std::string AnyInteger() const;
 
-  std::shared_ptr<const std::string> key_;  // Null only for a default-constructed Requirement.
+  const std::string* key_ = nullptr;  // Null only for a default-constructed Requirement.
   // Sorted, unique; null when empty. Shared between copies: never modified while shared.
   std::shared_ptr<ValueList> values_;
   std::optional<int64_t> gte_;

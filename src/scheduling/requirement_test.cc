@@ -2,6 +2,7 @@
 
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -114,6 +115,27 @@ TEST(Requirement, ConstructorsNormaliseBetaKeys) {
 }
 
 // Expected Has() for each fixture against values "A", "B", "1", "2", "9".
+// Keys are interned process-wide: threads building requirements on the same keys at once,
+// spelled both ways, each get the normalised key.
+TEST(Requirement, KeysInternedFromManyThreadsStayNormalised) {
+  std::vector<std::thread> threads;
+  std::vector<int> wrong(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([t, &wrong] {
+      for (int i = 0; i < 2000; ++i) {
+        const std::string custom = "example.com/key-" + std::to_string((i * 7 + t) % 300);
+        if (Requirement::In(custom, {"a"}).key() != custom) ++wrong[t];
+        const bool beta = (i + t) % 2 == 0;
+        const Requirement zone = Requirement::Exists(beta ? "failure-domain.beta.kubernetes.io/zone"
+                                                          : "topology.kubernetes.io/zone");
+        if (zone.key() != "topology.kubernetes.io/zone") ++wrong[t];
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(wrong, std::vector<int>(4, 0));
+}
+
 TEST(Requirement, HasMatchesTable) {
   const std::vector<std::string> values = {"A", "B", "1", "2", "9"};
   const std::map<std::string, std::string> expected = {
