@@ -22,6 +22,14 @@ SimMillis ValidationDelay() {
   return disruption::kCommandValidationDelay.Nanos() / api::Duration::kMillisecond;
 }
 
+// Adds `more` to the sorted, duplicate-free `methods`, keeping them so.
+void AddSorted(std::vector<disruption::Method>& methods,
+               const std::vector<disruption::Method>& more) {
+  methods.insert(methods.end(), more.begin(), more.end());
+  std::sort(methods.begin(), methods.end());
+  methods.erase(std::unique(methods.begin(), methods.end()), methods.end());
+}
+
 std::string Replacements(const disruption::Command& command) {
   std::vector<std::string> types;
   for (const provisioning::PlannedNodeClaim& planned : command.replacements) {
@@ -69,14 +77,8 @@ void DisruptionController::Poll() {
     for (const std::unique_ptr<Background>& poll : background_polls_) {
       if (poll->state != state) continue;
       earlier.push_back(poll->outcome);
-      options.consolidated.insert(options.consolidated.end(),
-                                  poll->marked_before_consolidation.begin(),
-                                  poll->marked_before_consolidation.end());
+      AddSorted(options.consolidated, poll->marked_before_consolidation);
     }
-    std::sort(options.consolidated.begin(), options.consolidated.end());
-    options.consolidated.erase(
-        std::unique(options.consolidated.begin(), options.consolidated.end()),
-        options.consolidated.end());
   }
   // The engine is a function of the key's parts: a poll that found no command would find none
   // again while none of them moves, even when a budget is what held a command back (the same
@@ -165,10 +167,7 @@ void DisruptionController::Poll() {
       learned.insert(learned.end(), outcome.now_consolidated.begin(),
                      outcome.now_consolidated.end());
     }
-    std::vector<disruption::Method>& consolidated = job->consolidated;
-    consolidated.insert(consolidated.end(), learned.begin(), learned.end());
-    std::sort(consolidated.begin(), consolidated.end());
-    consolidated.erase(std::unique(consolidated.begin(), consolidated.end()), consolidated.end());
+    AddSorted(job->consolidated, learned);
     // After a command this poll is dropped, as a busy controller skips it; so are the polls
     // that wait for it.
     if (!dropped) {
@@ -178,7 +177,7 @@ void DisruptionController::Poll() {
     disruption::DisruptionResult result = std::move(*job->pass).Finish();
     job->outcome.set_value({.found_command = dropped || !result.commands.empty(),
                             .now_consolidated = result.now_consolidated,
-                            .consolidated = std::move(consolidated)});
+                            .consolidated = std::move(job->consolidated)});
     job->result.set_value(std::move(result));
     job->pass.reset();
     job->planning.reset();
