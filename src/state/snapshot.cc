@@ -253,24 +253,20 @@ absl::StatusOr<ClusterSnapshot> ClusterSnapshot::FromObjects(std::vector<Sourced
 }
 
 void ClusterSnapshot::PodIndex::Add(const SnapshotPod& pod, size_t i) {
-  if (pod.pod.spec.node_name.empty()) {
-    unbound.push_back(i);
-  } else {
-    by_node[pod.pod.spec.node_name].push_back(i);
-  }
-  if (pod.charge.do_not_disrupt) do_not_disrupt.push_back(i);
-}
-
-void ClusterSnapshot::PodIndex::Insert(const SnapshotPod& pod, size_t i) {
-  const auto insert = [i](std::vector<size_t>& list) {
-    list.insert(std::upper_bound(list.begin(), list.end(), i), i);
+  // A build adds positions in order (an append); a carry-over adds changed pods among others.
+  const auto add = [i](std::vector<size_t>& list) {
+    if (list.empty() || list.back() < i) {
+      list.push_back(i);
+    } else {
+      list.insert(std::upper_bound(list.begin(), list.end(), i), i);
+    }
   };
   if (pod.pod.spec.node_name.empty()) {
-    insert(unbound);
+    add(unbound);
   } else {
-    insert(by_node[pod.pod.spec.node_name]);
+    add(by_node[pod.pod.spec.node_name]);
   }
-  if (pod.charge.do_not_disrupt) insert(do_not_disrupt);
+  if (pod.charge.do_not_disrupt) add(do_not_disrupt);
 }
 
 void ClusterSnapshot::BuildPodIndex() {
@@ -400,7 +396,7 @@ absl::Status ClusterSnapshot::CarryPodsOver(const ClusterSnapshot& from,
   }
   index.unbound = carried(from.pod_index_.unbound);
   index.do_not_disrupt = carried(from.pod_index_.do_not_disrupt);
-  for (size_t position : added) index.Insert(*pods[position], position);
+  for (size_t position : added) index.Add(*pods[position], position);
   pods_ = std::move(pods);
   pod_index_ = std::move(index);
   return absl::OkStatus();

@@ -216,9 +216,8 @@ class ClusterSnapshot {
     absl::flat_hash_map<std::string_view, std::vector<size_t>> by_node;
     std::vector<size_t> unbound;
     std::vector<size_t> do_not_disrupt;
+    // Lists position `i` in its place, which may come before others already listed.
     void Add(const SnapshotPod& pod, size_t i);
-    // Add for a position that may come before others already listed.
-    void Insert(const SnapshotPod& pod, size_t i);
   };
   PodIndex pod_index_;
   // Provider IDs share long prefixes ("aws:///zone/i-0..."): hashed, not compared in a tree.
