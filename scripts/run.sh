@@ -26,8 +26,8 @@ readonly MAIN_JOB=(sim --seed 1)
 step() { printf '\n==> %s\n' "$*"; }
 
 main() {
-  step "setup: build dependencies"
-  ./scripts/setup.sh
+  step "setup: build dependencies and moto"
+  ./scripts/setup.sh --with-moto
 
   step "configure + build: release preset, target karpenter (-j${JOBS})"
   cmake --preset release

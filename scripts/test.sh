@@ -172,8 +172,8 @@ use_ccache() {
 }
 
 main() {
-  step "setup: build dependencies and chromium (renders the sim report in a test)"
-  ./scripts/setup.sh --with-chromium
+  step "setup: build dependencies, moto and chromium (renders the sim report in a test)"
+  ./scripts/setup.sh --with-moto --with-chromium
   use_ccache
 
   step "format check (clang-format-14 --dry-run --Werror)"
