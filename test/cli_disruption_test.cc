@@ -113,6 +113,31 @@ TEST(CliBenchDisruption, ReportsDecisionTimeAndCostsWithinTheBound) {
   EXPECT_GT(bound, 0.0);
 }
 
+TEST(CliBenchDisruption, TimesEachConsolidationMethodAlone) {
+  CliRun run = RunKarpenter({"bench", "disruption", "--nodes", "20", "--json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json out = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_FALSE(out.is_discarded()) << run.out;
+  ASSERT_EQ(out["method"], "MultiNodeConsolidation") << run.out;
+  const nlohmann::json& multi = out["multiNode"];
+  const nlohmann::json& single = out["singleNode"];
+  for (const nlohmann::json* alone : {&multi, &single}) {
+    for (const char* key : {"millis", "cpuMillis", "candidates", "savingsPerHour"}) {
+      ASSERT_TRUE(alone->contains(key)) << key << ": " << run.out;
+    }
+    EXPECT_GE((*alone)["cpuMillis"].get<double>(), 0.0);
+  }
+  // Multi-node alone is the decision itself; single-node alone replaces or deletes one node, and
+  // saves less than the many-node move on a 30-60 % utilised cluster.
+  EXPECT_EQ(multi["candidates"], out["candidates"]);
+  const double saved =
+      out["costPerHourBefore"].get<double>() - out["costPerHourAfterOneCommand"].get<double>();
+  EXPECT_NEAR(multi["savingsPerHour"].get<double>(), saved, 1e-3);
+  EXPECT_EQ(single["candidates"], 1) << run.out;
+  EXPECT_GT(single["savingsPerHour"].get<double>(), 0.0);
+  EXPECT_LT(single["savingsPerHour"].get<double>(), saved);
+}
+
 TEST(CliBenchDisruption, UntilStableFollowsConsolidationToASteadyState) {
   CliRun run = RunKarpenter({"bench", "disruption", "--nodes", "20", "--json", "--until-stable"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -221,6 +246,12 @@ TEST(CliBenchDisruption, SameSeedSameCluster) {
   for (const char* timing : {"decisionMillis", "decisionCpuMillis"}) {
     x.erase(timing);
     y.erase(timing);
+  }
+  for (const char* alone : {"multiNode", "singleNode"}) {
+    for (const char* timing : {"millis", "cpuMillis"}) {
+      x[alone].erase(timing);
+      y[alone].erase(timing);
+    }
   }
   EXPECT_EQ(x, y);
 }

@@ -3,7 +3,10 @@
 // each node with its type's allocatable from the embedded catalog): how long ComputeDisruption
 // takes, what it decides, $/h before and after that one command, and the fluid LP lower bound on
 // $/h (the cheapest fractional mix of the pool's types covering the pods' CPU, memory and pod
-// count). Real time is read here, in the host, never in the engine. With --until-stable the
+// count). It also times each consolidation method alone on the same cluster (`multiNode`,
+// `singleNode`: the decision with the other one marked consolidated), since the first decision
+// is usually multi-node's and single-node's cost would otherwise go unseen. Real time is read
+// here, in the host, never in the engine. With --until-stable the
 // commands are applied to the snapshot (disruption::ApplyCommands) and the cluster decided again
 // until nothing is left to do: rounds, the summed and the longest decision time (wall and thread
 // CPU) and the steady-state $/h; --consolidation-search extended adds the opt-in grouped search
