@@ -102,6 +102,36 @@ TEST(ValidateCommand, DoNotDisruptAppearingAbandonsWithChurn) {
   EXPECT_EQ(result.failure, ValidationFailure::kChurn);
 }
 
+TEST(ValidateCommand, APdbBlockingTheCandidateMeanwhileAbandonsWithChurn) {
+  Cluster before = Load(Base());
+  Command command = Decide(before);
+  ASSERT_EQ(command.candidates, std::vector<std::string>{"n1"});
+  std::vector<std::string> docs = Base();
+  docs[4] = PodYaml({.name = "a", .node = "n1", .cpu = "1", .labels = "{app: web}"});
+  docs.push_back(PdbYaml("web", "web", 0));
+  Cluster after = Load(docs);
+  ValidationResult result = ValidateCommand(after.snapshot, after.input, command, Later());
+  EXPECT_FALSE(result.command.has_value());
+  EXPECT_EQ(result.failure, ValidationFailure::kChurn) << result.message;
+}
+
+// The candidate's pods grew while the command waited: the fresh simulation still replaces the
+// node, but with larger types than the command chose, so upstream abandons rather than launch
+// a replacement the pods no longer fit.
+TEST(ValidateCommand, ReplacementNeedingOtherInstanceTypesAbandonsWithScheduling) {
+  const std::string big = NodeYaml({.name = "n1", .instance_type = "m5.4xlarge", .cpu = "15890m"});
+  Cluster before = Load({kNodeClass, kPool, big, PodYaml({.name = "a", .node = "n1", .cpu = "1"})});
+  Command command = Decide(before);
+  ASSERT_EQ(command.method, Method::kSingleNodeConsolidation);
+  ASSERT_EQ(command.replacements.size(), 1u);
+  Cluster after = Load({kNodeClass, kPool, big, PodYaml({.name = "a", .node = "n1", .cpu = "1"}),
+                        PodYaml({.name = "grown", .node = "n1", .cpu = "6"})});
+  ValidationResult result = ValidateCommand(after.snapshot, after.input, command, Later());
+  EXPECT_FALSE(result.command.has_value());
+  EXPECT_EQ(result.failure, ValidationFailure::kScheduling);
+  EXPECT_NE(result.message.find("is no longer an option"), std::string::npos) << result.message;
+}
+
 TEST(ValidateCommand, BudgetUsedUpMeanwhileAbandonsWithBudget) {
   Cluster before = Load(Base());
   Command command = Decide(before);
