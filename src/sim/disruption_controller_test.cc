@@ -84,6 +84,10 @@ TEST(DisruptionController, ReplacesAnUnderutilizedNodeWithACheaperOneAfterConsol
   EXPECT_EQ(live[0]->request.instance_type, "c6i.large");
   EXPECT_LT(world.cluster.price_per_hour(), xlarge_price);
   EXPECT_EQ(world.cluster.counters().evictions, 1);
+  // One launch for the command's replacement and none for the candidate's pod while it drains:
+  // the provisioner counts the replacement in flight instead of adding capacity of its own.
+  EXPECT_EQ(world.cluster.instances().size(), 2u);
+  EXPECT_EQ(world.cluster.counters().max_instances, 2u);
   EXPECT_EQ(BoundPods(world.cluster), 1u);
   EXPECT_TRUE(world.cluster.UnschedulablePods().empty());
   EXPECT_EQ(host.disruption_controller().commands_finished(), 1u);
