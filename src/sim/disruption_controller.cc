@@ -323,6 +323,8 @@ void DisruptionController::Execute(disruption::Command command) {
   const uint64_t id = queue_.Start(std::move(command), cluster.queue().Now(), actions);
   methods_[id] = method;
   ++commands_started_;
+  // Taints first: upstream cordons the candidates before it launches their replacements.
+  Apply(actions);
   for (const disruption::QueueAction& action : actions) {
     if (action.kind != disruption::QueueAction::Kind::kLaunchReplacement) continue;
     const provisioning::PlannedNodeClaim& planned = replacements[action.replacement];
@@ -331,7 +333,6 @@ void DisruptionController::Execute(disruption::Command command) {
     cluster.log().Record(now, "DisruptionReplacementCreated",
                          {Str("method", method), Str("nodeClaim", name)});
   }
-  Apply(actions);
   Reconcile();
 }
 
