@@ -8,9 +8,11 @@
 
 #include "gtest/gtest.h"
 #include "rapidcheck.h"
+#include "src/disruption/apply.h"
 #include "src/disruption/disruption.h"
 #include "src/disruption/disruption_test_util.h"
 #include "src/disruption/report.h"
+#include "src/provisioning/plan.h"
 #include "src/state/pdb_limits.h"
 #include "src/state/pod_predicates.h"
 #include "test/property_check.h"
@@ -25,10 +27,14 @@ using namespace ::karpenter::disruption::testing;  // NOLINT: test fixtures
 constexpr property_test::PropertyOptions kProperty = {0x6469737275707421, 40, 100};
 
 // Two pools (on-demand only / spot and on-demand) with random budgets, 2–6 nodes of random m5
-// sizes, 0–4 pods per node, some protected by do-not-disrupt or behind a PDB allowing 0.
-std::string ArbitraryCluster() {
+// sizes, 0–4 pods per node, some protected by do-not-disrupt or behind a PDB allowing 0. With
+// `mostly_movable`, budgets never hold a pool at 0 and few pods are protected, so more clusters
+// get commands that move pods.
+std::string ArbitraryCluster(bool mostly_movable = false) {
   std::vector<std::string> docs = {kNodeClass};
-  const std::vector<std::string> budgets = {"'0'", "'1'", "'2'", "'10%'", "'50%'", "'100%'"};
+  const std::vector<std::string> budgets =
+      mostly_movable ? std::vector<std::string>{"'2'", "'50%'", "'100%'"}
+                     : std::vector<std::string>{"'0'", "'1'", "'2'", "'10%'", "'50%'", "'100%'"};
   for (const char* pool : {"a", "b"}) {
     const std::string budget = budgets[*rc::gen::inRange<size_t>(0, budgets.size())];
     docs.push_back(NodePoolYaml(pool, "{consolidateAfter: 0s, budgets: [{nodes: " + budget + "}]}",
@@ -53,7 +59,7 @@ std::string ArbitraryCluster() {
       const int milli = *rc::gen::inRange(50, 900);
       if (used + milli > 1900) break;
       used += milli;
-      const int kind = *rc::gen::inRange(0, 8);
+      const int kind = *rc::gen::inRange(0, mostly_movable ? 24 : 8);
       docs.push_back(
           PodYaml({.name = name + "-p" + std::to_string(j),
                    .node = name,
@@ -64,6 +70,61 @@ std::string ArbitraryCluster() {
   }
   docs.push_back(PdbYaml("guarded", "guarded", 0));
   return Join(docs);
+}
+
+// `after` (the cluster once the commands ran) with every pod the commands moved unbound and
+// pending again, so the provisioner, not the simulation that chose the commands, places them.
+state::ClusterSnapshot WithMovedPodsPending(const state::ClusterSnapshot& after,
+                                            const std::vector<Command>& commands) {
+  std::set<std::string> moved;
+  for (const Command& command : commands) {
+    for (const auto& [pod, node] : command.destinations) moved.insert(pod);
+  }
+  std::vector<state::SourcedObject> objects;
+  for (const api::NodePool& pool : after.node_pools()) objects.push_back({pool, "after"});
+  for (const api::EC2NodeClass& c : after.ec2_node_classes()) objects.push_back({c, "after"});
+  for (const api::Node& node : after.nodes()) objects.push_back({node, "after"});
+  for (const api::NodeClaim& claim : after.node_claims()) objects.push_back({claim, "after"});
+  for (const api::PodDisruptionBudget& pdb : after.pod_disruption_budgets()) {
+    objects.push_back({pdb, "after"});
+  }
+  for (const api::Pod& pod : after.pods()) {
+    api::Pod copy = pod;
+    if (moved.contains(pod.metadata.namespace_ + "/" + pod.metadata.name)) {
+      copy.spec.node_name.clear();
+      copy.status.phase = "Pending";
+    }
+    objects.push_back({std::move(copy), "after"});
+  }
+  state::SnapshotOptions options;
+  options.expand_workloads = false;
+  absl::StatusOr<state::ClusterSnapshot> snapshot =
+      state::ClusterSnapshot::FromObjects(std::move(objects), options);
+  RC_ASSERT(snapshot.ok());
+  return *std::move(snapshot);
+}
+
+// Once the commands have run (candidates gone, replacements up), every pod they moved fits the
+// nodes left and the replacements: placing them again launches nothing and leaves none pending.
+TEST(ComputeDisruptionProperty, MovedPodsStillScheduleOnceTheCommandsRan) {
+  const api::Time now = *api::Time::ParseRfc3339("2026-12-02T00:00:00Z");
+  int moves_checked = 0;
+  property_test::CheckProperty(kProperty, "moved pods reschedule", [&] {
+    LoadedCluster cluster = LoadCluster({ArbitraryCluster(/*mostly_movable=*/true)}, now);
+    const DisruptionResult result = ComputeDisruption(cluster.snapshot, cluster.input, now);
+    absl::StatusOr<state::ClusterSnapshot> after =
+        ApplyCommands(cluster.snapshot, result.commands, now);
+    RC_ASSERT(after.ok());
+    const state::ClusterSnapshot pending = WithMovedPodsPending(*after, result.commands);
+    absl::StatusOr<provisioning::PlanResult> plan = provisioning::Plan(pending, {.now = now});
+    RC_ASSERT(plan.ok());
+    RC_ASSERT(plan->unschedulable.empty());
+    RC_ASSERT(plan->node_claims.empty());
+    for (const Command& command : result.commands) {
+      moves_checked += command.destinations.empty() ? 0 : 1;
+    }
+  });
+  EXPECT_GE(moves_checked, kProperty.runs / 4);  // commands that move pods, not only empty nodes
 }
 
 TEST(ComputeDisruptionProperty, CommandsRespectBudgetsProtectionAndPrices) {
