@@ -209,6 +209,26 @@ TEST(CliBenchDisruption, TraceWritesOneLinePerDecision) {
   EXPECT_EQ(lines.back().rfind(last, 0), 0u) << lines.back();
 }
 
+TEST(CliBenchDisruption, MultiNodeCandidatesSetsTheCapAndZeroLiftsIt) {
+  auto candidates = [](const char* cap) {
+    CliRun run = RunKarpenter(
+        {"bench", "disruption", "--nodes", "300", "--json", "--multi-node-candidates", cap});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    nlohmann::json out = nlohmann::json::parse(run.out, nullptr, false);
+    EXPECT_EQ(out.value("method", ""), "MultiNodeConsolidation") << run.out;
+    return out.value("candidates", -1);
+  };
+  // Upstream's binary search lets one more than the cap through (see MultiNodeConsolidation).
+  EXPECT_EQ(candidates("5"), 6);
+  EXPECT_EQ(candidates("100"), 101);  // upstream's cap, the default
+  EXPECT_GT(candidates("0"), 101);    // more than half of 300 nodes at 30-60 % merge uncapped
+  CliRun negative =
+      RunKarpenter({"bench", "disruption", "--nodes", "5", "--multi-node-candidates", "-1"});
+  EXPECT_EQ(negative.exit_code, 1);
+  EXPECT_NE(negative.err.find("--multi-node-candidates must be 0 or more"), std::string::npos)
+      << negative.err;
+}
+
 TEST(CliBenchDisruption, UnknownConsolidationSearchIsAnError) {
   CliRun run =
       RunKarpenter({"bench", "disruption", "--nodes", "5", "--consolidation-search", "greedy"});

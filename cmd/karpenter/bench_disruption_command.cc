@@ -241,17 +241,22 @@ Timing Timed(Work work) {
 }
 
 // One consolidation method timed alone on the first cluster: a full decision with upstream's
-// search in which the other consolidation method is marked consolidated, so the two
-// figures (multi-node and single-node decision time) are each measured even when multi-node
-// consolidation wins the real decision and single-node never runs in it.
+// search (and the run's candidate cap) in which the other consolidation method is marked
+// consolidated, so the two figures (multi-node and single-node decision time) are each
+// measured even when multi-node consolidation wins the real decision and single-node never runs
+// in it.
 struct MethodAlone {
   Timing timing;
   size_t candidates = 0;  // the nodes its command disrupts; 0 when it found nothing
   double savings = 0;     // $/h
 };
 
-MethodAlone TimeMethodAlone(Round& round, api::Time now, disruption::Method skipped) {
-  const disruption::DisruptionOptions alone{.consolidated = {skipped}};
+MethodAlone TimeMethodAlone(Round& round, api::Time now,
+                            const disruption::DisruptionOptions& decide,
+                            disruption::Method skipped) {
+  disruption::DisruptionOptions alone = decide;
+  alone.consolidation_search = disruption::ConsolidationSearch::kUpstream;
+  alone.consolidated = {skipped};
   MethodAlone out;
   disruption::DisruptionResult result;
   out.timing = Timed(
@@ -376,7 +381,15 @@ int RunBenchDisruption(const BenchDisruptionOptions& options) {
     std::fprintf(stderr, "bench disruption: --consolidation-search must be upstream or extended\n");
     return 1;
   }
-  const disruption::DisruptionOptions decide{.consolidation_search = *search};
+  if (options.multi_node_candidates < 0) {
+    std::fprintf(stderr, "bench disruption: --multi-node-candidates must be 0 or more\n");
+    return 1;
+  }
+  const size_t cap = options.multi_node_candidates == 0
+                         ? std::numeric_limits<size_t>::max()
+                         : static_cast<size_t>(options.multi_node_candidates);
+  const disruption::DisruptionOptions decide{.max_multi_node_candidates = cap,
+                                             .consolidation_search = *search};
   for (int nodes : options.nodes) {
     int pods = 0;
     absl::StatusOr<std::unique_ptr<Round>> first =
@@ -393,9 +406,9 @@ int RunBenchDisruption(const BenchDisruptionOptions& options) {
       round->result = disruption::ComputeDisruption(round->snapshot, round->input, now, decide);
     });
     const MethodAlone multi_node =
-        TimeMethodAlone(*round, now, disruption::Method::kSingleNodeConsolidation);
+        TimeMethodAlone(*round, now, decide, disruption::Method::kSingleNodeConsolidation);
     const MethodAlone single_node =
-        TimeMethodAlone(*round, now, disruption::Method::kMultiNodeConsolidation);
+        TimeMethodAlone(*round, now, decide, disruption::Method::kMultiNodeConsolidation);
     const disruption::DisruptionResult& result = round->result;
     std::string method = "none";
     size_t candidates = 0;
@@ -469,6 +482,10 @@ void AddBenchDisruptionCommand(CLI::App& bench, BenchDisruptionOptions& options,
                   "upstream (default): upstream's moves only; extended: when they find nothing, "
                   "also search candidates grouped by instance type and family, then re-shapes of "
                   "two or three nodes into as many or fewer cheaper ones")
+      ->capture_default_str();
+  cmd->add_option("--multi-node-candidates", options.multi_node_candidates,
+                  "Multi-node consolidation looks at this many candidates at most (upstream: "
+                  "100); 0 looks at all of them")
       ->capture_default_str();
   cmd->add_flag("--breakdown", options.breakdown,
                 "With --until-stable (text output): split the steady state's gap to the bound "

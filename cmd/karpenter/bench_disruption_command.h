@@ -33,6 +33,8 @@ struct BenchDisruptionOptions {
   bool breakdown = false;
   bool trace = false;
   std::string consolidation_search = "upstream";
+  // Multi-node consolidation's candidate cap (upstream: 100); 0 lifts it.
+  int multi_node_candidates = 100;
 };
 
 // Adds `disruption` under the existing `bench` subcommand.
