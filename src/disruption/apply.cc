@@ -71,6 +71,10 @@ absl::StatusOr<state::ClusterSnapshot> ApplyCommands(const state::ClusterSnapsho
   std::set<std::string> gone;                      // candidate nodes
   std::map<std::string, std::string> destination;  // pod "namespace/name" -> node
   std::vector<state::SourcedObject> objects;
+  // Every object of the snapshot is copied once; growing the list instead copied each several
+  // times over (most of `bench disruption --until-stable`'s time between decisions at 10,000
+  // nodes).
+  objects.reserve(snapshot.pods().size() + 2 * snapshot.nodes().size() + 64);
   int next = 1;
   for (const Command& command : commands) {
     gone.insert(command.candidates.begin(), command.candidates.end());
