@@ -6,15 +6,16 @@
 // count). It also times each consolidation method alone on the same cluster (`multiNode`,
 // `singleNode`: the decision with the other one marked consolidated), since the first decision
 // is usually multi-node's and single-node's cost would otherwise go unseen. Real time is read
-// here, in the host, never in the engine. With --until-stable the
-// commands are applied to the snapshot (disruption::ApplyCommands) and the cluster decided again
-// until nothing is left to do: rounds, the summed and the longest decision time (wall and thread
-// CPU) and the steady-state $/h; --consolidation-search extended adds the opt-in grouped search
-// (extended_consolidation.h);
-// --breakdown adds where the steady state's cost above the bound goes (bench::BreakDownGap);
-// --trace writes one line per decision to stderr as it is taken (what it decided, the cluster's
-// nodes and $/h it decided on, its wall and CPU time), so a run stopped early still says how far it
-// got and where the long decisions were.
+// here, in the host, never in the engine.
+//
+// --until-stable applies the commands to the snapshot (disruption::ApplyCommands) and decides
+// again until nothing is left to do: rounds, the summed and the longest decision time (wall and
+// thread CPU) and the steady-state $/h. --consolidation-search extended adds the opt-in grouped
+// search (extended_consolidation.h); --multi-node-candidates sets multi-node consolidation's
+// candidate cap (0 lifts it); --breakdown adds where the steady state's cost above the bound goes
+// (bench::BreakDownGap); --trace writes one line per decision to stderr as it is taken (what it
+// decided, the cluster's nodes and $/h it decided on, its wall and CPU time), so a run stopped
+// early still says how far it got and where the long decisions were.
 #pragma once
 
 #include <cstdint>
