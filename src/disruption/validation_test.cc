@@ -115,6 +115,25 @@ TEST(ValidateCommand, APdbBlockingTheCandidateMeanwhileAbandonsWithChurn) {
   EXPECT_EQ(result.failure, ValidationFailure::kChurn) << result.message;
 }
 
+// Upstream's validation also refuses candidates that a pending pod was nominated to meanwhile
+// (kube-scheduler preempting for it there): the node is about to get that pod.
+TEST(ValidateCommand, APodNominatedToTheCandidateMeanwhileAbandonsWithChurn) {
+  Cluster before = Load(Base());
+  Command command = Decide(before);
+  ASSERT_EQ(command.candidates, std::vector<std::string>{"n1"});
+  std::vector<std::string> docs = Base();
+  std::string nominated = PodYaml({.name = "preemptor", .cpu = "500m"});
+  const size_t status = nominated.find("status: {phase: Pending}");
+  ASSERT_NE(status, std::string::npos) << nominated;
+  nominated.replace(status, std::string("status: {phase: Pending}").size(),
+                    "status: {phase: Pending, nominatedNodeName: n1}");
+  docs.push_back(nominated);
+  Cluster after = Load(docs);
+  ValidationResult result = ValidateCommand(after.snapshot, after.input, command, Later());
+  EXPECT_FALSE(result.command.has_value());
+  EXPECT_EQ(result.failure, ValidationFailure::kChurn) << result.message;
+}
+
 // The candidate's pods grew while the command waited: the fresh simulation still replaces the
 // node, but with larger types than the command chose, so upstream abandons rather than launch
 // a replacement the pods no longer fit.
