@@ -42,8 +42,7 @@ CliRun Run(const std::string& args) {
     run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
   if (err_path != "/dev/null") {
-    std::ifstream err(err_path);
-    run.err.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
+    run.err = ReadTextFile(err_path);
     std::error_code ignored;
     std::filesystem::remove(err_path, ignored);
   }
@@ -62,6 +61,11 @@ CliRun RunKarpenterCommandLine(const std::string& args) { return Run(args); }
 
 std::string SourcePath(const std::string& relative) {
   return (std::filesystem::path(KP_SOURCE_DIR) / relative).string();
+}
+
+std::string ReadTextFile(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 }  // namespace karpenter::cli_test

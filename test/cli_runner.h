@@ -22,4 +22,7 @@ CliRun RunKarpenterCommandLine(const std::string& args);
 // The path of a file in the source tree, from its path relative to the repository root.
 std::string SourcePath(const std::string& relative);
 
+// The whole text of a file the CLI wrote (an events log, a report); empty when it cannot be read.
+std::string ReadTextFile(const std::string& path);
+
 }  // namespace karpenter::cli_test

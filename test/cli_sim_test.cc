@@ -21,18 +21,12 @@ namespace {
 namespace fs = std::filesystem;
 
 using karpenter::cli_test::CliRun;
+using karpenter::cli_test::ReadTextFile;
 
 fs::path TempPath(const std::string& name) {
   const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
   return fs::temp_directory_path() /
          ("kp_cli_sim_" + std::string(test ? test->name() : "none") + "_" + name);
-}
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 CliRun RunCli(const std::string& args) {
@@ -84,9 +78,9 @@ TEST(CliSim, SameSeedGivesIdenticalSummaryAndEvents) {
   ASSERT_EQ(a.exit_code, 0) << a.err;
   ASSERT_EQ(b.exit_code, 0) << b.err;
   EXPECT_EQ(WithoutWall(a.out).dump(), WithoutWall(b.out).dump());
-  const std::string events = ReadFile(first);
+  const std::string events = ReadTextFile(first);
   EXPECT_GT(events.size(), 1000u);
-  EXPECT_EQ(events, ReadFile(second));
+  EXPECT_EQ(events, ReadTextFile(second));
   // Every line is a JSON object with a time, a run and an event.
   std::istringstream lines(events);
   std::string line;
@@ -108,7 +102,7 @@ TEST(CliSim, DifferentSeedChangesTheRun) {
   ja.erase("seed");
   jb.erase("seed");
   EXPECT_NE(ja.dump(), jb.dump());
-  EXPECT_NE(ReadFile(first), ReadFile(second));
+  EXPECT_NE(ReadTextFile(first), ReadTextFile(second));
 }
 
 // The article's claims (Karpenter node Ready in 40–60 s; Cluster Autoscaler 2–5 minutes) emerge
@@ -226,7 +220,7 @@ TEST(CliSim, ReportWritesASelfContainedPage) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(run.err.empty()) << run.err;  // no progress line when stderr is not a terminal
   EXPECT_NE(run.out.find("karpenter  cluster-autoscaler"), std::string::npos) << run.out;
-  const std::string html = ReadFile(page);
+  const std::string html = ReadTextFile(page);
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   for (const char* section :
        {"id=\"headline\"", "id=\"time-series\"", "id=\"pending-distribution\"", "id=\"timeline\"",
@@ -246,9 +240,9 @@ TEST(CliSim, ReportIsByteIdenticalForTheSameSeed) {
   const fs::path second = TempPath("second.html");
   ASSERT_EQ(RunCli("sim --json --seed 3 --report " + first.string()).exit_code, 0);
   ASSERT_EQ(RunCli("sim --seed 3 --report " + second.string()).exit_code, 0);
-  const std::string html = ReadFile(first);
+  const std::string html = ReadTextFile(first);
   EXPECT_FALSE(html.empty());
-  EXPECT_EQ(html, ReadFile(second));
+  EXPECT_EQ(html, ReadTextFile(second));
 }
 
 TEST(CliSim, UnwritableReportFails) {
@@ -278,7 +272,7 @@ std::vector<nlohmann::json> KarpenterLaunches(const fs::path& events) {
 fs::path HappyPathWith(const std::string& name, const std::string& extra) {
   const fs::path path = TempPath(name);
   std::ofstream out(path);
-  out << ReadFile(Source("examples/sim/happy-path.yaml")) << extra;
+  out << ReadTextFile(Source("examples/sim/happy-path.yaml")) << extra;
   return path;
 }
 
@@ -355,8 +349,8 @@ TEST(CliSim, ReportRendersInHeadlessChromium) {
                 .exit_code,
             0);
   ASSERT_EQ(RunChromium(page, "--dump-dom", dom), 0);
-  const std::string source = ReadFile(page);
-  const std::string rendered = ReadFile(dom);
+  const std::string source = ReadTextFile(page);
+  const std::string rendered = ReadTextFile(dom);
   EXPECT_NE(rendered.find("id=\"headline\""), std::string::npos) << rendered.substr(0, 400);
   EXPECT_NE(rendered.find("happy-path"), std::string::npos);
   const auto count_svgs = [](const std::string& text) {

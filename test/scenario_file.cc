@@ -1,6 +1,7 @@
 #include "test/scenario_file.h"
 
 #include <algorithm>
+#include <cctype>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -108,6 +109,14 @@ std::vector<std::string> ListScenarioFiles(const std::string& directory) {
   }
   std::sort(files.begin(), files.end());
   return files;
+}
+
+std::string ScenarioTestName(const std::string& path) {
+  std::string name = fs::path(path).stem().string();
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
 }
 
 }  // namespace karpenter::scenario

@@ -35,4 +35,8 @@ absl::StatusOr<Scenario> LoadScenario(const std::string& path);
 // The scenario files of `directory` (*.yaml), sorted by name.
 std::vector<std::string> ListScenarioFiles(const std::string& directory);
 
+// A GoogleTest name for the scenario file at `path`: its stem, every character that is not a
+// letter or digit made `_`.
+std::string ScenarioTestName(const std::string& path);
+
 }  // namespace karpenter::scenario

@@ -88,11 +88,7 @@ class DisruptionScenario : public testing::TestWithParam<std::string> {};
 TEST_P(DisruptionScenario, MatchesExpectations) { RunScenario(GetParam(), {"--disruption"}); }
 
 std::string TestName(const testing::TestParamInfo<std::string>& info) {
-  std::string name = fs::path(info.param).stem().string();
-  for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return name;
+  return ScenarioTestName(info.param);
 }
 
 INSTANTIATE_TEST_SUITE_P(Provisioning, PlanScenario,

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <optional>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 
@@ -120,17 +122,27 @@ void CheckSequence(const YAML::Node& patterns, const std::vector<nlohmann::json>
   }
 }
 
-void CheckAbsent(const YAML::Node& patterns, const std::vector<nlohmann::json>& events,
-                 std::vector<std::string>& failures) {
+// The well-formed patterns of `expect.<list>`, each with where it stands; the others are failures.
+std::vector<std::pair<std::string, YAML::Node>> WellFormedPatterns(
+    const YAML::Node& patterns, const char* list, std::vector<std::string>& failures) {
+  std::vector<std::pair<std::string, YAML::Node>> out;
   for (size_t i = 0; i < patterns.size(); ++i) {
-    const std::string where = absl::StrCat("expect.absent[", i, "]");
+    std::string where = absl::StrCat("expect.", list, "[", i, "]");
     if (std::optional<std::string> problem = PatternProblem(patterns[i], where)) {
       failures.push_back(*problem);
-      continue;
+    } else {
+      out.emplace_back(std::move(where), patterns[i]);
     }
+  }
+  return out;
+}
+
+void CheckAbsent(const YAML::Node& patterns, const std::vector<nlohmann::json>& events,
+                 std::vector<std::string>& failures) {
+  for (const auto& [where, pattern] : WellFormedPatterns(patterns, "absent", failures)) {
     for (const nlohmann::json& event : events) {
-      if (Matches(patterns[i], event)) {
-        failures.push_back(absl::StrCat(where, ": ", Describe(patterns[i]),
+      if (Matches(pattern, event)) {
+        failures.push_back(absl::StrCat(where, ": ", Describe(pattern),
                                         " should not happen, but: ", event.dump()));
         break;
       }
@@ -140,23 +152,18 @@ void CheckAbsent(const YAML::Node& patterns, const std::vector<nlohmann::json>& 
 
 void CheckCounts(const YAML::Node& patterns, const std::vector<nlohmann::json>& events,
                  std::vector<std::string>& failures) {
-  for (size_t i = 0; i < patterns.size(); ++i) {
-    const std::string where = absl::StrCat("expect.counts[", i, "]");
-    if (std::optional<std::string> problem = PatternProblem(patterns[i], where)) {
-      failures.push_back(*problem);
-      continue;
-    }
+  for (const auto& [where, pattern] : WellFormedPatterns(patterns, "counts", failures)) {
     std::optional<double> want =
-        patterns[i][kCount] ? AsNumber(patterns[i][kCount].Scalar()) : std::nullopt;
+        pattern[kCount] ? AsNumber(pattern[kCount].Scalar()) : std::nullopt;
     if (!want) {
       failures.push_back(absl::StrCat(where, ".count: want a number"));
       continue;
     }
     int have = 0;
-    for (const nlohmann::json& event : events) have += Matches(patterns[i], event) ? 1 : 0;
+    for (const nlohmann::json& event : events) have += Matches(pattern, event) ? 1 : 0;
     if (have != static_cast<int>(*want)) {
-      failures.push_back(absl::StrCat(where, ": ", have, " events match ", Describe(patterns[i]),
-                                      ", want ", *want));
+      failures.push_back(
+          absl::StrCat(where, ": ", have, " events match ", Describe(pattern), ", want ", *want));
     }
   }
 }

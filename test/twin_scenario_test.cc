@@ -5,7 +5,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,13 +20,6 @@ namespace fs = std::filesystem;
 
 using cli_test::CliRun;
 using cli_test::RunKarpenter;
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 class TwinScenario : public testing::TestWithParam<std::string> {};
 
@@ -51,7 +43,8 @@ TEST_P(TwinScenario, MatchesExpectations) {
                               << "\nstderr: " << run.err;
 
   std::vector<std::string> failures;
-  const std::vector<nlohmann::json> events = ParseEventLines(ReadFile(events_file), failures);
+  const std::vector<nlohmann::json> events =
+      ParseEventLines(cli_test::ReadTextFile(events_file), failures);
   for (std::string& failure : CheckTwinEvents(scenario->expect, events)) {
     failures.push_back(std::move(failure));
   }
@@ -60,11 +53,7 @@ TEST_P(TwinScenario, MatchesExpectations) {
 }
 
 std::string TestName(const testing::TestParamInfo<std::string>& info) {
-  std::string name = fs::path(info.param).stem().string();
-  for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return name;
+  return ScenarioTestName(info.param);
 }
 
 INSTANTIATE_TEST_SUITE_P(Twin, TwinScenario,

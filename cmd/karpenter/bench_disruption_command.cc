@@ -245,10 +245,26 @@ Timing Timed(Work work) {
 // consolidated, so the two figures (multi-node and single-node decision time) are each
 // measured even when multi-node consolidation wins the real decision and single-node never runs
 // in it.
+// What a decision's commands add up to.
+struct Decided {
+  std::string method = "none";  // the last command's
+  size_t candidates = 0;        // the nodes they disrupt; 0 when nothing was found
+  double savings = 0;           // $/h
+};
+
+Decided Summed(const disruption::DisruptionResult& result) {
+  Decided out;
+  for (const disruption::Command& command : result.commands) {
+    out.method = std::string(disruption::MethodName(command.method));
+    out.candidates += command.candidates.size();
+    out.savings += command.savings_per_hour;
+  }
+  return out;
+}
+
 struct MethodAlone {
   Timing timing;
-  size_t candidates = 0;  // the nodes its command disrupts; 0 when it found nothing
-  double savings = 0;     // $/h
+  Decided decided;
 };
 
 MethodAlone TimeMethodAlone(Round& round, api::Time now,
@@ -261,22 +277,20 @@ MethodAlone TimeMethodAlone(Round& round, api::Time now,
   disruption::DisruptionResult result;
   out.timing = Timed(
       [&] { result = disruption::ComputeDisruption(round.snapshot, round.input, now, alone); });
-  for (const disruption::Command& command : result.commands) {
-    out.candidates += command.candidates.size();
-    out.savings += command.savings_per_hour;
-  }
+  out.decided = Summed(result);
   return out;
 }
 
 std::string MethodAloneJson(const MethodAlone& run) {
   return fmt::format(
       "{{\"millis\":{:.1f},\"cpuMillis\":{:.1f},\"candidates\":{},\"savingsPerHour\":{:.4f}}}",
-      run.timing.wall_millis, run.timing.cpu_millis, run.candidates, run.savings);
+      run.timing.wall_millis, run.timing.cpu_millis, run.decided.candidates, run.decided.savings);
 }
 
 std::string MethodAloneText(const char* name, const MethodAlone& run) {
   return fmt::format("{} alone {:.1f} ms ({:.1f} ms CPU, {} node(s), saves ${:.4f}/h)", name,
-                     run.timing.wall_millis, run.timing.cpu_millis, run.candidates, run.savings);
+                     run.timing.wall_millis, run.timing.cpu_millis, run.decided.candidates,
+                     run.decided.savings);
 }
 
 struct StableFigures {
@@ -409,15 +423,7 @@ int RunBenchDisruption(const BenchDisruptionOptions& options) {
         TimeMethodAlone(*round, now, decide, disruption::Method::kSingleNodeConsolidation);
     const MethodAlone single_node =
         TimeMethodAlone(*round, now, decide, disruption::Method::kMultiNodeConsolidation);
-    const disruption::DisruptionResult& result = round->result;
-    std::string method = "none";
-    size_t candidates = 0;
-    double savings = 0;
-    for (const disruption::Command& command : result.commands) {
-      method = std::string(disruption::MethodName(command.method));
-      candidates += command.candidates.size();
-      savings += command.savings_per_hour;
-    }
+    const auto [method, candidates, savings] = Summed(round->result);
     std::string stable_json;
     std::string stable_text;
     if (options.until_stable) {

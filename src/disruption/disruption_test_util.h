@@ -102,7 +102,20 @@ struct PodSpec {
   std::string cpu = "100m";
   std::string labels = "{}";
   std::string annotations = "{}";
+  std::string nominated_node;  // pending pods: status.nominatedNodeName
 };
+
+// The node a pod is bound to and its status, or its pending status.
+inline std::string PodPlacementYaml(const PodSpec& p) {
+  if (!p.node.empty()) {
+    return fmt::format(
+        "  nodeName: {}\nstatus: {{phase: Running, startTime: '2026-12-01T00:00:00Z'}}", p.node);
+  }
+  if (!p.nominated_node.empty()) {
+    return fmt::format("status: {{phase: Pending, nominatedNodeName: {}}}", p.nominated_node);
+  }
+  return "status: {phase: Pending}";
+}
 
 inline std::string PodYaml(const PodSpec& p) {
   return fmt::format(R"(apiVersion: v1
@@ -113,11 +126,7 @@ spec:
   - {{name: app, image: pause, resources: {{requests: {{cpu: {}, memory: 128Mi}}}}}}
 {}
 )",
-                     p.name, p.labels, p.annotations, p.cpu,
-                     p.node.empty() ? "status: {phase: Pending}"
-                                    : fmt::format("  nodeName: {}\nstatus: {{phase: Running, "
-                                                  "startTime: '2026-12-01T00:00:00Z'}}",
-                                                  p.node));
+                     p.name, p.labels, p.annotations, p.cpu, PodPlacementYaml(p));
 }
 
 inline std::string PdbYaml(const std::string& name, const std::string& app, int allowed) {
