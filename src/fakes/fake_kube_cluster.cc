@@ -1,0 +1,327 @@
+#include "src/fakes/fake_kube_cluster.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "nlohmann/json.hpp"
+#include "src/api/selector_match.h"
+
+namespace karpenter::fakes {
+
+namespace {
+
+api::ObjectMeta& MetaOf(api::Object& object) {
+  return std::visit([](auto& typed) -> api::ObjectMeta& { return typed.metadata; }, object);
+}
+
+const api::ObjectMeta& MetaOf(const api::Object& object) {
+  return std::visit([](const auto& typed) -> const api::ObjectMeta& { return typed.metadata; },
+                    object);
+}
+
+// Copies `from`'s status into `to` (same kind), for kinds that have one.
+void CopyStatus(const api::Object& from, api::Object& to) {
+  std::visit(
+      [&](auto& typed) {
+        using T = std::decay_t<decltype(typed)>;
+        if constexpr (requires { typed.status; }) typed.status = std::get<T>(from).status;
+      },
+      to);
+}
+
+absl::Status ConflictError(const ObjectKey& key) {
+  return absl::AbortedError(absl::StrCat("Operation cannot be fulfilled on ", key.kind, " \"",
+                                         key.name,
+                                         "\": the object has been modified; please apply your "
+                                         "changes to the latest version and try again"));
+}
+
+absl::Status NotFoundError(const ObjectKey& key) {
+  return absl::NotFoundError(absl::StrCat(key.kind, " \"", key.name, "\" not found"));
+}
+
+}  // namespace
+
+std::optional<absl::Status> FakeKubeCluster::TakeFailure(Verb verb) {
+  if (conflicts_left_ > 0) {
+    --conflicts_left_;
+    return absl::AbortedError("injected conflict");
+  }
+  auto it = failures_.find(verb);
+  if (it == failures_.end() || it->second.empty()) return std::nullopt;
+  absl::Status status = std::move(it->second.front());
+  it->second.pop_front();
+  return status;
+}
+
+void FakeKubeCluster::Log(std::string_view verb, const ObjectKey& key, std::string_view outcome) {
+  std::string line = std::string(verb) + " " + key.kind + "/";
+  if (!key.namespace_.empty()) line += key.namespace_ + "/";
+  line += key.name;
+  if (!outcome.empty()) line += " " + std::string(outcome);
+  writes_.push_back(std::move(line));
+}
+
+void FakeKubeCluster::Notify(const ObjectKey& key) {
+  auto it = watches_.find(key.kind);
+  if (it == watches_.end()) return;
+  for (const auto& on_change : it->second) on_change(key);
+}
+
+void FakeKubeCluster::Watch(std::string_view kind,
+                            std::function<void(const ObjectKey&)> on_change) {
+  watches_[std::string(kind)].push_back(std::move(on_change));
+}
+
+std::optional<api::Object> FakeKubeCluster::Get(const ObjectKey& key) const {
+  auto it = objects_.find(key);
+  if (it == objects_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<api::Object> FakeKubeCluster::List(std::string_view kind) const {
+  std::vector<api::Object> out;
+  for (const auto& [key, object] : objects_) {
+    if (key.kind == kind) out.push_back(object);
+  }
+  return out;
+}
+
+std::vector<api::Pod> FakeKubeCluster::PodsOnNode(std::string_view node_name) const {
+  std::vector<api::Pod> out;
+  for (const auto& [key, object] : objects_) {
+    const auto* pod = std::get_if<api::Pod>(&object);
+    if (pod != nullptr && pod->spec.node_name == node_name) out.push_back(*pod);
+  }
+  return out;
+}
+
+std::optional<api::Node> FakeKubeCluster::NodeByProviderId(std::string_view provider_id) const {
+  for (const auto& [key, object] : objects_) {
+    const auto* node = std::get_if<api::Node>(&object);
+    if (node != nullptr && node->spec.provider_id == provider_id) return *node;
+  }
+  return std::nullopt;
+}
+
+std::optional<api::NodeClaim> FakeKubeCluster::NodeClaimByProviderId(
+    std::string_view provider_id) const {
+  for (const auto& [key, object] : objects_) {
+    const auto* claim = std::get_if<api::NodeClaim>(&object);
+    if (claim != nullptr && claim->status.provider_id == provider_id) return *claim;
+  }
+  return std::nullopt;
+}
+
+api::Object FakeKubeCluster::Store(const ObjectKey& key, api::Object object) {
+  const api::ObjectMeta& meta = MetaOf(object);
+  if (meta.deletion_timestamp && meta.finalizers.empty()) {
+    objects_.erase(key);
+  } else {
+    objects_[key] = object;
+  }
+  Notify(key);
+  return object;
+}
+
+absl::StatusOr<api::Object> FakeKubeCluster::Create(const api::Object& object) {
+  api::Object created = object;
+  api::ObjectMeta& meta = MetaOf(created);
+  if (meta.name.empty() && !meta.generate_name.empty()) {
+    meta.name = absl::StrCat(meta.generate_name, "x", ++uids_);
+  }
+  const ObjectKey key = KeyOf(created);
+  if (std::optional<absl::Status> failure = TakeFailure(Verb::kCreate)) {
+    Log("Create", key, failure->ToString());
+    return *failure;
+  }
+  if (key.name.empty()) return absl::InvalidArgumentError("metadata.name: Required value");
+  if (objects_.contains(key)) {
+    Log("Create", key, "AlreadyExists");
+    return absl::AlreadyExistsError(absl::StrCat(key.kind, " \"", key.name, "\" already exists"));
+  }
+  meta.uid = absl::StrCat("uid-", ++uids_);
+  meta.resource_version = NextResourceVersion();
+  meta.creation_timestamp = clock_.Now();
+  meta.deletion_timestamp.reset();
+  Log("Create", key);
+  return Store(key, std::move(created));
+}
+
+absl::StatusOr<api::Object> FakeKubeCluster::Update(const api::Object& object) {
+  const ObjectKey key = KeyOf(object);
+  if (std::optional<absl::Status> failure = TakeFailure(Verb::kUpdate)) {
+    Log("Update", key, failure->ToString());
+    return *failure;
+  }
+  auto it = objects_.find(key);
+  if (it == objects_.end()) return NotFoundError(key);
+  const api::ObjectMeta& stored = MetaOf(it->second);
+  const api::ObjectMeta& given = MetaOf(object);
+  if (!given.resource_version.empty() && given.resource_version != stored.resource_version) {
+    Log("Update", key, "Conflict");
+    return ConflictError(key);
+  }
+  api::Object updated = object;
+  CopyStatus(it->second, updated);
+  api::ObjectMeta& meta = MetaOf(updated);
+  meta.uid = stored.uid;
+  meta.creation_timestamp = stored.creation_timestamp;
+  meta.deletion_timestamp = stored.deletion_timestamp;
+  meta.resource_version = NextResourceVersion();
+  Log("Update", key);
+  return Store(key, std::move(updated));
+}
+
+absl::StatusOr<api::Object> FakeKubeCluster::UpdateStatus(const api::Object& object) {
+  const ObjectKey key = KeyOf(object);
+  if (std::optional<absl::Status> failure = TakeFailure(Verb::kUpdateStatus)) {
+    Log("UpdateStatus", key, failure->ToString());
+    return *failure;
+  }
+  auto it = objects_.find(key);
+  if (it == objects_.end()) return NotFoundError(key);
+  const std::string& given = MetaOf(object).resource_version;
+  if (!given.empty() && given != MetaOf(it->second).resource_version) {
+    Log("UpdateStatus", key, "Conflict");
+    return ConflictError(key);
+  }
+  api::Object updated = it->second;
+  CopyStatus(object, updated);
+  MetaOf(updated).resource_version = NextResourceVersion();
+  Log("UpdateStatus", key);
+  return Store(key, std::move(updated));
+}
+
+absl::StatusOr<api::Object> FakeKubeCluster::MergePatch(const ObjectKey& key,
+                                                        std::string_view patch) {
+  if (std::optional<absl::Status> failure = TakeFailure(Verb::kMergePatch)) {
+    Log("MergePatch", key, failure->ToString());
+    return *failure;
+  }
+  auto it = objects_.find(key);
+  if (it == objects_.end()) return NotFoundError(key);
+  nlohmann::json patch_json = nlohmann::json::parse(patch, nullptr, /*allow_exceptions=*/false);
+  if (patch_json.is_discarded() || !patch_json.is_object()) {
+    return absl::InvalidArgumentError("the patch is not a JSON object");
+  }
+  const nlohmann::json* precondition = nullptr;
+  if (auto meta = patch_json.find("metadata"); meta != patch_json.end() && meta->is_object()) {
+    if (auto rv = meta->find("resourceVersion"); rv != meta->end()) precondition = &*rv;
+  }
+  if (precondition != nullptr &&
+      (!precondition->is_string() ||
+       precondition->get<std::string>() != MetaOf(it->second).resource_version)) {
+    Log("MergePatch", key, "Conflict");
+    return ConflictError(key);
+  }
+  patch_json.erase("status");  // the main resource ignores status; that is UpdateStatus's
+  nlohmann::json document =
+      nlohmann::json::parse(api::EncodeObject(it->second), nullptr, /*allow_exceptions=*/false);
+  document.merge_patch(patch_json);
+  absl::StatusOr<std::vector<api::Manifest>> decoded =
+      api::DecodeManifests(document.dump(), "merge patch");
+  if (!decoded.ok()) return decoded.status();
+  if (decoded->size() != 1 || !(*decoded)[0].object || !(*decoded)[0].report.errors.empty() ||
+      KeyOf(*(*decoded)[0].object) != key) {
+    return absl::InvalidArgumentError("the patched object is invalid");
+  }
+  api::Object patched = std::move(*(*decoded)[0].object);
+  const api::ObjectMeta& stored = MetaOf(it->second);
+  api::ObjectMeta& meta = MetaOf(patched);
+  meta.uid = stored.uid;
+  meta.creation_timestamp = stored.creation_timestamp;
+  meta.deletion_timestamp = stored.deletion_timestamp;
+  meta.resource_version = NextResourceVersion();
+  Log("MergePatch", key);
+  return Store(key, std::move(patched));
+}
+
+absl::Status FakeKubeCluster::Delete(const ObjectKey& key, std::string_view uid) {
+  if (std::optional<absl::Status> failure = TakeFailure(Verb::kDelete)) {
+    Log("Delete", key, failure->ToString());
+    return *failure;
+  }
+  auto it = objects_.find(key);
+  if (it == objects_.end()) return NotFoundError(key);
+  api::ObjectMeta& meta = MetaOf(it->second);
+  if (!uid.empty() && uid != meta.uid) {
+    Log("Delete", key, "Conflict");
+    return ConflictError(key);
+  }
+  Log("Delete", key);
+  if (meta.finalizers.empty()) {
+    objects_.erase(it);
+    Notify(key);
+    return absl::OkStatus();
+  }
+  if (!meta.deletion_timestamp) {
+    meta.deletion_timestamp = clock_.Now();
+    meta.resource_version = NextResourceVersion();
+    Notify(key);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<EvictionResult> FakeKubeCluster::Evict(const ObjectKey& pod_key,
+                                                      std::string_view uid) {
+  if (std::optional<absl::Status> failure = TakeFailure(Verb::kEvict)) {
+    Log("Evict", pod_key, failure->ToString());
+    return *failure;
+  }
+  auto it = objects_.find(pod_key);
+  if (it == objects_.end()) {
+    Log("Evict", pod_key, "404");
+    return EvictionResult::kNotFound;
+  }
+  api::Pod& pod = std::get<api::Pod>(it->second);
+  if (!uid.empty() && uid != pod.metadata.uid) {
+    Log("Evict", pod_key, "409");
+    return EvictionResult::kConflict;
+  }
+  std::vector<api::PodDisruptionBudget*> budgets;
+  for (auto& [key, object] : objects_) {
+    auto* pdb = std::get_if<api::PodDisruptionBudget>(&object);
+    if (pdb != nullptr && key.namespace_ == pod_key.namespace_ && pdb->spec.selector &&
+        api::Matches(pdb->spec.selector, pod.metadata.labels)) {
+      budgets.push_back(pdb);
+    }
+  }
+  if (budgets.size() > 1) {
+    Log("Evict", pod_key, "500");
+    return absl::InternalError(
+        "This pod has more than one PodDisruptionBudget, which the "
+        "eviction subresource does not support.");
+  }
+  if (!pod.metadata.deletion_timestamp && !budgets.empty()) {
+    if (budgets[0]->status.disruptions_allowed <= 0) {
+      Log("Evict", pod_key, "429");
+      return EvictionResult::kTooManyRequests;
+    }
+    --budgets[0]->status.disruptions_allowed;
+    budgets[0]->metadata.resource_version = NextResourceVersion();
+  }
+  if (!pod.metadata.deletion_timestamp) {
+    pod.metadata.deletion_timestamp = clock_.Now();
+    pod.metadata.resource_version = NextResourceVersion();
+  }
+  Log("Evict", pod_key, "201");
+  Notify(pod_key);
+  return EvictionResult::kEvicted;
+}
+
+void FakeKubeCluster::ReapTerminatingPods() {
+  std::vector<ObjectKey> gone;
+  for (const auto& [key, object] : objects_) {
+    const auto* pod = std::get_if<api::Pod>(&object);
+    if (pod != nullptr && pod->metadata.deletion_timestamp && pod->metadata.finalizers.empty()) {
+      gone.push_back(key);
+    }
+  }
+  for (const ObjectKey& key : gone) {
+    objects_.erase(key);
+    Notify(key);
+  }
+}
+
+}  // namespace karpenter::fakes

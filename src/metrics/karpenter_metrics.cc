@@ -1,0 +1,153 @@
+#include "src/metrics/karpenter_metrics.h"
+
+#include <string>
+
+namespace karpenter::metrics {
+
+namespace {
+
+MetricDescription Counter(std::string name, std::string help, std::vector<std::string> labels) {
+  return {std::move(name), MetricType::kCounter, std::move(help), std::move(labels), {}};
+}
+
+MetricDescription Gauge(std::string name, std::string help, std::vector<std::string> labels) {
+  return {std::move(name), MetricType::kGauge, std::move(help), std::move(labels), {}};
+}
+
+MetricDescription Histogram(std::string name, std::string help, std::vector<std::string> labels,
+                            std::vector<double> buckets = DurationBuckets()) {
+  return {std::move(name), MetricType::kHistogram, std::move(help), std::move(labels),
+          std::move(buckets)};
+}
+
+// The node gauges' labels: the snake-cased suffix of each well-known label plus the node's own.
+std::vector<std::string> NodeLabels() {
+  return {"node_name", "nodepool", "capacity_type", "instance_type", "zone",         "arch",
+          "os",        "region",   "phase",         "managed",       "resource_type"};
+}
+
+}  // namespace
+
+std::vector<double> DurationBuckets() {
+  return {0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7,
+          0.8,   0.9,  1.0,   1.25, 1.5, 1.75, 2.0, 2.5,  3.0, 3.5,  4.0, 4.5,  5,   6,   7,
+          8,     9,    10,    15,   20,  25,   30,  40,   50,  60,   120, 150,  300, 450, 600};
+}
+
+std::vector<MetricDescription> KarpenterCatalog() {
+  const std::vector<std::string> disrupted = {"reason", "nodepool", "capacity_type",
+                                              "consolidation_policy", "termination_mode"};
+  return {
+      Gauge("karpenter_build_info", "Constant 1, labelled by the build.",
+            {"version", "goversion", "goarch", "commit"}),
+      // NodeClaims.
+      Counter("karpenter_nodeclaims_created_total", "NodeClaims created, by reason and NodePool.",
+              {"reason", "nodepool", "min_values_relaxed"}),
+      Counter("karpenter_nodeclaims_terminated_total", "NodeClaims terminated, by NodePool.",
+              {"nodepool", "capacity_type", "zone"}),
+      Counter("karpenter_nodeclaims_disrupted_total", "NodeClaims disrupted, by reason.",
+              disrupted),
+      Histogram("karpenter_nodeclaims_termination_duration_seconds",
+                "NodeClaim deletion request to finalizer removed.", {"nodepool"}),
+      Histogram("karpenter_nodeclaims_instance_termination_duration_seconds",
+                "Cloud instance termination requested to gone.", {"nodepool"}),
+      // Nodes.
+      Counter("karpenter_nodes_created_total", "Nodes registered, by NodePool and zone.",
+              {"nodepool", "zone"}),
+      Counter("karpenter_nodes_terminated_total", "Nodes terminated, by NodePool and zone.",
+              {"nodepool", "zone"}),
+      Counter("karpenter_nodes_drained_total", "Nodes drained, by NodePool.", {"nodepool"}),
+      Histogram("karpenter_nodes_termination_duration_seconds",
+                "Node deletion request to finalizer removed.", {"nodepool"}),
+      Histogram("karpenter_nodes_lifetime_duration_seconds", "Node creation to deletion.",
+                {"nodepool"}),
+      Gauge("karpenter_nodes_allocatable", "Node allocatable, per resource.", NodeLabels()),
+      Gauge("karpenter_nodes_total_pod_requests", "Requests of non-DaemonSet pods on the node.",
+            NodeLabels()),
+      Gauge("karpenter_nodes_total_pod_limits", "Limits of non-DaemonSet pods on the node.",
+            NodeLabels()),
+      Gauge("karpenter_nodes_total_daemon_requests", "Requests of DaemonSet pods on the node.",
+            NodeLabels()),
+      Gauge("karpenter_nodes_total_daemon_limits", "Limits of DaemonSet pods on the node.",
+            NodeLabels()),
+      Gauge("karpenter_nodes_system_overhead", "Capacity minus allocatable, per resource.",
+            NodeLabels()),
+      Gauge("karpenter_nodes_current_lifetime_seconds", "Seconds since the node was created.",
+            {"node_name", "nodepool"}),
+      Gauge("karpenter_cluster_utilization_percent", "Pod requests over allocatable, cluster-wide.",
+            {"resource_type"}),
+      // Pods.
+      Gauge("karpenter_pods_state", "One per pod, labelled by its state and node.",
+            {"name", "namespace", "owner", "node", "nodepool", "zone", "arch", "capacity_type",
+             "instance_type", "phase", "scheduled", "ready", "managed"}),
+      Histogram("karpenter_pods_startup_duration_seconds", "Pod creation to Running.", {}),
+      Histogram("karpenter_pods_bound_duration_seconds", "Pod creation to bound.", {}),
+      Counter("karpenter_pods_drained_total", "Pods drained by Karpenter, by reason.", {"reason"}),
+      Counter("karpenter_pods_eviction_requests_total", "Eviction requests, by response code.",
+              {"code"}),
+      Counter("karpenter_pods_disruption_initiated_total", "Pod disruptions started, by reason.",
+              disrupted),
+      // NodePools.
+      Gauge("karpenter_nodepools_limit", "NodePool limits, per resource.",
+            {"nodepool", "resource_type"}),
+      Gauge("karpenter_nodepools_usage", "NodePool usage, per resource.",
+            {"nodepool", "resource_type"}),
+      Gauge("karpenter_nodepools_allowed_disruptions", "Disruptions the budgets allow now.",
+            {"nodepool", "reason"}),
+      Gauge("karpenter_nodepools_nodes_consuming_budgets", "Nodes counted against the budgets.",
+            {"nodepool", "reason"}),
+      // Scheduler.
+      Histogram("karpenter_scheduler_scheduling_duration_seconds", "One scheduling solve.",
+                {"controller"}),
+      Gauge("karpenter_scheduler_queue_depth", "Pods waiting in the current solve.",
+            {"controller", "scheduling_id"}),
+      Gauge("karpenter_scheduler_unschedulable_pods_count", "Pods the last solve could not place.",
+            {"controller"}),
+      Gauge("karpenter_scheduler_ignored_pods_count", "Pods provisioning ignores as invalid.", {}),
+      // Disruption.
+      Histogram("karpenter_voluntary_disruption_decision_evaluation_duration_seconds",
+                "One disruption method's decision.", {"reason", "consolidation_type"}),
+      Counter("karpenter_voluntary_disruption_decisions_total", "Disruption commands decided.",
+              {"decision", "reason", "consolidation_type"}),
+      Gauge("karpenter_voluntary_disruption_eligible_nodes", "Candidates per method.", {"reason"}),
+      Counter("karpenter_voluntary_disruption_consolidation_timeouts_total",
+              "Consolidation searches cut short by their timeout.", {"consolidation_type"}),
+      Counter("karpenter_voluntary_disruption_failed_validations_total",
+              "Commands abandoned at validation.", {"consolidation_type"}),
+      Counter("karpenter_voluntary_disruption_queue_failures_total",
+              "Commands rolled back by the orchestration queue.",
+              {"decision", "reason", "consolidation_type"}),
+      // Cluster state and cloud.
+      Gauge("karpenter_cluster_state_node_count", "Nodes in cluster state.", {}),
+      Gauge("karpenter_cluster_state_synced", "1 when cluster state is synced.", {}),
+      Histogram("karpenter_cloudprovider_duration_seconds", "Cloud provider call duration.",
+                {"controller", "method", "provider"}),
+      Counter("karpenter_cloudprovider_errors_total", "Cloud provider call errors.",
+              {"controller", "method", "provider", "error"}),
+      Counter("karpenter_cloudprovider_instance_launch_failures_total",
+              "Launches refused by the cloud, by offering.",
+              {"zone", "capacity_type", "instance_type", "reason"}),
+      // Interruption.
+      Counter("karpenter_interruption_received_messages_total", "Messages received, by type.",
+              {"message_type"}),
+      Counter("karpenter_interruption_deleted_messages_total", "Messages deleted.", {}),
+      Histogram("karpenter_interruption_message_queue_duration_seconds",
+                "Queue arrival to handled.", {}),
+  };
+}
+
+std::vector<std::string_view> DashboardMetricNames() {
+  return {"karpenter_nodes_created_total",
+          "karpenter_nodes_terminated_total",
+          "karpenter_nodeclaims_disrupted_total",
+          "karpenter_voluntary_disruption_decisions_total",
+          "karpenter_voluntary_disruption_eligible_nodes",
+          "karpenter_pods_state",
+          "karpenter_nodepools_usage",
+          "karpenter_nodepools_limit",
+          "karpenter_nodes_allocatable",
+          "karpenter_nodes_total_daemon_requests",
+          "karpenter_nodes_total_pod_requests"};
+}
+
+}  // namespace karpenter::metrics

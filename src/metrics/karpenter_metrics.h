@@ -1,0 +1,25 @@
+// Upstream's metric names, types and label names (kubernetes-sigs/karpenter pkg/metrics and the
+// controllers that register metrics; aws/karpenter-provider-aws for the `cloudprovider_*` and
+// `interruption_*` families; reference: ecosystem.md §1.2, karpenter-features.md §9), declared
+// once so the registry keeps only what users' dashboards and alerts know.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "src/metrics/registry.h"
+
+namespace karpenter::metrics {
+
+// Upstream's DurationBuckets(): controller-runtime's thresholds plus larger ones for singleton
+// controllers, in seconds.
+std::vector<double> DurationBuckets();
+
+// Every metric the controllers may emit.
+std::vector<MetricDescription> KarpenterCatalog();
+
+// The names the dashboards shipped in upstream's docs query (capacity and performance
+// dashboards), without the `karpenter_` prefix's histogram suffixes.
+std::vector<std::string_view> DashboardMetricNames();
+
+}  // namespace karpenter::metrics

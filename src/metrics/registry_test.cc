@@ -1,0 +1,99 @@
+#include "src/metrics/registry.h"
+
+#include "gtest/gtest.h"
+#include "src/metrics/karpenter_metrics.h"
+
+namespace karpenter::metrics {
+namespace {
+
+Registry Small() {
+  return Registry({{"karpenter_nodes_created_total",
+                    MetricType::kCounter,
+                    "Nodes created.",
+                    {"nodepool", "zone"},
+                    {}},
+                   {"karpenter_cluster_state_synced", MetricType::kGauge, "Synced.", {}, {}},
+                   {"karpenter_scheduler_scheduling_duration_seconds",
+                    MetricType::kHistogram,
+                    "Solve time.",
+                    {"controller"},
+                    {0.1, 1}}});
+}
+
+TEST(Registry, WritesPrometheusTextSortedByNameAndLabels) {
+  Registry registry = Small();
+  registry.Add("karpenter_nodes_created_total", {{"zone", "us-east-1b"}, {"nodepool", "default"}},
+               1);
+  registry.Add("karpenter_nodes_created_total", {{"nodepool", "default"}, {"zone", "us-east-1a"}},
+               2);
+  registry.Set("karpenter_cluster_state_synced", {}, 1);
+  registry.Observe("karpenter_scheduler_scheduling_duration_seconds",
+                   {{"controller", "provisioner"}}, 0.05);
+  registry.Observe("karpenter_scheduler_scheduling_duration_seconds",
+                   {{"controller", "provisioner"}}, 3);
+  EXPECT_EQ(
+      registry.PrometheusText(),
+      "# HELP karpenter_cluster_state_synced Synced.\n"
+      "# TYPE karpenter_cluster_state_synced gauge\n"
+      "karpenter_cluster_state_synced 1\n"
+      "# HELP karpenter_nodes_created_total Nodes created.\n"
+      "# TYPE karpenter_nodes_created_total counter\n"
+      "karpenter_nodes_created_total{nodepool=\"default\",zone=\"us-east-1a\"} 2\n"
+      "karpenter_nodes_created_total{nodepool=\"default\",zone=\"us-east-1b\"} 1\n"
+      "# HELP karpenter_scheduler_scheduling_duration_seconds Solve time.\n"
+      "# TYPE karpenter_scheduler_scheduling_duration_seconds histogram\n"
+      "karpenter_scheduler_scheduling_duration_seconds_bucket{controller=\"provisioner\","
+      "le=\"0.1\"} 1\n"
+      "karpenter_scheduler_scheduling_duration_seconds_bucket{controller=\"provisioner\","
+      "le=\"1\"} 1\n"
+      "karpenter_scheduler_scheduling_duration_seconds_bucket{controller=\"provisioner\","
+      "le=\"+Inf\"} 2\n"
+      "karpenter_scheduler_scheduling_duration_seconds_sum{controller=\"provisioner\"} "
+      "3.05\n"
+      "karpenter_scheduler_scheduling_duration_seconds_count{controller=\"provisioner\"} 2\n");
+}
+
+TEST(Registry, UndeclaredOrMistypedWritesAreNotedNotExposed) {
+  Registry registry = Small();
+  registry.Add("karpenter_made_up_total", {}, 1);
+  registry.Set("karpenter_nodes_created_total", {}, 5);  // a counter written as a gauge
+  EXPECT_EQ(registry.PrometheusText(), "");
+  EXPECT_EQ(registry.undeclared(),
+            (std::set<std::string>{"karpenter_made_up_total", "karpenter_nodes_created_total"}));
+}
+
+TEST(Registry, CountersNeverGoDownAndDeleteDropsASeries) {
+  Registry registry = Small();
+  registry.Add("karpenter_nodes_created_total", {{"nodepool", "a"}}, 2);
+  registry.Add("karpenter_nodes_created_total", {{"nodepool", "a"}}, -1);
+  EXPECT_EQ(registry.Value("karpenter_nodes_created_total", {{"nodepool", "a"}}), 2);
+  registry.Delete("karpenter_nodes_created_total", {{"nodepool", "a"}});
+  EXPECT_EQ(registry.Value("karpenter_nodes_created_total", {{"nodepool", "a"}}), 0);
+}
+
+TEST(Registry, LabelValuesAreEscaped) {
+  EXPECT_EQ(EscapeLabelValue("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+}
+
+TEST(KarpenterCatalog, DeclaresEveryDashboardMetricOnceWithTheKarpenterPrefix) {
+  Registry registry(KarpenterCatalog());
+  for (std::string_view name : DashboardMetricNames()) {
+    EXPECT_TRUE(registry.catalog().contains(name)) << name;
+  }
+  size_t declared = 0;
+  for (const MetricDescription& description : KarpenterCatalog()) {
+    ++declared;
+    EXPECT_EQ(description.name.rfind("karpenter_", 0), 0u) << description.name;
+  }
+  EXPECT_EQ(registry.catalog().size(), declared) << "no name declared twice";
+}
+
+TEST(KarpenterCatalog, DurationBucketsAscend) {
+  std::vector<double> buckets = DurationBuckets();
+  EXPECT_TRUE(std::is_sorted(buckets.begin(), buckets.end()));
+  EXPECT_EQ(buckets.front(), 0.005);
+  EXPECT_EQ(buckets.back(), 600);
+}
+
+}  // namespace
+}  // namespace karpenter::metrics
