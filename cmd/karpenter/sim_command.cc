@@ -30,6 +30,17 @@ bool WriteFile(const std::string& path, const std::string& text) {
   return static_cast<bool>(file);
 }
 
+// Each run's exposition after a comment naming its autoscaler. Cluster Autoscaler's run has no
+// Karpenter controllers, hence no series.
+std::string MetricsText(const sim::SimReport& report) {
+  std::string text;
+  for (const sim::RunResult& run : report.runs) {
+    text += "# autoscaler: " + std::string(sim::AutoscalerName(run.autoscaler)) + "\n";
+    text += run.metrics_text;
+  }
+  return text;
+}
+
 }  // namespace
 
 void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
@@ -51,6 +62,9 @@ void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
           "SECONDS"));
   cmd->add_flag("--json", options.json, "Print the DESIGN.md §3 JSON summary");
   cmd->add_option("--events", options.events, "Write every decision and state change (JSON lines)");
+  cmd->add_option("--metrics", options.metrics,
+                  "Write each run's final metrics in the Prometheus text format (upstream's "
+                  "karpenter_* names, as /metrics would serve them)");
   cmd->add_option("--report", options.report,
                   "Write a self-contained HTML page with charts comparing the autoscalers");
   cmd->callback([&options, &exit_code] {
@@ -97,6 +111,10 @@ int RunSim(const SimCommandOptions& options, const std::function<int64_t()>& mon
       err << options.events << ": cannot write the events file\n";
       return 1;
     }
+  }
+  if (!options.metrics.empty() && !WriteFile(options.metrics, MetricsText(*report))) {
+    err << options.metrics << ": cannot write the metrics file\n";
+    return 1;
   }
   if (!options.report.empty() && !WriteFile(options.report, sim::RenderReportHtml(*report))) {
     err << options.report << ": cannot write the report file\n";

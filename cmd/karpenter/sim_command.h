@@ -22,6 +22,8 @@ struct SimCommandOptions {
   bool json = false;
   std::string events;  // JSON-lines file, or empty
   std::string report;  // HTML page, or empty
+  // Prometheus text file with each run's final metrics (Karpenter's upstream names), or empty.
+  std::string metrics;
   // Draw a progress line on `err` (set by the command only for an interactive terminal).
   bool progress = false;
 };

@@ -6,6 +6,7 @@
 #include <memory>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_join.h"
 #include "src/api/karpenter_labels.h"
 #include "src/disruption/disruption.h"
@@ -316,6 +317,9 @@ void DisruptionController::Execute(disruption::Command command) {
   std::vector<disruption::QueueAction> actions;
   const std::vector<provisioning::PlannedNodeClaim> replacements = command.replacements;
   const std::string method(disruption::MethodName(command.method));
+  const std::string reason =
+      absl::AsciiStrToLower(std::string(disruption::ReasonName(command.reason)));
+  CountCommand(command, reason);
   cluster.log().Record(
       now, "DisruptionCommandStarted",
       {Str("method", method), Str("candidates", absl::StrJoin(command.candidates, ",")),
@@ -328,12 +332,39 @@ void DisruptionController::Execute(disruption::Command command) {
   for (const disruption::QueueAction& action : actions) {
     if (action.kind != disruption::QueueAction::Kind::kLaunchReplacement) continue;
     const provisioning::PlannedNodeClaim& planned = replacements[action.replacement];
-    const std::string name = host_.LaunchNodeClaim(planned.claim, planned.launch);
+    const std::string name = host_.LaunchNodeClaim(planned.claim, planned.launch, reason);
     queue_.ReplacementCreated(id, action.replacement, name);
     cluster.log().Record(now, "DisruptionReplacementCreated",
                          {Str("method", method), Str("nodeClaim", name)});
   }
   Reconcile();
+}
+
+// Upstream's decision and disruption counters for a command as it starts: one decision
+// (delete, or replace when it launches replacements) and one disrupted NodeClaim per candidate.
+void DisruptionController::CountCommand(const disruption::Command& command,
+                                        const std::string& reason) {
+  metrics::Registry& metrics = host_.metrics();
+  std::string consolidation_type;
+  if (command.method == disruption::Method::kMultiNodeConsolidation) consolidation_type = "multi";
+  if (command.method == disruption::Method::kSingleNodeConsolidation) {
+    consolidation_type = "single";
+  }
+  metrics.Add("karpenter_voluntary_disruption_decisions_total",
+              {{"decision", command.replacements.empty() ? "delete" : "replace"},
+               {"reason", reason},
+               {"consolidation_type", consolidation_type}},
+              1);
+  for (const std::string& candidate : command.candidates) {
+    const Instance* instance = host_.cluster().FindInstanceByNode(candidate);
+    if (instance == nullptr) continue;
+    auto pool = instance->request.labels.find(std::string(api::kNodePoolLabelKey));
+    metrics.Add("karpenter_nodeclaims_disrupted_total",
+                {{"reason", reason},
+                 {"nodepool", pool == instance->request.labels.end() ? "" : pool->second},
+                 {"capacity_type", instance->request.capacity_type}},
+                1);
+  }
 }
 
 void DisruptionController::ScheduleReconcile() {

@@ -112,6 +112,7 @@ class DisruptionController {
   // Queues `command`; its replacements' instance types must still be alive (they are copied
   // when the NodeClaims are created).
   void Execute(disruption::Command command);
+  void CountCommand(const disruption::Command& command, const std::string& reason);
   void Reconcile();
   void ScheduleReconcile();
   void Apply(const std::vector<disruption::QueueAction>& actions);

@@ -8,6 +8,7 @@
 #include <queue>
 #include <vector>
 
+#include "karpenter/clock.h"
 #include "src/api/time.h"
 
 namespace karpenter::sim {
@@ -21,19 +22,21 @@ inline constexpr SimMillis kMillisPerSecond = 1000;
 SimMillis SecondsToMillis(double seconds);
 double MillisToSeconds(SimMillis millis);
 
-class EventQueue {
+// It is also the controllers' Clock in the twin: their timers are events on this queue.
+class EventQueue final : public Clock {
  public:
   using Action = std::function<void()>;
 
   // The virtual clock: the time of the event running now (or of the last one run).
   SimMillis now() const { return now_; }
+  SimMillis NowMillis() const override { return now_; }
   // The virtual clock as a wall-clock instant, for objects' timestamps: `epoch` + now().
-  api::Time Now() const;
+  api::Time Now() const override;
   void set_epoch(api::Time epoch) { epoch_ = epoch; }
 
   // Runs `action` at `when`; a time in the past runs at now() (after what is already due).
   void At(SimMillis when, Action action);
-  void After(SimMillis delay, Action action) { At(now_ + delay, std::move(action)); }
+  void After(SimMillis delay, Action action) override { At(now_ + delay, std::move(action)); }
 
   // Runs every event due at or before `end`, in (time, sequence) order, then sets the clock to
   // `end`. Events scheduled while running are honoured if they fall within `end`.

@@ -5,7 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/api/karpenter_labels.h"
+#include "src/controllers/offering_availability.h"
 #include "src/interruption/message.h"
+#include "src/metrics/karpenter_metrics.h"
 #include "src/provisioning/plan.h"
 #include "src/sim/disruption_controller.h"
 #include "src/sim/drain.h"
@@ -15,7 +17,21 @@ namespace karpenter::sim {
 
 KarpenterHost::KarpenterHost(Cluster& cluster)
     : cluster_(cluster),
+      metrics_(metrics::KarpenterCatalog()),
       catalogs_(cluster.ec2().catalog().spot_prices()),
+      batcher_(
+          cluster.queue(),
+          [this] { return Sample(cluster_.latency().batch_idle, cluster_.random()); },
+          [this] { return Sample(cluster_.latency().batch_max, cluster_.random()); },
+          [this](int64_t window) {
+            cluster_.log().Record(cluster_.queue().now(), "BatchClosed",
+                                  {Num("windowSeconds", MillisToSeconds(window))});
+            Provision();
+          }),
+      unavailable_(cluster.queue(),
+                   [this] {
+                     return Sample(cluster_.latency().unavailable_offering_ttl, cluster_.random());
+                   }),
       controller_(std::make_unique<DisruptionController>(*this)) {}
 
 KarpenterHost::~KarpenterHost() = default;
@@ -41,55 +57,21 @@ void KarpenterHost::PollDisruption() {
                          [this] { PollDisruption(); });
 }
 
-void KarpenterHost::OnPodsPending() {
-  EventQueue& queue = cluster_.queue();
-  const SimMillis now = queue.now();
-  batch_idle_until_ = now + Sample(cluster_.latency().batch_idle, cluster_.random());
-  if (batch_open_) return;
-  batch_open_ = true;
-  batch_started_ = now;
-  batch_max_ = now + Sample(cluster_.latency().batch_max, cluster_.random());
-  queue.At(std::min(batch_idle_until_, batch_max_), [this] { CheckBatch(); });
-}
-
-void KarpenterHost::CheckBatch() {
-  const SimMillis now = cluster_.queue().now();
-  if (now < batch_idle_until_ && now < batch_max_) {
-    cluster_.queue().At(std::min(batch_idle_until_, batch_max_), [this] { CheckBatch(); });
-    return;
-  }
-  batch_open_ = false;
-  cluster_.log().Record(now, "BatchClosed",
-                        {Num("windowSeconds", MillisToSeconds(now - batch_started_))});
-  Provision();
-}
+void KarpenterHost::OnPodsPending() { batcher_.Trigger(); }
 
 void KarpenterHost::MarkOfferingUnavailable(const std::string& instance_type,
                                             const std::string& zone,
                                             const std::string& capacity_type) {
-  unavailable_until_[{instance_type, zone, capacity_type}] =
-      cluster_.queue().now() +
-      Sample(cluster_.latency().unavailable_offering_ttl, cluster_.random());
-  ++unavailable_version_;
+  unavailable_.Mark({instance_type, zone, capacity_type});
 }
 
-void KarpenterHost::ExpireUnavailableOfferings() {
-  const SimMillis now = cluster_.queue().now();
-  if (std::erase_if(unavailable_until_, [now](const auto& entry) { return entry.second <= now; }) >
-      0) {
-    ++unavailable_version_;
-  }
-}
-
-uint64_t KarpenterHost::UnavailableOfferingsVersion() {
-  ExpireUnavailableOfferings();
-  return unavailable_version_;
-}
+uint64_t KarpenterHost::UnavailableOfferingsVersion() { return unavailable_.Version(); }
 
 void KarpenterHost::TerminateNodeClaim(const Instance& instance) {
   const std::string id = instance.id;
   const std::string node = instance.node.metadata.name;
   if (instance.phase == NodePhase::kBooting || node.empty()) {
+    CountTermination(instance.request, /*registered=*/false);
     cluster_.TerminateInstance(id);  // nothing registered to drain
     return;
   }
@@ -110,8 +92,10 @@ void KarpenterHost::TerminateNodeClaim(const Instance& instance) {
     options.force_after =
         claim->spec.termination_grace_period->Nanos() / api::Duration::kMillisecond;
   }
-  Cluster& cluster = cluster_;
-  StartDrain(cluster_, node, options, [&cluster, id](bool) { cluster.TerminateInstance(id); });
+  StartDrain(cluster_, node, options, [this, id, request = instance.request](bool) {
+    CountTermination(request, /*registered=*/true);
+    cluster_.TerminateInstance(id);
+  });
 }
 
 void KarpenterHost::EnqueueInterruptionMessage(std::string body) {
@@ -124,11 +108,15 @@ void KarpenterHost::HandleInterruptionMessage(const std::string& body) {
   absl::StatusOr<interruption::Message> message = interruption::ParseMessage(body);
   if (!message.ok()) {
     // Upstream deletes an unparsable message and moves on.
+    metrics_.Add("karpenter_interruption_deleted_messages_total", {}, 1);
     cluster_.log().Record(now, "InterruptionMessageInvalid",
                           {Str("error", message.status().ToString())});
     return;
   }
   const interruption::Action action = interruption::ActionFor(message->kind);
+  const std::string kind(interruption::KindName(message->kind));
+  metrics_.Add("karpenter_interruption_received_messages_total", {{"message_type", kind}}, 1);
+  metrics_.Add("karpenter_interruption_deleted_messages_total", {}, 1);
   for (const std::string& id : message->instance_ids) {
     auto it = cluster_.instances().find(id);
     if (it == cluster_.instances().end() || it->second.phase == NodePhase::kTerminated ||
@@ -146,31 +134,8 @@ void KarpenterHost::HandleInterruptionMessage(const std::string& body) {
     }
     if (action.delete_node_claim && !draining_claims_.contains(instance.request.node_claim)) {
       draining_claims_.insert(instance.request.node_claim);
+      CountDisrupted(instance.request, kind);
       TerminateNodeClaim(instance);
-    }
-  }
-}
-
-void KarpenterHost::MarkUnavailableOfferings(provisioning::SchedulerInput& input) {
-  ExpireUnavailableOfferings();
-  if (unavailable_until_.empty()) return;
-  auto unavailable = [&](const provisioning::InstanceTypeView& type,
-                         const provisioning::OfferingView& offering) {
-    return unavailable_until_.contains({type.name, offering.zone, offering.capacity_type});
-  };
-  for (provisioning::NodePoolInstanceTypes& pool : input.node_pools) {
-    // The types are shared with the catalog cache: take a private copy only to change them.
-    const bool any = std::any_of(
-        pool.instance_types.begin(), pool.instance_types.end(),
-        [&](const provisioning::InstanceTypeView& type) {
-          return std::any_of(type.offerings.begin(), type.offerings.end(),
-                             [&](const auto& offering) { return unavailable(type, offering); });
-        });
-    if (!any) continue;
-    for (provisioning::InstanceTypeView& type : pool.instance_types.Mutable()) {
-      for (provisioning::OfferingView& offering : type.offerings) {
-        if (unavailable(type, offering)) offering.available = false;
-      }
     }
   }
 }
@@ -189,7 +154,7 @@ absl::StatusOr<std::unique_ptr<PlanningInput>> KarpenterHost::PlanningInputFrom(
   options.bound_pod_charges = &bound_pod_charges_;
   KP_ASSIGN_OR_RETURN(planning->input,
                       provisioning::BuildSchedulerInput(*planning->snapshot, options, catalogs_));
-  MarkUnavailableOfferings(planning->input.input);
+  controllers::MarkUnavailableOfferings(unavailable_, planning->input.input);
   return planning;
 }
 
@@ -214,8 +179,14 @@ void KarpenterHost::Provision() {
 }
 
 std::string KarpenterHost::LaunchNodeClaim(const provisioning::NewNodeClaim& claim,
-                                           const provisioning::LaunchPrediction& launch) {
+                                           const provisioning::LaunchPrediction& launch,
+                                           std::string_view reason) {
   const SimMillis now = cluster_.queue().now();
+  metrics_.Add("karpenter_nodeclaims_created_total",
+               {{"reason", std::string(reason)},
+                {"nodepool", claim.node_pool},
+                {"min_values_relaxed", "false"}},
+               1);
   const uint64_t ordinal = ++claim_count_;
   api::NodeClaim node_claim;
   node_claim.metadata.name = state::GeneratedName(
@@ -323,6 +294,7 @@ void KarpenterHost::CheckRegistered(const std::string& name, const std::string& 
   if (it == cluster_.instances().end() || it->second.phase != NodePhase::kBooting) return;
   cluster_.log().Record(cluster_.queue().now(), "NodeClaimRegistrationTimeout",
                         {Str("nodeClaim", name), Str("instance", instance_id)});
+  CountTermination(it->second.request, /*registered=*/false);
   cluster_.TerminateInstance(instance_id);  // the NodeClaim goes with it
   // Its pods still wait; the next batch launches a replacement.
   OnPodsPending();
@@ -337,6 +309,49 @@ void KarpenterHost::FailLaunch(const std::string& name, const std::string& reaso
   requested_at_.erase(name);
   // Its pods are still pending; the next batch plans them without the failed offerings.
   OnPodsPending();
+}
+
+void KarpenterHost::CountTermination(const InstanceRequest& request, bool registered) {
+  auto label = [&](std::string_view key) {
+    auto it = request.labels.find(std::string(key));
+    return it == request.labels.end() ? std::string() : it->second;
+  };
+  const std::string pool = label(api::kNodePoolLabelKey);
+  metrics_.Add(
+      "karpenter_nodeclaims_terminated_total",
+      {{"nodepool", pool}, {"capacity_type", request.capacity_type}, {"zone", request.zone}}, 1);
+  if (registered) {
+    metrics_.Add("karpenter_nodes_terminated_total", {{"nodepool", pool}, {"zone", request.zone}},
+                 1);
+  }
+}
+
+void KarpenterHost::CountDisrupted(const InstanceRequest& request, std::string_view reason) {
+  auto it = request.labels.find(std::string(api::kNodePoolLabelKey));
+  metrics_.Add("karpenter_nodeclaims_disrupted_total",
+               {{"reason", std::string(reason)},
+                {"nodepool", it == request.labels.end() ? std::string() : it->second},
+                {"capacity_type", request.capacity_type}},
+               1);
+}
+
+void KarpenterHost::FinishMetrics() {
+  size_t nodes = 0;
+  for (const auto& [id, instance] : cluster_.instances()) {
+    if (instance.phase != NodePhase::kTerminated && !instance.node.metadata.name.empty()) ++nodes;
+    // Every Karpenter instance whose Node registered during the run (initial nodes are not).
+    if (instance.request.node_claim.empty() || instance.initial ||
+        instance.node.metadata.name.empty()) {
+      continue;
+    }
+    auto pool = instance.request.labels.find(std::string(api::kNodePoolLabelKey));
+    metrics_.Add("karpenter_nodes_created_total",
+                 {{"nodepool", pool == instance.request.labels.end() ? "" : pool->second},
+                  {"zone", instance.request.zone}},
+                 1);
+  }
+  metrics_.Set("karpenter_cluster_state_node_count", {}, static_cast<double>(nodes));
+  metrics_.Set("karpenter_cluster_state_synced", {}, 1);
 }
 
 }  // namespace karpenter::sim

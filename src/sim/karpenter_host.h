@@ -13,8 +13,11 @@
 #include <memory>
 #include <set>
 #include <string>
-#include <tuple>
+#include <string_view>
 
+#include "src/cloudprovider/unavailable_offerings.h"
+#include "src/controllers/batcher.h"
+#include "src/metrics/registry.h"
 #include "src/provisioning/launch.h"
 #include "src/provisioning/node_class_catalog.h"
 #include "src/provisioning/snapshot_input.h"
@@ -57,8 +60,11 @@ class KarpenterHost {
       std::shared_ptr<const state::ClusterSnapshot> snapshot);
   // Creates a NodeClaim for `claim` and launches it as provisioning does (CreateFleet latency,
   // ICE fallback, registration liveness); returns its name. `claim`'s instance types are copied.
+  // `reason` labels karpenter_nodeclaims_created_total: "provisioning", or the disruption
+  // reason a replacement is for.
   std::string LaunchNodeClaim(const provisioning::NewNodeClaim& claim,
-                              const provisioning::LaunchPrediction& launch);
+                              const provisioning::LaunchPrediction& launch,
+                              std::string_view reason = "provisioning");
 
   // Deletes the instance's NodeClaim as the termination controller would: taints the node
   // karpenter.sh/disrupted, drains it (PDBs, critical pods last, the claim's
@@ -74,31 +80,35 @@ class KarpenterHost {
   void EnqueueInterruptionMessage(std::string body);
 
   Cluster& cluster() { return cluster_; }
+  // Upstream's metrics as the controllers emit them (src/metrics/karpenter_metrics.h).
+  metrics::Registry& metrics() { return metrics_; }
+  // Sets the gauges read at the end of a run (cluster state) and counts the nodes that
+  // registered; call once, after the run.
+  void FinishMetrics();
   uint64_t node_claims_created() const { return claim_count_; }
   const DisruptionController& disruption_controller() const { return *controller_; }
   DisruptionController& disruption_controller() { return *controller_; }
 
  private:
-  using OfferingKey = std::tuple<std::string, std::string, std::string>;
-
-  void CheckBatch();
   void HandleInterruptionMessage(const std::string& body);
+  // karpenter_nodeclaims_terminated_total, and karpenter_nodes_terminated_total for an instance
+  // whose Node had registered.
+  void CountTermination(const InstanceRequest& request, bool registered);
+  // karpenter_nodeclaims_disrupted_total for the instance's NodeClaim.
+  void CountDisrupted(const InstanceRequest& request, std::string_view reason);
   void Provision();
   void Launch(const std::string& name);
   void FailLaunch(const std::string& name, const std::string& reason);
   // Liveness: deletes the NodeClaim (and its instance) if its Node never registered.
   void CheckRegistered(const std::string& name, const std::string& instance_id);
-  void MarkUnavailableOfferings(provisioning::SchedulerInput& input);
-  void ExpireUnavailableOfferings();
   void PollDisruption();
 
   Cluster& cluster_;
+  metrics::Registry metrics_;
   provisioning::CatalogCache catalogs_;
   provisioning::BoundPodCharges bound_pod_charges_;  // across the host's scheduler inputs
-  bool batch_open_ = false;
-  SimMillis batch_started_ = 0;
-  SimMillis batch_idle_until_ = 0;
-  SimMillis batch_max_ = 0;
+  // BATCH_IDLE_DURATION / BATCH_MAX_DURATION, drawn from the latency model.
+  controllers::Batcher batcher_;
   uint64_t claim_count_ = 0;
   // A NodeClaim waiting for CreateFleet. The solve's claim points into its SchedulerInput, which
   // is gone by then, so the launch keeps its own copies of the instance types and repoints the
@@ -109,8 +119,7 @@ class KarpenterHost {
   };
   std::map<std::string, PendingLaunch> launching_;
   std::map<std::string, SimMillis> requested_at_;
-  std::map<OfferingKey, SimMillis> unavailable_until_;
-  uint64_t unavailable_version_ = 0;
+  cloudprovider::UnavailableOfferings unavailable_;
   DisruptionPass disruption_;
   std::unique_ptr<DisruptionController> controller_;
   std::set<std::string> draining_claims_;  // NodeClaims an interruption already deleted

@@ -176,6 +176,12 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
   result.pod_pending_samples = counters.pod_pending_seconds;
   std::sort(result.pod_pending_samples.begin(), result.pod_pending_samples.end());
   result.timeline = log.TakeMarks();
+  if (karpenter) {
+    karpenter->FinishMetrics();
+    result.metrics_text = karpenter->metrics().PrometheusText();
+    result.undeclared_metrics.assign(karpenter->metrics().undeclared().begin(),
+                                     karpenter->metrics().undeclared().end());
+  }
   return result;
 }
 

@@ -53,6 +53,11 @@ struct RunResult {
   std::vector<double> pod_pending_samples;
   std::vector<ClusterSample> samples;
   std::vector<TimelineMark> timeline;
+  // Karpenter's metrics at the end of the run in the Prometheus text format (empty for Cluster
+  // Autoscaler), and any metric name its controllers wrote that upstream does not declare
+  // (a bug: none are expected).
+  std::string metrics_text;
+  std::vector<std::string> undeclared_metrics;
 };
 
 // Told after each sample: which run, the simulated time reached and the run's end.
