@@ -32,6 +32,7 @@ KarpenterHost::KarpenterHost(Cluster& cluster)
                    [this] {
                      return Sample(cluster_.latency().unavailable_offering_ttl, cluster_.random());
                    }),
+      interruption_(unavailable_, metrics_, MakeInterruptionHooks()),
       controller_(std::make_unique<DisruptionController>(*this)) {}
 
 KarpenterHost::~KarpenterHost() = default;
@@ -104,40 +105,48 @@ void KarpenterHost::EnqueueInterruptionMessage(std::string body) {
 }
 
 void KarpenterHost::HandleInterruptionMessage(const std::string& body) {
-  const SimMillis now = cluster_.queue().now();
-  absl::StatusOr<interruption::Message> message = interruption::ParseMessage(body);
-  if (!message.ok()) {
-    // Upstream deletes an unparsable message and moves on.
-    metrics_.Add("karpenter_interruption_deleted_messages_total", {}, 1);
-    cluster_.log().Record(now, "InterruptionMessageInvalid",
-                          {Str("error", message.status().ToString())});
-    return;
-  }
-  const interruption::Action action = interruption::ActionFor(message->kind);
-  const std::string kind(interruption::KindName(message->kind));
-  metrics_.Add("karpenter_interruption_received_messages_total", {{"message_type", kind}}, 1);
+  // The twin's queue hands each message over as it arrives (the long poll returns at once) and
+  // deletes it, parsed or not, as upstream does.
   metrics_.Add("karpenter_interruption_deleted_messages_total", {}, 1);
-  for (const std::string& id : message->instance_ids) {
-    auto it = cluster_.instances().find(id);
-    if (it == cluster_.instances().end() || it->second.phase == NodePhase::kTerminated ||
-        it->second.request.node_claim.empty()) {
-      continue;  // not an instance of ours (or already gone)
-    }
-    const Instance& instance = it->second;
-    cluster_.log().Record(now, "InterruptionReceived",
-                          {Str("kind", std::string(interruption::KindName(message->kind))),
-                           Str("reason", std::string(action.event_reason)), Str("instance", id),
-                           Str("nodeClaim", instance.request.node_claim)});
-    if (action.mark_offering_unavailable) {
-      MarkOfferingUnavailable(instance.request.instance_type, instance.request.zone,
-                              instance.request.capacity_type);
-    }
-    if (action.delete_node_claim && !draining_claims_.contains(instance.request.node_claim)) {
-      draining_claims_.insert(instance.request.node_claim);
-      CountDisrupted(instance.request, kind);
-      TerminateNodeClaim(instance);
-    }
+  if (absl::Status handled = interruption_.Handle(body); !handled.ok()) {
+    cluster_.log().Record(cluster_.queue().now(), "InterruptionMessageInvalid",
+                          {Str("error", handled.ToString())});
   }
+}
+
+std::optional<controllers::InterruptedInstance> KarpenterHost::FindInterrupted(
+    const std::string& instance_id) const {
+  auto it = cluster_.instances().find(instance_id);
+  if (it == cluster_.instances().end() || it->second.phase == NodePhase::kTerminated ||
+      it->second.request.node_claim.empty()) {
+    return std::nullopt;
+  }
+  const InstanceRequest& request = it->second.request;
+  auto pool = request.labels.find(std::string(api::kNodePoolLabelKey));
+  return controllers::InterruptedInstance{
+      .instance_id = instance_id,
+      .node_claim = request.node_claim,
+      .node_pool = pool == request.labels.end() ? std::string() : pool->second,
+      .offering = {request.instance_type, request.zone, request.capacity_type}};
+}
+
+controllers::InterruptionHooks KarpenterHost::MakeInterruptionHooks() {
+  return {
+      .find = [this](const std::string& id) { return FindInterrupted(id); },
+      .received =
+          [this](const controllers::InterruptedInstance& instance,
+                 const interruption::Message& message, const interruption::Action& action) {
+            cluster_.log().Record(
+                cluster_.queue().now(), "InterruptionReceived",
+                {Str("kind", std::string(interruption::KindName(message.kind))),
+                 Str("reason", std::string(action.event_reason)),
+                 Str("instance", instance.instance_id), Str("nodeClaim", instance.node_claim)});
+          },
+      .delete_node_claim =
+          [this](const controllers::InterruptedInstance& instance) {
+            TerminateNodeClaim(cluster_.instances().at(instance.instance_id));
+          },
+  };
 }
 
 absl::StatusOr<std::unique_ptr<PlanningInput>> KarpenterHost::BuildPlanningInput() {
@@ -324,15 +333,6 @@ void KarpenterHost::CountTermination(const InstanceRequest& request, bool regist
     metrics_.Add("karpenter_nodes_terminated_total", {{"nodepool", pool}, {"zone", request.zone}},
                  1);
   }
-}
-
-void KarpenterHost::CountDisrupted(const InstanceRequest& request, std::string_view reason) {
-  auto it = request.labels.find(std::string(api::kNodePoolLabelKey));
-  metrics_.Add("karpenter_nodeclaims_disrupted_total",
-               {{"reason", std::string(reason)},
-                {"nodepool", it == request.labels.end() ? std::string() : it->second},
-                {"capacity_type", request.capacity_type}},
-               1);
 }
 
 void KarpenterHost::FinishMetrics() {

@@ -11,12 +11,13 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <set>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "src/cloudprovider/unavailable_offerings.h"
 #include "src/controllers/batcher.h"
+#include "src/controllers/interruption.h"
 #include "src/metrics/registry.h"
 #include "src/provisioning/launch.h"
 #include "src/provisioning/node_class_catalog.h"
@@ -94,8 +95,10 @@ class KarpenterHost {
   // karpenter_nodeclaims_terminated_total, and karpenter_nodes_terminated_total for an instance
   // whose Node had registered.
   void CountTermination(const InstanceRequest& request, bool registered);
-  // karpenter_nodeclaims_disrupted_total for the instance's NodeClaim.
-  void CountDisrupted(const InstanceRequest& request, std::string_view reason);
+  // The interruption controller's view of the twin: its instances and how a NodeClaim goes.
+  std::optional<controllers::InterruptedInstance> FindInterrupted(
+      const std::string& instance_id) const;
+  controllers::InterruptionHooks MakeInterruptionHooks();
   void Provision();
   void Launch(const std::string& name);
   void FailLaunch(const std::string& name, const std::string& reason);
@@ -120,9 +123,9 @@ class KarpenterHost {
   std::map<std::string, PendingLaunch> launching_;
   std::map<std::string, SimMillis> requested_at_;
   cloudprovider::UnavailableOfferings unavailable_;
+  controllers::InterruptionController interruption_;
   DisruptionPass disruption_;
   std::unique_ptr<DisruptionController> controller_;
-  std::set<std::string> draining_claims_;  // NodeClaims an interruption already deleted
 };
 
 }  // namespace karpenter::sim
