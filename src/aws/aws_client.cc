@@ -77,7 +77,10 @@ absl::StatusOr<XmlDocument> AwsClient::CallQuery(const QueryRequest& query) {
 absl::StatusOr<nlohmann::json> AwsClient::CallJson(std::string_view target,
                                                    const nlohmann::json& body,
                                                    std::string_view content_type) {
-  HttpRequest request{.method = "POST", .url = "/", .body = body.dump()};
+  // dump() throws on invalid UTF-8 unless told otherwise; replacing keeps the call exception-free.
+  HttpRequest request{.method = "POST",
+                      .url = "/",
+                      .body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
   request.SetHeader("Content-Type", content_type);
   request.SetHeader("X-Amz-Target", target);
   KP_ASSIGN_OR_RETURN(const HttpResponse response, Send(std::move(request), target));

@@ -113,6 +113,17 @@ TEST(AwsClient, JsonCallSetsTargetAndParses) {
   EXPECT_EQ(h.transport.requests()[0].body, R"({"Name":"/x"})");
 }
 
+TEST(AwsClient, InvalidUtf8InAJsonBodyIsReplacedNotThrown) {
+  Harness h;
+  h.transport.Push(200, "{}");
+  AwsClient client = h.Client();
+  ASSERT_TRUE(client
+                  .CallJson("AmazonSQS.SendMessage", {{"MessageBody", "bad \xff byte"}},
+                            "application/x-amz-json-1.0")
+                  .ok());
+  EXPECT_EQ(h.transport.requests()[0].body, "{\"MessageBody\":\"bad \xef\xbf\xbd byte\"}");
+}
+
 TEST(AwsRetry, BackoffIsCappedFullJitter) {
   FakeRandom random(0.999);
   const RetryOptions options;
