@@ -2,6 +2,8 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
+
 namespace karpenter::aws {
 
 std::string HexEncode(std::string_view bytes) {
@@ -12,6 +14,15 @@ std::string HexEncode(std::string_view bytes) {
     out.push_back(kDigits[c >> 4]);
     out.push_back(kDigits[c & 0xf]);
   }
+  return out;
+}
+
+std::string Base64Encode(std::string_view bytes) {
+  std::string out(4 * ((bytes.size() + 2) / 3), '\0');
+  const int written = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                      reinterpret_cast<const unsigned char*>(bytes.data()),
+                                      static_cast<int>(bytes.size()));
+  out.resize(static_cast<size_t>(std::max(written, 0)));
   return out;
 }
 

@@ -159,6 +159,30 @@ absl::StatusOr<std::vector<Image>> Ec2Client::DescribeImages(const ImageQuery& q
   return out;
 }
 
+absl::StatusOr<std::vector<SpotPrice>> Ec2Client::DescribeSpotPriceHistory(
+    const std::vector<std::string>& instance_types, absl::Time start_time) {
+  QueryRequest request("DescribeSpotPriceHistory", kApiVersion);
+  request.SetList("InstanceType", instance_types)
+      .Set("ProductDescription.1", "Linux/UNIX")
+      .Set("StartTime", absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", start_time, absl::UTCTimeZone()))
+      .Set("MaxResults", "1000");
+  std::vector<SpotPrice> out;
+  KP_RETURN_IF_ERROR(Paginate(request, [&](const XmlNode& root) {
+    for (const XmlNode& item : root.Child("spotPriceHistorySet").Children("item")) {
+      SpotPrice price{.instance_type = item.ChildText("instanceType"),
+                      .zone = item.ChildText("availabilityZone"),
+                      .timestamp = item.ChildText("timestamp")};
+      // A price that does not parse is dropped rather than read as free.
+      if (!absl::SimpleAtod(item.ChildText("spotPrice"), &price.price) || price.price <= 0) {
+        continue;
+      }
+      out.push_back(std::move(price));
+    }
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
 absl::StatusOr<std::vector<Instance>> Ec2Client::DescribeInstances(
     const std::vector<std::string>& instance_ids, const std::vector<Filter>& filters,
     int page_size) {

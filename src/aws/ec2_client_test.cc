@@ -17,7 +17,7 @@ struct Harness {
   RetryQuota quota;
   AwsClient client{AwsContext{transport, credentials, clock, random, quota},
                    {.url = "http://127.0.0.1:1", .scope = {"us-west-2", "ec2"}}};
-  Ec2Client ec2{client};
+  Ec2Client ec2{client, random};
 };
 
 std::string SubnetPage(const std::string& id, const std::string& next_token) {
@@ -93,6 +93,73 @@ TEST(AwsEc2, ReadsInstanceTypeFields) {
   EXPECT_EQ(t.ipv4_per_interface, 15);
   EXPECT_EQ(t.gpu_count, 1);
   EXPECT_TRUE(t.current_generation);
+}
+
+TEST(AwsEc2, CreateFleetReadsInstancesAndCapacityErrors) {
+  Harness h;
+  h.transport.Push(
+      200,
+      "<CreateFleetResponse><fleetId>fleet-1</fleetId><errorSet><item>"
+      "<launchTemplateAndOverrides><overrides><instanceType>c5.large</instanceType>"
+      "<subnetId>subnet-a</subnetId><availabilityZone>us-west-2a</availabilityZone></overrides>"
+      "</launchTemplateAndOverrides><lifecycle>spot</lifecycle>"
+      "<errorCode>InsufficientInstanceCapacity</errorCode><errorMessage>none left</errorMessage>"
+      "</item></errorSet><fleetInstanceSet><item><launchTemplateAndOverrides><overrides>"
+      "<instanceType>m5.large</instanceType><subnetId>subnet-b</subnetId>"
+      "<availabilityZone>us-west-2b</availabilityZone></overrides></launchTemplateAndOverrides>"
+      "<lifecycle>spot</lifecycle><instanceIds><item>i-1</item></instanceIds>"
+      "<instanceType>m5.large</instanceType></item></fleetInstanceSet></CreateFleetResponse>");
+  auto fleet = h.ec2.CreateFleet(
+      {.launch_template_name = "lt",
+       .overrides = {{.instance_type = "c5.large"}, {.instance_type = "m5.large"}},
+       .spot = true});
+  ASSERT_TRUE(fleet.ok()) << fleet.status();
+  ASSERT_EQ(fleet->errors.size(), 1u);
+  EXPECT_EQ(fleet->errors[0].code, "InsufficientInstanceCapacity");
+  EXPECT_EQ(fleet->errors[0].failed_override.zone, "us-west-2a");
+  ASSERT_EQ(fleet->instances.size(), 1u);
+  EXPECT_EQ(fleet->instances[0].id, "i-1");
+  EXPECT_EQ(fleet->instances[0].zone, "us-west-2b");
+  EXPECT_TRUE(fleet->instances[0].spot);
+  const std::string& body = h.transport.requests()[0].body;
+  EXPECT_TRUE(absl::StrContains(body, "SpotOptions.AllocationStrategy=price-capacity-optimized"));
+  EXPECT_TRUE(absl::StrContains(body, "Type=instant"));
+  EXPECT_TRUE(absl::StrContains(body, "ClientToken=kp-"));
+}
+
+TEST(AwsEc2, CreateFleetTokenIsStableAcrossRetriesAndOnDemandIsLowestPrice) {
+  Harness h;
+  h.transport.Push(503, "");
+  h.transport.Push(200, "<CreateFleetResponse><fleetId>f</fleetId></CreateFleetResponse>");
+  ASSERT_TRUE(
+      h.ec2
+          .CreateFleet({.launch_template_name = "lt", .overrides = {{.instance_type = "m5.large"}}})
+          .ok());
+  ASSERT_EQ(h.transport.requests().size(), 2u);
+  // The retry is the same request: EC2 sees the same ClientToken and launches nothing twice.
+  EXPECT_EQ(h.transport.requests()[0].body, h.transport.requests()[1].body);
+  EXPECT_TRUE(absl::StrContains(h.transport.requests()[0].body,
+                                "OnDemandOptions.AllocationStrategy=lowest-price"));
+}
+
+TEST(AwsEc2, LaunchTemplatesAlwaysEncryptAndRequireImdsV2) {
+  Harness h;
+  h.transport.Push(200,
+                   "<CreateLaunchTemplateResponse><launchTemplate><launchTemplateId>lt-1"
+                   "</launchTemplateId></launchTemplate></CreateLaunchTemplateResponse>");
+  ASSERT_TRUE(h.ec2
+                  .CreateLaunchTemplate({.name = "n",
+                                         .image_id = "ami-1",
+                                         .user_data = "hi",
+                                         .block_devices = {{}, {.device_name = "/dev/xvdb"}},
+                                         .tags = {{"k", "v"}}})
+                  .ok());
+  const std::string& body = h.transport.requests()[0].body;
+  EXPECT_TRUE(absl::StrContains(body, "MetadataOptions.HttpTokens=required"));
+  EXPECT_TRUE(absl::StrContains(body, "BlockDeviceMapping.1.Ebs.Encrypted=true"));
+  EXPECT_TRUE(absl::StrContains(body, "BlockDeviceMapping.2.Ebs.Encrypted=true"));
+  EXPECT_TRUE(absl::StrContains(body, "LaunchTemplateData.UserData=aGk%3D"));
+  EXPECT_TRUE(absl::StrContains(body, "TagSpecification.1.ResourceType=launch-template"));
 }
 
 }  // namespace

@@ -33,7 +33,7 @@ std::string Seed(AwsClient& ec2, QueryRequest request,
 
 TEST_F(MotoEc2, DescribeInstanceTypesAndOfferings) {
   AwsClient client = Client(Ec2Service());
-  Ec2Client ec2(client);
+  Ec2Client ec2(client, random_);
   auto types = ec2.DescribeInstanceTypes();
   ASSERT_TRUE(types.ok()) << types.status();
   EXPECT_GT(types->size(), 500u);
@@ -90,7 +90,7 @@ TEST_F(MotoEc2, DescribeSubnetsAndSecurityGroupsByDiscoveryTag) {
       .Set("Tag.1.Value", "demo cluster");
   ASSERT_TRUE(client.CallQuery(tag).ok());
 
-  Ec2Client ec2(client);
+  Ec2Client ec2(client, random_);
   const std::vector<Filter> discovery = {
       {.name = "tag:karpenter.sh/discovery", .values = {"demo cluster"}}};
   auto found = ec2.DescribeSubnets(discovery);
@@ -116,7 +116,7 @@ TEST_F(MotoEc2, DescribeSubnetsAndSecurityGroupsByDiscoveryTag) {
 
 TEST_F(MotoEc2, DescribeImagesByOwnerNameAndId) {
   AwsClient client = Client(Ec2Service());
-  Ec2Client ec2(client);
+  Ec2Client ec2(client, random_);
   auto images = ec2.DescribeImages(
       {.owners = {"amazon"}, .filters = {{.name = "name", .values = {"amzn2-ami-*"}}}});
   ASSERT_TRUE(images.ok()) << images.status();
@@ -131,7 +131,7 @@ TEST_F(MotoEc2, DescribeImagesByOwnerNameAndId) {
 
 TEST_F(MotoEc2, DescribeInstancesFollowsNextToken) {
   AwsClient client = Client(Ec2Service());
-  Ec2Client ec2(client);
+  Ec2Client ec2(client, random_);
   auto images = ec2.DescribeImages({.owners = {"amazon"}});
   ASSERT_TRUE(images.ok() && !images->empty());
   for (int i = 0; i < 7; ++i) {
