@@ -48,6 +48,14 @@ absl::StatusOr<nlohmann::json> ParseJson(std::string_view text, const JsonLimits
   return out;
 }
 
+const nlohmann::json& JsonObject(const nlohmann::json& object, std::string_view key) {
+  static const nlohmann::json* const kEmpty = new nlohmann::json(nlohmann::json::object());
+  if (!object.is_object()) return *kEmpty;
+  auto it = object.find(key);
+  if (it == object.end() || !it->is_object()) return *kEmpty;
+  return *it;
+}
+
 std::string JsonString(const nlohmann::json& object, std::string_view key) {
   if (!object.is_object()) return {};
   auto it = object.find(key);

@@ -20,6 +20,10 @@ struct JsonLimits {
 // kInvalidArgument for malformed JSON, kOutOfRange when a limit is exceeded.
 absl::StatusOr<nlohmann::json> ParseJson(std::string_view text, const JsonLimits& limits = {});
 
+// The object at `key` of an object, or an empty object when absent or not an object (nlohmann's
+// value() throws on type mismatches, which this never does).
+const nlohmann::json& JsonObject(const nlohmann::json& object, std::string_view key);
+
 // The string at `key` of an object, or "" when absent or not a string.
 std::string JsonString(const nlohmann::json& object, std::string_view key);
 
