@@ -3,6 +3,7 @@
 // the service clients (ec2_client.h, ...) are thin typed layers over these two.
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <string_view>
 
@@ -46,13 +47,13 @@ class AwsClient {
 
   const ServiceEndpoint& endpoint() const { return endpoint_; }
   // Attempts sent so far, retries included (for tests and metrics).
-  int attempts() const { return attempts_; }
+  int attempts() const { return attempts_.load(); }
 
  private:
   AwsContext context_;
   const ServiceEndpoint endpoint_;
   SigV4Signer signer_;
-  int attempts_ = 0;
+  std::atomic<int> attempts_ = 0;  // clients are shared by controller threads
 };
 
 }  // namespace karpenter::aws

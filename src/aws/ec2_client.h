@@ -4,6 +4,7 @@
 // TerminateInstances. A concrete class (not a seam) so the CloudProvider can wrap it later.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -200,7 +201,7 @@ class Ec2Client {
       const std::vector<std::string>& instance_ids);
 
   // Pages requested so far (for the pagination tests).
-  int pages() const { return pages_; }
+  int pages() const { return pages_.load(); }
 
  private:
   // Sends `request` once per page, each with the previous answer's nextToken, and hands every
@@ -210,7 +211,7 @@ class Ec2Client {
 
   AwsClient& client_;
   Random& random_;
-  int pages_ = 0;
+  std::atomic<int> pages_ = 0;
 };
 
 }  // namespace karpenter::aws

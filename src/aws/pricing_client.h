@@ -4,6 +4,7 @@
 // product cannot hide the rest.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <string>
 
@@ -22,13 +23,13 @@ class PricingClient {
   // `region_code` (e.g. "us-west-2"). When a type has several prices, the lowest wins.
   absl::StatusOr<std::map<std::string, double>> OnDemandPrices(const std::string& region_code);
 
-  int pages() const { return pages_; }
-  int skipped_entries() const { return skipped_; }
+  int pages() const { return pages_.load(); }
+  int skipped_entries() const { return skipped_.load(); }
 
  private:
   AwsClient& client_;
-  int pages_ = 0;
-  int skipped_ = 0;
+  std::atomic<int> pages_ = 0;
+  std::atomic<int> skipped_ = 0;
 };
 
 }  // namespace karpenter::aws
