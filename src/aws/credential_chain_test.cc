@@ -1,5 +1,7 @@
 #include "src/aws/credential_chain.h"
 
+#include <unistd.h>
+
 #include <fstream>
 
 #include "absl/strings/match.h"
@@ -14,7 +16,8 @@ namespace {
 using Vars = std::map<std::string, std::string, std::less<>>;
 
 std::string WriteFile(const std::string& name, const std::string& text) {
-  const std::string path = absl::StrCat(testing::TempDir(), "/", name);
+  // The pid keeps concurrent runs of the suite (other checkouts, ctest -j) apart.
+  const std::string path = absl::StrCat(testing::TempDir(), "/", getpid(), "_", name);
   std::ofstream(path) << text;
   return path;
 }

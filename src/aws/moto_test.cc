@@ -1,5 +1,7 @@
 // Integration tests against moto_server: the EC2, STS, SSM and SQS clients and the web-identity
 // credential source, over the real libcurl transport and SigV4, on 127.0.0.1 only.
+#include <unistd.h>
+
 #include <fstream>
 #include <set>
 
@@ -165,7 +167,8 @@ TEST_F(MotoSts, GetCallerIdentity) {
 }
 
 TEST_F(MotoSts, WebIdentityCredentialsComeFromSts) {
-  const std::string token_file = absl::StrCat(testing::TempDir(), "/moto_web_identity_token");
+  const std::string token_file =
+      absl::StrCat(testing::TempDir(), "/", getpid(), "_moto_web_identity_token");
   std::ofstream(token_file) << "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJrYXJwZW50ZXIifQ.c2ln";
   MapEnvironment env(std::map<std::string, std::string, std::less<>>{
       {"HOME", "/nonexistent"},

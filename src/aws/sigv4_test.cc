@@ -1,6 +1,7 @@
 #include "src/aws/sigv4.h"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -29,7 +30,10 @@ struct Case {
 // Runs testdata/sigv4_oracle.py (botocore's SigV4Auth) over `cases`; nullopt when botocore is
 // missing, so the caller can skip.
 std::optional<std::vector<nlohmann::json>> RunOracle(const std::vector<Case>& cases) {
-  const std::string input = absl::StrCat(testing::TempDir(), "/sigv4_oracle_in.jsonl");
+  // One file per test: ctest runs tests in parallel processes.
+  const std::string input =
+      absl::StrCat(testing::TempDir(), "/sigv4_oracle_", getpid(), "_",
+                   testing::UnitTest::GetInstance()->current_test_info()->name(), ".jsonl");
   {
     std::ofstream out(input);
     for (const Case& c : cases) {
