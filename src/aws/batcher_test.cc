@@ -4,48 +4,10 @@
 #include <thread>
 
 #include "gtest/gtest.h"
+#include "src/aws/test_fakes.h"
 
 namespace karpenter::aws {
 namespace {
-
-// A clock whose sleepers wait until the test moves time past their wake-up.
-class ManualClock final : public Clock {
- public:
-  absl::Time Now() override {
-    std::lock_guard<std::mutex> lock(mu_);
-    return now_;
-  }
-  void SleepFor(absl::Duration duration) override {
-    std::unique_lock<std::mutex> lock(mu_);
-    const absl::Time wake = now_ + duration;
-    ++sleepers_;
-    cv_.wait(lock, [&] { return now_ >= wake; });
-    --sleepers_;
-  }
-  void Advance(absl::Duration duration) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      now_ += duration;
-    }
-    cv_.notify_all();
-  }
-  int sleepers() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return sleepers_;
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  absl::Time now_ = absl::FromUnixSeconds(1'800'000'000);
-  int sleepers_ = 0;
-};
-
-// Spins (yielding) until `done` holds; the test's clock, not the wall clock, drives the batcher.
-template <typename Predicate>
-void WaitUntil(Predicate done) {
-  while (!done()) std::this_thread::yield();
-}
 
 TEST(AwsBatcher, ConcurrentCallersShareOneExecution) {
   ManualClock clock;

@@ -1,11 +1,15 @@
 // Fakes of the AWS provider's seams for tests: a clock that moves only when told (and when
-// something sleeps on it), a fixed `Random`, a transport that answers from a script and logs what
-// it was sent, and fixed credentials.
+// something sleeps on it), a thread-safe clock whose sleepers wait for the test to move time, a
+// fixed `Random`, a transport that answers from a script and logs what it was sent, and fixed
+// credentials.
 #pragma once
 
+#include <condition_variable>
 #include <deque>
 #include <functional>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -30,6 +34,46 @@ class FakeClock final : public Clock {
   absl::Time now_;
   std::vector<absl::Duration> sleeps_;
 };
+
+// A clock whose sleepers wait until the test moves time past their wake-up.
+class ManualClock final : public Clock {
+ public:
+  absl::Time Now() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return now_;
+  }
+  void SleepFor(absl::Duration duration) override {
+    std::unique_lock<std::mutex> lock(mu_);
+    const absl::Time wake = now_ + duration;
+    ++sleepers_;
+    cv_.wait(lock, [&] { return now_ >= wake; });
+    --sleepers_;
+  }
+  void Advance(absl::Duration duration) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      now_ += duration;
+    }
+    cv_.notify_all();
+  }
+  int sleepers() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return sleepers_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  absl::Time now_ = absl::FromUnixSeconds(1'800'000'000);
+  int sleepers_ = 0;
+};
+
+// Spins (yielding) until `done` holds: threads under test are driven by a ManualClock, not by
+// the wall clock, so there is nothing to sleep on.
+template <typename Predicate>
+void WaitUntil(Predicate done) {
+  while (!done()) std::this_thread::yield();
+}
 
 class FakeRandom final : public Random {
  public:
