@@ -16,6 +16,7 @@ namespace {
 constexpr char kCodePayload[] = "type.karpenter.sh/aws.ErrorCode";
 // Error bodies are short; a long one is not worth parsing.
 constexpr size_t kMaxErrorBody = size_t{256} << 10;
+constexpr size_t kMaxMessageBytes = 1024;
 
 bool OneOf(std::string_view code, std::initializer_list<std::string_view> codes) {
   return std::find(codes.begin(), codes.end(), code) != codes.end();
@@ -64,10 +65,11 @@ bool ReadJsonError(std::string_view body, AwsError& error) {
 AwsError ParseAwsError(const HttpResponse& response) {
   AwsError error{.http_status = response.status};
   error.request_id = std::string(response.Header("x-amzn-requestid"));
-  const std::string_view body = response.body;
-  const bool parsed = body.starts_with("<") || body.find("<?xml") != std::string_view::npos
-                          ? ReadXmlError(body, error)
-                          : ReadJsonError(body, error);
+  std::string_view body = response.body;
+  const size_t start = body.find_first_not_of(" \t\r\n");
+  body = start == std::string_view::npos ? std::string_view() : body.substr(start);
+  const bool parsed =
+      body.starts_with("<") ? ReadXmlError(body, error) : ReadJsonError(body, error);
   if (!parsed) {
     const std::string header = ShapeName(response.Header("x-amzn-errortype"));
     error.code = header.empty() ? absl::StrCat("HTTP", response.status) : header;
@@ -130,9 +132,11 @@ RetryKind ClassifyForRetry(const AwsError& error) {
 }
 
 absl::Status ToStatus(const AwsError& error, std::string_view operation) {
+  // The service's text is untrusted and ends up in logs and conditions: keep it short.
+  const absl::string_view text = absl::string_view(error.message).substr(0, kMaxMessageBytes);
   const std::string message = absl::StrCat(
       AbslView(operation), ": ", error.code, " (HTTP ", error.http_status, ")",
-      error.message.empty() ? "" : ": ", error.message,
+      text.empty() ? "" : ": ", text,
       error.request_id.empty() ? "" : absl::StrCat(" [request ", error.request_id, "]"));
   absl::Status status;
   if (IsNotFoundCode(error.code)) {

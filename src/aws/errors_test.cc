@@ -82,6 +82,17 @@ TEST(AwsErrors, StatusCarriesTheCode) {
             absl::StatusCode::kUnavailable);
 }
 
+TEST(AwsErrors, LeadingWhitespaceAndLongMessages) {
+  const AwsError error =
+      ParseAwsError({.status = 400,
+                     .body = "\n  <Response><Errors><Error><Code>Unsupported</Code><Message>" +
+                             std::string(5000, 'x') + "</Message></Error></Errors></Response>"});
+  EXPECT_EQ(error.code, "Unsupported");
+  const absl::Status status = ToStatus(error, "CreateFleet");
+  EXPECT_LT(status.message().size(), 1200u);
+  EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
+}
+
 TEST(AwsJson, LimitsAndMalformedInput) {
   EXPECT_TRUE(ParseJson(R"({"a":[1,{"b":"[[["}]})").ok());
   EXPECT_EQ(ParseJson("{").status().code(), absl::StatusCode::kInvalidArgument);
