@@ -1,0 +1,139 @@
+#include "src/aws/aws_client.h"
+
+#include "gtest/gtest.h"
+#include "src/aws/errors.h"
+#include "src/aws/test_fakes.h"
+
+namespace karpenter::aws {
+namespace {
+
+constexpr char kThrottled[] =
+    "<Response><Errors><Error><Code>RequestLimitExceeded</Code><Message>slow down</Message>"
+    "</Error></Errors></Response>";
+
+struct Harness {
+  FakeTransport transport;
+  StaticCredentialsProvider credentials{
+      Credentials{.access_key_id = "AK", .secret_access_key = "SK", .session_token = "TOKEN"}};
+  FakeClock clock;
+  FakeRandom random{0.5};
+  RetryQuota quota{500};
+
+  AwsClient Client(RetryOptions retry = {}) {
+    return AwsClient(AwsContext{transport, credentials, clock, random, quota, retry},
+                     {.url = "http://127.0.0.1:5000", .scope = {"us-west-2", "ec2"}});
+  }
+};
+
+TEST(AwsClient, QueryCallSignsAndParses) {
+  Harness h;
+  h.transport.Push(200, "<DescribeRegionsResponse><regionInfo/></DescribeRegionsResponse>");
+  AwsClient client = h.Client();
+  auto doc = client.CallQuery(QueryRequest("DescribeRegions", "2016-11-15"));
+  ASSERT_TRUE(doc.ok()) << doc.status();
+  EXPECT_EQ(doc->Root().Name(), "DescribeRegionsResponse");
+  ASSERT_EQ(h.transport.requests().size(), 1u);
+  const HttpRequest& sent = h.transport.requests()[0];
+  EXPECT_EQ(sent.url, "http://127.0.0.1:5000/");
+  EXPECT_EQ(sent.body, "Action=DescribeRegions&Version=2016-11-15");
+  EXPECT_EQ(sent.Header("X-Amz-Security-Token"), "TOKEN");
+  EXPECT_NE(sent.Header("Authorization").find("/us-west-2/ec2/aws4_request"), std::string::npos);
+}
+
+TEST(AwsClient, ThrottlingIsRetriedWithJitteredBackoff) {
+  Harness h;
+  h.transport.Push(400, kThrottled);
+  h.transport.Push(503, "");
+  h.transport.Push(200, "<ok/>");
+  AwsClient client = h.Client();
+  ASSERT_TRUE(client.CallQuery(QueryRequest("DescribeInstances", "2016-11-15")).ok());
+  EXPECT_EQ(client.attempts(), 3);
+  // Full jitter at 0.5 of 1 s, then of 2 s.
+  EXPECT_EQ(h.clock.sleeps(),
+            (std::vector<absl::Duration>{absl::Milliseconds(500), absl::Seconds(1)}));
+  // The successful retry returned its 5 tokens; the first retry's 5 stay spent.
+  EXPECT_EQ(h.quota.available(), 495);
+  // Each attempt is signed at its own time.
+  EXPECT_NE(h.transport.requests()[0].Header("X-Amz-Date"),
+            h.transport.requests()[2].Header("X-Amz-Date"));
+}
+
+TEST(AwsClient, GivesUpAfterMaxAttempts) {
+  Harness h;
+  h.transport.SetHandler([](const HttpRequest&) -> absl::StatusOr<HttpResponse> {
+    return HttpResponse{.status = 400, .body = kThrottled};
+  });
+  AwsClient client = h.Client();
+  auto result = client.CallQuery(QueryRequest("DescribeInstances", "2016-11-15"));
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_EQ(AwsErrorCode(result.status()), "RequestLimitExceeded");
+  EXPECT_NE(result.status().message().find("after 3 attempts"), absl::string_view::npos);
+  EXPECT_EQ(client.attempts(), 3);
+}
+
+TEST(AwsClient, EmptyRetryQuotaFailsFast) {
+  Harness h;
+  h.transport.SetHandler([](const HttpRequest&) -> absl::StatusOr<HttpResponse> {
+    return absl::DeadlineExceededError("timeout");
+  });
+  AwsClient client = h.Client({.max_attempts = 10});
+  // 500 tokens at 10 per timed-out retry: 50 retries over the whole process, then none.
+  for (int i = 0; i < 6; ++i) {
+    (void)client.CallQuery(QueryRequest("DescribeInstances", "2016-11-15"));
+  }
+  EXPECT_EQ(h.quota.available(), 0);
+  EXPECT_EQ(client.attempts(), 56);
+  auto result = client.CallQuery(QueryRequest("DescribeInstances", "2016-11-15"));
+  EXPECT_NE(result.status().message().find("retry quota exhausted"), absl::string_view::npos);
+  EXPECT_EQ(client.attempts(), 57);
+}
+
+TEST(AwsClient, NonRetryableErrorsReturnAtOnce) {
+  Harness h;
+  h.transport.Push(400,
+                   "<Response><Errors><Error><Code>InvalidLaunchTemplateName.NotFoundException"
+                   "</Code></Error></Errors></Response>");
+  AwsClient client = h.Client();
+  auto result = client.CallQuery(QueryRequest("CreateFleet", "2016-11-15"));
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_TRUE(IsLaunchTemplateNotFoundCode(*AwsErrorCode(result.status())));
+  EXPECT_EQ(client.attempts(), 1);
+  EXPECT_TRUE(h.clock.sleeps().empty());
+}
+
+TEST(AwsClient, JsonCallSetsTargetAndParses) {
+  Harness h;
+  h.transport.Push(200, R"({"Parameter":{"Value":"ami-1"}})");
+  AwsClient client = h.Client();
+  auto json =
+      client.CallJson("AmazonSSM.GetParameter", {{"Name", "/x"}}, "application/x-amz-json-1.1");
+  ASSERT_TRUE(json.ok()) << json.status();
+  EXPECT_EQ((*json)["Parameter"]["Value"], "ami-1");
+  EXPECT_EQ(h.transport.requests()[0].Header("X-Amz-Target"), "AmazonSSM.GetParameter");
+  EXPECT_EQ(h.transport.requests()[0].body, R"({"Name":"/x"})");
+}
+
+TEST(AwsClient, InvalidUtf8InAJsonBodyIsReplacedNotThrown) {
+  Harness h;
+  h.transport.Push(200, "{}");
+  AwsClient client = h.Client();
+  ASSERT_TRUE(client
+                  .CallJson("AmazonSQS.SendMessage", {{"MessageBody", "bad \xff byte"}},
+                            "application/x-amz-json-1.0")
+                  .ok());
+  EXPECT_EQ(h.transport.requests()[0].body, "{\"MessageBody\":\"bad \xef\xbf\xbd byte\"}");
+}
+
+TEST(AwsRetry, BackoffIsCappedFullJitter) {
+  FakeRandom random(0.999);
+  const RetryOptions options;
+  EXPECT_LT(RetryBackoff(1, random, options), absl::Seconds(1));
+  EXPECT_GT(RetryBackoff(3, random, options), absl::Seconds(3));
+  EXPECT_LT(RetryBackoff(30, random, options), absl::Seconds(20));
+  EXPECT_GT(RetryBackoff(30, random, options), absl::Seconds(19));
+  FakeRandom zero(0);
+  EXPECT_EQ(RetryBackoff(5, zero, options), absl::ZeroDuration());
+}
+
+}  // namespace
+}  // namespace karpenter::aws
