@@ -38,18 +38,33 @@ absl::StatusOr<std::string> SqsClient::SendMessage(const std::string& queue_url,
 absl::StatusOr<std::vector<SqsMessage>> SqsClient::ReceiveMessage(const std::string& queue_url,
                                                                   int max_messages,
                                                                   int wait_seconds) {
-  KP_ASSIGN_OR_RETURN(
-      const nlohmann::json answer,
-      Call("ReceiveMessage", {{"QueueUrl", queue_url},
-                              {"MaxNumberOfMessages", std::clamp(max_messages, 1, 10)},
-                              {"WaitTimeSeconds", std::clamp(wait_seconds, 0, 20)}}));
+  return ReceiveMessage(queue_url, {.max_messages = max_messages, .wait_seconds = wait_seconds});
+}
+
+absl::StatusOr<std::vector<SqsMessage>> SqsClient::ReceiveMessage(
+    const std::string& queue_url, const SqsReceiveOptions& options) {
+  nlohmann::json request = {{"QueueUrl", queue_url},
+                            {"MaxNumberOfMessages", std::clamp(options.max_messages, 1, 10)},
+                            {"WaitTimeSeconds", std::clamp(options.wait_seconds, 0, 20)}};
+  // SQS's own limit is 12 hours.
+  if (options.visibility_timeout_seconds >= 0)
+    request["VisibilityTimeout"] = std::min(options.visibility_timeout_seconds, 43'200);
+  if (!options.attribute_names.empty()) request["AttributeNames"] = options.attribute_names;
+  KP_ASSIGN_OR_RETURN(const nlohmann::json answer, Call("ReceiveMessage", request));
   std::vector<SqsMessage> out;
   const auto messages = answer.find("Messages");
   if (messages == answer.end() || !messages->is_array()) return out;
   for (const nlohmann::json& message : *messages) {
-    out.push_back({.id = JsonString(message, "MessageId"),
-                   .receipt_handle = JsonString(message, "ReceiptHandle"),
-                   .body = JsonString(message, "Body")});
+    SqsMessage parsed{.id = JsonString(message, "MessageId"),
+                      .receipt_handle = JsonString(message, "ReceiptHandle"),
+                      .body = JsonString(message, "Body")};
+    const auto attributes = message.find("Attributes");
+    if (attributes != message.end() && attributes->is_object()) {
+      for (const auto& [name, value] : attributes->items()) {
+        if (value.is_string()) parsed.attributes[name] = value.get<std::string>();
+      }
+    }
+    out.push_back(std::move(parsed));
   }
   return out;
 }
