@@ -148,49 +148,47 @@ absl::StatusOr<api::Object> FakeKubeCluster::Create(const api::Object& object) {
   return Store(key, std::move(created));
 }
 
-absl::StatusOr<api::Object> FakeKubeCluster::Update(const api::Object& object) {
+absl::StatusOr<api::Object*> FakeKubeCluster::FindForWrite(Verb verb, std::string_view name,
+                                                           const api::Object& object) {
   const ObjectKey key = KeyOf(object);
-  if (std::optional<absl::Status> failure = TakeFailure(Verb::kUpdate)) {
-    Log("Update", key, failure->ToString());
-    return *failure;
-  }
-  auto it = objects_.find(key);
-  if (it == objects_.end()) return NotFoundError(key);
-  const api::ObjectMeta& stored = MetaOf(it->second);
-  const api::ObjectMeta& given = MetaOf(object);
-  if (!given.resource_version.empty() && given.resource_version != stored.resource_version) {
-    Log("Update", key, "Conflict");
-    return ConflictError(key);
-  }
-  api::Object updated = object;
-  CopyStatus(it->second, updated);
-  api::ObjectMeta& meta = MetaOf(updated);
-  meta.uid = stored.uid;
-  meta.creation_timestamp = stored.creation_timestamp;
-  meta.deletion_timestamp = stored.deletion_timestamp;
-  meta.resource_version = NextResourceVersion();
-  Log("Update", key);
-  return Store(key, std::move(updated));
-}
-
-absl::StatusOr<api::Object> FakeKubeCluster::UpdateStatus(const api::Object& object) {
-  const ObjectKey key = KeyOf(object);
-  if (std::optional<absl::Status> failure = TakeFailure(Verb::kUpdateStatus)) {
-    Log("UpdateStatus", key, failure->ToString());
+  if (std::optional<absl::Status> failure = TakeFailure(verb)) {
+    Log(name, key, failure->ToString());
     return *failure;
   }
   auto it = objects_.find(key);
   if (it == objects_.end()) return NotFoundError(key);
   const std::string& given = MetaOf(object).resource_version;
   if (!given.empty() && given != MetaOf(it->second).resource_version) {
-    Log("UpdateStatus", key, "Conflict");
+    Log(name, key, "Conflict");
     return ConflictError(key);
   }
-  api::Object updated = it->second;
+  return &it->second;
+}
+
+void FakeKubeCluster::KeepServerFields(const api::ObjectMeta& stored, api::ObjectMeta& meta) {
+  meta.uid = stored.uid;
+  meta.creation_timestamp = stored.creation_timestamp;
+  meta.deletion_timestamp = stored.deletion_timestamp;
+  meta.resource_version = NextResourceVersion();
+}
+
+absl::StatusOr<api::Object> FakeKubeCluster::Update(const api::Object& object) {
+  KP_ASSIGN_OR_RETURN(api::Object * stored, FindForWrite(Verb::kUpdate, "Update", object));
+  api::Object updated = object;
+  CopyStatus(*stored, updated);
+  KeepServerFields(MetaOf(*stored), MetaOf(updated));
+  Log("Update", KeyOf(object));
+  return Store(KeyOf(object), std::move(updated));
+}
+
+absl::StatusOr<api::Object> FakeKubeCluster::UpdateStatus(const api::Object& object) {
+  KP_ASSIGN_OR_RETURN(api::Object * stored,
+                      FindForWrite(Verb::kUpdateStatus, "UpdateStatus", object));
+  api::Object updated = *stored;
   CopyStatus(object, updated);
   MetaOf(updated).resource_version = NextResourceVersion();
-  Log("UpdateStatus", key);
-  return Store(key, std::move(updated));
+  Log("UpdateStatus", KeyOf(object));
+  return Store(KeyOf(object), std::move(updated));
 }
 
 absl::StatusOr<api::Object> FakeKubeCluster::MergePatch(const ObjectKey& key,
@@ -227,12 +225,7 @@ absl::StatusOr<api::Object> FakeKubeCluster::MergePatch(const ObjectKey& key,
     return absl::InvalidArgumentError("the patched object is invalid");
   }
   api::Object patched = std::move(*(*decoded)[0].object);
-  const api::ObjectMeta& stored = MetaOf(it->second);
-  api::ObjectMeta& meta = MetaOf(patched);
-  meta.uid = stored.uid;
-  meta.creation_timestamp = stored.creation_timestamp;
-  meta.deletion_timestamp = stored.deletion_timestamp;
-  meta.resource_version = NextResourceVersion();
+  KeepServerFields(MetaOf(it->second), MetaOf(patched));
   Log("MergePatch", key);
   return Store(key, std::move(patched));
 }

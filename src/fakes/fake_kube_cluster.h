@@ -57,6 +57,12 @@ class FakeKubeCluster : public ClusterReader, public ClusterWriter {
   std::string NextResourceVersion() { return std::to_string(++resource_version_); }
   void Notify(const ObjectKey& key);
   void Log(std::string_view verb, const ObjectKey& key, std::string_view outcome = {});
+  // The stored object `object` replaces, after the injected failures and the resourceVersion
+  // precondition (`name` is the verb as logged).
+  absl::StatusOr<api::Object*> FindForWrite(Verb verb, std::string_view name,
+                                            const api::Object& object);
+  // Fields only the server sets carry over from `stored`; the resourceVersion moves on.
+  void KeepServerFields(const api::ObjectMeta& stored, api::ObjectMeta& meta);
   // Stores `object` as the new version of `key`, or removes it when it is being deleted and
   // has no finalizers left.
   api::Object Store(const ObjectKey& key, api::Object object);
