@@ -5,6 +5,7 @@
 
 #include "fmt/format.h"
 #include "src/api/json_list_splitter.h"
+#include "src/api/nesting_limit.h"
 #include "src/api/yaml_to_json.h"
 
 namespace karpenter::api {
@@ -244,6 +245,8 @@ std::vector<std::string_view> SupportedKinds() {
 absl::StatusOr<std::vector<Manifest>> DecodeManifests(simdjson::padded_string_view content,
                                                       std::string_view source) {
   if (LooksLikeJson(content)) {
+    // Before any parser: every reader below recurses once per level.
+    KP_RETURN_IF_ERROR(CheckJsonNesting(content));
     std::vector<Manifest> out;
     simdjson::ondemand::parser parser;
     ManifestReader reader(source, out);

@@ -9,6 +9,7 @@
 #include "karpenter/common/status.h"
 #include "simdjson.h"
 #include "src/api/json_writer.h"
+#include "src/api/nesting_limit.h"
 #include "src/api/yaml_document_scan.h"
 #include "src/api/yaml_hang_guard.h"
 #include "yaml-cpp/yaml.h"
@@ -127,10 +128,10 @@ bool FloatToJson(std::string_view s, std::string& out) {
 constexpr size_t kJsonBytesPerYamlByte = 8;
 constexpr size_t kJsonAllowanceBytes = size_t{1} << 20;
 
-// yaml-cpp stops nesting at 500 levels, but an alias inside the node it names (`&a [*a]`) makes
-// a cycle that would be written out forever. JSON deeper than this is refused by the decoder
-// anyway (simdjson's default depth limit is 1024), and manifests nest a few dozen levels.
-constexpr int kMaxJsonDepth = 1000;
+// An alias inside the node it names (`&a [*a]`) makes a cycle that would be written out forever,
+// and aliases of nested nodes nest deeper than the text does: the JSON written is held to the
+// same nesting limit as the input's text.
+constexpr int kMaxJsonDepth = kMaxNestingDepth;
 
 std::string Where(const YAML::Node& node) {
   YAML::Mark mark = node.Mark();

@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "fmt/format.h"
 #include "src/api/validation.h"
+#include "src/api/yaml_document_scan.h"
 #include "src/api/yaml_hang_guard.h"
 #include "src/sim/scenario_reader.h"
 #include "src/sim/scenario_text.h"
@@ -405,8 +406,14 @@ void ParseRoot(ScenarioReader& reader, const YAML::Node& root, Scenario& scenari
 
 absl::StatusOr<Scenario> ParseScenario(std::string_view yaml, std::string_view source) {
   ScenarioReader reader{std::string(source)};
-  if (absl::Status guard = api::CheckNoTopLevelFlowEntry(yaml); !guard.ok()) {
-    return absl::InvalidArgumentError(fmt::format("{}: {}", source, std::string(guard.message())));
+  // The manifest reader's guards: input that hangs yaml-cpp, and the nesting limit (yaml-cpp's
+  // own guard only says "bad file").
+  for (absl::Status guard :
+       {api::CheckNoTopLevelFlowEntry(yaml), api::CheckYamlDocumentsAdvance(yaml)}) {
+    if (!guard.ok()) {
+      return absl::InvalidArgumentError(
+          fmt::format("{}: {}", source, EscapeControlCharacters(std::string(guard.message()))));
+    }
   }
   Scenario scenario;
   // yaml-cpp reports problems by throwing; they are turned into a Status here.

@@ -322,6 +322,16 @@ TEST(ParseScenario, TopLevelCommaIsReportedWithTheFile) {
   EXPECT_EQ(ErrorsOf("[a],\n").rfind("s.yaml: line 1, column ", 0), 0u) << ErrorsOf("[a],\n");
 }
 
+// yaml-cpp's own guard only said "bad file" at 500 levels.
+TEST(ParseScenario, DeepNestingIsReportedWithItsLineAndPath) {
+  const std::string deep = "name: " + std::string(600, '[') + std::string(600, ']') + "\n";
+  EXPECT_EQ(ErrorsOf(deep).rfind("s.yaml: line 1, column 262: nested deeper than 256 levels at "
+                                 "name[0][0][0][0][0]",
+                                 0),
+            0u)
+      << ErrorsOf(deep);
+}
+
 TEST(BuiltinScenario, ParsesWithTheArticlesObjects) {
   absl::StatusOr<Scenario> scenario = BuiltinScenario();
   ASSERT_TRUE(scenario.ok()) << scenario.status();
