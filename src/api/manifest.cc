@@ -245,8 +245,9 @@ std::vector<std::string_view> SupportedKinds() {
 absl::StatusOr<std::vector<Manifest>> DecodeManifests(simdjson::padded_string_view content,
                                                       std::string_view source) {
   if (LooksLikeJson(content)) {
-    // Before any parser: every reader below recurses once per level.
-    KP_RETURN_IF_ERROR(CheckJsonNesting(content));
+    // Before any parser: every reader below recurses once per level, and the JSON readers stop
+    // after the first value.
+    KP_RETURN_IF_ERROR(CheckJsonText(content));
     std::vector<Manifest> out;
     simdjson::ondemand::parser parser;
     ManifestReader reader(source, out);

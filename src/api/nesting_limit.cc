@@ -46,13 +46,20 @@ absl::Status NestingTooDeep(int line, int column, const std::vector<NestingStep>
                   column, kMaxNestingDepth, FormatPath(path), path.size() + 1));
 }
 
-absl::Status CheckJsonNesting(std::string_view json) {
+absl::Status CheckJsonText(std::string_view json) {
   std::vector<Frame> frames;
   std::string_view last_string;
   int line = 1;
   size_t line_start = 0;
+  bool ended = false;  // the first top-level value is complete
   for (size_t i = 0; i < json.size(); ++i) {
     const char c = json[i];
+    if (ended && c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+      return absl::InvalidArgumentError(fmt::format(
+          "line {}, column {}: unexpected content after the JSON document (a JSON file holds one "
+          "object, or a List of them)",
+          line, i - line_start + 1));
+    }
     if (c == '\n') {
       ++line;
       line_start = i + 1;
@@ -79,6 +86,7 @@ absl::Status CheckJsonNesting(std::string_view json) {
       frames.push_back({.is_array = c == '['});
     } else if (c == ']' || c == '}') {
       if (!frames.empty()) frames.pop_back();
+      ended = frames.empty();
     }
   }
   return absl::OkStatus();

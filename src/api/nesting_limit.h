@@ -27,8 +27,10 @@ struct NestingStep {
 // the path keeps its first and last steps so that a path thousands of steps long stays one line.
 absl::Status NestingTooDeep(int line, int column, const std::vector<NestingStep>& path);
 
-// OK unless a `[` or `{` of `json` opens a level deeper than kMaxNestingDepth; strings are
-// skipped, and other syntax errors are left to the parser.
-absl::Status CheckJsonNesting(std::string_view json);
+// OK unless a `[` or `{` of `json` opens a level deeper than kMaxNestingDepth, or anything but
+// white space follows the first top-level value (kubectl's JSON reader takes one value; a second
+// object was silently dropped). Strings are skipped, and other syntax errors are left to the
+// parser.
+absl::Status CheckJsonText(std::string_view json);
 
 }  // namespace karpenter::api

@@ -135,5 +135,40 @@ TEST(YamlToJson, RejectsInvalidUtf8BeforeParsing) {
   EXPECT_NE(docs.status().message().find("UTF-8"), std::string::npos);
 }
 
+// kubectl reads YAML with go-yaml v2, which applies merge keys; they were written out as a key
+// "<<" (an unknown field).
+TEST(YamlToJson, AppliesMergeKeysAsKubectl) {
+  auto docs = YamlToJson(
+      "base: &b {cpu: 1, memory: 2Gi}\n"
+      "extra: &e {memory: 4Gi, pods: 3}\n"
+      "one: {<<: *b, cpu: 2}\n"
+      "list: {<<: [*e, *b]}\n");
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  EXPECT_EQ((*docs)[0].json,
+            R"({"base":{"cpu":1,"memory":"2Gi"},"extra":{"memory":"4Gi","pods":3},)"
+            R"("one":{"cpu":2,"memory":"2Gi"},"list":{"cpu":1,"memory":"4Gi","pods":3}})");
+  // A quoted "<<" is an ordinary key.
+  auto quoted = YamlToJson("\"<<\": 1\n");
+  ASSERT_TRUE(quoted.ok()) << quoted.status();
+  EXPECT_EQ((*quoted)[0].json, R"({"<<":1})");
+  auto scalar = YamlToJson("a: {<<: 5}\n");
+  ASSERT_FALSE(scalar.ok());
+  EXPECT_EQ(scalar.status().message(),
+            "line 1, column 9: map merge requires map or sequence of maps as the value");
+}
+
+TEST(YamlToJson, ExplicitCoreTagsMustFitTheValue) {
+  auto docs = YamlToJson("a: !!int 12\nb: !!float 3\nc: !!str 5\nd: !!bool yes\n");
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  EXPECT_EQ((*docs)[0].json, R"({"a":12,"b":3,"c":"5","d":true})");
+  auto word = YamlToJson("replicas: !!int many\n");
+  ASSERT_FALSE(word.ok());
+  EXPECT_EQ(word.status().message(), "line 1, column 11: cannot decode !!str `many` as a !!int");
+  auto fraction = YamlToJson("replicas: !!int 1.5\n");
+  ASSERT_FALSE(fraction.ok());
+  EXPECT_EQ(fraction.status().message(),
+            "line 1, column 11: cannot decode !!float `1.5` as a !!int");
+}
+
 }  // namespace
 }  // namespace karpenter::api

@@ -418,8 +418,18 @@ absl::StatusOr<Scenario> ParseScenario(std::string_view yaml, std::string_view s
   Scenario scenario;
   // yaml-cpp reports problems by throwing; they are turned into a Status here.
   try {
-    const YAML::Node root = YAML::Load(std::string(yaml));
-    ParseRoot(reader, root, scenario);
+    // A scenario is one document; a second one after `---` was silently ignored.
+    const std::vector<YAML::Node> documents = YAML::LoadAll(std::string(yaml));
+    std::vector<YAML::Node> roots;
+    for (const YAML::Node& document : documents) {
+      if (!document.IsNull()) roots.push_back(document);
+    }
+    if (roots.size() > 1) {
+      return absl::InvalidArgumentError(
+          fmt::format("{}: line {}: a scenario file holds one YAML document; a second begins here",
+                      source, roots[1].Mark().line + 1));
+    }
+    ParseRoot(reader, roots.empty() ? YAML::Node() : roots[0], scenario);
   } catch (const YAML::Exception& e) {
     // The message may quote a key from the file; keep it on one line.
     return absl::InvalidArgumentError(fmt::format("{}: line {}, column {}: {}", source,

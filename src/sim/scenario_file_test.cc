@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "src/sim/builtin_scenario.h"
@@ -332,6 +333,18 @@ TEST(ParseScenario, DeepNestingIsReportedWithItsLineAndPath) {
       << ErrorsOf(deep);
 }
 
+TEST(ParseScenario, ASecondDocumentIsAnError) {
+  const std::string two = std::string(kMinimal) + "---\nname: second\n";
+  EXPECT_EQ(ErrorsOf(two), "s.yaml: line " +
+                               std::to_string(std::count(two.begin(), two.end(), '\n')) +
+                               ": a scenario file holds one YAML document; a second begins here");
+  // An empty document after the separator holds nothing to ignore.
+  EXPECT_EQ(ErrorsOf(std::string(kMinimal) + "---\n"), "");
+}
+
+// Each of these hung, aborted or ran at the wrong time: a period of 0 looped forever, 1e9 s
+// aborted, 1e16-1e20 s overflowed the clock, `at: 1e30` ran at t = 0, and 10^8 replicas or
+// 10^6 nodes exhausted memory. Every value is checked where it is read, and named.
 TEST(BuiltinScenario, ParsesWithTheArticlesObjects) {
   absl::StatusOr<Scenario> scenario = BuiltinScenario();
   ASSERT_TRUE(scenario.ok()) << scenario.status();
