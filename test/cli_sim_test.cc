@@ -401,3 +401,19 @@ TEST(CliSim, MissingScenarioFileFails) {
 }
 
 }  // namespace
+
+// Buffered writes fail only when flushed: each of these exited 0 with nothing written.
+TEST(CliSim, AFailedWriteIsAnError) {
+  const std::string scenario = Source("examples/sim/happy-path.yaml") + " --duration 60";
+  CliRun json = RunCli("sim " + scenario + " --json > /dev/full");
+  EXPECT_EQ(json.exit_code, 1);
+  EXPECT_EQ(json.err, "karpenter: cannot write the output: No space left on device\n");
+  CliRun events = RunCli("sim " + scenario + " --events /dev/full");
+  EXPECT_EQ(events.exit_code, 1);
+  EXPECT_NE(events.err.find("/dev/full: cannot write the events file"), std::string::npos)
+      << events.err;
+  CliRun report = RunCli("sim " + scenario + " --report /dev/full");
+  EXPECT_EQ(report.exit_code, 1);
+  EXPECT_NE(report.err.find("/dev/full: cannot write the report file"), std::string::npos)
+      << report.err;
+}

@@ -87,4 +87,13 @@ TEST(CliValidate, ValidAndInvalidFilesTogetherStillFail) {
   EXPECT_EQ(run.out.find("NodePool/default"), std::string::npos) << run.out;
 }
 
+// An invalid file's lines go to stdout; a write that fails there must not exit 0.
+TEST(CliValidate, AFailedWriteIsAnError) {
+  CliRun run =
+      RunCli("validate -f " + Source("test/validation/malformed/core-pod-port-out-of-range.yaml") +
+             " > /dev/full");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("karpenter: cannot write the output"), std::string::npos) << run.err;
+}
+
 }  // namespace

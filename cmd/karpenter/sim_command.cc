@@ -24,10 +24,13 @@ bool ShouldShowProgress(bool json) {
   return isatty(STDERR_FILENO) != 0 && !(json && isatty(STDOUT_FILENO) != 0);
 }
 
+// Closed before the check: a write that fails (a full disk) shows only when the buffer is
+// flushed, which the destructor would do silently.
 bool WriteFile(const std::string& path, const std::string& text) {
   std::ofstream file(path, std::ios::binary);
   file << text;
-  return static_cast<bool>(file);
+  file.close();
+  return !file.fail();
 }
 
 }  // namespace
@@ -93,7 +96,8 @@ int RunSim(const SimCommandOptions& options, const std::function<int64_t()>& mon
   if (!options.events.empty()) {
     std::ofstream events(options.events);
     for (const std::string& line : log.lines()) events << line << "\n";
-    if (!events) {
+    events.close();  // flushes: a full disk shows here, not in the destructor
+    if (events.fail()) {
       err << options.events << ": cannot write the events file\n";
       return 1;
     }
