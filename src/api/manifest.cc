@@ -1,9 +1,7 @@
 #include "src/api/manifest.h"
 
-#include <iostream>
-#include <iterator>
-
 #include "fmt/format.h"
+#include "src/api/input_file.h"
 #include "src/api/json_list_splitter.h"
 #include "src/api/nesting_limit.h"
 #include "src/api/yaml_to_json.h"
@@ -271,11 +269,11 @@ absl::StatusOr<std::vector<Manifest>> DecodeManifests(std::string_view content,
 }
 
 absl::StatusOr<std::vector<Manifest>> LoadManifestFile(const std::string& path) {
-  if (path == "-") {
-    std::string content((std::istreambuf_iterator<char>(std::cin)),
-                        std::istreambuf_iterator<char>());
+  if (IsStandardInput(path)) {
+    KP_ASSIGN_OR_RETURN(std::string content, ReadInputFile(path));
     return DecodeManifests(content, "<stdin>");
   }
+  KP_RETURN_IF_ERROR(CheckRegularFile(path));
   // Read straight into a padded buffer: no second copy of large snapshots.
   simdjson::padded_string content;
   if (simdjson::padded_string::load(path).get(content) != simdjson::SUCCESS) {

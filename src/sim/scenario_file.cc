@@ -4,13 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "absl/strings/str_join.h"
 #include "fmt/format.h"
+#include "src/api/input_file.h"
 #include "src/api/validation.h"
 #include "src/api/yaml_document_scan.h"
 #include "src/api/yaml_hang_guard.h"
@@ -443,11 +442,12 @@ absl::StatusOr<Scenario> ParseScenario(std::string_view yaml, std::string_view s
 }
 
 absl::StatusOr<Scenario> LoadScenarioFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(fmt::format("{}: cannot read the file", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  return ParseScenario(text.str(), path);
+  absl::StatusOr<std::string> text = api::ReadInputFile(path);
+  if (!text.ok()) {
+    return absl::Status(text.status().code(), fmt::format("{}: cannot read the file: {}", path,
+                                                          std::string(text.status().message())));
+  }
+  return ParseScenario(*text, path);
 }
 
 }  // namespace karpenter::sim
