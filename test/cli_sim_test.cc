@@ -389,6 +389,10 @@ TEST(CliSim, DurationCutsTheRun) {
   // The second scale-up (at 300 s) is cut: fewer nodes at most than in the full run.
   EXPECT_LT(json["autoscalers"]["karpenter"]["nodes"]["max"].get<int>(),
             nlohmann::json::parse(full.out)["autoscalers"]["karpenter"]["nodes"]["max"].get<int>());
+  // 1e9 s aborted after running for minutes.
+  CliRun huge = RunCli("sim --duration 1e9");
+  EXPECT_EQ(huge.exit_code, 1);
+  EXPECT_NE(huge.err.find("at most 2592000 (30 days)"), std::string::npos) << huge.err;
   CliRun zero = RunCli("sim --duration 0");
   EXPECT_NE(zero.exit_code, 0);
   EXPECT_NE(zero.err.find("--duration"), std::string::npos) << zero.err;

@@ -14,6 +14,7 @@
 #include "src/sim/report_html.h"
 #include "src/sim/runner.h"
 #include "src/sim/scenario_file.h"
+#include "src/sim/scenario_reader.h"
 
 namespace karpenter::cli {
 namespace {
@@ -46,8 +47,10 @@ void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
       ->check(CLI::Validator(
           [](const std::string& value) -> std::string {
             double seconds = 0;
-            if (!absl::SimpleAtod(value, &seconds) || !(seconds > 0) || seconds > 1e9) {
-              return "must be a positive number of simulated seconds";
+            // The scenario reader's limit: 1e9 s aborted.
+            if (!absl::SimpleAtod(value, &seconds) || !(seconds > 0) ||
+                seconds > sim::kMaxScenarioSeconds) {
+              return "must be a positive number of simulated seconds, at most 2592000 (30 days)";
             }
             return "";
           },
