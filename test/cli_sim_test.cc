@@ -389,6 +389,10 @@ TEST(CliSim, DurationCutsTheRun) {
   // The second scale-up (at 300 s) is cut: fewer nodes at most than in the full run.
   EXPECT_LT(json["autoscalers"]["karpenter"]["nodes"]["max"].get<int>(),
             nlohmann::json::parse(full.out)["autoscalers"]["karpenter"]["nodes"]["max"].get<int>());
+  // 1e9 s aborted after running for minutes.
+  CliRun huge = RunCli("sim --duration 1e9");
+  EXPECT_EQ(huge.exit_code, 1);
+  EXPECT_NE(huge.err.find("at most 2592000 (30 days)"), std::string::npos) << huge.err;
   CliRun zero = RunCli("sim --duration 0");
   EXPECT_NE(zero.exit_code, 0);
   EXPECT_NE(zero.err.find("--duration"), std::string::npos) << zero.err;
@@ -401,3 +405,19 @@ TEST(CliSim, MissingScenarioFileFails) {
 }
 
 }  // namespace
+
+// Buffered writes fail only when flushed: each of these exited 0 with nothing written.
+TEST(CliSim, AFailedWriteIsAnError) {
+  const std::string scenario = Source("examples/sim/happy-path.yaml") + " --duration 60";
+  CliRun json = RunCli("sim " + scenario + " --json > /dev/full");
+  EXPECT_EQ(json.exit_code, 1);
+  EXPECT_EQ(json.err, "karpenter: cannot write the output: No space left on device\n");
+  CliRun events = RunCli("sim " + scenario + " --events /dev/full");
+  EXPECT_EQ(events.exit_code, 1);
+  EXPECT_NE(events.err.find("/dev/full: cannot write the events file"), std::string::npos)
+      << events.err;
+  CliRun report = RunCli("sim " + scenario + " --report /dev/full");
+  EXPECT_EQ(report.exit_code, 1);
+  EXPECT_NE(report.err.find("/dev/full: cannot write the report file"), std::string::npos)
+      << report.err;
+}

@@ -87,4 +87,37 @@ TEST(CliValidate, ValidAndInvalidFilesTogetherStillFail) {
   EXPECT_EQ(run.out.find("NodePool/default"), std::string::npos) << run.out;
 }
 
+// An invalid file's lines go to stdout; a write that fails there must not exit 0.
+TEST(CliValidate, AFailedWriteIsAnError) {
+  CliRun run =
+      RunCli("validate -f " + Source("test/validation/malformed/core-pod-port-out-of-range.yaml") +
+             " > /dev/full");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("karpenter: cannot write the output"), std::string::npos) << run.err;
+}
+
+// CLI11 exited usage errors with 105, 106, 109 and said "A subcommand is required" for an unknown
+// one; kubectl names the command and exits 1.
+TEST(CliUsage, UsageErrorsExitOneAndNameTheProblem) {
+  CliRun unknown = RunCli("frobnicate");
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.err.find("unknown command \"frobnicate\" for \"karpenter\""), std::string::npos)
+      << unknown.err;
+  EXPECT_EQ(RunCli("validate").exit_code, 1);                    // was 106: -f is required
+  EXPECT_EQ(RunCli("validate -f x.yaml --bogus").exit_code, 1);  // was 109
+  EXPECT_EQ(RunCli("plan -f x.yaml -o yaml").exit_code, 1);      // was 105
+  EXPECT_EQ(RunCli("--help").exit_code, 0);
+  CliRun nodes = RunCli("bench disruption --nodes -5");
+  EXPECT_EQ(nodes.exit_code, 1);
+  EXPECT_NE(nodes.err.find("--nodes"), std::string::npos) << nodes.err;
+  EXPECT_EQ(RunCli("bench disruption --nodes 10000000").exit_code, 1);
+  EXPECT_EQ(RunCli("bench scheduling --pods 10000000").exit_code, 1);
+  // Checked without --disruption too, before any file is read.
+  CliRun search = RunCli("plan -f x.yaml --consolidation-search bogus");
+  EXPECT_EQ(search.exit_code, 1);
+  EXPECT_NE(search.err.find("--consolidation-search: want upstream or extended, got \"bogus\""),
+            std::string::npos)
+      << search.err;
+}
+
 }  // namespace

@@ -477,8 +477,10 @@ int RunBenchDisruption(const BenchDisruptionOptions& options) {
 void AddBenchDisruptionCommand(CLI::App& bench, BenchDisruptionOptions& options, int& exit_code) {
   CLI::App* cmd = bench.add_subcommand(
       "disruption", "One disruption decision on a churned cluster of N nodes (30-60% utilised)");
+  // A negative size ran as an empty cluster; ten million nodes ran out of memory.
   cmd->add_option("--nodes", options.nodes, "Cluster sizes, e.g. 100,1000")
       ->delimiter(',')
+      ->check(CLI::Range(1, kMaxBenchNodes))
       ->capture_default_str();
   cmd->add_option("--seed", options.seed, "Cluster generator seed")->capture_default_str();
   cmd->add_flag("--json", options.json, "One JSON object per size");

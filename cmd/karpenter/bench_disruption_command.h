@@ -26,6 +26,10 @@
 
 namespace karpenter::cli {
 
+// The largest cluster `--nodes` builds: ten times the largest size measured in the README, well
+// within a 2-core machine's memory; larger sizes are refused before anything is allocated.
+inline constexpr int kMaxBenchNodes = 10'000;
+
 struct BenchDisruptionOptions {
   std::vector<int> nodes = {100};
   uint64_t seed = 1;

@@ -1,10 +1,68 @@
 // karpenter: the thin command-line driver; each subcommand lives in its own file.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <new>
+#include <string>
+#include <string_view>
+
 #include "CLI/CLI.hpp"
 #include "cmd/karpenter/bench_command.h"
 #include "cmd/karpenter/bench_disruption_command.h"
 #include "cmd/karpenter/plan_command.h"
 #include "cmd/karpenter/sim_command.h"
 #include "cmd/karpenter/validate_command.h"
+
+namespace {
+
+// A first argument that is neither a flag nor a subcommand: CLI11 would only say "A subcommand
+// is required"; kubectl names it.
+bool IsUnknownCommand(const CLI::App& app, std::string_view arg) {
+  if (arg.empty() || arg[0] == '-') return false;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (sub->check_name(std::string(arg))) return false;
+  }
+  return true;
+}
+
+// CLI11 exits usage errors with codes of its own (105 for a bad value, 106 for an unknown
+// option, 109 for extra arguments...); scripts written for kubectl expect 1 for every error.
+int ParseCommandLine(CLI::App& app, int argc, char** argv) {
+  if (argc > 1 && IsUnknownCommand(app, argv[1])) {
+    std::cerr << "Error: unknown command \"" << argv[1] << "\" for \"karpenter\"\n"
+              << "Run 'karpenter --help' for usage.\n";
+    return 1;
+  }
+  // CLI11 reports usage errors by throwing; its exit() prints the message.
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 1;
+  } catch (const std::bad_alloc&) {
+    // A last resort: inputs are held to limits where they are read, so this names no field.
+    std::cerr << "karpenter: out of memory: the input asks for more than this machine has\n";
+    return 1;
+  }
+  return -1;
+}
+
+// stdout is buffered: a write that fails (a full disk, /dev/full, a closed pipe) shows only when
+// it is flushed, and a report that never arrived must not exit 0.
+int FlushStandardOutput(int exit_code) {
+  errno = 0;
+  std::cout.flush();
+  const bool flushed = std::fflush(stdout) == 0;
+  const int error = errno;  // of the flush that failed, if one did
+  if (flushed && !std::ferror(stdout) && std::cout.good()) return exit_code;
+  // An earlier failed flush (std::cerr flushes std::cout first) leaves no errno to name.
+  std::cerr << "karpenter: cannot write the output"
+            << (error != 0 ? std::string(": ") + std::strerror(error) : std::string()) << "\n";
+  return 1;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Karpenter C++: group-less node autoscaler for Amazon EKS"};
@@ -21,6 +79,8 @@ int main(int argc, char** argv) {
                                             exit_code);
   karpenter::cli::SimCommandOptions sim;
   karpenter::cli::AddSimCommand(app, sim, exit_code);
-  CLI11_PARSE(app, argc, argv);
-  return exit_code;
+  if (const int usage = ParseCommandLine(app, argc, argv); usage >= 0) {
+    return FlushStandardOutput(usage);
+  }
+  return FlushStandardOutput(exit_code);
 }

@@ -191,6 +191,13 @@ void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code) 
                   "only; extended also searches candidates grouped by instance type and family, "
                   "then re-shapes of two or three nodes into as many or fewer cheaper ones, "
                   "when those find nothing (not upstream behaviour)")
+      // Checked when it is parsed: without --disruption a typo went unnoticed.
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            if (disruption::ParseConsolidationSearch(value)) return "";
+            return "want upstream or extended, got \"" + value + "\"";
+          },
+          "upstream|extended"))
       ->capture_default_str();
   cmd->add_option("--packing", options.packing,
                   "upstream (default): upstream's placement decisions; cost: place each pod on "

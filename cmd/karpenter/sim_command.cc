@@ -14,6 +14,7 @@
 #include "src/sim/report_html.h"
 #include "src/sim/runner.h"
 #include "src/sim/scenario_file.h"
+#include "src/sim/scenario_reader.h"
 
 namespace karpenter::cli {
 namespace {
@@ -24,10 +25,13 @@ bool ShouldShowProgress(bool json) {
   return isatty(STDERR_FILENO) != 0 && !(json && isatty(STDOUT_FILENO) != 0);
 }
 
+// Closed before the check: a write that fails (a full disk) shows only when the buffer is
+// flushed, which the destructor would do silently.
 bool WriteFile(const std::string& path, const std::string& text) {
   std::ofstream file(path, std::ios::binary);
   file << text;
-  return static_cast<bool>(file);
+  file.close();
+  return !file.fail();
 }
 
 // Each run's exposition after a comment naming its autoscaler. Cluster Autoscaler's run has no
@@ -54,8 +58,10 @@ void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
       ->check(CLI::Validator(
           [](const std::string& value) -> std::string {
             double seconds = 0;
-            if (!absl::SimpleAtod(value, &seconds) || !(seconds > 0) || seconds > 1e9) {
-              return "must be a positive number of simulated seconds";
+            // The scenario reader's limit: 1e9 s aborted.
+            if (!absl::SimpleAtod(value, &seconds) || !(seconds > 0) ||
+                seconds > sim::kMaxScenarioSeconds) {
+              return "must be a positive number of simulated seconds, at most 2592000 (30 days)";
             }
             return "";
           },
@@ -107,7 +113,8 @@ int RunSim(const SimCommandOptions& options, const std::function<int64_t()>& mon
   if (!options.events.empty()) {
     std::ofstream events(options.events);
     for (const std::string& line : log.lines()) events << line << "\n";
-    if (!events) {
+    events.close();  // flushes: a full disk shows here, not in the destructor
+    if (events.fail()) {
       err << options.events << ": cannot write the events file\n";
       return 1;
     }

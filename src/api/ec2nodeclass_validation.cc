@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "src/api/ec2nodeclass_validation_internal.h"
 #include "src/api/karpenter_labels.h"
+#include "src/api/nodeclaim_validation.h"
 
 namespace karpenter::api {
 namespace ec2nodeclass_internal {
@@ -308,6 +309,9 @@ void ValidateSpec(const EC2NodeClassSpec& spec, const std::string& path, FieldEr
 }  // namespace ec2nodeclass_internal
 
 void ValidateEC2NodeClass(const EC2NodeClass& node_class, FieldErrors* errors) {
+  // The API server's rule for every custom resource's name (a DNS-1123 subdomain), as for
+  // NodePools and NodeClaims; it was not checked at all.
+  ValidateKarpenterObjectMeta(node_class.metadata, errors);
   ec2nodeclass_internal::ValidateSpec(node_class.spec, "spec", errors);
   ec2nodeclass_internal::ValidateStatus(node_class.status, "status", errors);
 }

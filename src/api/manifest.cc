@@ -1,10 +1,9 @@
 #include "src/api/manifest.h"
 
-#include <iostream>
-#include <iterator>
-
 #include "fmt/format.h"
+#include "src/api/input_file.h"
 #include "src/api/json_list_splitter.h"
+#include "src/api/nesting_limit.h"
 #include "src/api/yaml_to_json.h"
 
 namespace karpenter::api {
@@ -244,6 +243,9 @@ std::vector<std::string_view> SupportedKinds() {
 absl::StatusOr<std::vector<Manifest>> DecodeManifests(simdjson::padded_string_view content,
                                                       std::string_view source) {
   if (LooksLikeJson(content)) {
+    // Before any parser: every reader below recurses once per level, and the JSON readers stop
+    // after the first value.
+    KP_RETURN_IF_ERROR(CheckJsonText(content));
     std::vector<Manifest> out;
     simdjson::ondemand::parser parser;
     ManifestReader reader(source, out);
@@ -267,11 +269,11 @@ absl::StatusOr<std::vector<Manifest>> DecodeManifests(std::string_view content,
 }
 
 absl::StatusOr<std::vector<Manifest>> LoadManifestFile(const std::string& path) {
-  if (path == "-") {
-    std::string content((std::istreambuf_iterator<char>(std::cin)),
-                        std::istreambuf_iterator<char>());
+  if (IsStandardInput(path)) {
+    KP_ASSIGN_OR_RETURN(std::string content, ReadInputFile(path));
     return DecodeManifests(content, "<stdin>");
   }
+  KP_RETURN_IF_ERROR(CheckRegularFile(path));
   // Read straight into a padded buffer: no second copy of large snapshots.
   simdjson::padded_string content;
   if (simdjson::padded_string::load(path).get(content) != simdjson::SUCCESS) {

@@ -159,5 +159,21 @@ TEST(DecodeManifests, ListItemsAreDecodedOneByOneWithTheSameResult) {
   }
 }
 
+// simdjson's on-demand reader stopped after the first value: a second object was dropped.
+TEST(DecodeManifests, JsonContentAfterTheFirstValueIsAnError) {
+  const std::string node = R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"a"}})";
+  for (const std::string& input : {node + node, node + "\n garbage", node + "\n]"}) {
+    auto manifests = DecodeManifests(input, "two.json");
+    ASSERT_FALSE(manifests.ok()) << input;
+    EXPECT_NE(manifests.status().message().find("unexpected content after the JSON document"),
+              std::string::npos)
+        << manifests.status();
+  }
+  auto concatenated = DecodeManifests(node + node, "two.json");
+  EXPECT_EQ(concatenated.status().message().rfind("line 1, column 58: ", 0), 0u)
+      << concatenated.status();
+  EXPECT_TRUE(DecodeManifests(node + "\n\n", "one.json").ok());
+}
+
 }  // namespace
 }  // namespace karpenter::api

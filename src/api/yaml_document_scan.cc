@@ -3,8 +3,10 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "fmt/format.h"
+#include "src/api/nesting_limit.h"
 #include "yaml-cpp/eventhandler.h"
 #include "yaml-cpp/exceptions.h"
 #include "yaml-cpp/mark.h"
@@ -13,26 +15,78 @@
 namespace karpenter::api {
 namespace {
 
-// Remembers where the latest document started and ignores everything else: no nodes are built.
+// Remembers where the latest document started, and the first collection nested deeper than
+// kMaxNestingDepth with its path; no nodes are built.
 class DocumentStartRecorder : public YAML::EventHandler {
  public:
-  void OnDocumentStart(const YAML::Mark& mark) override { start_ = mark; }
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    start_ = mark;
+    frames_.clear();
+  }
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override { NodeDone(); }
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { NodeDone(); }
   void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
+                const std::string& value) override {
+    if (!frames_.empty() && !frames_.back().is_sequence && frames_.back().at_key) {
+      frames_.back().key = value;
+    }
+    NodeDone();
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    Open(mark, true);
+  }
+  void OnSequenceEnd() override { Close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    Open(mark, false);
+  }
+  void OnMapEnd() override { Close(); }
 
   const YAML::Mark& start() const { return start_; }
+  const absl::Status& too_deep() const { return too_deep_; }
 
  private:
+  struct Frame {
+    bool is_sequence = false;
+    bool at_key = true;  // in a mapping: whether the next node is a key
+    std::string key;
+    size_t index = 0;
+  };
+
+  void Open(const YAML::Mark& mark, bool is_sequence) {
+    if (frames_.size() == static_cast<size_t>(kMaxNestingDepth) && too_deep_.ok()) {
+      std::vector<NestingStep> path;
+      path.reserve(frames_.size());
+      for (const Frame& frame : frames_) {
+        path.push_back({.is_index = frame.is_sequence,
+                        .key = frame.at_key ? "<key>" : frame.key,
+                        .index = frame.index});
+      }
+      too_deep_ = NestingTooDeep(mark.line + 1, mark.column + 1, path);
+    }
+    frames_.push_back({.is_sequence = is_sequence});
+  }
+  void Close() {
+    if (!frames_.empty()) frames_.pop_back();
+    NodeDone();
+  }
+  // A node of the innermost collection is complete: move to the next index, or between key and
+  // value.
+  void NodeDone() {
+    if (frames_.empty()) return;
+    Frame& frame = frames_.back();
+    if (frame.is_sequence) {
+      ++frame.index;
+    } else {
+      frame.at_key = !frame.at_key;
+    }
+  }
+
   YAML::Mark start_;
+  std::vector<Frame> frames_;
+  absl::Status too_deep_;
 };
 
 // The byte at yaml-cpp's 0-based line and column (it counts bytes and breaks lines at LF only).
@@ -74,8 +128,12 @@ absl::Status CheckYamlDocumentsAdvance(std::string_view yaml) {
         return StuckAt(yaml, recorder.start());
       }
       previous = recorder.start();
+      KP_RETURN_IF_ERROR(recorder.too_deep());
     }
   } catch (const YAML::Exception& e) {
+    // yaml-cpp's own depth guard ("bad file") fires deeper than ours, after the events that
+    // named the path.
+    KP_RETURN_IF_ERROR(recorder.too_deep());
     return absl::InvalidArgumentError(
         fmt::format("line {}, column {}: {}", e.mark.line + 1, e.mark.column + 1, e.msg));
   }

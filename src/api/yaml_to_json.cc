@@ -3,12 +3,16 @@
 #include <cctype>
 #include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "fmt/format.h"
 #include "karpenter/common/status.h"
 #include "simdjson.h"
 #include "src/api/json_writer.h"
+#include "src/api/nesting_limit.h"
 #include "src/api/yaml_document_scan.h"
 #include "src/api/yaml_hang_guard.h"
 #include "yaml-cpp/yaml.h"
@@ -127,10 +131,10 @@ bool FloatToJson(std::string_view s, std::string& out) {
 constexpr size_t kJsonBytesPerYamlByte = 8;
 constexpr size_t kJsonAllowanceBytes = size_t{1} << 20;
 
-// yaml-cpp stops nesting at 500 levels, but an alias inside the node it names (`&a [*a]`) makes
-// a cycle that would be written out forever. JSON deeper than this is refused by the decoder
-// anyway (simdjson's default depth limit is 1024), and manifests nest a few dozen levels.
-constexpr int kMaxJsonDepth = 1000;
+// An alias inside the node it names (`&a [*a]`) makes a cycle that would be written out forever,
+// and aliases of nested nodes nest deeper than the text does: the JSON written is held to the
+// same nesting limit as the input's text.
+constexpr int kMaxJsonDepth = kMaxNestingDepth;
 
 std::string Where(const YAML::Node& node) {
   YAML::Mark mark = node.Mark();
@@ -138,15 +142,65 @@ std::string Where(const YAML::Node& node) {
   return fmt::format("line {}, column {}: ", mark.line + 1, mark.column + 1);
 }
 
-void EmitScalar(const YAML::Node& node, JsonWriter& writer) {
-  const std::string& text = node.Scalar();
-  // "!" is yaml-cpp's tag for a quoted (non-plain) scalar; explicit !!str also stays a string.
-  if (node.Tag() == "!" || node.Tag() == "tag:yaml.org,2002:str") {
-    writer.String(text);
-    return;
-  }
-  writer.Raw(PlainScalarToJson(text));
+constexpr std::string_view kCoreTagPrefix = "tag:yaml.org,2002:";
+
+// go-yaml's name for the type a plain scalar resolves to, given its JSON form.
+std::string_view ResolvedTag(std::string_view json) {
+  if (json == "null") return "!!null";
+  if (json == "true" || json == "false") return "!!bool";
+  if (json.front() == '"') return "!!str";
+  return json.find_first_of(".eE") == std::string_view::npos ? "!!int" : "!!float";
 }
+
+absl::Status EmitScalar(const YAML::Node& node, JsonWriter& writer) {
+  const std::string& text = node.Scalar();
+  const std::string& tag = node.Tag();
+  // "!" is yaml-cpp's tag for a quoted (non-plain) scalar; explicit !!str also stays a string.
+  if (tag == "!" || tag == "tag:yaml.org,2002:str") {
+    writer.String(text);
+    return absl::OkStatus();
+  }
+  std::string json = PlainScalarToJson(text);
+  // An explicit core tag must fit the value, as in go-yaml (kubectl): `!!int abc` is an error,
+  // not the string "abc"; an integer may stand for a !!float.
+  if (std::string_view(tag).starts_with(kCoreTagPrefix)) {
+    const std::string want = "!!" + tag.substr(kCoreTagPrefix.size());
+    const std::string_view got = ResolvedTag(json);
+    const bool checked = IsOneOf(want, {"!!int", "!!float", "!!bool", "!!null"});
+    if (checked && want != got && !(want == "!!float" && got == "!!int")) {
+      return absl::InvalidArgumentError(
+          fmt::format("{}cannot decode {} `{}` as a {}", Where(node), got, text, want));
+    }
+  }
+  writer.Raw(json);
+  return absl::OkStatus();
+}
+
+// `<<` as a plain key (or tagged !!merge) merges mappings into the one that holds it.
+bool IsMergeKey(const YAML::Node& key) {
+  return key.IsScalar() && key.Scalar() == "<<" &&
+         (key.Tag() == "?" || key.Tag() == "tag:yaml.org,2002:merge");
+}
+
+// The entries of a mapping after merge keys, in the order of first appearance.
+class MapEntries {
+ public:
+  void Set(const std::string& key, const YAML::Node& value) {
+    auto [it, inserted] = index_.try_emplace(key, items_.size());
+    if (inserted) {
+      items_.emplace_back(key, value);
+    } else {
+      // reset(), not `=`: assigning a YAML::Node writes into the node it refers to, which
+      // would change the merged anchor itself.
+      items_[it->second].second.reset(value);
+    }
+  }
+  const std::vector<std::pair<std::string, YAML::Node>>& items() const { return items_; }
+
+ private:
+  std::vector<std::pair<std::string, YAML::Node>> items_;
+  absl::flat_hash_map<std::string, size_t> index_;
+};
 
 // Writes the documents of one input, holding the expansion and depth limits above.
 class JsonEmitter {
@@ -181,8 +235,7 @@ class JsonEmitter {
         writer.Null();
         return absl::OkStatus();
       case YAML::NodeType::Scalar:
-        EmitScalar(node, writer);
-        return absl::OkStatus();
+        return EmitScalar(node, writer);
       case YAML::NodeType::Sequence:
         writer.BeginArray();
         for (const YAML::Node& item : node) KP_RETURN_IF_ERROR(Emit(item, writer, depth + 1));
@@ -194,12 +247,34 @@ class JsonEmitter {
     return absl::OkStatus();
   }
 
-  // A key given twice would leave two different objects depending on which copy a reader keeps,
-  // so it is an error, as in kubectl ("mapping key ... already defined").
   absl::Status EmitMap(const YAML::Node& node, JsonWriter& writer, int depth) {
-    absl::flat_hash_set<std::string> seen;
+    MapEntries entries;
+    KP_RETURN_IF_ERROR(CollectMap(node, entries, depth));
     writer.BeginObject();
+    for (const auto& [key, value] : entries.items()) {
+      writer.Key(key);
+      KP_RETURN_IF_ERROR(Emit(value, writer, depth + 1));
+    }
+    writer.EndObject();
+    return absl::OkStatus();
+  }
+
+  // A key given twice would leave two different objects depending on which copy a reader keeps,
+  // so it is an error, as in kubectl ("mapping key ... already defined"). Merge keys are applied
+  // in order as go-yaml v2 (kubectl's YAML reader) does: each entry, merged or explicit, replaces
+  // an earlier one of the same key; in a list of merged mappings the earlier mapping wins.
+  absl::Status CollectMap(const YAML::Node& node, MapEntries& entries, int depth) {
+    if (depth > kMaxJsonDepth) {
+      return absl::InvalidArgumentError(fmt::format(
+          "{}merge keys nested deeper than {} levels (is an alias inside the node it names?)",
+          Where(node), kMaxJsonDepth));
+    }
+    absl::flat_hash_set<std::string> seen;
     for (const auto& entry : node) {
+      if (IsMergeKey(entry.first)) {
+        KP_RETURN_IF_ERROR(Merge(entry.second, entries, depth + 1));
+        continue;
+      }
       std::string key = entry.first.IsScalar() ? entry.first.Scalar() : YAML::Dump(entry.first);
       if (!seen.insert(key).second) {
         YAML::Mark mark = entry.first.Mark();
@@ -207,11 +282,28 @@ class JsonEmitter {
             fmt::format("line {}, column {}: mapping key \"{}\" already defined", mark.line + 1,
                         mark.column + 1, key));
       }
-      writer.Key(key);
-      KP_RETURN_IF_ERROR(Emit(entry.second, writer, depth + 1));
+      entries.Set(key, entry.second);
     }
-    writer.EndObject();
     return absl::OkStatus();
+  }
+
+  absl::Status Merge(const YAML::Node& value, MapEntries& entries, int depth) {
+    if (value.IsMap()) return CollectMap(value, entries, depth);
+    if (value.IsSequence()) {
+      const size_t count = value.size();
+      for (size_t i = count; i > 0; --i) {
+        const YAML::Node item = value[i - 1];
+        if (!item.IsMap()) return MergeNeedsMaps(item);
+        KP_RETURN_IF_ERROR(CollectMap(item, entries, depth));
+      }
+      return absl::OkStatus();
+    }
+    return MergeNeedsMaps(value);
+  }
+
+  static absl::Status MergeNeedsMaps(const YAML::Node& node) {
+    return absl::InvalidArgumentError(
+        fmt::format("{}map merge requires map or sequence of maps as the value", Where(node)));
   }
 
   size_t limit_;

@@ -94,14 +94,15 @@ TEST(YamlToJson, RefusesAnAliasInsideTheNodeItNames) {
   for (std::string_view input : {"a: &a [x, *a]\n", "&m {k: *m}", "- &s\n  - *s\n"}) {
     auto docs = YamlToJson(input);
     ASSERT_FALSE(docs.ok()) << input;
-    EXPECT_NE(docs.status().message().find("nested deeper than 1000 levels"), std::string::npos)
+    EXPECT_NE(docs.status().message().find("nested deeper than 256 levels"), std::string::npos)
         << docs.status();
   }
-  // yaml-cpp's own limit is 500 levels; everything up to it converts.
-  std::string deep = std::string(499, '[') + std::string(499, ']');
+  // Everything up to the nesting limit converts (yaml-cpp's own guard is at 500 levels).
+  std::string deep = std::string(256, '[') + std::string(256, ']');
   auto docs = YamlToJson(deep);
   ASSERT_TRUE(docs.ok()) << docs.status();
   EXPECT_EQ((*docs)[0].json, deep);
+  EXPECT_FALSE(YamlToJson("[" + deep + "]").ok());
 }
 
 // The cap only bites through aliases: YAML whose JSON is several times longer still converts,
@@ -132,6 +133,41 @@ TEST(YamlToJson, RejectsInvalidUtf8BeforeParsing) {
   auto docs = YamlToJson("a: \"\xff\xfe\"\n");
   ASSERT_FALSE(docs.ok());
   EXPECT_NE(docs.status().message().find("UTF-8"), std::string::npos);
+}
+
+// kubectl reads YAML with go-yaml v2, which applies merge keys; they were written out as a key
+// "<<" (an unknown field).
+TEST(YamlToJson, AppliesMergeKeysAsKubectl) {
+  auto docs = YamlToJson(
+      "base: &b {cpu: 1, memory: 2Gi}\n"
+      "extra: &e {memory: 4Gi, pods: 3}\n"
+      "one: {<<: *b, cpu: 2}\n"
+      "list: {<<: [*e, *b]}\n");
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  EXPECT_EQ((*docs)[0].json,
+            R"({"base":{"cpu":1,"memory":"2Gi"},"extra":{"memory":"4Gi","pods":3},)"
+            R"("one":{"cpu":2,"memory":"2Gi"},"list":{"cpu":1,"memory":"4Gi","pods":3}})");
+  // A quoted "<<" is an ordinary key.
+  auto quoted = YamlToJson("\"<<\": 1\n");
+  ASSERT_TRUE(quoted.ok()) << quoted.status();
+  EXPECT_EQ((*quoted)[0].json, R"({"<<":1})");
+  auto scalar = YamlToJson("a: {<<: 5}\n");
+  ASSERT_FALSE(scalar.ok());
+  EXPECT_EQ(scalar.status().message(),
+            "line 1, column 9: map merge requires map or sequence of maps as the value");
+}
+
+TEST(YamlToJson, ExplicitCoreTagsMustFitTheValue) {
+  auto docs = YamlToJson("a: !!int 12\nb: !!float 3\nc: !!str 5\nd: !!bool yes\n");
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  EXPECT_EQ((*docs)[0].json, R"({"a":12,"b":3,"c":"5","d":true})");
+  auto word = YamlToJson("replicas: !!int many\n");
+  ASSERT_FALSE(word.ok());
+  EXPECT_EQ(word.status().message(), "line 1, column 11: cannot decode !!str `many` as a !!int");
+  auto fraction = YamlToJson("replicas: !!int 1.5\n");
+  ASSERT_FALSE(fraction.ok());
+  EXPECT_EQ(fraction.status().message(),
+            "line 1, column 11: cannot decode !!float `1.5` as a !!int");
 }
 
 }  // namespace

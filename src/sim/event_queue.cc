@@ -1,12 +1,19 @@
 #include "src/sim/event_queue.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
 namespace karpenter::sim {
 
+// Saturates: a double beyond int64 (1e16 s and up) was undefined behaviour that wrapped the
+// clock, and NaN has no time at all. 2^53 ms (285,000 years) leaves room to add delays to any
+// instant of a run without overflowing.
 SimMillis SecondsToMillis(double seconds) {
-  return static_cast<SimMillis>(std::llround(seconds * kMillisPerSecond));
+  constexpr double kLimit = 9007199254740992.0;  // 2^53
+  const double millis = seconds * kMillisPerSecond;
+  if (std::isnan(millis)) return 0;
+  return static_cast<SimMillis>(std::llround(std::clamp(millis, -kLimit, kLimit)));
 }
 
 double MillisToSeconds(SimMillis millis) { return static_cast<double>(millis) / kMillisPerSecond; }

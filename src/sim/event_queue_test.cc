@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 #include <string>
 #include <vector>
@@ -113,6 +114,25 @@ TEST(Latency, OverrideRejectsUnknownNamesAndBadRanges) {
             "bootTime: unknown latency parameter");
   EXPECT_FALSE(OverrideLatency(model, "batchIdle", {3, 2}).ok());
   EXPECT_FALSE(OverrideLatency(model, "batchIdle", {-1, 2}).ok());
+}
+
+// A period of 0 scheduled the next round at the same instant forever.
+TEST(Latency, OverrideRejectsLoopPeriodsUnderASecond) {
+  LatencyModel model;
+  for (const char* period : {"disruptionPoll", "caScanInterval", "asgRefreshInterval"}) {
+    EXPECT_EQ(OverrideLatency(model, period, {0, 0}).message(),
+              std::string(period) + ": a loop's period must be at least 1 s, got min 0");
+    EXPECT_TRUE(OverrideLatency(model, period, {1, 1}).ok()) << period;
+  }
+  EXPECT_TRUE(OverrideLatency(model, "batchIdle", {0, 0}).ok());
+}
+
+// 1e16 s and more overflowed the millisecond clock (undefined behaviour: the run wrapped).
+TEST(EventQueue, SecondsToMillisSaturates) {
+  EXPECT_EQ(SecondsToMillis(1.5), 1500);
+  EXPECT_EQ(SecondsToMillis(1e30), SimMillis{1} << 53);
+  EXPECT_EQ(SecondsToMillis(-1e300), -(SimMillis{1} << 53));
+  EXPECT_EQ(SecondsToMillis(std::nan("")), 0);
 }
 
 TEST(Latency, EveryParameterHasASourceAndAUniqueName) {

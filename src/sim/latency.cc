@@ -1,5 +1,8 @@
 #include "src/sim/latency.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "fmt/format.h"
 
 namespace karpenter::sim {
@@ -57,10 +60,25 @@ const std::vector<LatencyParameter>& LatencyParameters() {
   return *kParameters;
 }
 
+namespace {
+
+// Loops that schedule their next round this long after the last: a period of 0 ran the loop
+// forever at one instant, and anything under a second only burns time (upstream's are 10 s+).
+constexpr std::string_view kPeriods[] = {"disruptionPoll", "caScanInterval", "asgRefreshInterval"};
+constexpr double kMinPeriodSeconds = 1;
+
+}  // namespace
+
 absl::Status OverrideLatency(LatencyModel& model, std::string_view name, Range value) {
   if (value.min_seconds < 0 || value.max_seconds < value.min_seconds) {
     return absl::InvalidArgumentError(fmt::format("{}: need 0 <= min <= max, got min {} max {}",
                                                   name, value.min_seconds, value.max_seconds));
+  }
+  if (std::find(std::begin(kPeriods), std::end(kPeriods), name) != std::end(kPeriods) &&
+      value.min_seconds < kMinPeriodSeconds) {
+    return absl::InvalidArgumentError(
+        fmt::format("{}: a loop's period must be at least {} s, got min {}", name,
+                    kMinPeriodSeconds, value.min_seconds));
   }
   for (const LatencyParameter& parameter : LatencyParameters()) {
     if (parameter.name == name) {

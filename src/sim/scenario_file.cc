@@ -4,14 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "absl/strings/str_join.h"
 #include "fmt/format.h"
+#include "src/api/input_file.h"
 #include "src/api/validation.h"
+#include "src/api/yaml_document_scan.h"
 #include "src/api/yaml_hang_guard.h"
 #include "src/sim/scenario_reader.h"
 #include "src/sim/scenario_text.h"
@@ -45,10 +45,10 @@ void ParseLatency(ScenarioReader& reader, const YAML::Node& node, Scenario& scen
     Range range;
     if (entry.second.IsMap()) {
       reader.OnlyKeys(entry.second, path, {"min", "max"});
-      range.min_seconds = reader.Number(entry.second["min"], path + ".min");
-      range.max_seconds = reader.Number(entry.second["max"], path + ".max");
+      range.min_seconds = reader.Seconds(entry.second["min"], path + ".min");
+      range.max_seconds = reader.Seconds(entry.second["max"], path + ".max");
     } else {
-      range.min_seconds = range.max_seconds = reader.Number(entry.second, path);
+      range.min_seconds = range.max_seconds = reader.Seconds(entry.second, path);
     }
     absl::Status status = OverrideLatency(scenario.latency, name, range);
     if (!status.ok()) reader.Error("latency", std::string(status.message()));
@@ -181,10 +181,12 @@ NodeGroup ParseNodeGroup(ScenarioReader& reader, const YAML::Node& node, const s
     }
   }
   group.zones = node["zones"] ? reader.Strings(node["zones"], path + ".zones") : scenario.zones;
-  group.min_size = node["minSize"] ? reader.Integer(node["minSize"], path + ".minSize") : 0;
-  group.max_size = reader.Integer(node["maxSize"], path + ".maxSize");
-  group.initial_size =
-      node["initialSize"] ? reader.Integer(node["initialSize"], path + ".initialSize") : 0;
+  group.min_size =
+      node["minSize"] ? reader.Count(node["minSize"], path + ".minSize", kMaxNodeGroupSize) : 0;
+  group.max_size = reader.Count(node["maxSize"], path + ".maxSize", kMaxNodeGroupSize);
+  group.initial_size = node["initialSize"] ? reader.Count(node["initialSize"],
+                                                          path + ".initialSize", kMaxNodeGroupSize)
+                                           : 0;
   if (group.min_size > group.max_size) reader.Error(path + ".minSize", "must not exceed maxSize");
   if (group.initial_size < group.min_size || group.initial_size > group.max_size) {
     reader.Error(path + ".initialSize", "must lie within [minSize, maxSize]");
@@ -217,7 +219,7 @@ Step ParseStep(ScenarioReader& reader, const YAML::Node& node, const std::string
   reader.OnlyKeys(node, path, {"at", "apply", "scale", "delete", "drainNodeGroup", "only", "note"});
   Step step;
   if (!node.IsMap()) return step;
-  step.at_seconds = reader.Number(node["at"], path + ".at");
+  step.at_seconds = reader.Seconds(node["at"], path + ".at");
   int actions = 0;
   if (node["apply"]) {
     ++actions;
@@ -239,7 +241,8 @@ Step ParseStep(ScenarioReader& reader, const YAML::Node& node, const std::string
       } else {
         step.target = reader.String(node["scale"]["deployment"], scale + ".deployment");
       }
-      step.replicas = reader.Integer(node["scale"]["replicas"], scale + ".replicas");
+      step.replicas =
+          reader.Count(node["scale"]["replicas"], scale + ".replicas", kMaxScenarioReplicas);
     }
   }
   if (node["delete"]) {
@@ -259,6 +262,9 @@ Step ParseStep(ScenarioReader& reader, const YAML::Node& node, const std::string
   if (node["note"]) step.note = reader.String(node["note"], path + ".note");
   return step;
 }
+
+// Faster, the interruptions' events would leave no simulated time between them.
+constexpr double kMaxInterruptionsPerHour = 3600;
 
 CapacityFault ParseFault(ScenarioReader& reader, const YAML::Node& node, const std::string& path) {
   reader.OnlyKeys(node, path, {"insufficientCapacity", "neverRegisters", "spotInterruptions"});
@@ -294,13 +300,17 @@ CapacityFault ParseFault(ScenarioReader& reader, const YAML::Node& node, const s
     }
     fault.rate_per_hour = reader.Number(body["ratePerHour"], fault_path + ".ratePerHour");
     if (fault.rate_per_hour <= 0) reader.Error(fault_path + ".ratePerHour", "must be positive");
+    if (fault.rate_per_hour > kMaxInterruptionsPerHour) {
+      reader.Error(fault_path + ".ratePerHour",
+                   fmt::format("must be at most {} (one a second)", kMaxInterruptionsPerHour));
+    }
   } else {
     fault.instance_type = reader.String(body["instanceType"], fault_path + ".instanceType");
     fault.capacity_type = reader.String(body["capacityType"], fault_path + ".capacityType");
   }
   if (body["zones"]) fault.zones = reader.Strings(body["zones"], fault_path + ".zones");
-  fault.from_seconds = reader.Number(body["from"], fault_path + ".from");
-  fault.to_seconds = reader.Number(body["to"], fault_path + ".to");
+  fault.from_seconds = reader.Seconds(body["from"], fault_path + ".from");
+  fault.to_seconds = reader.Seconds(body["to"], fault_path + ".to");
   if (fault.to_seconds < fault.from_seconds)
     reader.Error(fault_path + ".to", "must not precede from");
   return fault;
@@ -313,8 +323,8 @@ JobArrivals ParseArrivals(ScenarioReader& reader, const YAML::Node& node, const 
   reader.OnlyKeys(node, path, {"from", "to", "ratePerHour", "job", "only"});
   JobArrivals arrivals;
   if (!node.IsMap()) return arrivals;
-  arrivals.from_seconds = reader.Number(node["from"], path + ".from");
-  arrivals.to_seconds = reader.Number(node["to"], path + ".to");
+  arrivals.from_seconds = reader.Seconds(node["from"], path + ".from");
+  arrivals.to_seconds = reader.Seconds(node["to"], path + ".to");
   if (arrivals.to_seconds <= arrivals.from_seconds) reader.Error(path + ".to", "must follow from");
   arrivals.rate_per_hour = reader.Number(node["ratePerHour"], path + ".ratePerHour");
   if (arrivals.rate_per_hour <= 0) {
@@ -358,7 +368,7 @@ void ParseRoot(ScenarioReader& reader, const YAML::Node& root, Scenario& scenari
   if (!root.IsMap()) return;
   scenario.name = reader.String(root["name"], "name");
   if (root["description"]) scenario.description = reader.String(root["description"], "description");
-  scenario.duration_seconds = reader.Number(root["durationSeconds"], "durationSeconds");
+  scenario.duration_seconds = reader.Seconds(root["durationSeconds"], "durationSeconds");
   scenario.zones = reader.Strings(root["zones"], "zones");
   if (root["autoscalers"]) {
     scenario.autoscalers.clear();
@@ -405,14 +415,30 @@ void ParseRoot(ScenarioReader& reader, const YAML::Node& root, Scenario& scenari
 
 absl::StatusOr<Scenario> ParseScenario(std::string_view yaml, std::string_view source) {
   ScenarioReader reader{std::string(source)};
-  if (absl::Status guard = api::CheckNoTopLevelFlowEntry(yaml); !guard.ok()) {
-    return absl::InvalidArgumentError(fmt::format("{}: {}", source, std::string(guard.message())));
+  // The manifest reader's guards: input that hangs yaml-cpp, and the nesting limit (yaml-cpp's
+  // own guard only says "bad file").
+  for (absl::Status guard :
+       {api::CheckNoTopLevelFlowEntry(yaml), api::CheckYamlDocumentsAdvance(yaml)}) {
+    if (!guard.ok()) {
+      return absl::InvalidArgumentError(
+          fmt::format("{}: {}", source, EscapeControlCharacters(std::string(guard.message()))));
+    }
   }
   Scenario scenario;
   // yaml-cpp reports problems by throwing; they are turned into a Status here.
   try {
-    const YAML::Node root = YAML::Load(std::string(yaml));
-    ParseRoot(reader, root, scenario);
+    // A scenario is one document; a second one after `---` was silently ignored.
+    const std::vector<YAML::Node> documents = YAML::LoadAll(std::string(yaml));
+    std::vector<YAML::Node> roots;
+    for (const YAML::Node& document : documents) {
+      if (!document.IsNull()) roots.push_back(document);
+    }
+    if (roots.size() > 1) {
+      return absl::InvalidArgumentError(
+          fmt::format("{}: line {}: a scenario file holds one YAML document; a second begins here",
+                      source, roots[1].Mark().line + 1));
+    }
+    ParseRoot(reader, roots.empty() ? YAML::Node() : roots[0], scenario);
   } catch (const YAML::Exception& e) {
     // The message may quote a key from the file; keep it on one line.
     return absl::InvalidArgumentError(fmt::format("{}: line {}, column {}: {}", source,
@@ -426,11 +452,12 @@ absl::StatusOr<Scenario> ParseScenario(std::string_view yaml, std::string_view s
 }
 
 absl::StatusOr<Scenario> LoadScenarioFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(fmt::format("{}: cannot read the file", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  return ParseScenario(text.str(), path);
+  absl::StatusOr<std::string> text = api::ReadInputFile(path);
+  if (!text.ok()) {
+    return absl::Status(text.status().code(), fmt::format("{}: cannot read the file: {}", path,
+                                                          std::string(text.status().message())));
+  }
+  return ParseScenario(*text, path);
 }
 
 }  // namespace karpenter::sim

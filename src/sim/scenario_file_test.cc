@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "src/sim/builtin_scenario.h"
@@ -320,6 +321,93 @@ TEST(ParseScenario, ControlCharactersInTheFileStayEscapedInTheReport) {
 
 TEST(ParseScenario, TopLevelCommaIsReportedWithTheFile) {
   EXPECT_EQ(ErrorsOf("[a],\n").rfind("s.yaml: line 1, column ", 0), 0u) << ErrorsOf("[a],\n");
+}
+
+// yaml-cpp's own guard only said "bad file" at 500 levels.
+TEST(ParseScenario, DeepNestingIsReportedWithItsLineAndPath) {
+  const std::string deep = "name: " + std::string(600, '[') + std::string(600, ']') + "\n";
+  EXPECT_EQ(ErrorsOf(deep).rfind("s.yaml: line 1, column 262: nested deeper than 256 levels at "
+                                 "name[0][0][0][0][0]",
+                                 0),
+            0u)
+      << ErrorsOf(deep);
+}
+
+TEST(ParseScenario, ASecondDocumentIsAnError) {
+  const std::string two = std::string(kMinimal) + "---\nname: second\n";
+  EXPECT_EQ(ErrorsOf(two), "s.yaml: line " +
+                               std::to_string(std::count(two.begin(), two.end(), '\n')) +
+                               ": a scenario file holds one YAML document; a second begins here");
+  // An empty document after the separator holds nothing to ignore.
+  EXPECT_EQ(ErrorsOf(std::string(kMinimal) + "---\n"), "");
+}
+
+// Each of these hung, aborted or ran at the wrong time: a period of 0 looped forever, 1e9 s
+// aborted, 1e16-1e20 s overflowed the clock, `at: 1e30` ran at t = 0, and 10^8 replicas or
+// 10^6 nodes exhausted memory. Every value is checked where it is read, and named.
+TEST(ParseScenario, TimesAndCountsAreRangeChecked) {
+  const std::string errors = ErrorsOf(R"yaml(
+name: hostile
+durationSeconds: 1e9
+zones: [us-east-1a]
+latency:
+  disruptionPoll: 0
+  instanceBootToRegistered: 1e300
+nodeGroups:
+  - {name: big, instanceType: m6i.xlarge, maxSize: 1000000, initialSize: 1000000}
+steps:
+  - {at: 1e30, scale: {deployment: default/web, replicas: 100000000}}
+faults:
+  - spotInterruptions: {from: 0, to: 1e20, ratePerHour: 1e300}
+)yaml");
+  for (const char* expected :
+       {"s.yaml: durationSeconds: must be at most 2592000 seconds (30 days)",
+        "s.yaml: latency: disruptionPoll: a loop's period must be at least 1 s, got min 0",
+        "s.yaml: latency.instanceBootToRegistered: must be at most 2592000 seconds (30 days)",
+        "s.yaml: nodeGroups[0].maxSize: must be at most 10000",
+        "s.yaml: nodeGroups[0].initialSize: must be at most 10000",
+        "s.yaml: steps[0].at: must be at most 2592000 seconds (30 days)",
+        "s.yaml: steps[0].scale.replicas: must be at most 100000",
+        "s.yaml: faults[0].spotInterruptions.to: must be at most 2592000 seconds (30 days)",
+        "s.yaml: faults[0].spotInterruptions.ratePerHour: must be at most 3600 (one a second)"}) {
+    EXPECT_NE(errors.find(expected), std::string::npos) << expected << "\n" << errors;
+  }
+}
+
+TEST(ParseScenario, WorkloadSizesAndJobRunTimesAreRangeChecked) {
+  const std::string errors = ErrorsOf(R"yaml(
+name: hostile
+durationSeconds: 600
+zones: [us-east-1a]
+manifests: |
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web, namespace: default}
+  spec:
+    replicas: 2147483647
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec: {containers: [{name: c, image: i}]}
+  ---
+  apiVersion: batch/v1
+  kind: Job
+  metadata:
+    name: batch
+    namespace: default
+    annotations: {sim.karpenter.sh/run-seconds: "nan"}
+  spec:
+    completions: 1000000
+    template:
+      spec: {restartPolicy: Never, containers: [{name: c, image: i}]}
+)yaml");
+  for (const char* expected :
+       {"s.yaml: manifests: Deployment/default/web: spec.replicas: must be at most 100000",
+        "s.yaml: manifests: Job/default/batch: spec.completions: must be at most 100000",
+        "s.yaml: manifests: Job/default/batch: metadata.annotations.sim.karpenter.sh/run-seconds: "
+        "\"nan\": must be a number of seconds from 0 to 2592000"}) {
+    EXPECT_NE(errors.find(expected), std::string::npos) << expected << "\n" << errors;
+  }
 }
 
 TEST(BuiltinScenario, ParsesWithTheArticlesObjects) {

@@ -4,8 +4,10 @@
 #include <cmath>
 #include <variant>
 
+#include "absl/strings/numbers.h"
 #include "fmt/format.h"
 #include "src/api/validation.h"
+#include "src/sim/cluster.h"
 #include "src/sim/scenario_text.h"
 
 namespace karpenter::sim {
@@ -62,6 +64,20 @@ double ScenarioReader::Number(const YAML::Node& node, const std::string& path) {
   }
   if (value < 0) Error(path, "must not be negative");
   return value;
+}
+
+double ScenarioReader::Seconds(const YAML::Node& node, const std::string& path) {
+  const double value = Number(node, path);
+  if (value <= kMaxScenarioSeconds) return value;
+  Error(path, fmt::format("must be at most {} seconds (30 days)", kMaxScenarioSeconds));
+  return 0;
+}
+
+int ScenarioReader::Count(const YAML::Node& node, const std::string& path, int max) {
+  const int value = Integer(node, path);
+  if (value <= max) return value;
+  Error(path, fmt::format("must be at most {}", max));
+  return 0;
 }
 
 int ScenarioReader::Integer(const YAML::Node& node, const std::string& path) {
@@ -122,6 +138,36 @@ std::map<std::string, std::string> ScenarioReader::StringMap(const YAML::Node& n
   return out;
 }
 
+// The sizes and times the twin takes from a workload, checked here because the cluster model
+// trusts them: 10^8 replicas or 10^6 completions exhausted memory, and the run-seconds
+// annotation took NaN, negatives and 1e300 (atof) as a time.
+void ScenarioReader::CheckWorkload(const api::Object& object, const std::string& ref,
+                                   const std::string& path) {
+  auto check_count = [&](const std::optional<int32_t>& count, std::string_view field) {
+    if (count && *count > kMaxScenarioReplicas) {
+      Error(path, fmt::format("{}: {}: must be at most {}", ref, field, kMaxScenarioReplicas));
+    }
+  };
+  if (const auto* deployment = std::get_if<api::Deployment>(&object)) {
+    check_count(deployment->spec.replicas, "spec.replicas");
+  } else if (const auto* set = std::get_if<api::StatefulSet>(&object)) {
+    check_count(set->spec.replicas, "spec.replicas");
+  } else if (const auto* job = std::get_if<api::Job>(&object)) {
+    check_count(job->spec.parallelism, "spec.parallelism");
+    check_count(job->spec.completions, "spec.completions");
+    const auto annotation = job->metadata.annotations.find(kJobRunSecondsAnnotation);
+    if (annotation == job->metadata.annotations.end()) return;
+    double seconds = 0;
+    if (!absl::SimpleAtod(annotation->second, &seconds) || !std::isfinite(seconds) || seconds < 0 ||
+        seconds > kMaxScenarioSeconds) {
+      Error(path,
+            fmt::format("{}: metadata.annotations.{}: \"{}\": must be a number of seconds "
+                        "from 0 to {}",
+                        ref, kJobRunSecondsAnnotation, annotation->second, kMaxScenarioSeconds));
+    }
+  }
+}
+
 std::vector<api::Object> ScenarioReader::Manifests(const YAML::Node& node,
                                                    const std::string& path) {
   std::vector<api::Object> out;
@@ -156,6 +202,7 @@ std::vector<api::Object> ScenarioReader::Manifests(const YAML::Node& node,
                               manifest.Ref()));
       continue;
     }
+    CheckWorkload(*manifest.object, manifest.Ref(), path);
     out.push_back(*std::move(manifest.object));
   }
   return out;

@@ -15,6 +15,16 @@
 
 namespace karpenter::sim {
 
+// The longest stretch of simulated time a scenario may name (a run, a step's time, a latency, a
+// Job's run time): 30 days. 1e9 s aborted, 1e16 s overflowed the millisecond clock, and a step
+// at 1e30 s ran at t = 0.
+inline constexpr double kMaxScenarioSeconds = 30 * 86400;
+// The most replicas one workload (or a scale step, or Job parallelism/completions) may ask the
+// twin for, and the most nodes a node group may hold: 10^8 replicas or 10^6 initial nodes
+// aborted with std::bad_alloc. The 1,000-node day runs 20,000 pods on about 930 nodes.
+inline constexpr int kMaxScenarioReplicas = 100'000;
+inline constexpr int kMaxNodeGroupSize = 10'000;
+
 class ScenarioReader {
  public:
   explicit ScenarioReader(std::string source) : source_(std::move(source)) {}
@@ -36,8 +46,12 @@ class ScenarioReader {
 
   // A finite, non-negative number.
   double Number(const YAML::Node& node, const std::string& path);
+  // A Number of seconds no larger than kMaxScenarioSeconds.
+  double Seconds(const YAML::Node& node, const std::string& path);
 
   int Integer(const YAML::Node& node, const std::string& path);
+  // A non-negative Integer no larger than `max`.
+  int Count(const YAML::Node& node, const std::string& path, int max);
 
   bool Bool(const YAML::Node& node, const std::string& path);
 
@@ -52,6 +66,8 @@ class ScenarioReader {
   std::vector<api::Object> Manifests(const YAML::Node& node, const std::string& path);
 
  private:
+  void CheckWorkload(const api::Object& object, const std::string& ref, const std::string& path);
+
   std::string source_;
   std::vector<std::string> errors_;
 };

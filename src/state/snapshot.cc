@@ -8,6 +8,7 @@
 #include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/pod_resources.h"
+#include "src/state/expansion_limit.h"
 #include "src/state/pod_predicates.h"
 #include "src/state/workload_expansion.h"
 
@@ -237,6 +238,7 @@ absl::StatusOr<ClusterSnapshot> ClusterSnapshot::FromObjects(std::vector<Sourced
   ClusterSnapshot snapshot(std::move(lists));
   if (!options.expand_workloads) return snapshot;
 
+  KP_RETURN_IF_ERROR(CheckExpansionSize(snapshot));
   ExpandedWorkloads expanded = ExpandWorkloads(snapshot);
   if (expanded.pods.empty() && expanded.claims.empty()) return snapshot;
   std::set<std::string, std::less<>> expanded_pods;

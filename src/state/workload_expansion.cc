@@ -4,12 +4,16 @@
 #include "src/state/workload_expansion.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 
+#include "fmt/format.h"
 #include "src/api/selector_match.h"
 #include "src/state/controller_pods.h"
 #include "src/state/expansion_internal.h"
+#include "src/state/expansion_limit.h"
 #include "src/state/generated_names.h"
 #include "src/state/ownership.h"
 #include "src/state/pod_predicates.h"
@@ -166,6 +170,55 @@ int32_t JobPodsToCreate(const ClusterSnapshot& snapshot, const api::Job& job) {
     wanted = succeeded > 0 ? 0 : parallelism;
   }
   return std::max(wanted - active, 0);
+}
+
+namespace {
+
+// Adds one workload's pods to the running total; an error names the workload and its field.
+absl::Status AddToExpansion(std::string_view kind, const api::ObjectMeta& meta,
+                            std::string_view field, int64_t count, int64_t& total) {
+  total += std::max<int64_t>(count, 0);
+  if (count <= kMaxExpandedPods && total <= kMaxExpandedPods) return absl::OkStatus();
+  const std::string in_all = count == total ? "" : fmt::format(", {} in all", total);
+  return absl::InvalidArgumentError(
+      fmt::format("{}/{}/{}: {}: would add {} pods{}, more than the {} a snapshot expands to", kind,
+                  meta.namespace_, meta.name, field, count, in_all, kMaxExpandedPods));
+}
+
+}  // namespace
+
+absl::Status CheckExpansionSize(const ClusterSnapshot& snapshot) {
+  int64_t total = 0;
+  for (const api::StatefulSet& set : snapshot.stateful_sets()) {
+    const int64_t replicas = set.spec.replicas.value_or(1);
+    const int64_t start = set.spec.ordinals.has_value() ? set.spec.ordinals->start : 0;
+    // Ordinals count up from `start` in int32, as in Kubernetes.
+    if (start + replicas - 1 > std::numeric_limits<int32_t>::max()) {
+      return absl::InvalidArgumentError(fmt::format(
+          "StatefulSet/{}/{}: spec.ordinals.start: {} plus {} replicas passes the largest ordinal",
+          set.metadata.namespace_, set.metadata.name, start, replicas));
+    }
+    KP_RETURN_IF_ERROR(
+        AddToExpansion("StatefulSet", set.metadata, "spec.replicas", replicas, total));
+  }
+  for (const api::Deployment& deployment : snapshot.deployments()) {
+    KP_RETURN_IF_ERROR(AddToExpansion(
+        "Deployment", deployment.metadata, "spec.replicas",
+        int64_t{deployment.spec.replicas.value_or(1)} - ExistingReplicas(snapshot, deployment),
+        total));
+  }
+  for (const api::ReplicaSet& replica_set : snapshot.replica_sets()) {
+    if (IsManagedByPresentDeployment(snapshot, replica_set)) continue;
+    KP_RETURN_IF_ERROR(AddToExpansion(
+        "ReplicaSet", replica_set.metadata, "spec.replicas",
+        int64_t{replica_set.spec.replicas.value_or(1)} - ExistingReplicas(snapshot, replica_set),
+        total));
+  }
+  for (const api::Job& job : snapshot.jobs()) {
+    KP_RETURN_IF_ERROR(AddToExpansion("Job", job.metadata, "spec.parallelism",
+                                      JobPodsToCreate(snapshot, job), total));
+  }
+  return absl::OkStatus();
 }
 
 ExpandedWorkloads ExpandWorkloads(const ClusterSnapshot& snapshot) {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "src/api/manifest.h"
+#include "src/state/expansion_limit.h"
 #include "src/state/pending.h"
 #include "src/state/state_test_util.h"
 
@@ -437,6 +438,55 @@ TEST(WorkloadExpansion, ExpandWorkloadsOnItsOwnMatchesSnapshotConstruction) {
   EXPECT_TRUE(
       std::is_sorted(workloads.pods.begin(), workloads.pods.end(), ObjectKeyLess<api::Pod>));
   EXPECT_EQ(workloads.pods.size(), expanded->expanded_pod_count());
+}
+
+// 2^31-1 replicas aborted with std::bad_alloc; a million ran for minutes. The limit is checked
+// before anything is allocated and names the workload and its field.
+TEST(WorkloadExpansion, HugeCountsAreRefusedBeforeAllocating) {
+  const std::string deployment = R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  replicas: REPLICAS
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: i}]}
+)";
+  auto with_replicas = [&](const std::string& replicas) {
+    std::string yaml = deployment;
+    yaml.replace(yaml.find("REPLICAS"), 8, replicas);
+    return yaml;
+  };
+  absl::StatusOr<ClusterSnapshot> huge = SnapshotFromYaml(with_replicas("2147483647"));
+  ASSERT_FALSE(huge.ok());
+  EXPECT_EQ(huge.status().message(),
+            "Deployment/default/web: spec.replicas: would add 2147483647 pods, more than the "
+            "200000 a snapshot expands to");
+  // Together over the limit, each under it.
+  std::string two = with_replicas("150000") + "---\n" + with_replicas("150000");
+  two.replace(two.rfind("name: web"), 9, "name: api");
+  absl::StatusOr<ClusterSnapshot> both = SnapshotFromYaml(two);
+  ASSERT_FALSE(both.ok());
+  EXPECT_EQ(both.status().message(),
+            "Deployment/default/web: spec.replicas: would add 150000 pods, 300000 in all, more "
+            "than the 200000 a snapshot expands to");
+  const std::string job = R"(apiVersion: batch/v1
+kind: Job
+metadata: {name: batch, namespace: default}
+spec:
+  parallelism: 1000000
+  completions: 1000000
+  template:
+    spec: {restartPolicy: Never, containers: [{name: c, image: i}]}
+)";
+  absl::StatusOr<ClusterSnapshot> jobs = SnapshotFromYaml(job);
+  ASSERT_FALSE(jobs.ok());
+  EXPECT_NE(
+      jobs.status().message().find("Job/default/batch: spec.parallelism: would add 1000000 pods"),
+      std::string::npos)
+      << jobs.status();
+  EXPECT_TRUE(SnapshotFromYaml(with_replicas("1000")).ok());
 }
 
 }  // namespace
