@@ -88,6 +88,21 @@ TEST(CliBench, CostPackingIsCheaperAndKeepsTheFloor) {
             b["lowerBoundWithFloorPerHour"].get<double>() * (1 - 1e-9));
 }
 
+TEST(CliBench, CreationClaimTiesAreAnOptInThatChangesDecisions) {
+  CliRun upstream = RunKarpenter({"bench", "scheduling", "--pods", "300", "--json"});
+  CliRun creation =
+      RunKarpenter({"bench", "scheduling", "--pods", "300", "--claim-ties", "creation", "--json"});
+  ASSERT_EQ(upstream.exit_code, 0) << upstream.err;
+  ASSERT_EQ(creation.exit_code, 0) << creation.err;
+  const nlohmann::json a = nlohmann::json::parse(upstream.out, nullptr, false);
+  const nlohmann::json b = nlohmann::json::parse(creation.out, nullptr, false);
+  ASSERT_TRUE(a.is_object() && b.is_object()) << upstream.out << creation.out;
+  EXPECT_EQ(a["claimTies"], "upstream");
+  EXPECT_EQ(b["claimTies"], "creation");
+  EXPECT_NE(a["decisionDigest"], b["decisionDigest"]);
+  EXPECT_NE(RunKarpenter({"bench", "scheduling", "--claim-ties", "random"}).exit_code, 0);
+}
+
 TEST(CliBench, BreakdownFollowsTheSummaryLine) {
   CliRun run = RunKarpenter({"bench", "scheduling", "--pods", "100", "--breakdown"});
   ASSERT_EQ(run.exit_code, 0) << run.err;

@@ -33,6 +33,8 @@ int RunBenchScheduling(const BenchSchedulingOptions& options) {
     run.seed = options.seed;
     run.packing = options.packing == "cost" ? provisioning::PackingPolicy::kCost
                                             : provisioning::PackingPolicy::kUpstream;
+    run.claim_ties = options.claim_ties == "creation" ? provisioning::ClaimTieOrder::kCreation
+                                                      : provisioning::ClaimTieOrder::kUpstream;
     run.breakdown = options.breakdown;
     absl::StatusOr<bench::SchedulingReport> report =
         bench::RunSchedulingBenchmark(run, RealMonotonicSeconds);
@@ -75,6 +77,13 @@ void AddBenchCommand(CLI::App& app, BenchSchedulingOptions& options, int& exit_c
                    "upstream (default): upstream's placement decisions; cost: fill the capacity "
                    "each NodeClaim already pays for first (not upstream behaviour)")
       ->check(CLI::IsMember({"upstream", "cost"}))
+      ->capture_default_str();
+  scheduling
+      ->add_option("--claim-ties", options.claim_ties,
+                   "upstream (default): among NodeClaims with as many pods, try them in the order "
+                   "upstream's Go sort leaves them; creation: the one opened first (not upstream "
+                   "behaviour)")
+      ->check(CLI::IsMember({"upstream", "creation"}))
       ->capture_default_str();
   scheduling->add_flag("--breakdown", options.breakdown,
                        "Split the gap to the fluid bound by resource and instance type");

@@ -18,7 +18,8 @@ struct BenchSchedulingOptions {
   std::string preferences;  // "" (the diverse mix), "respect" or "ignore"
   uint64_t seed = bench::kDefaultPodSeed;
   bool json = false;
-  std::string packing = "upstream";  // provisioning::PackingPolicy: upstream | cost
+  std::string packing = "upstream";     // provisioning::PackingPolicy: upstream | cost
+  std::string claim_ties = "upstream";  // provisioning::ClaimTieOrder: upstream | creation
   bool breakdown = false;
 };
 

@@ -83,6 +83,9 @@ absl::StatusOr<provisioning::PlanOptions> ParseOptions(const PlanCommandOptions&
                                         : provisioning::MinValuesPolicy::kStrict;
   out.scheduler.packing = options.packing == "cost" ? provisioning::PackingPolicy::kCost
                                                     : provisioning::PackingPolicy::kUpstream;
+  out.scheduler.claim_ties = options.claim_ties == "creation"
+                                 ? provisioning::ClaimTieOrder::kCreation
+                                 : provisioning::ClaimTieOrder::kUpstream;
   if (!options.now.empty()) {
     absl::StatusOr<api::Time> now = api::Time::ParseRfc3339(options.now);
     if (!now.ok()) {
@@ -134,6 +137,7 @@ int RunDisruption(const PlanCommandOptions& options, const state::ClusterSnapsho
   disruption_options->scheduler = plan_options.scheduler;
   // Consolidation asks whether upstream would fit the pods elsewhere: its own packing.
   disruption_options->scheduler.packing = provisioning::PackingPolicy::kUpstream;
+  disruption_options->scheduler.claim_ties = provisioning::ClaimTieOrder::kUpstream;
   const std::optional<disruption::ConsolidationSearch> search =
       disruption::ParseConsolidationSearch(options.consolidation_search);
   if (!search) {
@@ -204,6 +208,12 @@ void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code) 
                   "the NodeClaim whose cheapest type still holds it, tightest first, and pods "
                   "with required anti-affinity first (not upstream behaviour)")
       ->check(CLI::IsMember({"upstream", "cost"}))
+      ->capture_default_str();
+  cmd->add_option("--claim-ties", options.claim_ties,
+                  "upstream (default): among NodeClaims with as many pods, try them in the order "
+                  "upstream's Go sort leaves them; creation: the one opened first (not upstream "
+                  "behaviour)")
+      ->check(CLI::IsMember({"upstream", "creation"}))
       ->capture_default_str();
   cmd->add_option("--spot-price", options.spot_prices,
                   "Pin a spot price, INSTANCE_TYPE:ZONE=USD_PER_HOUR (repeatable); default: the "

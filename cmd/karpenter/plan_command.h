@@ -36,6 +36,10 @@ struct PlanCommandOptions {
   // fills the capacity each new NodeClaim already pays for first (not upstream behaviour).
   // Disruption simulations keep upstream's packing.
   std::string packing = "upstream";
+  // "upstream" or "creation" (provisioning::ClaimTieOrder) for the plan's provisioning solve:
+  // which of the NodeClaims holding as many pods a pod tries first. Disruption simulations keep
+  // upstream's.
+  std::string claim_ties = "upstream";
   // "TYPE:ZONE=USD" entries pinning spot prices, which otherwise come from the documented
   // discount model (docs/catalog.md): what CreateFleet would pick if spot were priced so.
   std::vector<std::string> spot_prices;

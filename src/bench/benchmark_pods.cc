@@ -19,9 +19,14 @@ using api::Quantity;
 constexpr std::array<int64_t, 5> kCpuMilli = {100, 250, 500, 1000, 1500};
 constexpr std::array<int64_t, 6> kMemoryMi = {100, 256, 512, 1024, 2048, 4096};
 constexpr std::array<const char*, 7> kLabelValues = {"a", "b", "c", "d", "e", "f", "g"};
-// All pods share one creation time, so the scheduler's queue order falls back to UIDs, as in
-// upstream's benchmark (whose test pods carry no creation timestamp).
-constexpr int64_t kCreationUnixSeconds = 1'700'000'000;
+// Upstream's test pods are stamped `metav1.Now()` as each is built, so their creation times rise
+// through the list, nanoseconds apart, and order pods of equal size in the scheduler's queue
+// (before UIDs). Pod i here is created i nanoseconds after this instant.
+constexpr int64_t kFirstCreationUnixNanos = 1'700'000'000LL * 1'000'000'000LL;
+// Upstream's preference pods all take its generator's first cpu and memory draws (seed 42, Go's
+// math/rand): 100m and 4096Mi.
+constexpr int64_t kPreferenceCpuMilli = 100;
+constexpr int64_t kPreferenceMemoryMi = 4096;
 
 // Draws for pod attributes, plus a separate stream for UIDs so that adding or removing a UID
 // never shifts the attribute draws.
@@ -50,14 +55,16 @@ class Draws {
   std::mt19937_64 uids_;
 };
 
-api::Pod BasePod(std::string name, std::map<std::string, std::string> labels, Quantity cpu,
-                 Quantity memory, std::string uid) {
+// `index` is the pod's place in the list, which fixes its creation time.
+api::Pod BasePod(size_t index, std::string name, std::map<std::string, std::string> labels,
+                 Quantity cpu, Quantity memory, std::string uid) {
   api::Pod pod;
   pod.metadata.name = std::move(name);
   pod.metadata.namespace_ = kBenchNamespace;
   pod.metadata.uid = std::move(uid);
   pod.metadata.labels = std::move(labels);
-  pod.metadata.creation_timestamp = api::Time::FromUnixSeconds(kCreationUnixSeconds);
+  pod.metadata.creation_timestamp =
+      api::Time::FromUnixNanos(kFirstCreationUnixNanos + static_cast<int64_t>(index));
   api::Container container;
   container.name = "app";
   container.image = "registry.k8s.io/pause";
@@ -93,8 +100,8 @@ void AppendGeneric(int count, Draws& draws, std::vector<api::Pod>& pods) {
     std::map<std::string, std::string> labels = {{kLabelMyLabel, draws.LabelValue()}};
     Quantity cpu = draws.Cpu();
     Quantity memory = draws.Memory();
-    pods.push_back(BasePod(Name("generic-", pods.size()), std::move(labels), std::move(cpu),
-                           std::move(memory), draws.Uid()));
+    pods.push_back(BasePod(pods.size(), Name("generic-", pods.size()), std::move(labels),
+                           std::move(cpu), std::move(memory), draws.Uid()));
   }
 }
 
@@ -109,8 +116,8 @@ void AppendSpread(int count, std::string_view key, Draws& draws, std::vector<api
     spread.label_selector = MatchLabels({{kLabelMyLabel, draws.LabelValue()}});
     Quantity cpu = draws.Cpu();
     Quantity memory = draws.Memory();
-    api::Pod pod = BasePod(Name("spread-", pods.size()), std::move(labels), std::move(cpu),
-                           std::move(memory), draws.Uid());
+    api::Pod pod = BasePod(pods.size(), Name("spread-", pods.size()), std::move(labels),
+                           std::move(cpu), std::move(memory), draws.Uid());
     pod.spec.topology_spread_constraints.push_back(std::move(spread));
     pods.push_back(std::move(pod));
   }
@@ -121,7 +128,7 @@ void AppendAffinity(int count, Draws& draws, std::vector<api::Pod>& pods) {
     std::map<std::string, std::string> labels = {{kLabelMyAffinity, draws.LabelValue()}};
     Quantity cpu = draws.Cpu();
     Quantity memory = draws.Memory();
-    api::Pod pod = BasePod(Name("affinity-", pods.size()), labels, std::move(cpu),
+    api::Pod pod = BasePod(pods.size(), Name("affinity-", pods.size()), labels, std::move(cpu),
                            std::move(memory), draws.Uid());
     api::PodAffinity affinity;
     affinity.required_during_scheduling_ignored_during_execution.push_back(
@@ -136,7 +143,7 @@ void AppendAntiAffinity(int count, Draws& draws, std::vector<api::Pod>& pods) {
   for (int i = 0; i < count; ++i) {
     Quantity cpu = draws.Cpu();
     Quantity memory = draws.Memory();
-    api::Pod pod = BasePod(Name("anti-affinity-", pods.size()), labels, std::move(cpu),
+    api::Pod pod = BasePod(pods.size(), Name("anti-affinity-", pods.size()), labels, std::move(cpu),
                            std::move(memory), draws.Uid());
     api::PodAffinity anti;
     anti.required_during_scheduling_ignored_during_execution.push_back(
@@ -169,9 +176,10 @@ std::vector<api::Pod> MakePreferencePods(int n, uint64_t seed) {
   if (n <= 0) return pods;
   pods.reserve(static_cast<size_t>(n));
   const std::map<std::string, std::string> labels = {{kLabelApp, kAppNginx}};
-  // One size for the whole batch: upstream draws cpu and memory once for all the pods.
-  const Quantity cpu = draws.Cpu();
-  const Quantity memory = draws.Memory();
+  // One size for the whole batch: upstream draws cpu and memory once for all the pods, and with
+  // its fixed seed those draws are always the same. The seed here varies the UIDs only.
+  const Quantity cpu = Quantity::FromMilli(kPreferenceCpuMilli, Quantity::Format::kDecimalSI);
+  const Quantity memory = Quantity::FromInt(kPreferenceMemoryMi << 20, Quantity::Format::kBinarySI);
 
   api::Affinity affinity;
   api::PreferredSchedulingTerm zone_preference;
@@ -188,7 +196,8 @@ std::vector<api::Pod> MakePreferencePods(int n, uint64_t seed) {
   affinity.pod_anti_affinity = std::move(anti);
 
   for (int i = 0; i < n; ++i) {
-    api::Pod pod = BasePod("preference-" + std::to_string(i), labels, cpu, memory, draws.Uid());
+    api::Pod pod = BasePod(static_cast<size_t>(i), "preference-" + std::to_string(i), labels, cpu,
+                           memory, draws.Uid());
     pod.spec.affinity = affinity;
     pods.push_back(std::move(pod));
   }

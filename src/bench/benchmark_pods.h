@@ -5,8 +5,12 @@
 // MakeDiversePods(n): five groups of ⌊n/5⌋ pods — generic, zone topology spread, hostname
 // topology spread, zone self-affinity, hostname self anti-affinity — then generic pods for the
 // remainder. Every pod requests cpu ∈ {100m, 250m, 500m, 1000m, 1500m} and memory ∈ {100, 256,
-// 512, 1024, 2048, 4096}Mi, uniformly. MakePreferencePods(n): n identical `app=nginx` pods whose
+// 512, 1024, 2048, 4096}Mi, uniformly. MakePreferencePods(n): n identical `app=nginx` pods of
+// upstream's size (100m cpu, 4096Mi memory: its generator's first draws with its seed) whose
 // constraints are all preferences (zone node affinity, zone and hostname anti-affinity).
+//
+// As upstream's, each pod is created after the one before it (nanoseconds apart), so equal pods
+// keep list order in the scheduler's queue.
 #pragma once
 
 #include <cstdint>

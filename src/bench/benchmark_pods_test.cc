@@ -8,6 +8,7 @@
 #include "src/api/pod_resources.h"
 #include "src/api/quantity.h"
 #include "src/api/selector_match.h"
+#include "src/provisioning/scheduler.h"
 
 namespace karpenter::bench {
 namespace {
@@ -142,6 +143,47 @@ TEST(PreferencePods, AllShareOneSizeButNotUids) {
   }
   EXPECT_EQ(uids.size(), 50u);
   EXPECT_EQ(MakePreferencePods(50), pods);
+}
+
+TEST(PreferencePods, AreUpstreamsSizeWhateverTheSeed) {
+  // Upstream's generator, seeded 42, first draws 100m and 4096Mi; its preference benchmark then
+  // needs one node per pod under Respect and 21 under Ignore.
+  for (uint64_t seed : {kDefaultPodSeed, uint64_t{7}}) {
+    const api::ResourceList requests = api::PodRequests(MakePreferencePods(3, seed)[2]);
+    EXPECT_EQ(requests.at("cpu"), *api::Quantity::Parse("100m"));
+    EXPECT_EQ(requests.at("memory"), *api::Quantity::Parse("4Gi"));
+  }
+  EXPECT_NE(MakePreferencePods(3, 7)[0].metadata.uid, MakePreferencePods(3, 8)[0].metadata.uid);
+}
+
+// Upstream stamps each test pod `metav1.Now()` as it builds it.
+void ExpectCreatedInListOrder(const std::vector<api::Pod>& pods) {
+  for (size_t i = 1; i < pods.size(); ++i) {
+    ASSERT_TRUE(pods[i].metadata.creation_timestamp && pods[i - 1].metadata.creation_timestamp);
+    EXPECT_LT(pods[i - 1].metadata.creation_timestamp->UnixNanos(),
+              pods[i].metadata.creation_timestamp->UnixNanos())
+        << i;
+  }
+}
+
+TEST(PreferencePods, AreCreatedOneAfterAnother) {
+  ExpectCreatedInListOrder(MakePreferencePods(50));
+}
+
+TEST(DiversePods, AreCreatedOneAfterAnother) { ExpectCreatedInListOrder(MakeDiversePods(137)); }
+
+TEST(DiversePods, EqualPodsQueueInListOrderNotByUid) {
+  const std::vector<api::Pod> pods = MakeDiversePods(1000);
+  std::vector<const api::Pod*> queue;
+  for (const api::Pod& pod : pods) queue.push_back(&pod);
+  provisioning::SortPodsForScheduling(queue);
+  bool uid_would_reorder = false;
+  for (size_t i = 1; i < queue.size(); ++i) {
+    if (api::PodRequests(*queue[i]) != api::PodRequests(*queue[i - 1])) continue;
+    EXPECT_LT(queue[i - 1] - pods.data(), queue[i] - pods.data());
+    uid_would_reorder |= queue[i]->metadata.uid < queue[i - 1]->metadata.uid;
+  }
+  EXPECT_TRUE(uid_would_reorder);  // the creation times decide, not the UIDs
 }
 
 TEST(PreferencePods, ConstraintsAreAllPreferences) {

@@ -40,6 +40,7 @@ std::string ReportJson(const SchedulingReport& report) {
   const std::optional<SolveOutcome>& solve = report.solve;
   out["workload"] = report.workload;
   out["packing"] = report.packing;
+  out["claimTies"] = report.claim_ties;
   out["pods"] = report.pods;
   out["instanceTypes"] = report.instance_types;
   out["nodes"] = solve ? nlohmann::json(solve->nodes) : nlohmann::json(nullptr);
@@ -62,7 +63,9 @@ std::string ReportText(const SchedulingReport& report) {
   std::string text = fmt::format(
       "{}{}: {} pods over {} instance types; node floor {}; fluid bound "
       "${:.4f}/h (${:.4f}/h with the node floor); peak RSS {:.1f} MB",
-      report.workload, report.packing == "upstream" ? "" : ", packing " + report.packing,
+      report.workload,
+      (report.packing == "upstream" ? "" : ", packing " + report.packing) +
+          (report.claim_ties == "upstream" ? "" : ", claim ties " + report.claim_ties),
       report.pods, report.instance_types, report.node_floor, report.lower_bound_per_hour,
       report.lower_bound_with_floor_per_hour, report.peak_rss_mb);
   if (!report.solve) return text + "; solve not run";

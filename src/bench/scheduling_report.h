@@ -33,13 +33,15 @@ struct SchedulingReport {
   double lower_bound_per_hour = 0;
   // FluidLowerBoundWithFloor: the bound with the anti-affinity node floor (≥ the plain one).
   double lower_bound_with_floor_per_hour = 0;
-  std::string packing = "upstream";  // provisioning::PackingPolicy of the solve
+  std::string packing = "upstream";     // provisioning::PackingPolicy of the solve
+  std::string claim_ties = "upstream";  // provisioning::ClaimTieOrder of the solve
   double peak_rss_mb = 0;
   std::optional<SolveOutcome> solve;  // nullopt: the solve was not run
   std::optional<GapBreakdown> gap;    // the solve's gap to the plain bound, when asked for
 };
 
-// {"workload", "packing", "pods", "instanceTypes", "nodes", "nodeFloor", "unschedulable",
+// {"workload", "packing", "claimTies", "pods", "instanceTypes", "nodes", "nodeFloor",
+// "unschedulable",
 //  "seconds", "podsPerSecond", "pricePerHour", "lowerBoundPerHour", "costRatio",
 //  "lowerBoundWithFloorPerHour", "costRatioWithFloor", "decisionDigest", "peakRssMB"}, plus "gap"
 //  (the

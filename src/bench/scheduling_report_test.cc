@@ -85,6 +85,15 @@ TEST(ReportJson, FloorBoundHasItsOwnRatio) {
   EXPECT_NE(text.find("1.250× with the floor"), std::string::npos) << text;
 }
 
+TEST(ReportJson, NamesTheClaimTieOrder) {
+  SchedulingReport report = Inputs();
+  EXPECT_EQ(nlohmann::json::parse(ReportJson(report))["claimTies"], "upstream");
+  EXPECT_EQ(ReportText(report).find("claim ties"), std::string::npos);
+  report.claim_ties = "creation";
+  EXPECT_EQ(nlohmann::json::parse(ReportJson(report))["claimTies"], "creation");
+  EXPECT_NE(ReportText(report).find("claim ties creation"), std::string::npos);
+}
+
 TEST(ReportText, SaysWhenTheSolveWasNotRun) {
   const std::string text = ReportText(Inputs());
   EXPECT_NE(text.find("50 pods over 400 instance types"), std::string::npos) << text;

@@ -45,13 +45,16 @@ absl::StatusOr<SchedulingReport> RunSchedulingBenchmark(const SchedulingBenchmar
   KP_ASSIGN_OR_RETURN(report.lower_bound_with_floor_per_hour,
                       FluidLowerBoundWithFloor(pending, catalog));
   report.packing = PackingName(options.packing);
+  report.claim_ties =
+      options.claim_ties == provisioning::ClaimTieOrder::kCreation ? "creation" : "upstream";
 
   const provisioning::PreferencePolicy policy =
       options.workload == BenchWorkload::kPreferencesIgnore
           ? provisioning::PreferencePolicy::kIgnore
           : provisioning::PreferencePolicy::kRespect;
-  const provisioning::SchedulerInput input =
+  provisioning::SchedulerInput input =
       BenchSchedulerInput(catalog, std::move(pending), policy, options.packing);
+  input.options.claim_ties = options.claim_ties;
   const double start = clock();
   const provisioning::SchedulerResult result = provisioning::Solve(input);
   const double seconds = clock() - start;

@@ -22,6 +22,7 @@ struct SchedulingBenchmarkOptions {
   BenchWorkload workload = BenchWorkload::kDiverse;
   uint64_t seed = kDefaultPodSeed;
   provisioning::PackingPolicy packing = provisioning::PackingPolicy::kUpstream;
+  provisioning::ClaimTieOrder claim_ties = provisioning::ClaimTieOrder::kUpstream;
   // Also split the solve's gap to the plain bound by resource and type (gap_breakdown.h).
   bool breakdown = false;
 };

@@ -179,5 +179,22 @@ TEST(BenchSolve, PreferencePodsScheduleUnderBothPolicies) {
   }
 }
 
+TEST(BenchSolve, PreferencePodsNeedUpstreamsNodeCounts) {
+  // Upstream's 4,000 pods of 100m / 4Gi take 4,000 nodes under Respect (the hostname preference
+  // holds, one pod per node) and 21 under Ignore (199 pods fill the largest type's memory,
+  // 800Gi less 10Mi reserved). The same arithmetic at 400 pods: 400 and 3.
+  const std::vector<FakeInstanceType> catalog = FakeCatalog400();
+  const provisioning::SchedulerInput respect = BenchSchedulerInput(
+      catalog, MakePreferencePods(400), provisioning::PreferencePolicy::kRespect);
+  const provisioning::SchedulerInput ignore = BenchSchedulerInput(
+      catalog, MakePreferencePods(400), provisioning::PreferencePolicy::kIgnore);
+  const SolveOutcome respected = Summarise(provisioning::Solve(respect), 0);
+  const SolveOutcome ignored = Summarise(provisioning::Solve(ignore), 0);
+  EXPECT_EQ(respected.unschedulable, 0);
+  EXPECT_EQ(respected.nodes, 400);
+  EXPECT_EQ(ignored.unschedulable, 0);
+  EXPECT_EQ(ignored.nodes, 3);
+}
+
 }  // namespace
 }  // namespace karpenter::bench

@@ -13,6 +13,7 @@
 #include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/taint_match.h"
+#include "src/provisioning/claim_order.h"
 #include "src/provisioning/daemon_overhead.h"
 #include "src/provisioning/existing_node.h"
 #include "src/provisioning/launch.h"
@@ -49,7 +50,10 @@ struct NodeSlot {
 class Scheduler {
  public:
   Scheduler(const SchedulerInput& input, const SolveCache& cache)
-      : input_(input), cache_(cache), reservations_(cache.reservations()) {}
+      : input_(input),
+        cache_(cache),
+        reservations_(cache.reservations()),
+        claim_order_(input.options.claim_ties) {}
 
   SchedulerResult Run();
 
@@ -67,20 +71,13 @@ class Scheduler {
   bool AddToFreeFit(const PodAttempt& attempt, const scheduling::Requirements& pod_requirements,
                     const api::ResourceList& requests, const scheduling::Requirements& strict,
                     const ResourceFootprint& footprint);
-  // Keeps `free_fit_` in step with the claim at `index` after it gained a pod (kCost only).
-  void Track(size_t index);
-  // Where the claim at `index`, which just gained a pod, sits in `claim_order_`.
-  size_t PositionBeforeAdd(size_t index) const;
+  // Keeps `free_fit_` and `claim_order_` in step with the claim at `index`, which gained a pod.
+  void Grew(size_t index);
   PodAttempt MakeAttempt(const api::Pod& pod) const;
 
   // The pod just placed left the initialized nodes: a moving pod stops the solve when the input
   // asks for it.
   void PlacedOffInitialized(const PodAttempt& attempt, bool moving);
-
-  // Keeps `claim_order_` sorted by (pods, creation) after the claim at `position` gained one.
-  void MoveUpAfterAdd(size_t position);
-  void InsertNewClaim(size_t index);
-  bool ClaimBefore(size_t a, size_t b) const;
 
   const SchedulerInput& input_;
   const SolveCache& cache_;
@@ -91,9 +88,8 @@ class Scheduler {
   std::deque<ExistingNode> owned_;  // Nodes this solve placed pods on (topology points into them).
   RoomIndex rooms_;                 // existing_'s headroom; removed nodes closed.
   std::vector<InFlightNodeClaim> claims_;  // Creation order.
-  // Indices into `claims_` by (number of pods, creation order): the order upstream tries them
-  // in, kept up to date incrementally rather than sorted for every pod.
-  std::vector<size_t> claim_order_;
+  // The order upstream tries `claims_` in: fewest pods first, ties as options.claim_ties says.
+  ClaimOrder claim_order_;
   // PackingPolicy::kCost: the claims by what their cheapest remaining type has left.
   FreeFitIndex free_fit_;
   std::string stopped_at_;  // SchedulerResult::stopped_at
@@ -130,30 +126,10 @@ void Scheduler::BuildExistingNodes() {
   }
 }
 
-bool Scheduler::ClaimBefore(size_t a, size_t b) const {
-  const size_t pods_a = claims_[a].pods().size();
-  const size_t pods_b = claims_[b].pods().size();
-  return pods_a != pods_b ? pods_a < pods_b : a < b;
-}
-
-void Scheduler::MoveUpAfterAdd(size_t position) {
-  // The claims after `position` are still sorted: a binary search finds where it now belongs
-  // (past thousands of claims with as many pods, in a large solve) and one rotation moves it.
-  const auto from = claim_order_.begin() + static_cast<std::ptrdiff_t>(position);
-  const auto to = std::lower_bound(from + 1, claim_order_.end(), *from,
-                                   [this](size_t a, size_t b) { return ClaimBefore(a, b); });
-  std::rotate(from, from + 1, to);
-}
-
-void Scheduler::InsertNewClaim(size_t index) {
-  auto at = std::upper_bound(claim_order_.begin(), claim_order_.end(), index,
-                             [this](size_t a, size_t b) { return ClaimBefore(a, b); });
-  claim_order_.insert(at, index);
-}
-
-void Scheduler::Track(size_t index) {
-  if (input_.options.packing != PackingPolicy::kCost) return;
-  free_fit_.Update(index, RoomOf(claims_[index]));
+void Scheduler::Grew(size_t index) {
+  claim_order_.Grew(index);
+  if (input_.options.packing == PackingPolicy::kCost)
+    free_fit_.Update(index, RoomOf(claims_[index]));
 }
 
 bool Scheduler::AddToFreeFit(const PodAttempt& attempt,
@@ -167,20 +143,8 @@ bool Scheduler::AddToFreeFit(const PodAttempt& attempt,
            claim.Add(attempt, pod_requirements, requests, input_.options, &strict).ok();
   });
   if (!placed) return false;
-  Track(*placed);
-  MoveUpAfterAdd(PositionBeforeAdd(*placed));
+  Grew(*placed);
   return true;
-}
-
-size_t Scheduler::PositionBeforeAdd(size_t index) const {
-  // `claim_order_` is still sorted by the pod counts before the claim at `index` gained one.
-  const auto key = [this, index](size_t claim) {
-    const size_t pods = claims_[claim].pods().size();
-    return std::pair(claim == index ? pods - 1 : pods, claim);
-  };
-  const auto it = std::lower_bound(claim_order_.begin(), claim_order_.end(), index,
-                                   [&key](size_t a, size_t b) { return key(a) < key(b); });
-  return static_cast<size_t>(it - claim_order_.begin());
 }
 
 PodAttempt Scheduler::MakeAttempt(const api::Pod& pod) const {
@@ -249,8 +213,7 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
       continue;
     }
     if (claim.Add(attempt, pod_requirements, requests, input_.options, &strict).ok()) {
-      Track(claim_order_[position]);
-      MoveUpAfterAdd(position);
+      Grew(claim_order_[position]);
       PlacedOffInitialized(attempt, moving);
       return absl::OkStatus();
     }
@@ -290,8 +253,10 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
       pool.prototype->limit_charges->SubtractLargest(*pool.remaining, claim.candidates());
     }
     claims_.push_back(std::move(claim));
-    Track(claims_.size() - 1);
-    InsertNewClaim(claims_.size() - 1);
+    claim_order_.Add(claims_.back().pods().size());
+    if (input_.options.packing == PackingPolicy::kCost) {
+      free_fit_.Update(claims_.size() - 1, RoomOf(claims_.back()));
+    }
     PlacedOffInitialized(attempt, moving);
     return absl::OkStatus();
   }

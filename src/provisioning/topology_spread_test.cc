@@ -251,5 +251,59 @@ TEST(TopologySpread, AGroupMadeByRelaxingCountsThePodsPlacedBeforeIt) {
   EXPECT_THAT(PodsPerZone(result, "default/web"), ElementsAre(Pair(kZoneB, 2)));
 }
 
+// The smallest reproducer of upstream's tie order: 11 pods of 7 cpu fill one claim, which
+// the first of 18 zone-spread pods then pins to zone A; the next two open a claim in zone B and
+// one in zone C, and each gains a pod, B's first. Upstream re-sorts its claims by pod count with
+// Go's sort before every pod, which leaves C (already ahead of B) ahead of it at two pods each, so
+// the next pod free to go anywhere lands on C. Breaking ties by creation order lands it on B.
+std::vector<api::Pod> TieReproducerPods() {
+  std::vector<api::Pod> pods;
+  const auto two_digits = [](int i) { return std::string(i < 10 ? "0" : "") + std::to_string(i); };
+  for (int i = 0; i < 11; ++i) pods.push_back(MakePod("big-" + two_digits(i), "7", "256Mi", i));
+  const std::map<std::string, std::string> spread = {{"app", "spread"}};
+  for (int i = 0; i < 18; ++i) {
+    api::Pod pod = MakePod("spread-" + two_digits(i), "750m", "64Mi", 100 + i);
+    pod.metadata.labels = spread;
+    pod.spec.topology_spread_constraints = {Spread(kZoneKey, 1, spread)};
+    pods.push_back(std::move(pod));
+  }
+  return pods;
+}
+
+std::vector<std::string> PodsWith(const SchedulerResult& result, const std::string& key) {
+  const std::optional<size_t> claim = ClaimOf(result, key);
+  return claim ? result.new_node_claims[*claim].pods : std::vector<std::string>{};
+}
+
+TEST(TopologySpread, ClaimsWithAsManyPodsAreTriedInUpstreamsGoSortOrder) {
+  SchedulerInput input = DefaultInput();
+  input.pending_pods = TieReproducerPods();
+  const SchedulerResult result = Solve(input);
+  EXPECT_THAT(result.unschedulable, IsEmpty());
+  ASSERT_THAT(result.new_node_claims, SizeIs(3));
+  EXPECT_THAT(PodsWith(result, "default/spread-01"),
+              ElementsAre("default/spread-01", "default/spread-03", "default/spread-07",
+                          "default/spread-09", "default/spread-13", "default/spread-15"));
+  EXPECT_THAT(PodsWith(result, "default/spread-02"),
+              ElementsAre("default/spread-02", "default/spread-04", "default/spread-06",
+                          "default/spread-10", "default/spread-12", "default/spread-16"));
+  EXPECT_EQ(ZoneOf(result.new_node_claims[*ClaimOf(result, "default/spread-06")]), kZoneC);
+}
+
+TEST(TopologySpread, CreationTiesAreAnOptInThatTriesTheOlderClaimFirst) {
+  SchedulerInput input = DefaultInput();
+  input.pending_pods = TieReproducerPods();
+  input.options.claim_ties = ClaimTieOrder::kCreation;
+  const SchedulerResult result = Solve(input);
+  EXPECT_THAT(result.unschedulable, IsEmpty());
+  ASSERT_THAT(result.new_node_claims, SizeIs(3));
+  EXPECT_THAT(PodsWith(result, "default/spread-01"),
+              ElementsAre("default/spread-01", "default/spread-03", "default/spread-06",
+                          "default/spread-09", "default/spread-12", "default/spread-15"));
+  EXPECT_THAT(PodsWith(result, "default/spread-02"),
+              ElementsAre("default/spread-02", "default/spread-04", "default/spread-07",
+                          "default/spread-10", "default/spread-13", "default/spread-16"));
+}
+
 }  // namespace
 }  // namespace karpenter::provisioning

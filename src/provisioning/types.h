@@ -95,9 +95,16 @@ enum class ReservedOfferingMode { kFallback, kStrict };
 // placement passes the same checks, so only the choice among valid placements differs.
 enum class PackingPolicy { kUpstream, kCost };
 
+// Which of several NodeClaims holding as many pods a pod tries first. kUpstream: the order Go's
+// `sort.Slice` leaves them in, since upstream re-sorts its claims by pod count before every pod
+// with that unstable sort (claim_order.h). kCreation, opt-in and not upstream behaviour: the claim
+// opened first.
+enum class ClaimTieOrder { kUpstream, kCreation };
+
 struct SchedulerOptions {
   PreferencePolicy preference_policy = PreferencePolicy::kRespect;
   PackingPolicy packing = PackingPolicy::kUpstream;
+  ClaimTieOrder claim_ties = ClaimTieOrder::kUpstream;
   MinValuesPolicy min_values_policy = MinValuesPolicy::kStrict;
   ReservedOfferingMode reserved_offering_mode = ReservedOfferingMode::kStrict;
   // Keys a NodePool may leave undefined while pods still select on them.
