@@ -4,19 +4,13 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "src/aws/test_fakes.h"
+#include "src/aws/test_harness.h"
 
 namespace karpenter::aws {
 namespace {
 
-struct Harness {
-  FakeTransport transport;
-  StaticCredentialsProvider credentials{
-      Credentials{.access_key_id = "AK", .secret_access_key = "SK"}};
-  FakeClock clock;
-  FakeRandom random;
-  RetryQuota quota;
-  AwsClient client{AwsContext{transport, credentials, clock, random, quota},
-                   {.url = "http://127.0.0.1:1", .scope = {"us-west-2", "ec2"}}};
+struct Harness : FakeAwsHarness {
+  Harness() : FakeAwsHarness("us-west-2", "ec2") {}
   Ec2Client ec2{client, random};
 };
 

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "src/aws/test_fakes.h"
+#include "src/aws/test_harness.h"
 
 namespace karpenter::aws {
 namespace {
@@ -18,15 +19,8 @@ std::string Entry(const std::string& type, const std::string& usd) {
   return product.dump();
 }
 
-struct Harness {
-  FakeTransport transport;
-  StaticCredentialsProvider credentials{
-      Credentials{.access_key_id = "AK", .secret_access_key = "SK"}};
-  FakeClock clock;
-  FakeRandom random;
-  RetryQuota quota;
-  AwsClient client{AwsContext{transport, credentials, clock, random, quota},
-                   {.url = "http://127.0.0.1:1", .scope = {"us-east-1", "pricing"}}};
+struct Harness : FakeAwsHarness {
+  Harness() : FakeAwsHarness("us-east-1", "pricing") {}
   PricingClient pricing{client};
 };
 

@@ -4,21 +4,15 @@
 #include "gtest/gtest.h"
 #include "src/aws/errors.h"
 #include "src/aws/test_fakes.h"
+#include "src/aws/test_harness.h"
 
 namespace karpenter::aws {
 namespace {
 
 constexpr char kUrl[] = "http://127.0.0.1:1/123456789012/karpenter-demo";
 
-struct Harness {
-  FakeTransport transport;
-  StaticCredentialsProvider credentials{
-      Credentials{.access_key_id = "AK", .secret_access_key = "SK"}};
-  FakeClock clock;
-  FakeRandom random;
-  RetryQuota quota;
-  AwsClient client{AwsContext{transport, credentials, clock, random, quota},
-                   {.url = "http://127.0.0.1:1", .scope = {"us-east-1", "sqs"}}};
+struct Harness : FakeAwsHarness {
+  Harness() : FakeAwsHarness("us-east-1", "sqs") {}
   SqsClient sqs{client};
 
   std::unique_ptr<SqsInterruptionQueue> Queue(SqsInterruptionQueueOptions options = {}) {
