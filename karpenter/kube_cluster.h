@@ -13,6 +13,7 @@
 #pragma once
 
 #include <compare>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -71,6 +72,13 @@ class ClusterReader {
   virtual void Watch(std::string_view kind, std::function<void(const ObjectKey&)> on_change) = 0;
 };
 
+// DELETE's options: a UID precondition, and for pods the grace period granted (absent: the
+// pod's own terminationGracePeriodSeconds).
+struct DeleteOptions {
+  std::string uid;
+  std::optional<int64_t> grace_period_seconds;
+};
+
 class ClusterWriter {
  public:
   virtual ~ClusterWriter() = default;
@@ -86,8 +94,10 @@ class ClusterWriter {
   // the patch is a precondition.
   virtual absl::StatusOr<api::Object> MergePatch(const ObjectKey& key, std::string_view patch) = 0;
   // Deletes: an object with finalizers gets its deletionTimestamp and stays until they are
-  // removed. With `uid`, only the object with that UID (kAborted otherwise).
-  virtual absl::Status Delete(const ObjectKey& key, std::string_view uid = {}) = 0;
+  // removed; a pod bound to a node stays until its kubelet confirms, after its grace period.
+  // With `options.uid`, only the object with that UID (kAborted otherwise).
+  virtual absl::Status Delete(const ObjectKey& key, const DeleteOptions& options) = 0;
+  absl::Status Delete(const ObjectKey& key) { return Delete(key, DeleteOptions{}); }
   // POST pods/eviction for the pod with UID `uid`.
   virtual absl::StatusOr<EvictionResult> Evict(const ObjectKey& pod, std::string_view uid) = 0;
 };

@@ -230,7 +230,7 @@ absl::StatusOr<api::Object> FakeKubeCluster::MergePatch(const ObjectKey& key,
   return Store(key, std::move(patched));
 }
 
-absl::Status FakeKubeCluster::Delete(const ObjectKey& key, std::string_view uid) {
+absl::Status FakeKubeCluster::Delete(const ObjectKey& key, const DeleteOptions& options) {
   if (std::optional<absl::Status> failure = TakeFailure(Verb::kDelete)) {
     Log("Delete", key, failure->ToString());
     return *failure;
@@ -238,20 +238,33 @@ absl::Status FakeKubeCluster::Delete(const ObjectKey& key, std::string_view uid)
   auto it = objects_.find(key);
   if (it == objects_.end()) return NotFoundError(key);
   api::ObjectMeta& meta = MetaOf(it->second);
-  if (!uid.empty() && uid != meta.uid) {
+  if (!options.uid.empty() && options.uid != meta.uid) {
     Log("Delete", key, "Conflict");
     return ConflictError(key);
   }
-  Log("Delete", key);
-  if (meta.finalizers.empty()) {
+  Log("Delete", key,
+      options.grace_period_seconds ? absl::StrCat("grace=", *options.grace_period_seconds) : "");
+  // A pod on a node is deleted gracefully: it stays, terminating, until its kubelet confirms
+  // (ReapTerminatingPods); an unbound pod, or a grace period of 0, goes at once.
+  const auto* pod = std::get_if<api::Pod>(&it->second);
+  int64_t grace = 0;
+  if (pod != nullptr && !pod->spec.node_name.empty()) {
+    grace = options.grace_period_seconds.value_or(
+        pod->spec.termination_grace_period_seconds.value_or(30));
+  }
+  if (meta.finalizers.empty() && grace <= 0) {
     objects_.erase(it);
     Notify(key);
     return absl::OkStatus();
   }
-  if (!meta.deletion_timestamp) {
-    meta.deletion_timestamp = clock_.Now();
-    meta.resource_version = NextResourceVersion();
-    Notify(key);
+  if (!meta.deletion_timestamp || (pod != nullptr && grace > 0)) {
+    const api::Time deadline = clock_.Now() + api::Duration::FromSeconds(grace);
+    if (!meta.deletion_timestamp || deadline < *meta.deletion_timestamp) {
+      meta.deletion_timestamp = deadline;
+      if (pod != nullptr) meta.deletion_grace_period_seconds = grace;
+      meta.resource_version = NextResourceVersion();
+      Notify(key);
+    }
   }
   return absl::OkStatus();
 }

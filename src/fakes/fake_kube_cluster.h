@@ -36,7 +36,8 @@ class FakeKubeCluster : public ClusterReader, public ClusterWriter {
   absl::StatusOr<api::Object> Update(const api::Object& object) override;
   absl::StatusOr<api::Object> UpdateStatus(const api::Object& object) override;
   absl::StatusOr<api::Object> MergePatch(const ObjectKey& key, std::string_view patch) override;
-  absl::Status Delete(const ObjectKey& key, std::string_view uid = {}) override;
+  using ClusterWriter::Delete;
+  absl::Status Delete(const ObjectKey& key, const DeleteOptions& options) override;
   absl::StatusOr<EvictionResult> Evict(const ObjectKey& pod, std::string_view uid) override;
 
   // --- test controls ---

@@ -147,9 +147,35 @@ TEST(FakeKubeCluster, WatchSeesEveryChangeAndIndexesFindObjects) {
   ASSERT_TRUE(f.cluster.Create(node).ok());
   ASSERT_TRUE(f.cluster.Delete({"Pod", "default", "a"}).ok());
   EXPECT_EQ(seen, (std::vector<std::string>{"a", "a"}));
+  // A bound pod terminates gracefully: it stays until its kubelet confirms.
+  ASSERT_EQ(f.cluster.PodsOnNode("node-1").size(), 1u);
+  EXPECT_EQ(f.cluster.PodsOnNode("node-1")[0].metadata.deletion_timestamp,
+            f.clock.Now() + api::Duration::FromSeconds(30));
+  f.cluster.ReapTerminatingPods();
+  EXPECT_EQ(seen, (std::vector<std::string>{"a", "a", "a"}));
   EXPECT_TRUE(f.cluster.PodsOnNode("node-1").empty());
   EXPECT_TRUE(f.cluster.NodeByProviderId("aws:///us-east-1a/i-1"));
   EXPECT_FALSE(f.cluster.NodeClaimByProviderId("aws:///us-east-1a/i-1"));
+}
+
+TEST(FakeKubeCluster, APodsGracePeriodComesFromTheDeleteOrTheSpecAndZeroRemovesAtOnce) {
+  Fixture f;
+  api::Pod pod = Pod("a");
+  pod.spec.node_name = "node-1";
+  pod.spec.termination_grace_period_seconds = 120;
+  ASSERT_TRUE(f.cluster.Create(pod).ok());
+  ASSERT_TRUE(f.cluster.Delete({"Pod", "default", "a"}).ok());
+  api::Pod stored = std::get<api::Pod>(*f.cluster.Get({"Pod", "default", "a"}));
+  EXPECT_EQ(stored.metadata.deletion_timestamp, f.clock.Now() + api::Duration::FromSeconds(120));
+  EXPECT_EQ(stored.metadata.deletion_grace_period_seconds, 120);
+  // A shorter grace period shortens the deadline; a UID precondition must match.
+  EXPECT_EQ(f.cluster.Delete({"Pod", "default", "a"}, {.uid = "other"}).code(),
+            absl::StatusCode::kAborted);
+  ASSERT_TRUE(f.cluster.Delete({"Pod", "default", "a"}, {.grace_period_seconds = 5}).ok());
+  stored = std::get<api::Pod>(*f.cluster.Get({"Pod", "default", "a"}));
+  EXPECT_EQ(stored.metadata.deletion_timestamp, f.clock.Now() + api::Duration::FromSeconds(5));
+  ASSERT_TRUE(f.cluster.Delete({"Pod", "default", "a"}, {.grace_period_seconds = 0}).ok());
+  EXPECT_FALSE(f.cluster.Get({"Pod", "default", "a"}).has_value());
 }
 
 }  // namespace

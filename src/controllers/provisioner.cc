@@ -1,0 +1,203 @@
+#include "src/controllers/provisioner.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "src/api/karpenter_labels.h"
+#include "src/provisioning/plan.h"
+#include "src/state/pending.h"
+#include "src/state/snapshot.h"
+
+namespace karpenter::controllers {
+namespace {
+
+// One requirement as the API spells it (upstream Requirement.NodeSelectorRequirement): bounds
+// as Gt/Lt, a complement as NotIn (or Exists), a finite set as In (or DoesNotExist).
+api::NodeSelectorRequirementWithMinValues ToApi(const scheduling::Requirement& requirement) {
+  api::NodeSelectorRequirementWithMinValues out;
+  out.key = std::string(requirement.key());
+  if (requirement.min_values()) out.min_values = *requirement.min_values();
+  const auto values = requirement.Values();
+  if (requirement.gte()) {
+    out.operator_ = std::string(api::kNodeSelectorOpGt);
+    out.values = {std::to_string(*requirement.gte() - 1)};
+  } else if (requirement.lte()) {
+    out.operator_ = std::string(api::kNodeSelectorOpLt);
+    out.values = {std::to_string(*requirement.lte() + 1)};
+  } else if (requirement.is_complement()) {
+    out.operator_ =
+        std::string(values.empty() ? api::kNodeSelectorOpExists : api::kNodeSelectorOpNotIn);
+    out.values.assign(values.begin(), values.end());
+  } else {
+    out.operator_ =
+        std::string(values.empty() ? api::kNodeSelectorOpDoesNotExist : api::kNodeSelectorOpIn);
+    out.values.assign(values.begin(), values.end());
+  }
+  return out;
+}
+
+absl::StatusOr<state::ClusterSnapshot> SnapshotOf(const ClusterReader& reader) {
+  std::vector<state::SourcedObject> objects;
+  for (std::string_view kind :
+       {"NodePool", "NodeClaim", "EC2NodeClass", "Pod", "Node", "DaemonSet", "PodDisruptionBudget",
+        "PersistentVolume", "PersistentVolumeClaim", "StorageClass", "CSINode"}) {
+    for (api::Object& object : reader.List(kind)) {
+      objects.push_back(state::SourcedObject{std::move(object), std::string(kind)});
+    }
+  }
+  // The API's pods are the workloads' pods already: nothing is expanded from controllers.
+  return state::ClusterSnapshot::FromObjects(std::move(objects),
+                                             state::SnapshotOptions{.expand_workloads = false});
+}
+
+void Nominate(EventRecorder& recorder, const ClusterReader& reader, const std::string& pod_key,
+              std::string target) {
+  const size_t slash = pod_key.find('/');
+  std::optional<api::Object> object =
+      reader.Get(ObjectKey{"Pod", pod_key.substr(0, slash), pod_key.substr(slash + 1)});
+  const auto* pod = object ? std::get_if<api::Pod>(&*object) : nullptr;
+  if (pod == nullptr) return;
+  recorder.Publish(
+      Event{ObjectReference{"Pod", pod->metadata.namespace_, pod->metadata.name, pod->metadata.uid},
+            EventType::kNormal, "Nominated", absl::StrCat("Pod should schedule on: ", target)});
+}
+
+}  // namespace
+
+api::NodeClaim ToNodeClaim(const provisioning::NewNodeClaim& claim, const api::NodePool& pool) {
+  scheduling::Requirements requirements = claim.requirements;
+  const scheduling::Requirement types = requirements.Get(api::kLabelInstanceTypeStable);
+  const size_t kept = std::min(claim.instance_types.size(), kMaxNodeClaimInstanceTypes);
+  std::vector<std::string> cheapest(
+      claim.instance_types.begin(),
+      claim.instance_types.begin() + static_cast<std::ptrdiff_t>(kept));
+  requirements.Remove(api::kLabelInstanceTypeStable);
+  requirements.Add(
+      scheduling::Requirement::In(api::kLabelInstanceTypeStable, cheapest, types.min_values()));
+  if (!claim.capacity_types.empty()) {
+    requirements.Remove(api::kCapacityTypeLabelKey);
+    requirements.Add(scheduling::Requirement::In(api::kCapacityTypeLabelKey, claim.capacity_types));
+  }
+
+  api::NodeClaim node_claim;
+  node_claim.metadata.generate_name = claim.node_pool + "-";
+  node_claim.metadata.labels = claim.labels;
+  node_claim.metadata.labels[std::string(api::kNodePoolLabelKey)] = claim.node_pool;
+  for (std::string_view key :
+       {api::kNodePoolHashAnnotationKey, api::kNodePoolHashVersionAnnotationKey}) {
+    if (auto it = pool.metadata.annotations.find(std::string(key));
+        it != pool.metadata.annotations.end()) {
+      node_claim.metadata.annotations.insert(*it);
+    }
+  }
+  if (claim.min_values_relaxed) {
+    node_claim.metadata.annotations[std::string(api::kNodeClaimMinValuesRelaxedAnnotationKey)] =
+        "true";
+  }
+  node_claim.metadata.owner_references.push_back(api::OwnerReference{
+      .api_version = pool.api_version,
+      .kind = pool.kind,
+      .name = pool.metadata.name,
+      .uid = pool.metadata.uid,
+      .block_owner_deletion = true,
+  });
+  const api::NodeClaimTemplateSpec& spec = pool.spec.template_.spec;
+  node_claim.spec.taints = spec.taints;
+  node_claim.spec.startup_taints = spec.startup_taints;
+  node_claim.spec.node_class_ref = spec.node_class_ref;
+  node_claim.spec.expire_after = spec.expire_after;
+  node_claim.spec.termination_grace_period = spec.termination_grace_period;
+  node_claim.spec.resources.requests = claim.requests;
+  for (const scheduling::Requirement& requirement : requirements) {
+    node_claim.spec.requirements.push_back(ToApi(requirement));
+  }
+  return node_claim;
+}
+
+Provisioner::Provisioner(ProvisionerSeams seams, ProvisionerOptions options)
+    : seams_(seams),
+      options_(std::move(options)),
+      catalogs_(options_.spot_prices),
+      batcher_(
+          seams.clock, [this] { return options_.batch_idle_millis; },
+          [this] { return options_.batch_max_millis; }, [this](int64_t) { OnBatchClosed(); }) {}
+
+void Provisioner::Start() {
+  seams_.reader.Watch("Pod", [this](const ObjectKey& key) {
+    std::optional<api::Object> object = seams_.reader.Get(key);
+    const auto* pod = object ? std::get_if<api::Pod>(&*object) : nullptr;
+    if (pod != nullptr && state::IsProvisionable(*pod)) Trigger(pod->metadata.uid);
+  });
+}
+
+void Provisioner::OnBatchClosed() {
+  absl::StatusOr<ProvisionOutcome> outcome = Provision();
+  // Not synced yet, or the API failed: try again shortly, as a requeue would.
+  if (!outcome.ok() || !outcome->synced) {
+    seams_.clock.After(1000, [this] { batcher_.Trigger(); });
+  }
+}
+
+absl::StatusOr<ProvisionOutcome> Provisioner::Provision() {
+  ProvisionOutcome outcome;
+  if (!seams_.reader.Synced()) {
+    outcome.synced = false;
+    return outcome;
+  }
+  absl::StatusOr<state::ClusterSnapshot> snapshot = SnapshotOf(seams_.reader);
+  if (!snapshot.ok()) return snapshot.status();
+  provisioning::PlanOptions plan_options;
+  plan_options.scheduler = options_.scheduler;
+  plan_options.now = seams_.clock.Now();
+  plan_options.spot_prices = options_.spot_prices;
+  absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
+      provisioning::BuildSchedulerInput(*snapshot, plan_options, catalogs_);
+  if (!input.ok()) return input.status();
+  if (input->input.pending_pods.empty()) return outcome;
+  provisioning::PlanResult plan = provisioning::PlanFromInput(*input);
+
+  absl::Status failed;
+  for (const provisioning::PlannedNodeClaim& planned : plan.node_claims) {
+    const api::NodePool* pool = snapshot->FindNodePool(planned.claim.node_pool);
+    if (pool == nullptr) continue;
+    absl::StatusOr<api::Object> created = seams_.writer.Create(ToNodeClaim(planned.claim, *pool));
+    if (!created.ok()) {
+      if (failed.ok()) failed = created.status();
+      continue;
+    }
+    const std::string name = KeyOf(*created).name;
+    outcome.created.push_back(name);
+    seams_.metrics.Add(
+        "karpenter_nodeclaims_created_total",
+        {{"reason", "provisioning"},
+         {"nodepool", planned.claim.node_pool},
+         {"min_values_relaxed", planned.claim.min_values_relaxed ? "true" : "false"}},
+        1);
+    for (const std::string& pod : planned.claim.pods) {
+      Nominate(seams_.recorder, seams_.reader, pod, absl::StrCat("nodeclaim/", name));
+    }
+  }
+  for (const provisioning::PlannedExistingNode& node : plan.existing_nodes) {
+    for (const std::string& pod : node.pods) {
+      Nominate(seams_.recorder, seams_.reader, pod, absl::StrCat("node/", node.name));
+      outcome.nominated_pods.push_back(pod);
+    }
+  }
+  for (const provisioning::UnschedulablePod& unschedulable : plan.unschedulable) {
+    const size_t slash = unschedulable.pod.find('/');
+    std::optional<api::Object> object = seams_.reader.Get(
+        ObjectKey{"Pod", unschedulable.pod.substr(0, slash), unschedulable.pod.substr(slash + 1)});
+    const auto* pod = object ? std::get_if<api::Pod>(&*object) : nullptr;
+    if (pod == nullptr) continue;
+    ++outcome.unschedulable_pods;
+    seams_.recorder.Publish(Event{
+        ObjectReference{"Pod", pod->metadata.namespace_, pod->metadata.name, pod->metadata.uid},
+        EventType::kWarning, "FailedScheduling",
+        absl::StrCat("Failed to schedule pod, ", unschedulable.reason)});
+  }
+  if (!failed.ok()) return failed;
+  return outcome;
+}
+
+}  // namespace karpenter::controllers

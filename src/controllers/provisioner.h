@@ -1,0 +1,81 @@
+// Upstream: kubernetes-sigs/karpenter pkg/controllers/provisioning (provisioner.go, batcher.go).
+// Pods the kube-scheduler marked unschedulable open a batch (BATCH_IDLE_DURATION /
+// BATCH_MAX_DURATION); when it closes, and once the cluster view is synced, the engine solves
+// the cluster as it stands (existing nodes and in-flight NodeClaims first) and every new
+// NodeClaim the solve wants is created through the API — the NodeClaim lifecycle controller
+// launches it. Pods get a Nominated event naming their NodeClaim or node; pods nothing can take
+// get FailedScheduling with the reason.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "karpenter/clock.h"
+#include "karpenter/event_recorder.h"
+#include "karpenter/kube_cluster.h"
+#include "karpenter/metrics.h"
+#include "src/api/nodeclaim.h"
+#include "src/api/nodepool.h"
+#include "src/controllers/batcher.h"
+#include "src/controllers/reconciler.h"
+#include "src/provisioning/node_class_catalog.h"
+#include "src/provisioning/snapshot_input.h"
+#include "src/provisioning/types.h"
+
+namespace karpenter::controllers {
+
+// A NodeClaim's instance-type requirement lists at most this many types, cheapest first
+// (upstream's MaxInstanceTypes).
+inline constexpr size_t kMaxNodeClaimInstanceTypes = 60;
+
+struct ProvisionerSeams {
+  Clock& clock;
+  ClusterReader& reader;
+  ClusterWriter& writer;
+  EventRecorder& recorder;
+  Metrics& metrics;
+};
+
+struct ProvisionerOptions {
+  int64_t batch_idle_millis = 1000;
+  int64_t batch_max_millis = 10 * 1000;
+  provisioning::SchedulerOptions scheduler;
+  cloudprovider::SpotPriceModel spot_prices = cloudprovider::DefaultSpotPriceModel();
+};
+
+// What one provisioning pass did.
+struct ProvisionOutcome {
+  bool synced = true;                       // false: the pass waited for the cluster view
+  std::vector<std::string> created;         // NodeClaim names, in the solve's order
+  std::vector<std::string> nominated_pods;  // onto existing nodes or in-flight NodeClaims
+  size_t unschedulable_pods = 0;
+};
+
+class Provisioner {
+ public:
+  Provisioner(ProvisionerSeams seams, ProvisionerOptions options);
+
+  // Watches pods: each newly unschedulable one triggers the batcher.
+  void Start();
+  // Opens or extends the batch (a pod needs capacity).
+  void Trigger(const std::string& pod_uid) { batcher_.Trigger(pod_uid); }
+  // One solve-and-create pass over the cluster as it stands now.
+  absl::StatusOr<ProvisionOutcome> Provision();
+
+ private:
+  void OnBatchClosed();
+
+  ProvisionerSeams seams_;
+  ProvisionerOptions options_;
+  provisioning::CatalogCache catalogs_;
+  Batcher batcher_;
+};
+
+// The NodeClaim the API gets for `claim`, as upstream's NodeClaimTemplate.ToNodeClaim builds
+// it: generateName "<nodepool>-", the NodePool as owner, its template's taints, startup
+// taints, node class, expireAfter and terminationGracePeriod, the solve's requirements with the
+// instance types cut to the cheapest 60 and the capacity types they offer, and the requests.
+api::NodeClaim ToNodeClaim(const provisioning::NewNodeClaim& claim, const api::NodePool& pool);
+
+}  // namespace karpenter::controllers

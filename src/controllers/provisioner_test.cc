@@ -1,0 +1,166 @@
+#include "src/controllers/provisioner.h"
+
+#include <fstream>
+#include <sstream>
+#include <variant>
+
+#include "gtest/gtest.h"
+#include "src/api/karpenter_labels.h"
+#include "src/api/manifest.h"
+#include "src/fakes/fake_clock.h"
+#include "src/fakes/fake_event_recorder.h"
+#include "src/fakes/fake_kube_cluster.h"
+#include "src/metrics/karpenter_metrics.h"
+#include "src/metrics/registry.h"
+
+namespace karpenter::controllers {
+namespace {
+
+std::vector<api::Object> ReadExample(const std::string& file) {
+  std::ifstream in(std::string(KP_SOURCE_DIR) + "/examples/article/" + file);
+  std::stringstream text;
+  text << in.rdbuf();
+  absl::StatusOr<std::vector<api::Manifest>> manifests = api::DecodeManifests(text.str(), file);
+  EXPECT_TRUE(manifests.ok()) << manifests.status();
+  std::vector<api::Object> objects;
+  for (api::Manifest& manifest : *manifests) objects.push_back(std::move(*manifest.object));
+  return objects;
+}
+
+struct Fixture {
+  fakes::FakeClock clock;
+  fakes::FakeKubeCluster cluster{clock};
+  fakes::FakeEventRecorder events;
+  metrics::Registry metrics{metrics::KarpenterCatalog()};
+  Provisioner provisioner{ProvisionerSeams{clock, cluster, cluster, events, metrics},
+                          ProvisionerOptions{}};
+
+  // The article's NodePool and EC2NodeClass.
+  Fixture() {
+    for (const char* file : {"ec2nodeclass.yaml", "nodepool.yaml"}) {
+      for (const api::Object& object : ReadExample(file)) {
+        EXPECT_TRUE(cluster.Create(object).ok());
+      }
+    }
+  }
+
+  // A pod the kube-scheduler could not place.
+  void AddPendingPod(const std::string& name, const std::string& cpu) {
+    api::Pod pod;
+    pod.metadata.name = name;
+    pod.metadata.namespace_ = "default";
+    api::Container container;
+    container.name = "app";
+    container.image = "nginx";
+    container.resources.requests["cpu"] = api::Quantity::Parse(cpu).value();
+    container.resources.requests["memory"] = api::Quantity::Parse("512Mi").value();
+    pod.spec.containers.push_back(std::move(container));
+    pod = std::get<api::Pod>(*cluster.Create(pod));
+    pod.status.phase = "Pending";
+    pod.status.conditions.push_back(
+        {.type = "PodScheduled", .status = "False", .reason = "Unschedulable"});
+    EXPECT_TRUE(cluster.UpdateStatus(pod).ok());
+  }
+
+  std::vector<api::NodeClaim> Claims() const {
+    std::vector<api::NodeClaim> claims;
+    for (const api::Object& object : cluster.List("NodeClaim")) {
+      claims.push_back(std::get<api::NodeClaim>(object));
+    }
+    return claims;
+  }
+};
+
+const api::NodeSelectorRequirementWithMinValues* Requirement(const api::NodeClaim& claim,
+                                                             std::string_view key) {
+  for (const auto& requirement : claim.spec.requirements) {
+    if (requirement.key == key) return &requirement;
+  }
+  return nullptr;
+}
+
+TEST(Provisioner, CreatesTheNodeClaimsTheSolveWantsAndNominatesThePods) {
+  Fixture f;
+  f.AddPendingPod("a", "500m");
+  f.AddPendingPod("b", "500m");
+  absl::StatusOr<ProvisionOutcome> outcome = f.provisioner.Provision();
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  ASSERT_EQ(outcome->created.size(), 1u);
+  const std::vector<api::NodeClaim> claims = f.Claims();
+  ASSERT_EQ(claims.size(), 1u);
+  const api::NodeClaim& claim = claims[0];
+  EXPECT_TRUE(claim.metadata.name.starts_with("default-"));
+  EXPECT_EQ(claim.metadata.labels.at(std::string(api::kNodePoolLabelKey)), "default");
+  ASSERT_EQ(claim.metadata.owner_references.size(), 1u);
+  EXPECT_EQ(claim.metadata.owner_references[0].kind, "NodePool");
+  EXPECT_FALSE(claim.metadata.owner_references[0].uid.empty());
+  ASSERT_TRUE(claim.spec.node_class_ref.has_value());
+  EXPECT_EQ(claim.spec.node_class_ref->name, "default");
+  ASSERT_TRUE(claim.spec.expire_after.has_value());
+  EXPECT_EQ(claim.spec.resources.requests.at("cpu"), api::Quantity::Parse("1").value());
+  const auto* types = Requirement(claim, api::kLabelInstanceTypeStable);
+  ASSERT_NE(types, nullptr);
+  EXPECT_EQ(types->operator_, "In");
+  EXPECT_GE(types->values.size(), 1u);
+  EXPECT_LE(types->values.size(), kMaxNodeClaimInstanceTypes);
+  const auto* generation = Requirement(claim, "karpenter.k8s.aws/instance-generation");
+  ASSERT_NE(generation, nullptr);
+  EXPECT_EQ(generation->operator_, "Gt");
+  EXPECT_EQ(generation->values, std::vector<std::string>{"5"});
+  EXPECT_EQ(f.events.Count("Nominated"), 2u);
+  EXPECT_EQ(f.events.events()[0].message,
+            "Pod should schedule on: nodeclaim/" + claim.metadata.name);
+  EXPECT_EQ(
+      f.metrics.Value(
+          "karpenter_nodeclaims_created_total",
+          {{"reason", "provisioning"}, {"nodepool", "default"}, {"min_values_relaxed", "false"}}),
+      1);
+
+  // Once the lifecycle controller has launched it, the next pass sees the claim in flight and
+  // creates nothing more.
+  api::NodeClaim launched = claim;
+  launched.metadata.labels[std::string(api::kLabelInstanceTypeStable)] = types->values[0];
+  launched.metadata.labels[std::string(api::kLabelTopologyZone)] = "us-east-1a";
+  launched.metadata.labels[std::string(api::kCapacityTypeLabelKey)] = "spot";
+  launched = std::get<api::NodeClaim>(*f.cluster.Update(launched));
+  launched.status.provider_id = "aws:///us-east-1a/i-0123";
+  ASSERT_TRUE(f.cluster.UpdateStatus(launched).ok());
+  outcome = f.provisioner.Provision();
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  EXPECT_TRUE(outcome->created.empty());
+  EXPECT_EQ(f.Claims().size(), 1u);
+}
+
+TEST(Provisioner, APodNothingCanTakeIsReportedAndNothingIsCreated) {
+  Fixture f;
+  f.AddPendingPod("huge", "4000");
+  absl::StatusOr<ProvisionOutcome> outcome = f.provisioner.Provision();
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  EXPECT_TRUE(outcome->created.empty());
+  EXPECT_EQ(outcome->unschedulable_pods, 1u);
+  ASSERT_EQ(f.events.Count("FailedScheduling"), 1u);
+  EXPECT_TRUE(f.events.events()[0].message.starts_with("Failed to schedule pod, "));
+}
+
+TEST(Provisioner, WaitsForTheClusterViewToSync) {
+  Fixture f;
+  f.AddPendingPod("a", "500m");
+  f.cluster.set_synced(false);
+  absl::StatusOr<ProvisionOutcome> outcome = f.provisioner.Provision();
+  ASSERT_TRUE(outcome.ok());
+  EXPECT_FALSE(outcome->synced);
+  EXPECT_TRUE(f.Claims().empty());
+}
+
+TEST(Provisioner, AnUnschedulablePodOpensABatchThatClosesAfterTheIdleSecond) {
+  Fixture f;
+  f.provisioner.Start();
+  f.AddPendingPod("a", "500m");
+  f.clock.Advance(999);
+  EXPECT_TRUE(f.Claims().empty());
+  f.clock.Advance(1);
+  EXPECT_EQ(f.Claims().size(), 1u);
+}
+
+}  // namespace
+}  // namespace karpenter::controllers
