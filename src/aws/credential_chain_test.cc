@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -15,10 +17,26 @@ namespace {
 
 using Vars = std::map<std::string, std::string, std::less<>>;
 
+std::vector<std::string>& WrittenFiles() {
+  static auto* files = new std::vector<std::string>();
+  return *files;
+}
+
+// Removes every file WriteFile wrote once the process's tests are done.
+class RemoveWrittenFiles : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    for (const std::string& path : WrittenFiles()) std::remove(path.c_str());
+  }
+};
+::testing::Environment* const kRemoveWrittenFiles =
+    ::testing::AddGlobalTestEnvironment(new RemoveWrittenFiles);
+
 std::string WriteFile(const std::string& name, const std::string& text) {
   // The pid keeps concurrent runs of the suite (other checkouts, ctest -j) apart.
   const std::string path = absl::StrCat(testing::TempDir(), "/", getpid(), "_", name);
   std::ofstream(path) << text;
+  WrittenFiles().push_back(path);
   return path;
 }
 

@@ -2,6 +2,7 @@
 // credential source, over the real libcurl transport and SigV4, on 127.0.0.1 only.
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <set>
 
@@ -179,6 +180,7 @@ TEST_F(MotoSts, WebIdentityCredentialsComeFromSts) {
       {"AWS_WEB_IDENTITY_TOKEN_FILE", token_file}});
   CredentialChain chain(*transport_, env, clock_);
   auto credentials = chain.Get();
+  std::remove(token_file.c_str());
   ASSERT_TRUE(credentials.ok()) << credentials.status();
   EXPECT_EQ(credentials->source, "web-identity");
   EXPECT_FALSE(credentials->access_key_id.empty());

@@ -60,6 +60,7 @@ std::optional<std::vector<nlohmann::json>> RunOracle(const std::vector<Case>& ca
   char buffer[4096];
   while (size_t n = fread(buffer, 1, sizeof(buffer), pipe)) output.append(buffer, n);
   const int status = pclose(pipe);
+  std::remove(input.c_str());
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
   std::vector<nlohmann::json> results;
   std::istringstream lines(output);
