@@ -13,6 +13,17 @@ constexpr std::string_view kFalse = "False";
 constexpr std::string_view kUnknown = "Unknown";
 constexpr std::string_view kRoot = "Ready";
 
+// A condition as set by name: an empty reason becomes the type, since the CRDs require one.
+api::Condition Make(std::string_view type, std::string_view status, std::string_view reason,
+                    std::string_view message) {
+  api::Condition condition;
+  condition.type = std::string(type);
+  condition.status = std::string(status);
+  condition.reason = std::string(reason.empty() ? type : reason);
+  condition.message = std::string(message);
+  return condition;
+}
+
 }  // namespace
 
 ConditionSet::ConditionSet(std::vector<api::Condition>& conditions,
@@ -75,22 +86,13 @@ void ConditionSet::Set(api::Condition condition) {
 
 void ConditionSet::SetTrue(std::string_view type, std::string_view reason,
                            std::string_view message) {
-  api::Condition condition;
-  condition.type = std::string(type);
-  condition.status = std::string(kTrue);
-  condition.reason = std::string(reason.empty() ? type : reason);
-  condition.message = std::string(message);
-  Set(std::move(condition));
+  Set(Make(type, kTrue, reason, message));
   RecomputeRoot(type);
 }
 
 void ConditionSet::SetFalse(std::string_view type, std::string_view reason,
                             std::string_view message) {
-  api::Condition condition;
-  condition.type = std::string(type);
-  condition.status = std::string(kFalse);
-  condition.reason = std::string(reason.empty() ? type : reason);
-  condition.message = std::string(message);
+  api::Condition condition = Make(type, kFalse, reason, message);
   Set(condition);
   if (IsDependent(type)) {
     condition.type = std::string(kRoot);
@@ -100,11 +102,7 @@ void ConditionSet::SetFalse(std::string_view type, std::string_view reason,
 
 void ConditionSet::SetUnknown(std::string_view type, std::string_view reason,
                               std::string_view message) {
-  api::Condition condition;
-  condition.type = std::string(type);
-  condition.status = std::string(kUnknown);
-  condition.reason = std::string(reason.empty() ? type : reason);
-  condition.message = std::string(message);
+  api::Condition condition = Make(type, kUnknown, reason, message);
   Set(condition);
   // A failed dependent outweighs an unknown one: the root stays (or becomes) False.
   for (const std::string& dependent : dependents_) {

@@ -93,26 +93,20 @@ absl::StatusOr<ReconcileResult> NodeClaimLifecycle::CheckLiveness(api::NodeClaim
   if (conditions.IsTrue(api::kConditionTypeRegistered)) return ReconcileResult{};
   const api::Condition* launched = conditions.Get(api::kConditionTypeLaunched);
   if (launched == nullptr) return ReconcileResult{std::nullopt, true};
-  if (launched->status != "True") {
-    const int64_t left =
-        kLaunchTimeoutMillis - MillisSince(seams_.clock, launched->last_transition_time);
-    if (left > 0) return ReconcileResult{left, false};
-    absl::Status health = RecordRegistration(claim, /*registered=*/false, conditions);
-    if (absl::IsAborted(health)) return ReconcileResult{std::nullopt, true};
-    if (!health.ok() && !absl::IsNotFound(health)) return health;
-    absl::Status deleted = DeleteForReason(claim, "launch_timeout");
-    if (!deleted.ok() && !absl::IsNotFound(deleted)) return deleted;
-    return ReconcileResult{};
-  }
-  const api::Condition* registered = conditions.Get(api::kConditionTypeRegistered);
-  if (registered == nullptr) return ReconcileResult{std::nullopt, true};
-  const int64_t left =
-      kRegistrationTimeoutMillis - MillisSince(seams_.clock, registered->last_transition_time);
+  // Not launched: timed from Launched's transition. Launched but not registered: from
+  // Registered's (set Unknown on the first pass, so both clocks start with the NodeClaim).
+  const bool launching = launched->status != "True";
+  const api::Condition* timed =
+      launching ? launched : conditions.Get(api::kConditionTypeRegistered);
+  if (timed == nullptr) return ReconcileResult{std::nullopt, true};
+  const int64_t timeout = launching ? kLaunchTimeoutMillis : kRegistrationTimeoutMillis;
+  const int64_t left = timeout - MillisSince(seams_.clock, timed->last_transition_time);
   if (left > 0) return ReconcileResult{left, false};
   absl::Status health = RecordRegistration(claim, /*registered=*/false, conditions);
   if (absl::IsAborted(health)) return ReconcileResult{std::nullopt, true};
   if (!health.ok() && !absl::IsNotFound(health)) return health;
-  absl::Status deleted = DeleteForReason(claim, "registration_timeout");
+  absl::Status deleted =
+      DeleteForReason(claim, launching ? "launch_timeout" : "registration_timeout");
   if (!deleted.ok() && !absl::IsNotFound(deleted)) return deleted;
   return ReconcileResult{};
 }
