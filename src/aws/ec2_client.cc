@@ -52,7 +52,12 @@ void ReadInstanceTypeDetails(const XmlNode& item, InstanceTypeInfo& out) {
                            storage.ChildText("nvmeSupport") == "supported";
   const XmlNode network = item.Child("networkInfo");
   out.network_performance = network.ChildText("networkPerformance");
+  const std::string default_card = network.ChildText("defaultNetworkCardIndex");
   for (const XmlNode& card : network.Child("networkCards").Children("item")) {
+    // Pods get their addresses from the default card's interfaces only (the VPC CNI's rule).
+    if (card.ChildText("networkCardIndex") == default_card) {
+      out.default_card_interfaces = Int(card, "maximumNetworkInterfaces");
+    }
     out.network_baseline_mbps +=
         static_cast<int64_t>(Double(card, "baselineBandwidthInGbps") * 1000 + 0.5);
   }

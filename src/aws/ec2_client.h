@@ -52,8 +52,9 @@ struct InstanceTypeInfo {
   std::vector<NeuronDevice> neuron_devices;
   int64_t local_storage_gb = 0;  // 0 without instance store
   bool local_storage_nvme = false;
-  std::string network_performance;    // "Up to 10 Gigabit"
-  int64_t network_baseline_mbps = 0;  // summed over the network cards
+  std::string network_performance;      // "Up to 10 Gigabit"
+  int64_t network_baseline_mbps = 0;    // summed over the network cards
+  int64_t default_card_interfaces = 0;  // 0 when EC2 lists no network cards
   int64_t efa_interfaces = 0;
   bool encryption_in_transit = false;
   bool nitro_enclaves = false;

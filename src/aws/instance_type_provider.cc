@@ -29,7 +29,8 @@ cloudprovider::InstanceTypeInfo ToCatalogInfo(const InstanceTypeInfo& info,
   if (info.clock_ghz > 0) out.clock_ghz = info.clock_ghz;
   out.hypervisor = info.hypervisor;
   out.bare_metal = info.bare_metal;
-  out.enis = info.max_network_interfaces;
+  out.enis =
+      info.default_card_interfaces > 0 ? info.default_card_interfaces : info.max_network_interfaces;
   out.ipv4_per_eni = info.ipv4_per_interface;
   out.efa_interfaces = info.efa_interfaces;
   out.encryption_in_transit = info.encryption_in_transit;

@@ -3,6 +3,7 @@
 // the injected clock, and insufficient-capacity marks showing as unavailable offerings.
 #include <algorithm>
 
+#include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "src/aws/test_moto_provider.h"
 
@@ -71,6 +72,30 @@ TEST_F(MotoInstanceTypes, TypesAndOfferingsFromEc2WithCatalogPricesWhenPricingFa
   const auto* spot = OfferingIn(m5, "us-west-2b", "spot");
   ASSERT_NE(spot, nullptr);
   EXPECT_GT(spot->price, 0);
+}
+
+// EC2's answer through ToCatalogInfo and the catalog's file (generated from the same moto data)
+// must give every type the same capacity, overhead and labels.
+TEST_F(MotoInstanceTypes, EveryTypeResolvesAsTheEmbeddedCatalogDoes) {
+  const auto types = Types(*provider_);
+  std::vector<std::string> differing;
+  size_t compared = 0;
+  for (const cloudprovider::InstanceType& type : types) {
+    const cloudprovider::InstanceType* embedded = catalog_->Find(type.name);
+    if (embedded == nullptr) continue;
+    ++compared;
+    auto labels = type.labels;
+    auto embedded_labels = embedded->labels;
+    labels.erase("topology.kubernetes.io/region");
+    embedded_labels.erase("topology.kubernetes.io/region");
+    if (type.capacity != embedded->capacity || type.overhead != embedded->overhead ||
+        labels != embedded_labels) {
+      differing.push_back(type.name);
+    }
+  }
+  EXPECT_GT(compared, 500u);
+  EXPECT_TRUE(differing.empty()) << differing.size()
+                                 << " differ: " << absl::StrJoin(differing, " ");
 }
 
 TEST_F(MotoInstanceTypes, PricingAnswersAreUsedWhenReachable) {
