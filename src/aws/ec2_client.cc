@@ -30,6 +30,54 @@ Tags ReadTags(const XmlNode& node) {
   return out;
 }
 
+double Double(const XmlNode& node, std::string_view name) {
+  double out = 0;
+  return absl::SimpleAtod(node.ChildText(name), &out) ? out : 0;
+}
+
+// The processor, accelerator, storage and network facts beyond the basics.
+void ReadInstanceTypeDetails(const XmlNode& item, InstanceTypeInfo& out) {
+  const XmlNode processor = item.Child("processorInfo");
+  out.cpu_manufacturer = processor.ChildText("manufacturer");
+  out.clock_ghz = Double(processor, "sustainedClockSpeedInGhz");
+  for (const XmlNode& device : item.Path({"neuronInfo", "neuronDevices"}).Children("item")) {
+    out.neuron_devices.push_back({.name = device.ChildText("name"),
+                                  .count = Int(device, "count"),
+                                  .cores_per_device = Int(device.Child("coreInfo"), "count"),
+                                  .memory_mib = Int(device.Child("memoryInfo"), "sizeInMiB")});
+  }
+  const XmlNode storage = item.Child("instanceStorageInfo");
+  out.local_storage_gb = Int(storage, "totalSizeInGB");
+  out.local_storage_nvme = storage.ChildText("nvmeSupport") == "required" ||
+                           storage.ChildText("nvmeSupport") == "supported";
+  const XmlNode network = item.Child("networkInfo");
+  out.network_performance = network.ChildText("networkPerformance");
+  const std::string default_card = network.ChildText("defaultNetworkCardIndex");
+  for (const XmlNode& card : network.Child("networkCards").Children("item")) {
+    // Pods get their addresses from the default card's interfaces only (the VPC CNI's rule).
+    if (card.ChildText("networkCardIndex") == default_card) {
+      out.default_card_interfaces = Int(card, "maximumNetworkInterfaces");
+    }
+    out.network_baseline_mbps +=
+        static_cast<int64_t>(Double(card, "baselineBandwidthInGbps") * 1000 + 0.5);
+  }
+  out.efa_interfaces = Int(network.Child("efaInfo"), "maximumEfaInterfaces");
+  out.encryption_in_transit = Bool(network, "encryptionInTransitSupported");
+  out.nitro_enclaves = item.ChildText("nitroEnclavesSupport") == "supported";
+  const XmlNode ebs = item.Child("ebsInfo");
+  if (ebs.ChildText("ebsOptimizedSupport") == "default") {
+    out.ebs_baseline_mbps = Int(ebs.Child("ebsOptimizedInfo"), "maximumBandwidthInMbps");
+  }
+}
+
+std::vector<std::string> GroupIds(const XmlNode& instance) {
+  std::vector<std::string> out;
+  for (const XmlNode& group : instance.Child("groupSet").Children("item")) {
+    out.push_back(group.ChildText("groupId"));
+  }
+  return out;
+}
+
 InstanceTypeInfo ReadInstanceType(const XmlNode& item) {
   InstanceTypeInfo out;
   out.name = item.ChildText("instanceType");
@@ -45,7 +93,12 @@ InstanceTypeInfo ReadInstanceType(const XmlNode& item) {
   out.ipv4_per_interface = static_cast<int>(Int(network, "ipv4AddressesPerInterface"));
   for (const XmlNode& gpu : item.Path({"gpuInfo", "gpus"}).Children("item")) {
     out.gpu_count += static_cast<int>(Int(gpu, "count"));
+    out.gpus.push_back({.name = gpu.ChildText("name"),
+                        .manufacturer = gpu.ChildText("manufacturer"),
+                        .count = Int(gpu, "count"),
+                        .memory_mib = Int(gpu.Child("memoryInfo"), "sizeInMiB")});
   }
+  ReadInstanceTypeDetails(item, out);
   return out;
 }
 
@@ -201,6 +254,7 @@ absl::StatusOr<std::vector<Instance>> Ec2Client::DescribeInstances(
                        .image_id = item.ChildText("imageId"),
                        .subnet_id = item.ChildText("subnetId"),
                        .lifecycle = item.ChildText("instanceLifecycle"),
+                       .security_group_ids = GroupIds(item),
                        .tags = ReadTags(item)});
       }
     }

@@ -19,6 +19,20 @@ namespace karpenter::aws {
 
 using Tags = std::map<std::string, std::string>;
 
+struct GpuDevice {
+  std::string name;          // "A10G"
+  std::string manufacturer;  // "NVIDIA"
+  int64_t count = 0;
+  int64_t memory_mib = 0;  // per GPU
+};
+
+struct NeuronDevice {
+  std::string name;  // "Inferentia2"
+  int64_t count = 0;
+  int64_t cores_per_device = 0;
+  int64_t memory_mib = 0;
+};
+
 struct InstanceTypeInfo {
   std::string name;
   int vcpus = 0;
@@ -31,6 +45,21 @@ struct InstanceTypeInfo {
   int max_network_interfaces = 0;
   int ipv4_per_interface = 0;
   int gpu_count = 0;
+  // The facts the allocatable formulas and instance-type labels read (src/cloudprovider).
+  std::string cpu_manufacturer;  // "Intel", "AMD", "AWS"
+  double clock_ghz = 0;          // 0 when EC2 does not say
+  std::vector<GpuDevice> gpus;
+  std::vector<NeuronDevice> neuron_devices;
+  int64_t local_storage_gb = 0;  // 0 without instance store
+  bool local_storage_nvme = false;
+  std::string network_performance;      // "Up to 10 Gigabit"
+  int64_t network_baseline_mbps = 0;    // summed over the network cards
+  int64_t default_card_interfaces = 0;  // 0 when EC2 lists no network cards
+  int64_t efa_interfaces = 0;
+  bool encryption_in_transit = false;
+  bool nitro_enclaves = false;
+  // The maximum EBS bandwidth (what upstream labels), only for types EBS-optimized by default.
+  int64_t ebs_baseline_mbps = 0;
 };
 
 struct InstanceTypeOffering {
@@ -73,6 +102,7 @@ struct Instance {
   std::string image_id;
   std::string subnet_id;
   std::string lifecycle;  // "spot", or "" for on-demand
+  std::vector<std::string> security_group_ids;
   Tags tags;
 };
 

@@ -1,0 +1,360 @@
+// Upstream: pkg/cloudprovider/cloudprovider.go (Create, GetInstanceTypes) and
+// pkg/providers/instance/instance.go (launch: capacity type, overrides, subnets, ICE cache).
+#include "src/aws/aws_cloud_provider.h"
+
+#include <algorithm>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "src/api/karpenter_labels.h"
+#include "src/api/selector_match.h"
+#include "src/aws/errors.h"
+#include "src/aws/node_class_resolver.h"
+
+namespace karpenter::aws {
+namespace {
+
+CloudError Unavailable(const absl::Status& status) {
+  return {.kind = CloudErrorKind::kUnavailable, .message = std::string(status.message())};
+}
+
+api::LabelMap OfferingLabels(const cloudprovider::InstanceType& type,
+                             const cloudprovider::Offering& offering) {
+  api::LabelMap labels(type.labels.begin(), type.labels.end());
+  labels[std::string(api::kLabelInstanceTypeStable)] = type.name;
+  labels[std::string(api::kLabelTopologyZone)] = offering.zone;
+  labels[std::string(api::kCapacityTypeLabelKey)] = offering.capacity_type;
+  return labels;
+}
+
+bool Allows(const api::NodeClaim& node_claim, const api::LabelMap& labels) {
+  for (const api::NodeSelectorRequirementWithMinValues& requirement :
+       node_claim.spec.requirements) {
+    if (!api::Matches({requirement.key, requirement.operator_, requirement.values}, labels)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Fits(const api::ResourceList& requests, const api::ResourceList& allocatable) {
+  for (const auto& [name, quantity] : requests) {
+    if (quantity.MilliValue() <= 0) continue;
+    auto it = allocatable.find(name);
+    if (it == allocatable.end() || it->second.Cmp(quantity) < 0) return false;
+  }
+  return true;
+}
+
+// The first AMI of the status (newest first) whose requirements the type's labels meet.
+std::string MappedImage(const std::vector<api::AMI>& amis, const api::LabelMap& labels) {
+  for (const api::AMI& ami : amis) {
+    bool matches = true;
+    for (const api::NodeSelectorRequirement& requirement : ami.requirements) {
+      matches = matches && api::Matches(requirement, labels);
+    }
+    if (matches) return ami.id;
+  }
+  return "";
+}
+
+cloudprovider::ResolveOptions ResolveOptionsOf(const api::EC2NodeClass& node_class) {
+  cloudprovider::ResolveOptions options;
+  auto family = cloudprovider::ParseAmiFamily(api::ResolvedAMIFamily(node_class.spec));
+  if (family.ok()) options.ami_family = *family;
+  if (const auto& kubelet = node_class.spec.kubelet) {
+    options.kubelet = {.max_pods = kubelet->max_pods,
+                       .pods_per_core = kubelet->pods_per_core,
+                       .kube_reserved = kubelet->kube_reserved,
+                       .system_reserved = kubelet->system_reserved,
+                       .eviction_hard = kubelet->eviction_hard};
+  }
+  for (const api::BlockDeviceMapping& mapping : node_class.spec.block_device_mappings) {
+    if (mapping.root_volume && mapping.ebs && mapping.ebs->volume_size) {
+      options.ephemeral_volume_size = *mapping.ebs->volume_size;
+    }
+  }
+  options.instance_store_raid0 = node_class.spec.instance_store_policy.value_or("") == "RAID0";
+  return options;
+}
+
+struct Candidate {
+  const cloudprovider::InstanceType* type;
+  const cloudprovider::Offering* offering;
+  std::string image_id;
+};
+
+}  // namespace
+
+struct AwsCloudProvider::Launch {
+  LaunchTemplateSpec template_spec;
+  bool spot = false;
+  std::vector<FleetOverride> overrides;
+  std::map<std::string, std::string> zone_of_subnet;
+};
+
+std::string InstanceIdOf(std::string_view provider_id) {
+  constexpr std::string_view kScheme = "aws:///";
+  if (provider_id.substr(0, kScheme.size()) != kScheme) return "";
+  const size_t slash = provider_id.rfind('/');
+  std::string_view id = provider_id.substr(slash + 1);
+  return id.substr(0, 2) == "i-" ? std::string(id) : "";
+}
+
+Tags OwnershipTags(const ClusterInfo& cluster, const api::NodeClaim& node_claim) {
+  auto label = [&](std::string_view key) {
+    auto it = node_claim.metadata.labels.find(std::string(key));
+    return it == node_claim.metadata.labels.end() ? std::string() : it->second;
+  };
+  return {{std::string(api::kNodePoolLabelKey), label(api::kNodePoolLabelKey)},
+          {"karpenter.sh/nodeclaim", node_claim.metadata.name},
+          {std::string(api::kLabelNodeClass),
+           node_claim.spec.node_class_ref ? node_claim.spec.node_class_ref->name : ""},
+          {"eks:eks-cluster-name", cluster.name},
+          {absl::StrCat("kubernetes.io/cluster/", cluster.name), "owned"}};
+}
+
+CloudOr<api::EC2NodeClass> AwsCloudProvider::NodeClass(const std::string& name) const {
+  std::optional<api::Object> object = cluster_.Get({"EC2NodeClass", "", name});
+  const auto* node_class = object ? std::get_if<api::EC2NodeClass>(&*object) : nullptr;
+  if (node_class == nullptr) {
+    return CloudError{.kind = CloudErrorKind::kNodeClassNotReady,
+                      .reason = "NodeClassNotFound",
+                      .message = absl::StrCat("EC2NodeClass ", name, " not found")};
+  }
+  return *node_class;
+}
+
+CloudOr<std::vector<cloudprovider::InstanceType>> AwsCloudProvider::InstanceTypes(
+    const api::EC2NodeClass& node_class) {
+  std::set<std::string> zones;
+  for (const api::Subnet& subnet : node_class.status.subnets) zones.insert(subnet.zone);
+  unavailable_.Expire();  // offerings whose 3 minutes are over are offered again
+  auto types = instance_types_.List(ResolveOptionsOf(node_class), zones, unavailable_);
+  if (!types.ok()) return Unavailable(types.status());
+  return *std::move(types);
+}
+
+CloudOr<std::vector<cloudprovider::InstanceType>> AwsCloudProvider::GetInstanceTypes(
+    const api::NodePool& node_pool) {
+  const auto& ref = node_pool.spec.template_.spec.node_class_ref;
+  auto node_class = NodeClass(ref ? ref->name : "");
+  if (auto* error = std::get_if<CloudError>(&node_class)) return *error;
+  return InstanceTypes(std::get<api::EC2NodeClass>(node_class));
+}
+
+CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
+    const api::NodeClaim& node_claim, const api::EC2NodeClass& node_class,
+    const std::vector<cloudprovider::InstanceType>& types) {
+  std::vector<Candidate> candidates;
+  for (const cloudprovider::InstanceType& type : types) {
+    if (!Fits(node_claim.spec.resources.requests, type.Allocatable())) continue;
+    for (const cloudprovider::Offering& offering : type.offerings) {
+      if (!offering.available || offering.capacity_type == api::kCapacityTypeReserved) continue;
+      const api::LabelMap labels = OfferingLabels(type, offering);
+      if (!Allows(node_claim, labels)) continue;
+      std::string image = MappedImage(node_class.status.amis, labels);
+      if (!image.empty()) candidates.push_back({&type, &offering, std::move(image)});
+    }
+  }
+  if (candidates.empty()) {
+    return CloudError{.kind = CloudErrorKind::kInsufficientCapacity,
+                      .reason = "InsufficientCapacity",
+                      .message = "no available offering satisfies the NodeClaim's requirements"};
+  }
+  // Spot whenever the requirements allow it and some spot offering is left, as upstream.
+  const bool spot = std::any_of(candidates.begin(), candidates.end(), [](const Candidate& c) {
+    return c.offering->capacity_type == api::kCapacityTypeSpot;
+  });
+  const std::string_view capacity = spot ? api::kCapacityTypeSpot : api::kCapacityTypeOnDemand;
+  std::erase_if(candidates,
+                [&](const Candidate& c) { return c.offering->capacity_type != capacity; });
+  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    return std::tie(a.offering->price, a.type->name, a.offering->zone) <
+           std::tie(b.offering->price, b.type->name, b.offering->zone);
+  });
+  // One template per launch: the image of the cheapest candidate, and the types that run it.
+  const std::string image = candidates.front().image_id;
+  std::erase_if(candidates, [&](const Candidate& c) { return c.image_id != image; });
+
+  std::vector<std::string> subnet_ids;
+  for (const api::Subnet& subnet : node_class.status.subnets) subnet_ids.push_back(subnet.id);
+  auto subnets = ec2_.DescribeSubnets({{.name = "subnet-id", .values = subnet_ids}});
+  if (!subnets.ok()) return Unavailable(subnets.status());
+  // Per zone, the subnet with the most free addresses (ties: the lower id).
+  std::map<std::string, const Subnet*> best;
+  for (const Subnet& subnet : *subnets) {
+    const Subnet*& slot = best[subnet.zone];
+    if (slot == nullptr || subnet.available_ips > slot->available_ips ||
+        (subnet.available_ips == slot->available_ips && subnet.id < slot->id)) {
+      slot = &subnet;
+    }
+  }
+  Launch launch{.spot = spot};
+  std::set<std::string> chosen_types;
+  for (const Candidate& c : candidates) {
+    auto subnet = best.find(c.offering->zone);
+    if (subnet == best.end() || launch.overrides.size() == Ec2Client::kMaxFleetOverrides) continue;
+    if (!chosen_types.contains(c.type->name) && chosen_types.size() == kMaxInstanceTypes) continue;
+    chosen_types.insert(c.type->name);
+    launch.overrides.push_back({.instance_type = c.type->name, .subnet_id = subnet->second->id});
+    launch.zone_of_subnet[subnet->second->id] = subnet->second->zone;
+  }
+  if (launch.overrides.empty()) {
+    return CloudError{.kind = CloudErrorKind::kCreateError,
+                      .reason = "SubnetsNotFound",
+                      .message = "no subnet of the node class is left in the offerings' zones"};
+  }
+  auto spec = BuildLaunchTemplate(info_, node_class, node_claim, image);
+  if (!spec.ok()) {
+    return CloudError{.kind = CloudErrorKind::kCreateError,
+                      .reason = "LaunchTemplateCreationFailed",
+                      .message = std::string(spec.status().message())};
+  }
+  launch.template_spec = *std::move(spec);
+  return launch;
+}
+
+absl::Status AwsCloudProvider::EnsureLaunchTemplate(const LaunchTemplateSpec& spec) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (known_templates_.contains(spec.name)) return absl::OkStatus();
+  }
+  auto existing = ec2_.DescribeLaunchTemplates({spec.name}, {});
+  if (!existing.ok() || existing->empty()) {
+    if (existing.ok() || absl::IsNotFound(existing.status())) {
+      auto created = ec2_.CreateLaunchTemplate(spec);
+      // Another launch may have created it since we looked.
+      if (!created.ok() && !absl::IsAlreadyExists(created.status())) return created.status();
+    } else {
+      return existing.status();
+    }
+  }
+  absl::MutexLock lock(&mu_);
+  known_templates_.insert(spec.name);
+  return absl::OkStatus();
+}
+
+CloudOr<FleetResult> AwsCloudProvider::LaunchFleet(const Launch& launch,
+                                                   const api::NodeClaim& node_claim,
+                                                   const api::EC2NodeClass& node_class) {
+  Tags tags = LaunchTemplateTags(info_, node_class);
+  for (auto& [key, value] : OwnershipTags(info_, node_claim)) tags[key] = value;
+  const FleetRequest request{.launch_template_name = launch.template_spec.name,
+                             .overrides = launch.overrides,
+                             .spot = launch.spot,
+                             .tags = tags};
+  // A template deleted behind our back (by hand, or by another controller's cleanup) is
+  // created again once, as upstream does.
+  for (int attempt = 0;; ++attempt) {
+    if (absl::Status ensured = EnsureLaunchTemplate(launch.template_spec); !ensured.ok()) {
+      return CloudError{.kind = CloudErrorKind::kCreateError,
+                        .reason = "LaunchTemplateCreationFailed",
+                        .message = std::string(ensured.message())};
+    }
+    auto fleet = ec2_.CreateFleet(request);
+    bool template_missing = false;
+    if (!fleet.ok()) {
+      const std::optional<std::string> code = AwsErrorCode(fleet.status());
+      template_missing = code && IsLaunchTemplateNotFoundCode(*code);
+    } else if (fleet->instances.empty()) {
+      template_missing =
+          std::any_of(fleet->errors.begin(), fleet->errors.end(),
+                      [](const FleetError& e) { return IsLaunchTemplateNotFoundCode(e.code); });
+    }
+    if (template_missing && attempt == 0) {
+      absl::MutexLock lock(&mu_);
+      known_templates_.erase(launch.template_spec.name);
+      continue;
+    }
+    if (!fleet.ok()) {
+      if (absl::IsUnavailable(fleet.status())) return Unavailable(fleet.status());
+      return CloudError{.kind = CloudErrorKind::kCreateError,
+                        .reason = "LaunchFailed",
+                        .message = std::string(fleet.status().message())};
+    }
+    return *std::move(fleet);
+  }
+}
+
+CloudOr<api::NodeClaim> AwsCloudProvider::Create(const api::NodeClaim& node_claim) {
+  if (!node_claim.spec.node_class_ref) {
+    return CloudError{.kind = CloudErrorKind::kNodeClassNotReady,
+                      .message = "spec.nodeClassRef: required"};
+  }
+  auto found = NodeClass(node_claim.spec.node_class_ref->name);
+  if (auto* error = std::get_if<CloudError>(&found)) return *error;
+  const api::EC2NodeClass& node_class = std::get<api::EC2NodeClass>(found);
+  if (!IsReady(node_class)) {
+    return CloudError{
+        .kind = CloudErrorKind::kNodeClassNotReady,
+        .reason = "NodeClassNotReady",
+        .message = absl::StrCat("EC2NodeClass ", node_class.metadata.name, " is not Ready")};
+  }
+  auto types = InstanceTypes(node_class);
+  if (auto* error = std::get_if<CloudError>(&types)) return *error;
+  const auto& all_types = std::get<std::vector<cloudprovider::InstanceType>>(types);
+  auto planned = Plan(node_claim, node_class, all_types);
+  if (auto* error = std::get_if<CloudError>(&planned)) return *error;
+  const Launch& launch = std::get<Launch>(planned);
+  auto fleet = LaunchFleet(launch, node_claim, node_class);
+  if (auto* error = std::get_if<CloudError>(&fleet)) return *error;
+  const FleetResult& result = std::get<FleetResult>(fleet);
+
+  // Every offering EC2 said it has no capacity for is left out for a while, launched or not.
+  const std::string capacity(launch.spot ? api::kCapacityTypeSpot : api::kCapacityTypeOnDemand);
+  std::vector<OfferingRef> exhausted;
+  for (const FleetError& error : result.errors) {
+    if (!IsUnfulfillableCapacityCode(error.code)) continue;
+    std::string zone = error.failed_override.zone;
+    auto it = launch.zone_of_subnet.find(error.failed_override.subnet_id);
+    if (zone.empty() && it != launch.zone_of_subnet.end()) zone = it->second;
+    OfferingRef ref{error.failed_override.instance_type, zone, capacity};
+    unavailable_.Mark(ref);
+    exhausted.push_back(std::move(ref));
+  }
+  if (result.instances.empty()) {
+    if (!exhausted.empty()) {
+      std::sort(exhausted.begin(), exhausted.end());
+      std::vector<std::string> names;
+      for (const OfferingRef& ref : exhausted) {
+        names.push_back(absl::StrCat(ref.instance_type, "/", ref.zone, "/", ref.capacity_type));
+      }
+      return CloudError{
+          .kind = CloudErrorKind::kInsufficientCapacity,
+          .reason = "InsufficientCapacity",
+          .message = absl::StrCat("insufficient capacity for ", absl::StrJoin(names, ", ")),
+          .offerings = std::move(exhausted)};
+    }
+    return CloudError{.kind = CloudErrorKind::kCreateError,
+                      .reason = "LaunchFailed",
+                      .message = result.errors.empty() ? std::string("CreateFleet launched nothing")
+                                                       : result.errors.front().code + ": " +
+                                                             result.errors.front().message};
+  }
+  const FleetInstance& launched = result.instances.front();
+  Instance instance{.id = launched.id,
+                    .instance_type = launched.instance_type,
+                    .zone = launched.zone,
+                    .image_id = launch.template_spec.image_id,
+                    .subnet_id = launched.subnet_id,
+                    .lifecycle = launch.spot ? "spot" : "",
+                    .tags = OwnershipTags(info_, node_claim)};
+  if (auto zone = launch.zone_of_subnet.find(launched.subnet_id);
+      instance.zone.empty() && zone != launch.zone_of_subnet.end()) {
+    instance.zone = zone->second;
+  }
+  api::NodeClaim out = ToNodeClaim(instance, all_types);
+  for (const auto& [key, value] : node_claim.metadata.labels)
+    out.metadata.labels.emplace(key, value);
+  out.metadata.annotations = node_claim.metadata.annotations;
+  out.spec = node_claim.spec;
+  out.metadata.annotations[std::string(api::kEC2NodeClassHashAnnotationKey)] =
+      NodeClassHash(node_class.spec);
+  out.metadata.annotations[std::string(api::kEC2NodeClassHashVersionAnnotationKey)] =
+      std::string(kNodeClassHashVersion);
+  return out;
+}
+
+}  // namespace karpenter::aws

@@ -1,0 +1,128 @@
+#include "src/aws/launch_template.h"
+
+#include "gtest/gtest.h"
+#include "src/aws/aws_cloud_provider.h"
+#include "src/aws/node_class_resolver.h"
+
+namespace karpenter::aws {
+namespace {
+
+api::EC2NodeClass NodeClass() {
+  api::EC2NodeClass node_class;
+  node_class.metadata.name = "default";
+  node_class.spec.ami_selector_terms = {{.alias = "al2023@latest"}};
+  node_class.status.security_groups = {{.id = "sg-1"}};
+  node_class.status.instance_profile = "profile";
+  return node_class;
+}
+
+api::NodeClaim Claim() {
+  api::NodeClaim claim;
+  claim.metadata.name = "default-a";
+  claim.metadata.labels["karpenter.sh/nodepool"] = "default";
+  return claim;
+}
+
+const ClusterInfo kCluster{.name = "demo", .endpoint = "https://api", .ca_bundle = "Q0E="};
+
+TEST(AwsLaunchTemplate, Al2023UserDataIsANodeadmNodeConfig) {
+  api::EC2NodeClass node_class = NodeClass();
+  node_class.spec.user_data = "echo custom";
+  node_class.spec.kubelet = api::KubeletConfiguration{.cluster_dns = {"10.0.0.10"}, .max_pods = 50};
+  api::NodeClaim claim = Claim();
+  claim.spec.startup_taints = {{.key = "init", .value = "", .effect = "NoSchedule"}};
+  const std::string data = Al2023UserData(kCluster, node_class, claim);
+  for (const char* expected :
+       {"Content-Type: application/node.eks.aws", "kind: NodeConfig", "name: demo",
+        "apiServerEndpoint: https://api", "certificateAuthority: Q0E=", "maxPods: 50",
+        "- 10.0.0.10", "--node-labels=\"karpenter.sh/nodepool=default\"",
+        "--register-with-taints=\"init=:NoSchedule\"", "echo custom"}) {
+    EXPECT_NE(data.find(expected), std::string::npos) << expected << " in\n" << data;
+  }
+  // The class's own script runs before nodeadm's part.
+  EXPECT_LT(data.find("echo custom"), data.find("kind: NodeConfig"));
+}
+
+TEST(AwsLaunchTemplate, NamedByContent) {
+  auto a = BuildLaunchTemplate(kCluster, NodeClass(), Claim(), "ami-1");
+  auto b = BuildLaunchTemplate(kCluster, NodeClass(), Claim(), "ami-1");
+  auto c = BuildLaunchTemplate(kCluster, NodeClass(), Claim(), "ami-2");
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  EXPECT_EQ(a->name, b->name);
+  EXPECT_NE(a->name, c->name);
+  EXPECT_TRUE(a->name.starts_with("karpenter.k8s.aws/"));
+  ASSERT_EQ(a->block_devices.size(), 1u);
+  EXPECT_EQ(a->block_devices[0].volume_size_gib, 20);
+  EXPECT_EQ(a->security_group_ids, std::vector<std::string>{"sg-1"});
+  EXPECT_EQ(a->tags.at("kubernetes.io/cluster/demo"), "owned");
+}
+
+TEST(AwsLaunchTemplate, BlockDeviceMappingsOfTheClass) {
+  api::EC2NodeClass node_class = NodeClass();
+  api::BlockDevice ebs{.volume_size = *api::Quantity::Parse("100Gi"), .volume_type = "io2"};
+  node_class.spec.block_device_mappings = {
+      {.device_name = "/dev/xvdb", .ebs = ebs, .root_volume = true}};
+  auto spec = BuildLaunchTemplate(kCluster, node_class, Claim(), "ami-1");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  ASSERT_EQ(spec->block_devices.size(), 1u);
+  EXPECT_EQ(spec->block_devices[0].device_name, "/dev/xvdb");
+  EXPECT_EQ(spec->block_devices[0].volume_size_gib, 100);
+  EXPECT_EQ(spec->block_devices[0].volume_type, "io2");
+}
+
+TEST(AwsLaunchTemplate, UnwrittenBootstrapFamiliesAreRefused) {
+  api::EC2NodeClass node_class = NodeClass();
+  node_class.spec.ami_selector_terms = {{.alias = "bottlerocket@latest"}};
+  EXPECT_EQ(BuildLaunchTemplate(kCluster, node_class, Claim(), "ami-1").status().code(),
+            absl::StatusCode::kUnimplemented);
+}
+
+TEST(AwsAliasParameters, EksParameterNamesPerFamily) {
+  auto al2023 = AliasParameters("al2023@latest", "1.32");
+  ASSERT_TRUE(al2023.ok());
+  ASSERT_EQ(al2023->size(), 2u);
+  EXPECT_EQ((*al2023)[1].name,
+            "/aws/service/eks/optimized-ami/1.32/amazon-linux-2023/arm64/standard/recommended/"
+            "image_id");
+  auto pinned = AliasParameters("al2023@v20240807", "1.30");
+  ASSERT_TRUE(pinned.ok());
+  EXPECT_EQ((*pinned)[0].name,
+            "/aws/service/eks/optimized-ami/1.30/amazon-linux-2023/x86_64/standard/"
+            "amazon-eks-node-al2023-x86_64-standard-1.30-v20240807/image_id");
+  auto bottlerocket = AliasParameters("bottlerocket@v1.20.3", "1.32");
+  ASSERT_TRUE(bottlerocket.ok());
+  EXPECT_EQ((*bottlerocket)[0].name,
+            "/aws/service/bottlerocket/aws-k8s-1.32/x86_64/1.20.3/image_id");
+  auto al2 = AliasParameters("al2@latest", "1.29");
+  ASSERT_TRUE(al2.ok());
+  EXPECT_EQ((*al2)[1].name,
+            "/aws/service/eks/optimized-ami/1.29/amazon-linux-2-arm64/recommended/image_id");
+  auto windows = AliasParameters("windows2022@latest", "1.32");
+  ASSERT_TRUE(windows.ok());
+  EXPECT_EQ((*windows)[0].name,
+            "/aws/service/ami-windows-latest/Windows_Server-2022-English-Core-EKS_Optimized-1.32/"
+            "image_id");
+  EXPECT_EQ(AliasParameters("windows2022@v1", "1.32").status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(AliasParameters("ubuntu@latest", "1.32").status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(AwsCloudProvider, InstanceIdOfProviderIds) {
+  EXPECT_EQ(InstanceIdOf("aws:///us-west-2a/i-0123"), "i-0123");
+  EXPECT_EQ(InstanceIdOf("fake:///us-west-2a/i-0123"), "");
+  EXPECT_EQ(InstanceIdOf("aws:///us-west-2a/"), "");
+  EXPECT_EQ(InstanceIdOf(""), "");
+}
+
+TEST(AwsCloudProvider, NodeClassHashIgnoresSelectorTerms) {
+  api::EC2NodeClass a = NodeClass();
+  api::EC2NodeClass b = a;
+  b.spec.subnet_selector_terms = {{.id = "subnet-1"}};
+  EXPECT_EQ(NodeClassHash(a.spec), NodeClassHash(b.spec));
+  b.spec.tags["team"] = "x";
+  EXPECT_NE(NodeClassHash(a.spec), NodeClassHash(b.spec));
+}
+
+}  // namespace
+}  // namespace karpenter::aws

@@ -1,0 +1,231 @@
+// AwsCloudProvider against moto_server: launch, look up, list, delete, insufficient capacity,
+// a launch template deleted behind the provider's back, ownership and drift. Every test also
+// runs the launch-call properties of MotoProviderTest::CheckLaunchProperties.
+#include <algorithm>
+
+#include "gtest/gtest.h"
+#include "src/aws/test_moto_provider.h"
+
+namespace karpenter::aws {
+namespace {
+
+using MotoProvider = MotoProviderTest;
+
+api::NodeClaim Launched(CloudOr<api::NodeClaim> result) {
+  if (const auto* error = std::get_if<CloudError>(&result)) {
+    ADD_FAILURE() << "Create failed: " << error->reason << ": " << error->message;
+    return api::NodeClaim();
+  }
+  return std::get<api::NodeClaim>(std::move(result));
+}
+
+CloudErrorKind KindOf(const std::variant<std::monostate, CloudError>& result) {
+  const auto* error = std::get_if<CloudError>(&result);
+  return error == nullptr ? CloudErrorKind::kCreateError : error->kind;
+}
+
+TEST_F(MotoProvider, CreateGetListDeleteEndToEnd) {
+  const api::NodeClaim& claim =
+      Launched(provider_->Create(Claim("default-a", {"m5.large", "c5.large"})));
+  // Pricing is unreachable on moto, so the catalog's prices rank the types: c5.large is cheaper,
+  // and CreateFleet (lowest-price) gets it first.
+  EXPECT_EQ(claim.metadata.labels.at("node.kubernetes.io/instance-type"), "c5.large");
+  EXPECT_EQ(claim.metadata.labels.at("karpenter.sh/capacity-type"), "on-demand");
+  EXPECT_EQ(claim.metadata.labels.at("karpenter.sh/nodepool"), "default");
+  EXPECT_EQ(claim.status.image_id, image_);
+  EXPECT_TRUE(claim.status.provider_id.starts_with("aws:///us-west-2")) << claim.status.provider_id;
+  EXPECT_FALSE(claim.status.allocatable.empty());
+  EXPECT_EQ(instance_types_->on_demand_source(), PriceSource::kEmbeddedCatalog);
+
+  auto got = provider_->Get(claim.status.provider_id);
+  ASSERT_TRUE(std::holds_alternative<api::NodeClaim>(got));
+  EXPECT_EQ(std::get<api::NodeClaim>(got).metadata.name, "default-a");
+  EXPECT_EQ(std::get<api::NodeClaim>(got).status.capacity, claim.status.capacity);
+
+  auto listed = provider_->List();
+  ASSERT_TRUE(std::holds_alternative<std::vector<api::NodeClaim>>(listed));
+  ASSERT_EQ(std::get<std::vector<api::NodeClaim>>(listed).size(), 1u);
+  EXPECT_EQ(std::get<std::vector<api::NodeClaim>>(listed)[0].status.provider_id,
+            claim.status.provider_id);
+
+  // The instance went to the subnet with the most free addresses in its zone.
+  auto instances = ec2_->DescribeInstances({InstanceIdOf(claim.status.provider_id)}, {});
+  ASSERT_TRUE(instances.ok() && instances->size() == 1) << instances.status();
+  const std::string zone = (*instances)[0].zone;
+  EXPECT_EQ((*instances)[0].subnet_id, zone == "us-west-2a" ? subnet_a_ : subnet_b_);
+  // (moto leaves the template's security groups off fleet instances; see the drift test.)
+
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(provider_->Delete(claim)));
+  EXPECT_EQ(KindOf(provider_->Delete(claim)), CloudErrorKind::kNotFound);
+  listed = provider_->List();
+  EXPECT_TRUE(std::get<std::vector<api::NodeClaim>>(listed).empty());
+  EXPECT_EQ(recorder_.Calls("TerminateInstances").size(), 1u);
+}
+
+TEST_F(MotoProvider, LaunchTemplatesAreSharedByContentAndCarryTheImage) {
+  Launched(provider_->Create(Claim("default-a", {"m5.large"})));
+  Launched(provider_->Create(Claim("default-b", {"m5.large"})));
+  const auto created = recorder_.Calls("CreateLaunchTemplate");
+  ASSERT_EQ(created.size(), 1u);
+  EXPECT_TRUE(created[0].at("LaunchTemplateName").starts_with("karpenter.k8s.aws/"));
+  EXPECT_EQ(created[0].at("LaunchTemplateData.ImageId"), image_);
+  EXPECT_EQ(created[0].at("LaunchTemplateData.IamInstanceProfile.Name"),
+            "KarpenterNodeInstanceProfile");
+  EXPECT_EQ(created[0].at("LaunchTemplateData.SecurityGroupId.1"), group_);
+  EXPECT_EQ(recorder_.Calls("CreateFleet").size(), 2u);
+  // A taint changes the bootstrap user data, hence the content and the name.
+  api::NodeClaim tainted = Claim("default-c", {"m5.large"});
+  tainted.spec.taints = {{.key = "dedicated", .value = "gpu", .effect = "NoSchedule"}};
+  Launched(provider_->Create(tainted));
+  EXPECT_EQ(recorder_.Calls("CreateLaunchTemplate").size(), 2u);
+}
+
+TEST_F(MotoProvider, SpotIsPreferredWhenAllowedWithPriceCapacityOptimized) {
+  const api::NodeClaim& claim =
+      Launched(provider_->Create(Claim("default-a", {"m5.large"}, "spot")));
+  EXPECT_EQ(claim.metadata.labels.at("karpenter.sh/capacity-type"), "spot");
+  const auto fleets = recorder_.Calls("CreateFleet");
+  ASSERT_EQ(fleets.size(), 1u);
+  EXPECT_EQ(fleets[0].at("SpotOptions.AllocationStrategy"), "price-capacity-optimized");
+  EXPECT_EQ(fleets[0].at("TargetCapacitySpecification.DefaultTargetCapacityType"), "spot");
+  EXPECT_EQ(fleets[0].at("Type"), "instant");
+}
+
+TEST_F(MotoProvider, InsufficientCapacityMarksTheOfferingsForThreeMinutes) {
+  std::string errors;
+  for (const std::string& subnet : {subnet_a_, subnet_b_}) {
+    errors +=
+        "<item><launchTemplateAndOverrides><overrides><instanceType>m5.large</instanceType>"
+        "<subnetId>" +
+        subnet +
+        "</subnetId></overrides></launchTemplateAndOverrides>"
+        "<lifecycle>on-demand</lifecycle><errorCode>InsufficientInstanceCapacity"
+        "</errorCode><errorMessage>none</errorMessage></item>";
+  }
+  faults_.AddRule(
+      {.operation = "CreateFleet",
+       .kind = FaultKind::kRespond,
+       .times = 1,
+       .response = {.status = 200,
+                    .body = "<CreateFleetResponse><fleetId>fleet-ice</fleetId><errorSet>" + errors +
+                            "</errorSet></CreateFleetResponse>"}});
+  auto result = provider_->Create(Claim("default-a", {"m5.large"}));
+  ASSERT_TRUE(std::holds_alternative<CloudError>(result));
+  const CloudError& error = std::get<CloudError>(result);
+  EXPECT_EQ(error.kind, CloudErrorKind::kInsufficientCapacity);
+  const std::vector<OfferingRef> expected = {{"m5.large", "us-west-2a", "on-demand"},
+                                             {"m5.large", "us-west-2b", "on-demand"}};
+  EXPECT_EQ(error.offerings, expected);
+  EXPECT_NE(error.message.find("m5.large/us-west-2a/on-demand"), std::string::npos)
+      << error.message;
+  EXPECT_TRUE(unavailable_.IsUnavailable("m5.large", "us-west-2a", "on-demand"));
+
+  // While marked, nothing is left to launch m5.large on demand with, and EC2 is not asked.
+  auto again = provider_->Create(Claim("default-b", {"m5.large"}));
+  ASSERT_TRUE(std::holds_alternative<CloudError>(again));
+  EXPECT_EQ(std::get<CloudError>(again).kind, CloudErrorKind::kInsufficientCapacity);
+  EXPECT_EQ(recorder_.Calls("CreateFleet").size(), 1u);
+
+  controller_clock_.Advance(3 * 60 * 1000);
+  Launched(provider_->Create(Claim("default-c", {"m5.large"})));
+  EXPECT_EQ(recorder_.Calls("CreateFleet").size(), 2u);
+}
+
+TEST_F(MotoProvider, MissingLaunchTemplateIsRecreatedOnce) {
+  Launched(provider_->Create(Claim("default-a", {"m5.large"})));
+  faults_.AddRule({.operation = "CreateFleet",
+                   .kind = FaultKind::kRespond,
+                   .times = 1,
+                   .response = {.status = 400,
+                                .body = "<Response><Errors><Error><Code>InvalidLaunchTemplateName."
+                                        "NotFoundException</Code><Message>gone</Message></Error>"
+                                        "</Errors></Response>"}});
+  const std::string name = recorder_.Calls("CreateLaunchTemplate")[0].at("LaunchTemplateName");
+  ASSERT_TRUE(ec2_->DeleteLaunchTemplate(name).ok());
+  Launched(provider_->Create(Claim("default-b", {"m5.large"})));
+  EXPECT_EQ(recorder_.Calls("CreateLaunchTemplate").size(), 2u);
+  EXPECT_EQ(recorder_.Calls("CreateFleet").size(), 3u);
+  auto stored = ec2_->DescribeLaunchTemplates({name}, {});
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  EXPECT_EQ(stored->size(), 1u);
+}
+
+TEST_F(MotoProvider, NodeClassThatIsMissingOrNotReadyLaunchesNothing) {
+  api::NodeClaim claim = Claim("default-a", {"m5.large"});
+  claim.spec.node_class_ref->name = "absent";
+  auto missing = provider_->Create(claim);
+  ASSERT_TRUE(std::holds_alternative<CloudError>(missing));
+  EXPECT_EQ(std::get<CloudError>(missing).kind, CloudErrorKind::kNodeClassNotReady);
+
+  node_class_.status.conditions.back().status = "False";
+  StoreNodeClass();
+  auto not_ready = provider_->Create(Claim("default-a", {"m5.large"}));
+  ASSERT_TRUE(std::holds_alternative<CloudError>(not_ready));
+  EXPECT_EQ(std::get<CloudError>(not_ready).kind, CloudErrorKind::kNodeClassNotReady);
+  EXPECT_TRUE(recorder_.Calls("CreateFleet").empty());
+}
+
+TEST_F(MotoProvider, InstancesOfOtherClustersAreNeitherSeenNorTouched) {
+  const api::NodeClaim& ours = Launched(provider_->Create(Claim("default-a", {"m5.large"})));
+  const std::string id = InstanceIdOf(ours.status.provider_id);
+  // Re-tag our instance as another cluster's: from now on it is not ours to see or terminate.
+  ASSERT_TRUE(ec2_->CreateTags({id}, {{"kubernetes.io/cluster/demo", "shared"},
+                                      {"eks:eks-cluster-name", "other"}})
+                  .ok());
+  auto got = provider_->Get(ours.status.provider_id);
+  ASSERT_TRUE(std::holds_alternative<CloudError>(got));
+  EXPECT_EQ(std::get<CloudError>(got).kind, CloudErrorKind::kNotFound);
+  EXPECT_EQ(KindOf(provider_->Delete(ours)), CloudErrorKind::kNotFound);
+  EXPECT_TRUE(std::get<std::vector<api::NodeClaim>>(provider_->List()).empty());
+  EXPECT_TRUE(recorder_.Calls("TerminateInstances").empty());
+  EXPECT_EQ(KindOf(provider_->Delete(api::NodeClaim{})), CloudErrorKind::kNotFound);
+}
+
+TEST_F(MotoProvider, DriftOnImageSubnetSecurityGroupsAndNodeClassHash) {
+  const api::NodeClaim claim = Launched(provider_->Create(Claim("default-a", {"m5.large"})));
+  // moto does not put fleet instances in the template's security groups; EC2 would.
+  Call(QueryRequest("ModifyInstanceAttribute", Ec2Client::kApiVersion)
+           .Set("InstanceId", InstanceIdOf(claim.status.provider_id))
+           .Set("GroupId.1", group_));
+  auto drift = [&] {
+    auto result = provider_->IsDrifted(claim);
+    EXPECT_TRUE(std::holds_alternative<std::string>(result));
+    return std::holds_alternative<std::string>(result) ? std::get<std::string>(result) : "";
+  };
+  EXPECT_EQ(drift(), "");
+  const api::EC2NodeClass resolved = node_class_;
+
+  PutParameter(kAl2023Parameter, other_image_);  // a new AMI release
+  auto status = resolver_->Resolve(node_class_);
+  ASSERT_TRUE(status.ok()) << status.status();
+  node_class_.status = *status;
+  StoreNodeClass();
+  EXPECT_EQ(drift(), kAmiDrift);
+
+  node_class_ = resolved;
+  node_class_.status.subnets = {{.id = "subnet-elsewhere", .zone = "us-west-2a"}};
+  StoreNodeClass();
+  EXPECT_EQ(drift(), kSubnetDrift);
+
+  node_class_ = resolved;
+  node_class_.status.security_groups.push_back({.id = "sg-added", .name = "added"});
+  StoreNodeClass();
+  EXPECT_EQ(drift(), kSecurityGroupDrift);
+
+  node_class_ = resolved;
+  node_class_.spec.tags["team"] = "payments";
+  StoreNodeClass();
+  EXPECT_EQ(drift(), kNodeClassDrift);
+}
+
+TEST_F(MotoProvider, EveryLaunchCallIsCheckedForOwnershipImdsAndEncryption) {
+  Launched(provider_->Create(Claim("default-a", {"m5.large"}, "spot")));
+  Launched(provider_->Create(Claim("default-b", {"c5.large"})));
+  CheckLaunchProperties();
+  // The properties must have had something to look at.
+  EXPECT_GE(launch_template_calls_, 1);
+  EXPECT_EQ(fleet_calls_, 2);
+}
+
+}  // namespace
+}  // namespace karpenter::aws

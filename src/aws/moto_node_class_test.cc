@@ -1,0 +1,81 @@
+// EC2NodeClass resolution against moto_server: subnets, security groups and AMIs by selector
+// terms, `alias` through the EKS AMI SSM parameters the test puts into moto, and the conditions.
+#include "gtest/gtest.h"
+#include "src/aws/test_moto_provider.h"
+
+namespace karpenter::aws {
+namespace {
+
+using MotoNodeClass = MotoProviderTest;
+
+std::string ConditionStatus(const api::EC2NodeClassStatus& status, std::string_view type) {
+  for (const api::Condition& condition : status.conditions) {
+    if (condition.type == type) return condition.status;
+  }
+  return "";
+}
+
+TEST_F(MotoNodeClass, ResolvesByTagsAndAliasAndIsReady) {
+  const api::EC2NodeClassStatus& status = node_class_.status;
+  ASSERT_EQ(status.subnets.size(), 3u);
+  // Most free addresses first: the two /24s before the /26.
+  EXPECT_EQ(status.subnets.back().id, small_subnet_a_);
+  ASSERT_EQ(status.security_groups.size(), 1u);
+  EXPECT_EQ(status.security_groups[0].id, group_);
+  EXPECT_EQ(status.security_groups[0].name, "demo-nodes");
+  // Only the x86_64 parameter exists, so only one AMI, for amd64.
+  ASSERT_EQ(status.amis.size(), 1u);
+  EXPECT_EQ(status.amis[0].id, image_);
+  ASSERT_EQ(status.amis[0].requirements.size(), 1u);
+  EXPECT_EQ(status.amis[0].requirements[0].values, std::vector<std::string>{"amd64"});
+  EXPECT_EQ(status.instance_profile, "KarpenterNodeInstanceProfile");
+  EXPECT_EQ(ConditionStatus(status, "Ready"), "True");
+  EXPECT_TRUE(IsReady(node_class_));
+}
+
+TEST_F(MotoNodeClass, ResolvesByIdsNamesAndOwners) {
+  api::EC2NodeClass by_id = node_class_;
+  by_id.spec.subnet_selector_terms = {{.id = subnet_b_}};
+  by_id.spec.security_group_selector_terms = {{.name = "demo-nodes"}};
+  by_id.spec.ami_selector_terms = {{.id = other_image_}};
+  by_id.spec.ami_family = "AL2023";
+  auto status = resolver_->Resolve(by_id);
+  ASSERT_TRUE(status.ok()) << status.status();
+  ASSERT_EQ(status->subnets.size(), 1u);
+  EXPECT_EQ(status->subnets[0].id, subnet_b_);
+  EXPECT_EQ(status->subnets[0].zone, "us-west-2b");
+  ASSERT_EQ(status->security_groups.size(), 1u);
+  ASSERT_EQ(status->amis.size(), 1u);
+  EXPECT_EQ(status->amis[0].id, other_image_);
+
+  auto images = ec2_->DescribeImages({.image_ids = {other_image_}});
+  ASSERT_TRUE(images.ok() && images->size() == 1u);
+  by_id.spec.ami_selector_terms = {{.name = (*images)[0].name, .owner = (*images)[0].owner_id}};
+  status = resolver_->Resolve(by_id);
+  ASSERT_TRUE(status.ok()) << status.status();
+  ASSERT_EQ(status->amis.size(), 1u);
+  EXPECT_EQ(status->amis[0].id, other_image_);
+}
+
+TEST_F(MotoNodeClass, NothingSelectedMakesTheClassNotReady) {
+  api::EC2NodeClass empty = node_class_;
+  empty.spec.subnet_selector_terms = {{.tags = {{"karpenter.sh/discovery", "nobody"}}}};
+  empty.spec.ami_selector_terms = {{.alias = "bottlerocket@latest"}};  // no parameter in moto
+  auto status = resolver_->Resolve(empty);
+  ASSERT_TRUE(status.ok()) << status.status();
+  EXPECT_TRUE(status->subnets.empty());
+  EXPECT_TRUE(status->amis.empty());
+  EXPECT_EQ(ConditionStatus(*status, "SubnetsReady"), "False");
+  EXPECT_EQ(ConditionStatus(*status, "AMIsReady"), "False");
+  EXPECT_EQ(ConditionStatus(*status, "SecurityGroupsReady"), "True");
+  EXPECT_EQ(ConditionStatus(*status, "Ready"), "False");
+}
+
+TEST_F(MotoNodeClass, ThrottlingIsAnErrorToRetryNotACondition) {
+  faults_.AddRule({.operation = "DescribeSubnets", .kind = FaultKind::kThrottle});
+  auto status = resolver_->Resolve(node_class_);
+  EXPECT_EQ(status.status().code(), absl::StatusCode::kUnavailable) << status.status();
+}
+
+}  // namespace
+}  // namespace karpenter::aws

@@ -1,0 +1,68 @@
+// Upstream: aws/karpenter-provider-aws pkg/providers/{subnet,securitygroup,amifamily} and
+// pkg/controllers/nodeclass (the status reconcilers). Resolves an EC2NodeClass's selector terms
+// against EC2 and SSM into its status: subnets (most free IPs first), security groups, AMIs
+// (the newest non-deprecated image per architecture; `alias` through the EKS-optimized AMI SSM
+// parameters) and the instance profile, with one condition per part and Ready over all of them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "src/api/ec2nodeclass.h"
+#include "src/aws/clock.h"
+#include "src/aws/ec2_client.h"
+#include "src/aws/ssm_client.h"
+
+namespace karpenter::aws {
+
+struct NodeClassResolverOptions {
+  // The cluster's Kubernetes minor version ("1.32"): the EKS AMI parameters are per version.
+  std::string kubernetes_version = "1.32";
+};
+
+// The SSM parameter names an alias ("al2023@latest", "bottlerocket@v1.20.3") resolves through,
+// each with the architecture of the image it names ("x86_64", "arm64"). InvalidArgument naming
+// the alias when the family is unknown or a Windows alias asks for a version other than latest.
+struct AliasParameter {
+  std::string name;
+  std::string architecture;
+};
+absl::StatusOr<std::vector<AliasParameter>> AliasParameters(std::string_view alias,
+                                                            std::string_view kubernetes_version);
+
+// The node class hash Karpenter stamps on the class and on every NodeClaim launched from it
+// (karpenter.k8s.aws/ec2nodeclass-hash): the spec without the selector terms, whose effect
+// drifts through the status instead.
+std::string NodeClassHash(const api::EC2NodeClassSpec& spec);
+inline constexpr std::string_view kNodeClassHashVersion = "v4";
+
+class NodeClassResolver {
+ public:
+  NodeClassResolver(Ec2Client& ec2, SsmClient& ssm, Clock& clock, NodeClassResolverOptions options)
+      : ec2_(ec2), ssm_(ssm), clock_(clock), options_(std::move(options)) {}
+
+  // The status the class should have now. A part that resolves to nothing, or that EC2 refuses
+  // to describe, sets its condition False with the reason; calls that fail for transient reasons
+  // (throttling, 5xx) are returned as errors so the caller retries, as a reconciler would.
+  absl::StatusOr<api::EC2NodeClassStatus> Resolve(const api::EC2NodeClass& node_class);
+
+  absl::StatusOr<std::vector<api::Subnet>> Subnets(const api::EC2NodeClassSpec& spec);
+  absl::StatusOr<std::vector<api::SecurityGroup>> SecurityGroups(const api::EC2NodeClassSpec& spec);
+  absl::StatusOr<std::vector<api::AMI>> Amis(const api::EC2NodeClassSpec& spec);
+
+ private:
+  absl::StatusOr<std::vector<Image>> AliasImages(std::string_view alias);
+  absl::StatusOr<std::vector<Image>> TermImages(const api::AMISelectorTerm& term);
+  bool Deprecated(const Image& image) const;
+
+  Ec2Client& ec2_;
+  SsmClient& ssm_;
+  Clock& clock_;
+  const NodeClassResolverOptions options_;
+};
+
+// True when `node_class` has a Ready condition with status True.
+bool IsReady(const api::EC2NodeClass& node_class);
+
+}  // namespace karpenter::aws
