@@ -341,6 +341,44 @@ TEST(CoreKindsCodec, DecodesCSINode) {
   ExpectRoundTrip(csi_node);
 }
 
+constexpr char kVolumeAttachment[] = R"(
+apiVersion: storage.k8s.io/v1
+kind: VolumeAttachment
+metadata: {name: csi-0123abcd}
+spec:
+  attacher: ebs.csi.aws.com
+  nodeName: ip-10-0-1-5.ec2.internal
+  source: {persistentVolumeName: pvc-42}
+status:
+  attached: true
+  attachmentMetadata: {devicePath: /dev/xvdaa}
+)";
+
+TEST(CoreKindsCodec, DecodesVolumeAttachment) {
+  auto attachment = DecodeOnly<VolumeAttachment>(kVolumeAttachment);
+  EXPECT_EQ(attachment.spec.attacher, "ebs.csi.aws.com");
+  EXPECT_EQ(attachment.spec.node_name, "ip-10-0-1-5.ec2.internal");
+  EXPECT_EQ(attachment.spec.source.persistent_volume_name, "pvc-42");
+  EXPECT_TRUE(attachment.status.attached);
+  ExpectRoundTrip(attachment);
+}
+
+TEST(CoreKindsCodec, AVolumeAttachmentNeedsAnAttacherAndANode) {
+  absl::StatusOr<std::vector<Manifest>> manifests = DecodeManifests(R"(
+apiVersion: storage.k8s.io/v1
+kind: VolumeAttachment
+metadata: {name: csi-1}
+spec: {source: {persistentVolumeName: pvc-1}}
+)",
+                                                                    "va.yaml");
+  ASSERT_TRUE(manifests.ok());
+  ASSERT_TRUE((*manifests)[0].object.has_value());
+  FieldErrors errors;
+  ValidateCoreObject(std::get<VolumeAttachment>(*(*manifests)[0].object), &errors);
+  EXPECT_TRUE(errors.Contains("spec.attacher"));
+  EXPECT_TRUE(errors.Contains("spec.nodeName"));
+}
+
 TEST(CoreKindsCodec, BadQuantityIsADecodeErrorAtItsPath) {
   absl::StatusOr<std::vector<Manifest>> manifests = DecodeManifests(R"(
 apiVersion: v1

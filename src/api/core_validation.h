@@ -40,6 +40,7 @@ void ValidatePersistentVolume(const PersistentVolume& volume, FieldErrors* error
 void ValidatePersistentVolumeClaim(const PersistentVolumeClaim& claim, FieldErrors* errors);
 void ValidateStorageClass(const StorageClass& storage_class, FieldErrors* errors);
 void ValidateCSINode(const CSINode& csi_node, FieldErrors* errors);
+void ValidateVolumeAttachment(const VolumeAttachment& attachment, FieldErrors* errors);
 
 // One overloaded name for every core kind, for generic callers (ValidateObject).
 inline void ValidateCoreObject(const Pod& o, FieldErrors* e) { ValidatePod(o, e); }
@@ -62,6 +63,9 @@ inline void ValidateCoreObject(const StorageClass& o, FieldErrors* e) {
   ValidateStorageClass(o, e);
 }
 inline void ValidateCoreObject(const CSINode& o, FieldErrors* e) { ValidateCSINode(o, e); }
+inline void ValidateCoreObject(const VolumeAttachment& o, FieldErrors* e) {
+  ValidateVolumeAttachment(o, e);
+}
 
 // --- Building blocks, reusable by other kinds ---
 

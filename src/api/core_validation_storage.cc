@@ -264,4 +264,21 @@ void ValidateCSINode(const CSINode& csi_node, FieldErrors* errors) {
   }
 }
 
+// storage/validation ValidateVolumeAttachment: an attacher (a CSI driver name), a node, and a
+// persistent volume to attach (inline specs are not modelled, so an absent name is required).
+void ValidateVolumeAttachment(const VolumeAttachment& attachment, FieldErrors* errors) {
+  ValidateObjectMeta(attachment.metadata, /*namespaced=*/false, NameRule::kDns1123Subdomain,
+                     "metadata", errors);
+  ValidateCSIDriverName(attachment.spec.attacher, "spec.attacher", errors);
+  if (attachment.spec.node_name.empty()) {
+    errors->Required("spec.nodeName");
+  } else {
+    ValidateDns1123Subdomain(attachment.spec.node_name, "spec.nodeName", errors);
+  }
+  if (attachment.spec.source.persistent_volume_name &&
+      attachment.spec.source.persistent_volume_name->empty()) {
+    errors->Required("spec.source.persistentVolumeName");
+  }
+}
+
 }  // namespace karpenter::api

@@ -46,6 +46,7 @@ constexpr KindInfo kKinds[] = {
     {"v1", "PersistentVolumeClaim", &DecodeTyped<PersistentVolumeClaim>},
     {"storage.k8s.io/v1", "StorageClass", &DecodeTyped<StorageClass>},
     {"storage.k8s.io/v1", "CSINode", &DecodeTyped<CSINode>},
+    {"storage.k8s.io/v1", "VolumeAttachment", &DecodeTyped<VolumeAttachment>},
 };
 
 // Walks documents with the on-demand parser; every structural error aborts the whole input.

@@ -26,7 +26,7 @@ namespace karpenter::api {
 
 using Object = std::variant<NodePool, NodeClaim, EC2NodeClass, Pod, Node, DaemonSet, Deployment,
                             ReplicaSet, StatefulSet, Job, PodDisruptionBudget, PersistentVolume,
-                            PersistentVolumeClaim, StorageClass, CSINode>;
+                            PersistentVolumeClaim, StorageClass, CSINode, VolumeAttachment>;
 
 struct Manifest {
   std::string source;  // file name, or "<stdin>"

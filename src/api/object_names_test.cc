@@ -27,6 +27,7 @@ const std::map<std::string, std::string, std::less<>> kApiVersions = {
     {"PersistentVolumeClaim", "v1"},
     {"StorageClass", "storage.k8s.io/v1"},
     {"CSINode", "storage.k8s.io/v1"},
+    {"VolumeAttachment", "storage.k8s.io/v1"},
 };
 
 // The errors on metadata.name of a `kind` object named by the YAML scalar `name`.

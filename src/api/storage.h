@@ -371,6 +371,63 @@ struct CSINode {
   }
 };
 
+// What a VolumeAttachment attaches: a PersistentVolume by name (the only source the
+// termination controller looks at; inline volumes are read as unknown fields).
+struct VolumeAttachmentSource {
+  std::optional<std::string> persistent_volume_name;
+  bool operator==(const VolumeAttachmentSource&) const = default;
+  template <class V>
+  void Fields(V& v) {
+    v("persistentVolumeName", persistent_volume_name);
+    v.Ignore("inlineVolumeSpec");
+  }
+};
+
+struct VolumeAttachmentSpec {
+  std::string attacher;
+  VolumeAttachmentSource source;
+  std::string node_name;
+  bool operator==(const VolumeAttachmentSpec&) const = default;
+  template <class V>
+  void Fields(V& v) {
+    v("attacher", attacher);
+    v("source", source);
+    v("nodeName", node_name);
+  }
+};
+
+struct VolumeAttachmentStatus {
+  bool attached = false;
+  std::map<std::string, std::string> attachment_metadata;
+  bool operator==(const VolumeAttachmentStatus&) const = default;
+  template <class V>
+  void Fields(V& v) {
+    v("attached", attached);
+    v("attachmentMetadata", attachment_metadata);
+    v.Ignore("attachError");
+    v.Ignore("detachError");
+  }
+};
+
+// Cluster-scoped: a CSI volume attached (or being attached) to a node. The attach-detach
+// controller deletes it once the volume is detached; node termination waits for that.
+struct VolumeAttachment {
+  std::string api_version = "storage.k8s.io/v1";
+  std::string kind = "VolumeAttachment";
+  ObjectMeta metadata;
+  VolumeAttachmentSpec spec;
+  VolumeAttachmentStatus status;
+  bool operator==(const VolumeAttachment&) const = default;
+  template <class V>
+  void Fields(V& v) {
+    v("apiVersion", api_version);
+    v("kind", kind);
+    v("metadata", metadata);
+    v("spec", spec);
+    v("status", status);
+  }
+};
+
 // API-server defaults (pkg/apis/core/v1 and storage/v1 defaults.go).
 // PVC: spec.volumeMode Filesystem, status.phase Pending.
 void ApplyDefaults(PersistentVolumeClaim& claim);
@@ -382,5 +439,6 @@ void ApplyDefaults(PersistentVolume& volume);
 void ApplyDefaults(StorageClass& storage_class);
 // CSINode has no defaults; provided so every kind can be defaulted uniformly.
 inline void ApplyDefaults(CSINode&) {}
+inline void ApplyDefaults(VolumeAttachment&) {}
 
 }  // namespace karpenter::api

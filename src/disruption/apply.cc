@@ -133,6 +133,7 @@ absl::StatusOr<state::ClusterSnapshot> ApplyCommands(const state::ClusterSnapsho
   CopyAll<api::PersistentVolumeClaim>(snapshot, objects);
   CopyAll<api::StorageClass>(snapshot, objects);
   CopyAll<api::CSINode>(snapshot, objects);
+  CopyAll<api::VolumeAttachment>(snapshot, objects);
   state::SnapshotOptions options;
   options.expand_workloads = false;  // the snapshot's pods already stand for its workloads
   return state::ClusterSnapshot::FromObjects(std::move(objects), options);

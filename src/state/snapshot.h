@@ -96,6 +96,9 @@ class ClusterSnapshot {
   }
   const std::vector<api::StorageClass>& storage_classes() const { return All<api::StorageClass>(); }
   const std::vector<api::CSINode>& csi_nodes() const { return All<api::CSINode>(); }
+  const std::vector<api::VolumeAttachment>& volume_attachments() const {
+    return All<api::VolumeAttachment>();
+  }
 
   // "Kind/namespace/name (origin)" of every skipped manifest, in input order.
   const std::vector<std::string>& skipped() const { return skipped_; }
@@ -196,7 +199,7 @@ class ClusterSnapshot {
                  std::vector<api::ReplicaSet>, std::vector<api::StatefulSet>, std::vector<api::Job>,
                  std::vector<api::PodDisruptionBudget>, std::vector<api::PersistentVolume>,
                  std::vector<api::PersistentVolumeClaim>, std::vector<api::StorageClass>,
-                 std::vector<api::CSINode>>;
+                 std::vector<api::CSINode>, std::vector<api::VolumeAttachment>>;
 
  private:
   // Takes sorted, duplicate-free lists and builds the indexes.
