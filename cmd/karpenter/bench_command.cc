@@ -3,10 +3,16 @@
 #include <sys/resource.h>
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
+#include "absl/strings/str_cat.h"
 #include "cmd/karpenter/real_clock.h"
+#include "src/api/manifest.h"
+#include "src/bench/catalog_file.h"
 #include "src/bench/scheduling_report.h"
 #include "src/bench/scheduling_run.h"
+#include "src/bench/workload_file.h"
 
 namespace karpenter::cli {
 namespace {
@@ -25,7 +31,57 @@ bench::BenchWorkload Workload(const std::string& preferences) {
   return bench::BenchWorkload::kDiverse;
 }
 
+absl::StatusOr<bench::CatalogFile> LoadCatalog(const std::string& name_or_path) {
+  if (name_or_path == "fake400") return bench::Fake400CatalogFile();
+  std::ifstream in(name_or_path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("--catalog: cannot read ", name_or_path));
+  std::stringstream content;
+  content << in.rdbuf();
+  absl::StatusOr<bench::CatalogFile> catalog = bench::ParseCatalogFile(content.str());
+  if (!catalog.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--catalog ", name_or_path, ": ", catalog.status().message()));
+  }
+  return catalog;
+}
+
+// One solve of the workload in `options.pods_file`; its decisions as one JSON line.
+int RunWorkloadFile(const BenchSchedulingOptions& options) {
+  absl::StatusOr<bench::CatalogFile> catalog = LoadCatalog(options.catalog);
+  if (!catalog.ok()) {
+    std::fprintf(stderr, "bench scheduling: %s\n", std::string(catalog.status().message()).c_str());
+    return 1;
+  }
+  absl::StatusOr<std::vector<api::Manifest>> manifests = api::LoadManifestFile(options.pods_file);
+  if (!manifests.ok()) {
+    std::fprintf(stderr, "bench scheduling: --pods-file %s: %s\n", options.pods_file.c_str(),
+                 std::string(manifests.status().message()).c_str());
+    return 1;
+  }
+  provisioning::SchedulerOptions scheduler;
+  scheduler.preference_policy = options.preferences == "ignore"
+                                    ? provisioning::PreferencePolicy::kIgnore
+                                    : provisioning::PreferencePolicy::kRespect;
+  scheduler.min_values_policy = options.min_values_policy == "BestEffort"
+                                    ? provisioning::MinValuesPolicy::kBestEffort
+                                    : provisioning::MinValuesPolicy::kStrict;
+  scheduler.packing = options.packing == "cost" ? provisioning::PackingPolicy::kCost
+                                                : provisioning::PackingPolicy::kUpstream;
+  scheduler.claim_ties = options.claim_ties == "creation" ? provisioning::ClaimTieOrder::kCreation
+                                                          : provisioning::ClaimTieOrder::kUpstream;
+  absl::StatusOr<bench::Decisions> decisions =
+      bench::SolveWorkload(*manifests, *catalog, scheduler);
+  if (!decisions.ok()) {
+    std::fprintf(stderr, "bench scheduling: --pods-file %s: %s\n", options.pods_file.c_str(),
+                 std::string(decisions.status().message()).c_str());
+    return 1;
+  }
+  std::printf("%s\n", bench::EncodeDecisions(*decisions).c_str());
+  return 0;
+}
+
 int RunBenchScheduling(const BenchSchedulingOptions& options) {
+  if (!options.pods_file.empty()) return RunWorkloadFile(options);
   for (int pods : options.pods) {
     bench::SchedulingBenchmarkOptions run;
     run.pods = pods;
@@ -87,6 +143,28 @@ void AddBenchCommand(CLI::App& app, BenchSchedulingOptions& options, int& exit_c
       ->capture_default_str();
   scheduling->add_flag("--breakdown", options.breakdown,
                        "Split the gap to the fluid bound by resource and instance type");
+  CLI::Option* pods_file =
+      scheduling
+          ->add_option("--pods-file", options.pods_file,
+                       "Solve this workload instead (Pods, NodePools, DaemonSets and Nodes "
+                       "as YAML or JSON manifests) and print its decisions as JSON; "
+                       "--preferences then sets PREFERENCE_POLICY (docs/differential.md)")
+          ->excludes("--pods")
+          ->excludes("--seed")
+          ->excludes("--json")
+          ->excludes("--breakdown");
+  scheduling
+      ->add_option("--catalog", options.catalog,
+                   "With --pods-file: fake400 (upstream's fake.InstanceTypes(400)) or an "
+                   "instance-type list as JSON")
+      ->needs(pods_file)
+      ->capture_default_str();
+  scheduling
+      ->add_option("--min-values-policy", options.min_values_policy,
+                   "With --pods-file: MIN_VALUES_POLICY")
+      ->check(CLI::IsMember({"Strict", "BestEffort"}))
+      ->needs(pods_file)
+      ->capture_default_str();
   scheduling->callback([&options, &exit_code] { exit_code = RunBenchScheduling(options); });
 }
 

@@ -2,6 +2,8 @@
 // solves of upstream Karpenter's scheduling benchmark workload over its 400-type fake catalog,
 // each next to the lower bounds any placement must respect (src/bench/scheduling_run.h). Real
 // time and the process's peak RSS are read here, in the host, never in the engine.
+// `--pods-file FILE [--catalog fake400|FILE]` solves a given workload instead and prints its
+// decisions (docs/differential.md).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +23,10 @@ struct BenchSchedulingOptions {
   std::string packing = "upstream";     // provisioning::PackingPolicy: upstream | cost
   std::string claim_ties = "upstream";  // provisioning::ClaimTieOrder: upstream | creation
   bool breakdown = false;
+  // Differential runs: a manifest of the workload, and "fake400" or a catalog file.
+  std::string pods_file;
+  std::string catalog = "fake400";
+  std::string min_values_policy = "Strict";
 };
 
 void AddBenchCommand(CLI::App& app, BenchSchedulingOptions& options, int& exit_code);

@@ -249,5 +249,49 @@ TEST(InFlightNodeClaim, MayFitIsANecessaryConditionOfAdd) {
   }
 }
 
+// A claim asked without `explain` (the scheduler's in-flight passes, whose rejections nobody
+// reads) refuses exactly what an explained Add refuses, with the same code, and formats nothing.
+TEST(InFlightNodeClaim, QuietAddRefusesAlikeWithoutAMessage) {
+  const std::vector<InstanceTypeView> catalog = Catalog();
+  NodeClaimTemplate tmpl;
+  tmpl.node_pool = "default";
+  tmpl.taints = {{"dedicated", "batch", "NoSchedule"}};
+  for (const InstanceTypeView& type : catalog)
+    tmpl.candidates.push_back(MakeTypeCandidate(type, {}));
+  api::Pod tolerating = MakePod("tolerating", "1", "1Gi");
+  tolerating.spec.tolerations.push_back({"dedicated", "Equal", "batch", "NoSchedule"});
+  AddHostPort(tolerating, 8080);
+  api::Pod untolerating = MakePod("untolerating");
+  api::Pod too_big = tolerating;
+  too_big.metadata.name = "too-big";
+  too_big.spec.containers.front().ports.clear();
+  too_big.spec.containers.front().resources.requests = Resources({{"cpu", "1000"}});
+  api::Pod same_port = too_big;
+  same_port.metadata.name = "same-port";
+  same_port.spec.containers.front().resources.requests = Resources({{"cpu", "100m"}});
+  AddHostPort(same_port, 8080);
+  api::Pod arm = too_big;
+  arm.metadata.name = "arm";
+  arm.spec.containers.front().resources.requests = Resources({{"cpu", "100m"}});
+  const scheduling::Requirements wants_arm = {
+      scheduling::Requirement::In("kubernetes.io/arch", {"arm64"}),
+      scheduling::Requirement::In("kubernetes.io/os", {"plan9"})};
+  const SchedulerOptions options;
+  for (bool explain : {true, false}) {
+    InFlightNodeClaim claim(tmpl, AllCandidates(tmpl.candidates));
+    ASSERT_TRUE(
+        claim.Add(PodAttempt(tolerating), {}, RequestsForPod(tolerating), options, nullptr, explain)
+            .ok());
+    for (const api::Pod* pod : {&untolerating, &too_big, &same_port, &arm}) {
+      const absl::Status status =
+          claim.Add(PodAttempt(*pod), pod == &arm ? wants_arm : scheduling::Requirements(),
+                    RequestsForPod(*pod), options, nullptr, explain);
+      EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << pod->metadata.name;
+      EXPECT_EQ(status.message().empty(), !explain) << pod->metadata.name << ": " << status;
+    }
+    EXPECT_EQ(claim.pods().size(), 1u);
+  }
+}
+
 }  // namespace
 }  // namespace karpenter::provisioning

@@ -98,7 +98,7 @@ bool ExistingNode::Check(const PodAttempt& attempt,
          topology
              ->AddRequirements(
                  attempt, strict_pod_requirements ? *strict_pod_requirements : pod_requirements,
-                 taints_, nullptr, placement.requirements)
+                 taints_, nullptr, placement.requirements, /*explain=*/false)
              .ok();
 }
 

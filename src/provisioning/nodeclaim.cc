@@ -96,17 +96,32 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
                                     const scheduling::Requirements& pod_requirements,
                                     const api::ResourceList& pod_requests,
                                     const SchedulerOptions& options,
-                                    const scheduling::Requirements* strict_pod_requirements) {
-  KP_RETURN_IF_ERROR(CheckTaints(template_->taints, attempt.tolerations));
+                                    const scheduling::Requirements* strict_pod_requirements,
+                                    bool explain) {
+  const absl::Status unexplained = absl::FailedPreconditionError("");
+  if (!explain) {
+    if (!api::ToleratesAll(attempt.tolerations, template_->taints,
+                           /*ignore_prefer_no_schedule=*/false)) {
+      return unexplained;
+    }
+  } else {
+    KP_RETURN_IF_ERROR(CheckTaints(template_->taints, attempt.tolerations));
+  }
 
   const std::vector<HostPort> ports = HostPortsOf(*attempt.pod);
   if (absl::Status status = host_ports_.Conflicts(ports); !status.ok()) {
+    if (!explain) return unexplained;
     return absl::FailedPreconditionError(
         fmt::format("checking host port usage, {}", std::string(status.message())));
   }
 
-  if (absl::Status status = requirements_.Compatible(pod_requirements, options.well_known_labels);
-      !status.ok()) {
+  if (!explain) {
+    if (!requirements_.IsCompatible(pod_requirements, options.well_known_labels)) {
+      return unexplained;
+    }
+  } else if (absl::Status status =
+                 requirements_.Compatible(pod_requirements, options.well_known_labels);
+             !status.ok()) {
     return absl::FailedPreconditionError(
         fmt::format("incompatible requirements, {}", std::string(status.message())));
   }
@@ -118,7 +133,7 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
     requirements.Add(hostname_requirement_);
     KP_RETURN_IF_ERROR(topology_->AddRequirements(
         attempt, strict_pod_requirements ? *strict_pod_requirements : pod_requirements,
-        template_->taints, &options.well_known_labels, requirements));
+        template_->taints, &options.well_known_labels, requirements, explain));
   }
 
   api::ResourceList requests = Merge(pod_requests_, pod_requests);
@@ -142,12 +157,14 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
     const std::string unmet = UnmetMinValuesKey(filtered.remaining, requirements);
     if (!unmet.empty()) {
       if (options.min_values_policy == MinValuesPolicy::kStrict) {
+        if (!explain) return unexplained;
         return absl::FailedPreconditionError(fmt::format("min requirement not met for {}", unmet));
       }
       relaxed = RelaxMinValues(filtered.remaining, requirements);
     }
   }
   if (filtered.remaining.empty()) {
+    if (!explain) return unexplained;
     filtered = FilterInstanceTypes(candidates_, requirements, requests, /*explain=*/true);
     // Upstream reports the daemonset overhead plus this pod, not the claim's earlier pods.
     return absl::FailedPreconditionError(

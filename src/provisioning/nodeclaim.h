@@ -66,10 +66,13 @@ class InFlightNodeClaim {
   // Places the pod when every check passes and at least one instance type remains (with
   // minValues met, or lowered under BestEffort); otherwise leaves the claim unchanged.
   // `strict_pod_requirements` (no preferred node affinity; null: `pod_requirements`) bound the
-  // domains topology constraints may pick.
+  // domains topology constraints may pick. With `explain` the error says why the pod does not
+  // fit; without, only its code is meaningful (the message may be empty): for callers that
+  // drop the reason, since formatting it costs more than the checks themselves.
   absl::Status Add(const PodAttempt& attempt, const scheduling::Requirements& pod_requirements,
                    const api::ResourceList& pod_requests, const SchedulerOptions& options,
-                   const scheduling::Requirements* strict_pod_requirements = nullptr);
+                   const scheduling::Requirements* strict_pod_requirements = nullptr,
+                   bool explain = true);
 
   // False when the pod certainly fits none of the remaining types: for cpu, memory or pod slots
   // it asks more than the roomiest type has left. True says nothing; Add decides.

@@ -140,7 +140,10 @@ bool Scheduler::AddToFreeFit(const PodAttempt& attempt,
   const std::optional<size_t> placed = free_fit_.Offer(footprint, [&](size_t index) {
     InFlightNodeClaim& claim = claims_[index];
     return topology_->MayPlaceOnHost(attempt, claim.host_id()) &&
-           claim.Add(attempt, pod_requirements, requests, input_.options, &strict).ok();
+           claim
+               .Add(attempt, pod_requirements, requests, input_.options, &strict,
+                    /*explain=*/false)
+               .ok();
   });
   if (!placed) return false;
   Grew(*placed);
@@ -212,7 +215,9 @@ absl::Status Scheduler::Add(const PodAttempt& attempt, const api::ResourceList& 
     if (!claim.MayFit(footprint) || !topology_->MayPlaceOnHost(attempt, claim.host_id())) {
       continue;
     }
-    if (claim.Add(attempt, pod_requirements, requests, input_.options, &strict).ok()) {
+    // A rejection here is not reported (the pod goes on to other claims, then a new one).
+    if (claim.Add(attempt, pod_requirements, requests, input_.options, &strict, /*explain=*/false)
+            .ok()) {
       Grew(claim_order_[position]);
       PlacedOffInitialized(attempt, moving);
       return absl::OkStatus();

@@ -461,7 +461,7 @@ absl::Status Topology::AddRequirements(const PodAttempt& attempt,
                                        const Requirements& strict_pod_requirements,
                                        const std::vector<api::Taint>& taints,
                                        const scheduling::WellKnownLabels* allow_undefined,
-                                       Requirements& node) const {
+                                       Requirements& node, bool explain) const {
   (void)taints;  // Inverse groups have no node filter; kept for upstream's signature.
   auto found = pods_.find(attempt.pod);
   if (found == pods_.end()) return absl::OkStatus();
@@ -476,6 +476,7 @@ absl::Status Topology::AddRequirements(const PodAttempt& attempt,
                          (allow_undefined != nullptr && allow_undefined->Contains(group.key()));
     if (domains.Len() == 0 || !defined ||
         (node_domains != nullptr && !node_domains->HasIntersection(domains))) {
+      if (!explain) return absl::FailedPreconditionError("");
       return absl::FailedPreconditionError(fmt::format(
           "unsatisfiable topology constraint for {}, key={} (counts = {}, podDomains = {}, "
           "nodeDomains = {})",

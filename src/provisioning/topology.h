@@ -58,12 +58,14 @@ class Topology {
   // the domains every constraint on the pod allows: its own groups and the anti-affinity of
   // other pods that select it. `strict_pod_requirements` (no preferred node affinity) bound
   // the pod's domains. `allow_undefined` is null for existing nodes (strict). On failure
-  // `node` is left in an unspecified state and the error says which constraint failed.
+  // `node` is left in an unspecified state and, with `explain`, the error says which
+  // constraint failed; without, its message is empty (callers that only ask whether the pod
+  // fits skip formatting the counts and domains, most of a rejected attempt's cost).
   absl::Status AddRequirements(const PodAttempt& attempt,
                                const scheduling::Requirements& strict_pod_requirements,
                                const std::vector<api::Taint>& taints,
                                const scheduling::WellKnownLabels* allow_undefined,
-                               scheduling::Requirements& node) const;
+                               scheduling::Requirements& node, bool explain = true) const;
 
   // A cheap necessary condition for AddRequirements on a node or claim whose hostname has
   // `host_id` (HostId): false when a hostname-keyed constraint on the attempt already rules
