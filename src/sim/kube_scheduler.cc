@@ -18,9 +18,9 @@ absl::StatusOr<Bindings> SchedulePending(const state::ClusterSnapshot& schedulab
   for (const auto& [node, pods] : result.existing_node_pods) {
     for (const std::string& pod : pods) bindings.pod_to_node[pod] = node;
   }
-  for (const auto& [pod, reason] : result.unschedulable) bindings.unschedulable.insert(pod);
+  bindings.unschedulable = std::move(result.unschedulable);
   for (const provisioning::UnschedulablePod& ignored : input.ignored_pods) {
-    bindings.unschedulable.insert(ignored.pod);
+    bindings.unschedulable.emplace(ignored.pod, ignored.reason);
   }
   return bindings;
 }

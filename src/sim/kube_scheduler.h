@@ -21,7 +21,8 @@ namespace karpenter::sim {
 
 struct Bindings {
   std::map<std::string, std::string> pod_to_node;  // "namespace/name" -> node
-  std::set<std::string> unschedulable;             // pods no node can take now
+  // Pods no node can take now, with why (the scheduler's reason, as upstream's event says it).
+  std::map<std::string, std::string> unschedulable;
 };
 
 // `charges` (may be null) keeps the bound pods' charges between passes.
