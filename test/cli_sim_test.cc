@@ -58,12 +58,22 @@ TEST(CliSim, JsonHasExactlyTheDesignKeys) {
   EXPECT_EQ(Keys(json["autoscalers"]), "cluster-autoscaler,karpenter,");
   for (const char* autoscaler : {"karpenter", "cluster-autoscaler"}) {
     const nlohmann::json& block = json["autoscalers"][autoscaler];
+    // DESIGN.md §3's fields, and the pod sets and capacity-type splits of issue #29.
     EXPECT_EQ(Keys(block),
-              "costPerHour,evictions,nodeReadySeconds,nodes,podPendingSeconds,unschedulablePods,");
+              "costPerHour,evictions,nodeReadySeconds,nodes,podPendingSeconds,podSets,"
+              "unschedulablePods,");
     EXPECT_EQ(Keys(block["podPendingSeconds"]), "max,p50,p95,");
     EXPECT_EQ(Keys(block["nodeReadySeconds"]), "p50,p95,");
-    EXPECT_EQ(Keys(block["costPerHour"]), "final,mean,");
-    EXPECT_EQ(Keys(block["nodes"]), "final,max,");
+    EXPECT_EQ(Keys(block["costPerHour"]), "byCapacityType,final,mean,");
+    EXPECT_EQ(Keys(block["costPerHour"]["byCapacityType"]), "on-demand,spot,");
+    EXPECT_EQ(Keys(block["costPerHour"]["byCapacityType"]["spot"]), "final,mean,");
+    EXPECT_EQ(Keys(block["nodes"]), "byCapacityType,final,max,");
+    EXPECT_EQ(Keys(block["nodes"]["byCapacityType"]["on-demand"]), "final,max,");
+    EXPECT_EQ(Keys(block["podSets"]), "disruption,interruption,migration,workload,");
+    for (const char* set : {"workload", "migration", "disruption", "interruption"}) {
+      EXPECT_EQ(Keys(block["podSets"][set]), "evictions,pendingSeconds,pods,waitedForCapacity,");
+      EXPECT_EQ(Keys(block["podSets"][set]["pendingSeconds"]), "max,p50,p95,");
+    }
   }
   EXPECT_EQ(json["seed"], 1);
   // Key order as DESIGN.md §3 writes it.
@@ -122,6 +132,19 @@ TEST(CliSim, BuiltinScenarioReproducesTheArticlesFigures) {
     EXPECT_EQ(karpenter["unschedulablePods"], 0) << run.out;
     EXPECT_EQ(ca["unschedulablePods"], 0) << run.out;
     EXPECT_GT(karpenter["evictions"].get<int>(), 0) << "Phase 4 drains the legacy groups";
+    // The same claims on the workload set, whose pods are the same in both runs: of them, the
+    // pods that waited for capacity.
+    const nlohmann::json& ours = karpenter["podSets"]["workload"];
+    const nlohmann::json& theirs = ca["podSets"]["workload"];
+    EXPECT_EQ(ours["pods"], theirs["pods"]) << run.out;
+    EXPECT_LT(ours["waitedForCapacity"]["pendingSeconds"]["p50"].get<double>(), 75) << run.out;
+    EXPECT_GE(theirs["waitedForCapacity"]["pendingSeconds"]["p50"].get<double>(), 120) << run.out;
+    EXPECT_LE(theirs["waitedForCapacity"]["pendingSeconds"]["p50"].get<double>(), 300) << run.out;
+    // The operator's Phase 4 drain runs only under Karpenter, and is not Karpenter's disruption.
+    EXPECT_GT(karpenter["podSets"]["migration"]["evictions"].get<int>(), 0) << run.out;
+    EXPECT_EQ(ca["podSets"]["migration"]["evictions"], 0) << run.out;
+    EXPECT_GT(karpenter["nodes"]["byCapacityType"]["spot"]["max"].get<int>(), 0) << run.out;
+    EXPECT_EQ(ca["nodes"]["byCapacityType"]["spot"]["max"], 0) << "the spot groups hit ICE";
     EXPECT_EQ(json["simulatedSeconds"], 2700);
   }
 }
@@ -176,6 +199,24 @@ TEST(CliSim, SpotInterruptionsReachKarpenterOverItsQueue) {
             count["cluster-autoscaler"]["SpotInterruptionWarning"]);
   nlohmann::json json = nlohmann::json::parse(run.out);
   EXPECT_EQ(json["autoscalers"]["karpenter"]["unschedulablePods"], 0) << run.out;
+  // Cluster Autoscaler's pods die with the reclaimed instances: no eviction was asked for, but
+  // they are lost all the same and counted in the interruption set.
+  const nlohmann::json& ca = json["autoscalers"]["cluster-autoscaler"];
+  EXPECT_EQ(ca["evictions"], 0) << run.out;
+  EXPECT_GT(ca["podSets"]["interruption"]["evictions"].get<int>(), 0) << run.out;
+  EXPECT_GT(json["autoscalers"]["karpenter"]["podSets"]["interruption"]["evictions"].get<int>(), 0)
+      << run.out;
+  // Unschedulable pods say why, as kube-scheduler's FailedScheduling event does.
+  std::ifstream again(events);
+  int with_reason = 0;
+  for (std::string line; std::getline(again, line);) {
+    nlohmann::json event = nlohmann::json::parse(line);
+    if (event["event"] != "PodUnschedulable") continue;
+    // kube-scheduler's view: no existing node takes it (not the provisioning solve's wording).
+    EXPECT_EQ(event.value("reason", "").rfind("no Ready, schedulable node fits it", 0), 0u) << line;
+    ++with_reason;
+  }
+  EXPECT_GT(with_reason, 0);
 }
 
 // Bursts of Jobs: Karpenter packs them on fewer, right-sized nodes and gives them back sooner.
@@ -197,6 +238,36 @@ TEST(CliSim, TextSummaryPutsTheAutoscalersSideBySide) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("karpenter  cluster-autoscaler"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("pod pending p50 / p95 (s)"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("delta"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\nVerdict: karpenter"), std::string::npos) << run.out;
+}
+
+TEST(CliSim, OutputFlagChoosesJsonOrText) {
+  const std::string scenario = Source("examples/sim/happy-path.yaml") + " --duration 120";
+  CliRun json = RunCli("sim " + scenario + " -o json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  CliRun flag = RunCli("sim " + scenario + " --json");
+  EXPECT_EQ(WithoutWall(json.out).dump(), WithoutWall(flag.out).dump());
+  CliRun text = RunCli("sim " + scenario + " -o text");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("karpenter  cluster-autoscaler"), std::string::npos) << text.out;
+  CliRun bad = RunCli("sim " + scenario + " -o yaml");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("--output"), std::string::npos) << bad.err;
+}
+
+// --print-builtin writes a scenario file that `sim -f` runs to the built-in scenario's result.
+TEST(CliSim, PrintBuiltinRoundTripsThroughAScenarioFile) {
+  CliRun printed = RunCli("sim --print-builtin");
+  ASSERT_EQ(printed.exit_code, 0) << printed.err;
+  EXPECT_EQ(printed.out.rfind("name: builtin-migration\n", 0), 0u) << printed.out.substr(0, 200);
+  const fs::path file = TempPath("builtin.yaml");
+  std::ofstream(file) << printed.out;
+  CliRun builtin = RunCli("sim --json --seed 2 --duration 20m");
+  CliRun from_file = RunCli("sim -f " + file.string() + " --json --seed 2 --duration 20m");
+  ASSERT_EQ(builtin.exit_code, 0) << builtin.err;
+  ASSERT_EQ(from_file.exit_code, 0) << from_file.err;
+  EXPECT_EQ(WithoutWall(builtin.out).dump(), WithoutWall(from_file.out).dump());
 }
 
 TEST(CliSim, BadScenarioFileFailsWithFieldPaths) {
@@ -245,13 +316,16 @@ TEST(CliSim, ReportIsByteIdenticalForTheSameSeed) {
   EXPECT_EQ(html, ReadTextFile(second));
 }
 
+// Before the run: no summary, and no events file written for a run that did not happen.
 TEST(CliSim, UnwritableReportFails) {
-  CliRun run = RunCli("sim " + Source("examples/sim/happy-path.yaml") +
-                      " --report /nonexistent/dir/report.html");
+  const fs::path events = TempPath("events.jsonl");
+  fs::remove(events);
+  CliRun run = RunCli("sim " + Source("examples/sim/happy-path.yaml") + " --events " +
+                      events.string() + " --report /nonexistent/dir/report.html");
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_NE(run.err.find("/nonexistent/dir/report.html: cannot write the report file"),
-            std::string::npos)
-      << run.err;
+  EXPECT_EQ(run.err, "/nonexistent/dir/report.html: cannot write the report file\n");
+  EXPECT_TRUE(run.out.empty()) << run.out;
+  EXPECT_FALSE(fs::exists(events));
 }
 
 // The InstanceLaunched events of Karpenter's NodeClaims in the run's event log.
@@ -390,6 +464,17 @@ TEST(CliSim, DurationCutsTheRun) {
   EXPECT_LT(json["autoscalers"]["karpenter"]["nodes"]["max"].get<int>(),
             nlohmann::json::parse(full.out)["autoscalers"]["karpenter"]["nodes"]["max"].get<int>());
   // 1e9 s aborted after running for minutes.
+  // A Go duration reads as its seconds.
+  CliRun minutes =
+      RunCli("sim " + Source("examples/sim/happy-path.yaml") + " --duration 2m --json");
+  ASSERT_EQ(minutes.exit_code, 0) << minutes.err;
+  EXPECT_EQ(WithoutWall(minutes.out).dump(), WithoutWall(run.out).dump());
+  CliRun hours = RunCli("sim " + Source("examples/sim/happy-path.yaml") + " --duration 1h --json");
+  ASSERT_EQ(hours.exit_code, 0) << hours.err;
+  EXPECT_EQ(nlohmann::json::parse(hours.out)["simulatedSeconds"], 3600);
+  CliRun nonsense = RunCli("sim --duration 90x");
+  EXPECT_NE(nonsense.exit_code, 0);
+  EXPECT_NE(nonsense.err.find("such as 90m or 1h"), std::string::npos) << nonsense.err;
   CliRun huge = RunCli("sim --duration 1e9");
   EXPECT_EQ(huge.exit_code, 1);
   EXPECT_NE(huge.err.find("at most 2592000 (30 days)"), std::string::npos) << huge.err;

@@ -2,11 +2,13 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "absl/strings/numbers.h"
 #include "cmd/karpenter/real_clock.h"
+#include "src/api/duration.h"
 #include "src/cloudprovider/catalog.h"
 #include "src/sim/builtin_scenario.h"
 #include "src/sim/progress.h"
@@ -34,6 +36,16 @@ bool WriteFile(const std::string& path, const std::string& text) {
   return !file.fail();
 }
 
+// Whether `path` can be written, without creating or truncating it: an existing file must be
+// writable, a new one's directory.
+bool Writable(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::exists(path, error)) return access(path.c_str(), W_OK) == 0;
+  std::filesystem::path directory = std::filesystem::path(path).parent_path();
+  if (directory.empty()) directory = ".";
+  return std::filesystem::is_directory(directory, error) && access(directory.c_str(), W_OK) == 0;
+}
+
 // Each run's exposition after a comment naming its autoscaler. Cluster Autoscaler's run has no
 // Karpenter controllers, hence no series.
 std::string MetricsText(const sim::SimReport& report) {
@@ -47,25 +59,40 @@ std::string MetricsText(const sim::SimReport& report) {
 
 }  // namespace
 
+absl::StatusOr<double> ParseSimDuration(std::string_view text) {
+  double seconds = 0;
+  if (!absl::SimpleAtod(absl::string_view(text.data(), text.size()), &seconds)) {
+    absl::StatusOr<api::Duration> duration = api::Duration::Parse(text);
+    seconds = duration.ok() ? duration->Seconds() : 0;
+  }
+  // The scenario reader's limit: 1e9 s aborted.
+  if (!(seconds > 0) || seconds > sim::kMaxScenarioSeconds) {
+    return absl::InvalidArgumentError(
+        "must be a positive number of simulated seconds or a duration such as 90m or 1h, at most "
+        "2592000 (30 days)");
+  }
+  return seconds;
+}
+
 void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "sim", "Digital twin: Karpenter and Cluster Autoscaler side by side on virtual time");
-  cmd->add_option("scenario", options.scenario,
+  cmd->add_option("scenario,-f,--filename", options.scenario,
                   "Scenario file (YAML); default: the built-in migration scenario");
   cmd->add_option("--seed", options.seed, "Random seed")->capture_default_str();
-  cmd->add_option("--duration", options.duration_seconds,
-                  "Simulated seconds to run instead of the scenario's durationSeconds")
+  // Kept as text until the callback: CLI11 would read "90m" as a malformed number.
+  cmd->add_option("--duration", options.duration_text,
+                  "Simulated time to run instead of the scenario's durationSeconds: seconds or "
+                  "a duration such as 90m, 1h")
       ->check(CLI::Validator(
           [](const std::string& value) -> std::string {
-            double seconds = 0;
-            // The scenario reader's limit: 1e9 s aborted.
-            if (!absl::SimpleAtod(value, &seconds) || !(seconds > 0) ||
-                seconds > sim::kMaxScenarioSeconds) {
-              return "must be a positive number of simulated seconds, at most 2592000 (30 days)";
-            }
-            return "";
+            absl::StatusOr<double> seconds = ParseSimDuration(value);
+            return seconds.ok() ? "" : std::string(seconds.status().message());
           },
-          "SECONDS"));
+          "DURATION"));
+  cmd->add_option("-o,--output", options.output, "Output format (--json is -o json)")
+      ->check(CLI::IsMember({"json", "text"}))
+      ->capture_default_str();
   cmd->add_flag("--json", options.json, "Print the DESIGN.md §3 JSON summary");
   cmd->add_option("--events", options.events, "Write every decision and state change (JSON lines)");
   cmd->add_option("--metrics", options.metrics,
@@ -73,7 +100,13 @@ void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
                   "karpenter_* names, as /metrics would serve them)");
   cmd->add_option("--report", options.report,
                   "Write a self-contained HTML page with charts comparing the autoscalers");
+  cmd->add_flag("--print-builtin", options.print_builtin,
+                "Print the built-in scenario as a scenario file (a start for your own) and exit");
   cmd->callback([&options, &exit_code] {
+    if (!options.duration_text.empty()) {
+      options.duration_seconds = *ParseSimDuration(options.duration_text);
+    }
+    options.json = options.json || options.output == "json";
     options.progress = ShouldShowProgress(options.json);
     exit_code = RunSim(options, RealMonotonicMillis, std::cout, std::cerr);
   });
@@ -81,6 +114,19 @@ void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
 
 int RunSim(const SimCommandOptions& options, const std::function<int64_t()>& monotonic_millis,
            std::ostream& out, std::ostream& err) {
+  if (options.print_builtin) {
+    out << sim::BuiltinScenarioYaml();
+    return 0;
+  }
+  // An output that cannot be written fails now, not after a run of minutes.
+  for (const auto& [path, what] :
+       {std::pair{&options.events, "events"}, std::pair{&options.metrics, "metrics"},
+        std::pair{&options.report, "report"}}) {
+    if (!path->empty() && !Writable(*path)) {
+      err << *path << ": cannot write the " << what << " file\n";
+      return 1;
+    }
+  }
   const int64_t start = monotonic_millis();
   absl::StatusOr<sim::Scenario> scenario =
       options.scenario.empty() ? sim::BuiltinScenario() : sim::LoadScenarioFile(options.scenario);

@@ -1,7 +1,8 @@
-// `karpenter sim [SCENARIO] [--seed N] [--duration S] [--json] [--events FILE] [--report
-// FILE.html]`: the digital twin. Without a scenario file it runs the built-in migration scenario.
-// Exit 0 after a run, 1 for a bad scenario file (every problem with its field path) or an
-// unwritable events or report file.
+// `karpenter sim [SCENARIO | -f SCENARIO] [--seed N] [--duration 90m] [-o json|text] [--json]
+// [--events FILE] [--metrics FILE] [--report FILE.html] [--print-builtin]`: the digital twin.
+// Without a scenario file it runs the built-in migration scenario. Exit 0 after a run, 1 for a
+// bad scenario file (every problem with its field path) or an unwritable output file (checked
+// before the run).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
+#include "karpenter/common/status.h"
 
 namespace karpenter::cli {
 
@@ -19,7 +21,12 @@ struct SimCommandOptions {
   // Simulated seconds to run instead of the scenario's durationSeconds (0: the scenario's); the
   // trace is cut there, e.g. the first hour of a day-long scenario.
   double duration_seconds = 0;
-  bool json = false;
+  // The command line's --duration and -o as given; the callback turns them into the two above.
+  std::string duration_text;
+  std::string output = "text";
+  bool json = false;  // --json or -o json
+  // Print the built-in scenario as a scenario file instead of running anything.
+  bool print_builtin = false;
   std::string events;  // JSON-lines file, or empty
   std::string report;  // HTML page, or empty
   // Prometheus text file with each run's final metrics (Karpenter's upstream names), or empty.
@@ -27,6 +34,10 @@ struct SimCommandOptions {
   // Draw a progress line on `err` (set by the command only for an interactive terminal).
   bool progress = false;
 };
+
+// --duration: seconds ("5400") or a Go duration ("90m", "1h30m"), positive and at most
+// kMaxScenarioSeconds; the error names the accepted forms.
+absl::StatusOr<double> ParseSimDuration(std::string_view text);
 
 void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code);
 

@@ -62,8 +62,10 @@ absl::Status AutoScalingGroups::SetDesiredCapacity(const std::string& group, int
   if (state == nullptr) return absl::NotFoundError("no auto scaling group " + group);
   desired = std::clamp(desired, state->spec.min_size, state->spec.max_size);
   const int current = static_cast<int>(state->instances.size()) + state->launches_in_flight;
-  cluster_.log().Record(cluster_.queue().now(), "SetDesiredCapacity",
-                        {Str("nodeGroup", group), Num("from", state->desired), Num("to", desired)});
+  cluster_.log().Record(
+      cluster_.queue().now(), "SetDesiredCapacity",
+      {Str("nodeGroup", group), Count("from", static_cast<int64_t>(state->desired)),
+       Count("to", static_cast<int64_t>(desired))});
   state->desired = desired;
   for (int i = current; i < desired; ++i) {
     ++state->launches_in_flight;
@@ -124,6 +126,7 @@ int AutoScalingGroups::Retire(const std::string& group) {
   GroupState* state = Find(group);
   if (state == nullptr) return 0;
   int evicted = 0;
+  for (const std::string& id : state->instances) cluster_.SetRemovalCause(id, PodSet::kMigration);
   for (const std::string& id : state->instances) cluster_.Cordon(id);
   for (const std::string& id : state->instances) evicted += cluster_.Drain(id);
   for (const std::string& id : state->instances) cluster_.TerminateInstance(id);

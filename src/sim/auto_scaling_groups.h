@@ -39,7 +39,8 @@ class AutoScalingGroups {
   // EC2 took an instance away (a spot reclaim): the group notices it is below desired and
   // launches a replacement after `asgLaunchDelay`, as an ASG's health check would.
   void InstanceLost(const std::string& id);
-  // The article's Phase 4: cordon and drain every node, terminate them, size 0.
+  // The article's Phase 4: cordon and drain every node, terminate them, size 0. The pods it
+  // takes away are replaced as migration pods (pod_sets.h).
   int Retire(const std::string& group);
 
   GroupState* Find(const std::string& group);

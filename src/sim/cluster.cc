@@ -61,7 +61,8 @@ absl::Status Cluster::Apply(api::Object object, bool initial) {
     state.initial = initial;
     log_.Record(
         queue_.now(), "DeploymentApplied",
-        {Str("deployment", key), Num("replicas", state.deployment.spec.replicas.value_or(1))});
+        {Str("deployment", key),
+         Count("replicas", static_cast<int64_t>(state.deployment.spec.replicas.value_or(1)))});
     ReconcileDeployment(key);
     return absl::OkStatus();
   }
@@ -126,8 +127,9 @@ absl::Status Cluster::ScaleDeployment(const std::string& key, int replicas) {
   auto it = deployments_.find(key);
   if (it == deployments_.end()) return absl::NotFoundError("no deployment " + key);
   it->second.deployment.spec.replicas = replicas;
+  it->second.scaled = true;
   log_.Record(queue_.now(), "DeploymentScaled",
-              {Str("deployment", key), Num("replicas", replicas)});
+              {Str("deployment", key), Count("replicas", static_cast<int64_t>(replicas))});
   ReconcileDeployment(key);
   return absl::OkStatus();
 }
@@ -157,6 +159,8 @@ void Cluster::ReconcileDeployment(const std::string& key) {
   const int want = state.deployment.spec.replicas.value_or(1);
   const int have = static_cast<int>(owned.size());
   for (int i = have; i < want; ++i) CreatePod(state, key);
+  // Scaled in below what it had: pods taken away earlier will not be replaced.
+  if (have >= want) replacement_sets_.erase(key);
   if (have > want) {
     // Scale-in removes unbound pods first, then the newest (ReplicaSet's deletion ranking).
     std::stable_sort(owned.begin(), owned.end(), [&](const std::string& a, const std::string& b) {
@@ -175,12 +179,13 @@ void Cluster::ReconcileDeployment(const std::string& key) {
 void Cluster::CreatePod(DeploymentState& state, const std::string& key) {
   const api::Deployment& deployment = state.deployment;
   AddPod(deployment.spec.template_, deployment.metadata.namespace_, "ReplicaSet",
-         deployment.metadata.name, key, state.initial);
+         deployment.metadata.name, key, state.initial, !state.initial || state.scaled);
 }
 
 PodRecord& Cluster::AddPod(const api::PodTemplateSpec& template_spec, const std::string& ns,
                            const std::string& owner_kind, const std::string& owner_name,
-                           const std::string& key, bool initial, const std::string& name) {
+                           const std::string& key, bool initial, bool workload,
+                           const std::string& name) {
   api::Pod pod;
   pod.metadata.namespace_ = ns;
   // Deployments keep the bare key their pods were always named from; other owners are prefixed
@@ -206,6 +211,14 @@ PodRecord& Cluster::AddPod(const api::PodTemplateSpec& template_spec, const std:
   PodRecord record;
   record.created_at = queue_.now();
   record.measured = !initial;
+  if (auto replaced = replacement_sets_.find(key); replaced != replacement_sets_.end()) {
+    record.set = replaced->second.front();
+    replaced->second.pop_front();
+    if (replaced->second.empty()) replacement_sets_.erase(replaced);
+  } else if (workload) {
+    record.set = PodSet::kWorkload;
+  }
+  if (record.set) ++counters_.pod_sets[static_cast<size_t>(*record.set)].pods;
   record.owner = key;
   record.job = owner_kind == "Job";
   record.stateful_set = owner_kind == "StatefulSet";
@@ -230,7 +243,7 @@ void Cluster::ReconcileJob(const std::string& key) {
   const int32_t wanted = std::min(parallelism, completions - state.succeeded) - active;
   for (int32_t i = 0; i < wanted; ++i) {
     AddPod(state.job.spec.template_, state.job.metadata.namespace_, "Job", state.job.metadata.name,
-           key, state.initial);
+           key, state.initial, !state.initial);
   }
   if (wanted > 0) RequestSchedulingPass();
 }
@@ -308,7 +321,7 @@ std::string Cluster::LaunchInstance(InstanceRequest request, bool initial) {
   instance.initial = initial;
   instance.launched_at = queue_.now();
   const std::string id = instance.id;
-  ChangePrice(instance.request.price);
+  ChangeBilling(instance.request.capacity_type, instance.request.price, +1);
   log_.Record(
       queue_.now(), "InstanceLaunched",
       {Str("instance", id), Str("instanceType", instance.request.instance_type),
@@ -443,6 +456,7 @@ void Cluster::TerminateInstance(const std::string& id) {
   for (const auto& [key, record] : pods_.OnNode(node_name)) {
     on_node.emplace_back(key);
     if (!record->owner.empty()) owners.insert(record->owner);
+    if (!record->terminating()) NoteTakenAway(*record);
   }
   for (const std::string& key : on_node) DeletePod(key);
   instance.phase = NodePhase::kTerminated;
@@ -453,7 +467,7 @@ void Cluster::TerminateInstance(const std::string& id) {
   // The NodeClaim goes with its instance; left behind it would count as capacity in flight.
   if (!instance.request.node_claim.empty()) node_claims_.erase(instance.request.node_claim);
   instance_by_node_.erase(node_name);
-  ChangePrice(-instance.request.price);
+  ChangeBilling(instance.request.capacity_type, instance.request.price, -1);
   log_.Record(queue_.now(), "InstanceTerminated", {Str("instance", id), Str("node", node_name)});
   RecreateLater(owners);
 }
@@ -466,6 +480,18 @@ void Cluster::RecreateLater(const std::set<std::string>& owners) {
       ReconcileStatefulSet(owner);
     });
   }
+}
+
+void Cluster::NoteTakenAway(const PodRecord& record) {
+  if (record.owner.empty()) return;  // a DaemonSet's pod goes with its node
+  const Instance* instance = FindInstanceByNode(record.pod.spec.node_name);
+  const PodSet cause = instance == nullptr ? PodSet::kDisruption : instance->removal_cause;
+  ++counters_.pod_sets[static_cast<size_t>(cause)].evictions;
+  replacement_sets_[record.owner].push_back(cause);
+}
+
+void Cluster::SetRemovalCause(const std::string& id, PodSet cause) {
+  if (auto it = instances_.find(id); it != instances_.end()) it->second.removal_cause = cause;
 }
 
 void Cluster::Cordon(const std::string& id) {
@@ -500,6 +526,7 @@ int Cluster::Drain(const std::string& id) {
   for (const PodRecord* record : WorkloadPodsOn(node_name)) {
     (record->terminating() ? terminating : evicted).push_back(Key(record->pod.metadata));
     if (!record->owner.empty()) owners.insert(record->owner);
+    if (!record->terminating()) NoteTakenAway(*record);
   }
   for (const std::string& key : terminating) DeletePod(key);
   if (!evicted.empty()) NotePodEvent(node_name);
@@ -815,11 +842,11 @@ void Cluster::RunSchedulingPass() {
   }
   for (const auto& [pod, node] : bindings->pod_to_node) Bind(pod, node);
   bool any_unschedulable = false;
-  for (const std::string& pod : bindings->unschedulable) {
+  for (const auto& [pod, reason] : bindings->unschedulable) {
     auto it = pods_.find(pod);
     if (it == pods_.end()) continue;
     if (!it->second.unschedulable) {
-      log_.Record(queue_.now(), "PodUnschedulable", {Str("pod", pod)});
+      log_.Record(queue_.now(), "PodUnschedulable", {Str("pod", pod), Str("reason", reason)});
     }
     it->second.unschedulable = true;
     it->second.waited_for_capacity = true;
@@ -849,19 +876,37 @@ void Cluster::Bind(const std::string& pod_key, const std::string& node_name) {
   if (record.measured && record.waited_for_capacity) {
     counters_.pod_pending_seconds.push_back(pending);
   }
+  if (record.set) {
+    PodSetCounters& set = counters_.pod_sets[static_cast<size_t>(*record.set)];
+    set.pending_seconds.push_back(pending);
+    if (record.waited_for_capacity) set.waited_pending_seconds.push_back(pending);
+  }
   log_.Record(queue_.now(), "PodBound",
               {Str("pod", pod_key), Str("node", node_name), Num("pendingSeconds", pending)});
 }
 
-void Cluster::ChangePrice(double delta) {
+void Cluster::ChangeBilling(const std::string& capacity_type, double price, int direction) {
   SettleCost();
-  price_per_hour_ += delta;
+  price_per_hour_ += direction * price;
   if (price_per_hour_ < 1e-9) price_per_hour_ = 0;
+  CapacityTypeCounters& by_type = counters_.by_capacity_type[capacity_type];
+  by_type.price_per_hour += direction * price;
+  if (by_type.price_per_hour < 1e-9) by_type.price_per_hour = 0;
+  if (direction > 0) {
+    ++by_type.nodes;
+  } else {
+    --by_type.nodes;
+  }
+  by_type.max_nodes = std::max(by_type.max_nodes, by_type.nodes);
 }
 
 void Cluster::SettleCost() {
   counters_.cost_dollar_seconds +=
       price_per_hour_ * MillisToSeconds(queue_.now() - cost_settled_at_);
+  for (auto& [capacity_type, by_type] : counters_.by_capacity_type) {
+    by_type.cost_dollar_seconds +=
+        by_type.price_per_hour * MillisToSeconds(queue_.now() - cost_settled_at_);
+  }
   cost_settled_at_ = queue_.now();
 }
 

@@ -5,6 +5,8 @@
 // nothing of how they decide.
 #pragma once
 
+#include <array>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -19,6 +21,7 @@
 #include "src/sim/event_queue.h"
 #include "src/sim/events.h"
 #include "src/sim/latency.h"
+#include "src/sim/pod_sets.h"
 #include "src/sim/pod_store.h"
 #include "src/sim/random.h"
 #include "src/state/snapshot.h"
@@ -56,6 +59,29 @@ struct Instance {
   SimMillis ready_at = -1;
   SimMillis terminated_at = -1;
   api::Node node;  // meaningful once registered
+  // Why pods leave it if it goes: the autoscaler's own decision unless the operator's drain or
+  // an interruption claimed it first (SetRemovalCause). Their replacements join this set.
+  PodSet removal_cause = PodSet::kDisruption;
+};
+
+// One pod set's figures (pod_sets.h).
+struct PodSetCounters {
+  size_t pods = 0;                      // pods created in the set
+  std::vector<double> pending_seconds;  // creation to bind, for every pod of the set that bound
+  // The same for those of them kube-scheduler found no node for at least once: the pods that
+  // waited for the autoscaler.
+  std::vector<double> waited_pending_seconds;
+  // Pods taken away for the set's reason: evicted (the eviction API or a forced drain) or lost
+  // with their instance. Their replacements are the set's pods.
+  int64_t evictions = 0;
+};
+
+// Cost and instances of one capacity type (on-demand, spot).
+struct CapacityTypeCounters {
+  double price_per_hour = 0;
+  double cost_dollar_seconds = 0;  // ∫ price/hour dt, in $·s/h
+  size_t nodes = 0;                // instances billed now
+  size_t max_nodes = 0;
 };
 
 // Totals the report needs, kept as the run goes.
@@ -68,6 +94,8 @@ struct ClusterCounters {
   int64_t nodes_terminated = 0;    // by scale-down, disruption, interruption or liveness
   double cost_dollar_seconds = 0;  // ∫ price/hour dt, in $·s/h
   size_t max_instances = 0;
+  std::array<PodSetCounters, kPodSetCount> pod_sets;
+  std::map<std::string, CapacityTypeCounters> by_capacity_type;
 };
 
 // Upstream: five minutes (pkg/controllers/state/cluster.go).
@@ -116,6 +144,9 @@ class Cluster {
   std::string LaunchInstance(InstanceRequest request, bool initial = false);
   // Deletes its node (and pods, whose controllers recreate them) and stops billing.
   void TerminateInstance(const std::string& id);
+  // Pods evicted from or lost with the instance from now on are replaced in `cause`'s pod set
+  // (an operator's drain: kMigration; a spot interruption: kInterruption).
+  void SetRemovalCause(const std::string& id, PodSet cause);
   // Marks the node unschedulable (and taints it, as the node lifecycle controller does).
   void Cordon(const std::string& id);
   // Undoes Cordon (a drain that gave up).
@@ -222,6 +253,7 @@ class Cluster {
   struct DeploymentState {
     api::Deployment deployment;
     bool initial = false;
+    bool scaled = false;  // a step scaled it: its new pods are workload pods
   };
 
   void ReconcileDeployment(const std::string& key);
@@ -229,6 +261,7 @@ class Cluster {
   struct StatefulSetState {
     api::StatefulSet stateful_set;
     bool initial = false;
+    bool scaled = false;  // a step scaled it: its new pods are workload pods
   };
   absl::Status ApplyStatefulSet(api::StatefulSet stateful_set, bool initial);
   void ReconcileStatefulSet(const std::string& key);
@@ -236,10 +269,17 @@ class Cluster {
   void ReconcileStatefulSetLater(const std::string& key);
   void CreatePod(DeploymentState& state, const std::string& key);
   // A pod from `template_spec`, owned by `owner_kind`/`owner_name` (key `key`), pending; named
-  // `name` when given, else `<owner_name>-<hash>`.
+  // `name` when given, else `<owner_name>-<hash>`. It replaces the owner's oldest pod taken
+  // away and joins that pod set; with none to replace it is a workload pod when `workload`.
   PodRecord& AddPod(const api::PodTemplateSpec& template_spec, const std::string& ns,
                     const std::string& owner_kind, const std::string& owner_name,
-                    const std::string& key, bool initial, const std::string& name = "");
+                    const std::string& key, bool initial, bool workload,
+                    const std::string& name = "");
+  // The pod at `pod_key` (not terminating, owned) was taken away from its node for the node's
+  // removal cause: counted, and its owner's next pod replaces it in that set.
+  void NoteTakenAway(const PodRecord& record);
+  // Per owner key, the sets of the pods taken away and not yet replaced, oldest first.
+  std::map<std::string, std::deque<PodSet>> replacement_sets_;
   void DeletePod(const std::string& key);
   // The pod's grace period ran out: it is gone (its StatefulSet may now recreate the name).
   void FinishTermination(const std::string& key, const std::string& uid);
@@ -251,7 +291,8 @@ class Cluster {
   void RunSchedulingPass();
   void Bind(const std::string& pod_key, const std::string& node_name);
   api::Node BuildNode(const Instance& instance) const;
-  void ChangePrice(double delta);
+  // An instance of `capacity_type` at `price` starts (+1) or stops (-1) being billed.
+  void ChangeBilling(const std::string& capacity_type, double price, int direction);
   // A pod bound to or left the node: its NodeClaim's status.lastPodEventTime is now, which is
   // what consolidateAfter counts from.
   void NotePodEvent(const std::string& node_name);

@@ -167,23 +167,26 @@ bool ClusterAutoscaler::ScaleUp(const std::vector<api::Pod>& pending,
   if (remaining.empty()) return false;
   const std::vector<ExpansionOption> options = ExpansionOptions(remaining, daemons);
   if (options.empty()) {
-    cluster_.log().Record(now, "NoScaleUp", {Num("pods", static_cast<double>(remaining.size()))});
+    cluster_.log().Record(now, "NoScaleUp",
+                          {Count("pods", static_cast<int64_t>(remaining.size()))});
     return false;
   }
   for (const ExpansionOption& option : options) {
     const double cpu = option.estimate.nodes * option.node_cpu;
     cluster_.log().Record(now, "ExpansionOption",
-                          {Str("nodeGroup", option.group), Num("nodes", option.estimate.nodes),
-                           Num("pods", static_cast<double>(option.estimate.pods.size())),
+                          {Str("nodeGroup", option.group),
+                           Count("nodes", static_cast<int64_t>(option.estimate.nodes)),
+                           Count("pods", static_cast<int64_t>(option.estimate.pods.size())),
                            Num("idleCpu", cpu - option.estimate.cpu_requested)});
   }
   const ExpansionOption& chosen =
       options[ChooseExpansion(options_.expander, options, cluster_.random())];
   const int nodes = chosen.estimate.nodes;
-  cluster_.log().Record(now, "ScaleUp",
-                        {Str("nodeGroup", chosen.group), Num("nodes", chosen.estimate.nodes),
-                         Num("pods", static_cast<double>(chosen.estimate.pods.size())),
-                         Num("options", static_cast<double>(options.size()))});
+  cluster_.log().Record(
+      now, "ScaleUp",
+      {Str("nodeGroup", chosen.group), Count("nodes", static_cast<int64_t>(chosen.estimate.nodes)),
+       Count("pods", static_cast<int64_t>(chosen.estimate.pods.size())),
+       Count("options", static_cast<int64_t>(options.size()))});
   std::map<std::string, int> increases = {{chosen.group, nodes}};
   if (options_.balance_similar_node_groups) increases = Balance(chosen, options);
   const SimMillis decided = now + Sample(cluster_.latency().ca_loop_compute, cluster_.random());
@@ -218,8 +221,8 @@ std::map<std::string, int> ClusterAutoscaler::Balance(const ExpansionOption& cho
   if (increases.size() > 1) {
     for (const auto& [name, count] : increases) {
       cluster_.log().Record(cluster_.queue().now(), "ScaleUpBalanced",
-                            {Str("nodeGroup", name), Num("nodes", count),
-                             Num("similarGroups", static_cast<double>(similar.size()))});
+                            {Str("nodeGroup", name), Count("nodes", static_cast<int64_t>(count)),
+                             Count("similarGroups", static_cast<int64_t>(similar.size()))});
     }
   }
   return increases;
@@ -234,10 +237,11 @@ void ClusterAutoscaler::BackOff(GroupState& group, const std::string& reason) {
   backoff_until_[group.spec.name] = now + duration;
   // Placeholders are removed: desired falls back to what actually exists.
   const int actual = static_cast<int>(group.instances.size());
-  cluster_.log().Record(now, "NodeGroupBackoff",
-                        {Str("nodeGroup", group.spec.name), Str("reason", reason),
-                         Num("seconds", MillisToSeconds(duration)),
-                         Num("placeholdersRemoved", group.desired - actual)});
+  cluster_.log().Record(
+      now, "NodeGroupBackoff",
+      {Str("nodeGroup", group.spec.name), Str("reason", reason),
+       Num("seconds", MillisToSeconds(duration)),
+       Count("placeholdersRemoved", static_cast<int64_t>(group.desired - actual))});
   group.desired = actual;
   group.launches_in_flight = 0;
   group.requested.clear();

@@ -59,6 +59,7 @@ Cluster::Eviction Cluster::Evict(const std::string& pod_key) {
   const std::string node_name = pod.spec.node_name;
   std::set<std::string> owners;
   if (!it->second.owner.empty()) owners.insert(it->second.owner);
+  NoteTakenAway(it->second);
   ++counters_.evictions;
   log_.Record(queue_.now(), "PodEvicted", {Str("pod", pod_key), Str("node", node_name)});
   const int64_t grace_seconds = pod.spec.termination_grace_period_seconds.value_or(

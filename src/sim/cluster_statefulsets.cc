@@ -38,7 +38,8 @@ absl::Status Cluster::ApplyStatefulSet(api::StatefulSet stateful_set, bool initi
   state.initial = initial;
   log_.Record(
       queue_.now(), "StatefulSetApplied",
-      {Str("statefulSet", key), Num("replicas", state.stateful_set.spec.replicas.value_or(1))});
+      {Str("statefulSet", key),
+       Count("replicas", static_cast<int64_t>(state.stateful_set.spec.replicas.value_or(1)))});
   ReconcileStatefulSet(key);
   return absl::OkStatus();
 }
@@ -47,8 +48,9 @@ absl::Status Cluster::ScaleStatefulSet(const std::string& key, int replicas) {
   auto it = stateful_sets_.find(key);
   if (it == stateful_sets_.end()) return absl::NotFoundError("no statefulset " + key);
   it->second.stateful_set.spec.replicas = replicas;
+  it->second.scaled = true;
   log_.Record(queue_.now(), "StatefulSetScaled",
-              {Str("statefulSet", key), Num("replicas", replicas)});
+              {Str("statefulSet", key), Count("replicas", static_cast<int64_t>(replicas))});
   ReconcileStatefulSet(key);
   return absl::OkStatus();
 }
@@ -86,8 +88,8 @@ void Cluster::ReconcileStatefulSet(const std::string& key) {
       api::PodTemplateSpec template_spec = stateful_set.spec.template_;
       const std::string pod_name = absl::StrCat(name, "-", ordinal);
       template_spec.metadata.labels[kPodNameLabel] = pod_name;
-      PodRecord& record =
-          AddPod(template_spec, ns, "StatefulSet", name, key, state.initial, pod_name);
+      PodRecord& record = AddPod(template_spec, ns, "StatefulSet", name, key, state.initial,
+                                 !state.initial || state.scaled, pod_name);
       pods[ordinal] = absl::StrCat(record.pod.metadata.namespace_, "/", pod_name);
       changed = true;
       if (!parallel) break;

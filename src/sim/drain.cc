@@ -69,7 +69,7 @@ void DrainStep(const std::shared_ptr<DrainState>& drain) {
   if (drain->options.force_after && elapsed >= *drain->options.force_after) {
     cluster.log().Record(
         now, "DrainForced",
-        {Str("node", drain->node_name), Num("pods", static_cast<double>(pods.size()))});
+        {Str("node", drain->node_name), Count("pods", static_cast<int64_t>(pods.size()))});
     cluster.Drain(instance->id);
     drain->done(true);
     return;
@@ -86,7 +86,7 @@ void DrainStep(const std::shared_ptr<DrainState>& drain) {
   if (drain->options.give_up_after && elapsed >= *drain->options.give_up_after) {
     cluster.log().Record(
         now, "DrainFailed",
-        {Str("node", drain->node_name), Num("pods", static_cast<double>(pods.size()))});
+        {Str("node", drain->node_name), Count("pods", static_cast<int64_t>(pods.size()))});
     drain->done(false);
     return;
   }

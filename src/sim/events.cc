@@ -15,6 +15,8 @@ EventField Num(std::string_view key, double value) {
   return {key, fmt::format("{:.3f}", value), true};
 }
 
+EventField Count(std::string_view key, int64_t value) { return {key, std::to_string(value), true}; }
+
 std::optional<TimelineLane> TimelineLaneOf(std::string_view event) {
   // Karpenter decides with NodeClaimCreated, Cluster Autoscaler with ScaleUp/SetDesiredCapacity;
   // ASG instances have no launch event of their own, so CA's launch lane is the capacity request.

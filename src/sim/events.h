@@ -23,6 +23,8 @@ struct EventField {
 
 EventField Str(std::string_view key, std::string value);
 EventField Num(std::string_view key, double value);
+// A count: written as an integer ("pods":3), not as a measurement ("seconds":3.000).
+EventField Count(std::string_view key, int64_t value);
 
 // The timeline lanes of the HTML report, top to bottom.
 enum class TimelineLane { kScaleUp, kLaunch, kReady, kScaleDown, kFault };

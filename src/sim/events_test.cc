@@ -23,6 +23,15 @@ TEST(EventLog, RecordAtPutsALateRecordWhereItsPositionWas) {
   EXPECT_EQ(marks[1].at, 2000);
 }
 
+// Counts read as integers, measurements keep their three decimals.
+TEST(EventLog, CountsAreIntegersAndMeasurementsDecimals) {
+  EventLog log(true);
+  log.Record(1000, "ScaleUp", {Count("nodes", 3), Num("seconds", 3)});
+  ASSERT_EQ(log.lines().size(), 1u);
+  EXPECT_NE(log.lines()[0].find("\"nodes\":3,\"seconds\":3.000"), std::string::npos)
+      << log.lines()[0];
+}
+
 // Without lines (no --events) the marks still go in order.
 TEST(EventLog, RecordAtOrdersMarksWithoutLines) {
   EventLog log(false);

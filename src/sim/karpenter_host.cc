@@ -179,9 +179,9 @@ void KarpenterHost::Provision() {
   if (input.input.pending_pods.empty()) return;
   provisioning::PlanResult plan = provisioning::PlanFromInput(input);
   log.Record(now, "ProvisioningSolved",
-             {Num("pendingPods", static_cast<double>(plan.summary.pending_pods)),
-              Num("newNodeClaims", static_cast<double>(plan.node_claims.size())),
-              Num("unschedulablePods", static_cast<double>(plan.unschedulable.size()))});
+             {Count("pendingPods", static_cast<int64_t>(plan.summary.pending_pods)),
+              Count("newNodeClaims", static_cast<int64_t>(plan.node_claims.size())),
+              Count("unschedulablePods", static_cast<int64_t>(plan.unschedulable.size()))});
   for (const provisioning::PlannedNodeClaim& planned : plan.node_claims) {
     LaunchNodeClaim(planned.claim, planned.launch);
   }
@@ -221,7 +221,7 @@ std::string KarpenterHost::LaunchNodeClaim(const provisioning::NewNodeClaim& cla
                         {Str("nodeClaim", name), Str("nodePool", claim.node_pool),
                          Str("instanceType", launch.instance_type), Str("zone", launch.zone),
                          Str("capacityType", launch.capacity_type),
-                         Num("pods", static_cast<double>(claim.pods.size()))});
+                         Count("pods", static_cast<int64_t>(claim.pods.size()))});
   cluster_.PutNodeClaim(std::move(node_claim));
   PendingLaunch& pending = launching_[name];
   pending.claim = claim;

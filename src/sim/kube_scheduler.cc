@@ -18,9 +18,13 @@ absl::StatusOr<Bindings> SchedulePending(const state::ClusterSnapshot& schedulab
   for (const auto& [node, pods] : result.existing_node_pods) {
     for (const std::string& pod : pods) bindings.pod_to_node[pod] = node;
   }
-  for (const auto& [pod, reason] : result.unschedulable) bindings.unschedulable.insert(pod);
+  // The solve ran without NodePools, so its own reason ("no nodepool has ...") would speak of
+  // provisioning; what kube-scheduler found is that no existing node can take the pod.
+  for (const auto& [pod, reason] : result.unschedulable) {
+    bindings.unschedulable.emplace(pod, kNoNodeFitsReason);
+  }
   for (const provisioning::UnschedulablePod& ignored : input.ignored_pods) {
-    bindings.unschedulable.insert(ignored.pod);
+    bindings.unschedulable.emplace(ignored.pod, ignored.reason);
   }
   return bindings;
 }

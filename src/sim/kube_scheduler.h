@@ -19,9 +19,14 @@ class BoundPodCharges;
 
 namespace karpenter::sim {
 
+// Why kube-scheduler left a pod unbound when no Ready, uncordoned node can take it.
+inline constexpr char kNoNodeFitsReason[] =
+    "no Ready, schedulable node fits it (resources, taints, affinity, topology spread or ports)";
+
 struct Bindings {
   std::map<std::string, std::string> pod_to_node;  // "namespace/name" -> node
-  std::set<std::string> unschedulable;             // pods no node can take now
+  // Pods no node can take now, with why (the scheduler's reason, as upstream's event says it).
+  std::map<std::string, std::string> unschedulable;
 };
 
 // `charges` (may be null) keeps the bound pods' charges between passes.

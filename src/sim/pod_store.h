@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -12,6 +13,7 @@
 
 #include "src/api/manifest.h"
 #include "src/sim/event_queue.h"
+#include "src/sim/pod_sets.h"
 
 namespace karpenter::sim {
 
@@ -19,6 +21,7 @@ struct PodRecord {
   api::Pod pod;
   SimMillis created_at = 0;
   bool measured = true;        // false for the pods of the initial manifests and DaemonSets
+  std::optional<PodSet> set;   // none for the initial manifests' and DaemonSets' pods
   std::string owner;           // "namespace/name" of its Deployment or Job, or empty
   bool job = false;            // owned by a Job: runs for the Job's run time, then succeeds
   bool stateful_set = false;   // owned by a StatefulSet: named <set>-<ordinal>

@@ -172,6 +172,26 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
   result.evictions = counters.evictions;
   result.nodes_terminated = counters.nodes_terminated;
   result.unschedulable_pods = cluster.unbound_pod_count();
+  for (PodSet set : kPodSets) {
+    const PodSetCounters& in = counters.pod_sets[static_cast<size_t>(set)];
+    PodSetResult& out = result.pod_sets[static_cast<size_t>(set)];
+    out.pods = in.pods;
+    out.pending_seconds = ComputePercentiles(in.pending_seconds);
+    out.evictions = in.evictions;
+    out.waited_pods = in.waited_pending_seconds.size();
+    out.waited_pending_seconds = ComputePercentiles(in.waited_pending_seconds);
+  }
+  for (std::string_view capacity_type : kCapacityTypes) {
+    result.by_capacity_type.emplace(std::string(capacity_type), CapacityTypeResult{});
+  }
+  for (const auto& [capacity_type, in] : counters.by_capacity_type) {
+    CapacityTypeResult& out = result.by_capacity_type[capacity_type];
+    out.cost_per_hour_mean =
+        end > 0 ? in.cost_dollar_seconds / MillisToSeconds(end) : in.price_per_hour;
+    out.cost_per_hour_final = in.price_per_hour;
+    out.nodes_max = in.max_nodes;
+    out.nodes_final = in.nodes;
+  }
   result.events_executed = queue.executed();
   result.pod_pending_samples = counters.pod_pending_seconds;
   std::sort(result.pod_pending_samples.begin(), result.pod_pending_samples.end());

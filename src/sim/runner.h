@@ -3,14 +3,17 @@
 // evictions, pods left unschedulable.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "karpenter/common/status.h"
 #include "src/cloudprovider/catalog.h"
 #include "src/sim/events.h"
+#include "src/sim/pod_sets.h"
 #include "src/sim/scenario.h"
 
 namespace karpenter::sim {
@@ -34,6 +37,28 @@ struct ClusterSample {
   double cost_per_hour = 0;
 };
 
+// One pod set's figures (pod_sets.h; docs/sim.md "Pod sets").
+struct PodSetResult {
+  size_t pods = 0;
+  Percentiles pending_seconds;  // creation to bind, over the set's pods that bound
+  int64_t evictions = 0;        // pods evicted or lost for the set's reason
+  // Of the set's pods that bound, those that waited for capacity (kube-scheduler found no node
+  // for them at least once), and their pending times: the autoscaler's own latency.
+  size_t waited_pods = 0;
+  Percentiles waited_pending_seconds;
+};
+
+// Cost and instances of one capacity type.
+struct CapacityTypeResult {
+  double cost_per_hour_mean = 0;
+  double cost_per_hour_final = 0;
+  size_t nodes_max = 0;
+  size_t nodes_final = 0;
+};
+
+// The capacity types every report lists, billed or not.
+inline constexpr std::array<std::string_view, 2> kCapacityTypes = {"on-demand", "spot"};
+
 struct RunResult {
   Autoscaler autoscaler = Autoscaler::kKarpenter;
   Percentiles pod_pending_seconds;
@@ -47,6 +72,9 @@ struct RunResult {
   size_t nodes_final = 0;
   int64_t evictions = 0;
   size_t unschedulable_pods = 0;
+  std::array<PodSetResult, kPodSetCount> pod_sets;  // by PodSet
+  // By capacity type: kCapacityTypes and any other a scenario's instances were billed as.
+  std::map<std::string, CapacityTypeResult, std::less<>> by_capacity_type;
   uint64_t events_executed = 0;
   // For the HTML report: every measured pending time (ascending), the samples from t=0 to the
   // end, and the timeline's decisions in the order they happened.

@@ -98,6 +98,9 @@ void SpotInterruptions::Tick(const CapacityFault& fault) {
 void SpotInterruptions::Interrupt(const std::string& id) {
   warned_.insert(id);
   ++interrupted_;
+  // Whatever takes its pods away from now on (Karpenter's drain on the notice, or the reclaim
+  // itself), they are lost to the interruption.
+  cluster_.SetRemovalCause(id, PodSet::kInterruption);
   const Instance& instance = cluster_.instances().at(id);
   cluster_.log().Record(
       cluster_.queue().now(), "SpotInterruptionWarning",
