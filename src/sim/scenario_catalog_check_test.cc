@@ -45,7 +45,7 @@ std::string ScenarioYaml(const std::string& zones, const std::string& instance_t
   return "name: x\ndurationSeconds: 60\nzones: " + zones +
          "\nnodeGroups:\n  - {name: g, instanceType: " + instance_type +
          ", maxSize: 2}\nmanifests: |\n" +
-         (with_node_class ? std::string(kNodeClass) + "---" : "") + pool;
+         (with_node_class ? std::string(kNodeClass) + "      ---" : "") + pool;
 }
 
 std::string ProblemsOf(const std::string& yaml) {
