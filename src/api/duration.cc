@@ -256,6 +256,14 @@ absl::StatusOr<NillableDuration> NillableDuration::Parse(std::string_view text) 
   return NillableDuration{*d, std::string(text)};
 }
 
+absl::StatusOr<WrittenDuration> WrittenDuration::Parse(std::string_view text) {
+  absl::StatusOr<Duration> d = Duration::Parse(text);
+  if (!d.ok()) return d.status();
+  WrittenDuration written(*d);
+  written.text = std::string(text);
+  return written;
+}
+
 std::string NillableDuration::ToString() const {
   if (!raw.empty()) return raw;
   if (duration) return duration->String();

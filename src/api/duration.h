@@ -86,6 +86,28 @@ struct NillableDuration {
   }
 };
 
+// A time.Duration field (terminationGracePeriod, a budget's duration) that remembers the text it
+// was decoded from. The API server matches a CRD pattern against the JSON string as written,
+// before Go parses it, so "0.5h", "+5m" and "1h1h" must be refused although they parse, and "0h"
+// accepted although it prints as "0s". Only the value takes part in equality.
+struct WrittenDuration {
+  Duration value;
+  std::string text;  // as written; empty when built in code
+
+  WrittenDuration() = default;
+  // Implicit, so code and tests can assign a Duration where the manifest has a WrittenDuration.
+  WrittenDuration(Duration d) : value(d) {}  // NOLINT(google-explicit-constructor)
+
+  // time.ParseDuration, keeping `text`.
+  static absl::StatusOr<WrittenDuration> Parse(std::string_view text);
+  // What a CRD pattern sees: the text as written, else Go's form of the value.
+  std::string PatternText() const { return text.empty() ? value.String() : text; }
+
+  friend bool operator==(const WrittenDuration& a, const WrittenDuration& b) {
+    return a.value == b.value;
+  }
+};
+
 // CRD patterns, matched without a regex engine.
 // expireAfter / consolidateAfter: ^(([0-9]+(s|m|h))+|Never)$
 bool MatchesKarpenterDurationPattern(std::string_view s);

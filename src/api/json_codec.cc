@@ -93,13 +93,21 @@ bool Decoder::Expect(Value& v, const JsonPath& path, JsonType expected, std::str
   JsonType actual;
   if (Fail(v.type().get(actual))) return false;
   if (actual == expected) return true;
-  std::string actual_name(JsonTypeName(actual));
-  if (actual == JsonType::number) {
-    bool integer = false;
-    if (v.is_integer().get(integer) == simdjson::SUCCESS && integer) actual_name = "integer";
-  }
-  report_.errors.Invalid(path.Render(), Quote(actual_name), "must be of type " + std::string(name));
+  report_.errors.Invalid(path.Render(), WrittenValue(v, actual),
+                         "must be of type " + std::string(name));
   return false;
+}
+
+std::string Decoder::WrittenValue(Value& v, JsonType type) {
+  // A container cannot be quoted whole: name its type, as the API server does.
+  if (type == JsonType::array || type == JsonType::object) {
+    return Quote(JsonTypeName(type));
+  }
+  std::string_view token = TrimToken(v.raw_json_token());
+  if (type != JsonType::string) return std::string(token);  // numbers, booleans, null verbatim
+  std::string_view s;
+  if (ReadString(v, s)) return Quote(s);
+  return std::string(token);
 }
 
 bool Decoder::IsNull(Value& v) {
@@ -133,8 +141,14 @@ void Decoder::Decode(Value v, const JsonPath& path, bool& out) {
 
 void Decoder::Decode(Value v, const JsonPath& path, int64_t& out) {
   if (!Expect(v, path, JsonType::number, "integer")) return;
+  const std::string_view text = TrimToken(v.raw_json_token());
   simdjson::ondemand::number number;
-  if (Fail(v.get_number().get(number))) return;
+  if (v.get_number().get(number) != simdjson::SUCCESS) {
+    // simdjson refuses integers past 64 bits and exponents past a double's range; Go's decoder
+    // reads both as numbers that do not fit, so they are field errors, not broken JSON.
+    report_.errors.Invalid(path.Render(), std::string(text), "must fit in a 64-bit integer");
+    return;
+  }
   if (number.is_int64()) {
     out = number.get_int64();
     return;
@@ -145,10 +159,10 @@ void Decoder::Decode(Value v, const JsonPath& path, int64_t& out) {
     out = static_cast<int64_t>(d);
     return;
   }
-  std::string text(TrimToken(v.raw_json_token()));
+  const bool integral = std::isfinite(d) && std::floor(d) == d;
   report_.errors.Invalid(
-      path.Render(), text,
-      number.is_uint64() ? "must fit in a 64-bit integer" : "must be of type integer");
+      path.Render(), std::string(text),
+      number.is_uint64() || integral ? "must fit in a 64-bit integer" : "must be of type integer");
 }
 
 void Decoder::Decode(Value v, const JsonPath& path, int32_t& out) {
@@ -166,7 +180,11 @@ void Decoder::Decode(Value v, const JsonPath& path, int32_t& out) {
 void Decoder::Decode(Value v, const JsonPath& path, double& out) {
   if (!Expect(v, path, JsonType::number, "number")) return;
   simdjson::ondemand::number number;
-  if (Fail(v.get_number().get(number))) return;
+  if (v.get_number().get(number) != simdjson::SUCCESS) {
+    report_.errors.Invalid(path.Render(), std::string(TrimToken(v.raw_json_token())),
+                           "must fit in a 64-bit floating-point number");
+    return;
+  }
   out = number.as_double();
 }
 
@@ -216,6 +234,10 @@ void Decoder::Decode(Value v, const JsonPath& path, Duration& out) {
 
 void Decoder::Decode(Value v, const JsonPath& path, NillableDuration& out) {
   DecodeParsedString(*this, v, path, out, &NillableDuration::Parse, report_.errors);
+}
+
+void Decoder::Decode(Value v, const JsonPath& path, WrittenDuration& out) {
+  DecodeParsedString(*this, v, path, out, &WrittenDuration::Parse, report_.errors);
 }
 
 void Decoder::Decode(Value v, const JsonPath& path, Time& out) {

@@ -60,6 +60,13 @@ concept HasFields = requires(T& t, KeyCollector& k) {
   t.Fields(k);
 };
 
+// One JSON scalar (string, number, duration, quantity...): neither an object nor a list or map.
+template <class T>
+concept IsScalarField = !HasFields<T> && !requires {
+  typename T::mapped_type;
+}
+&&!requires(T & t) { t.emplace_back(); };
+
 using Value = simdjson::ondemand::value;
 using JsonType = simdjson::ondemand::json_type;
 
@@ -87,13 +94,20 @@ class Decoder {
   void Decode(Value v, const JsonPath& path, Quantity& out);
   void Decode(Value v, const JsonPath& path, Duration& out);
   void Decode(Value v, const JsonPath& path, NillableDuration& out);
+  void Decode(Value v, const JsonPath& path, WrittenDuration& out);
   void Decode(Value v, const JsonPath& path, Time& out);
   void Decode(Value v, const JsonPath& path, IntOrString& out);
 
   template <class T>
   void Decode(Value v, const JsonPath& path, std::optional<T>& out) {
+    const size_t errors_before = report_.errors.size();
     out.emplace();
     Decode(v, path, *out);
+    // A scalar that did not decode stays absent, so validation never judges a default the input
+    // did not contain (`weight: 10.5` is not also "0: should be greater than or equal to 1").
+    if constexpr (IsScalarField<T>) {
+      if (report_.errors.size() != errors_before) out.reset();
+    }
   }
   template <class T>
   void Decode(Value v, const JsonPath& path, Box<T>& out) {
@@ -153,6 +167,9 @@ class Decoder {
 
   // True when `v` has type `expected`; otherwise records a type error (or a structural one).
   bool Expect(Value& v, const JsonPath& path, JsonType expected, std::string_view name);
+  // A mismatched value as an error line shows it: numbers, booleans and null as written,
+  // strings quoted, containers by type name.
+  std::string WrittenValue(Value& v, JsonType type);
   bool IsNull(Value& v);
   // A string value or object key; views the input when it has no escapes. False on a
   // structural error.
@@ -254,6 +271,8 @@ class Encoder {
   void Encode(const Quantity& value) { writer_.String(value.String()); }
   void Encode(const Duration& value) { writer_.String(value.String()); }
   void Encode(const NillableDuration& value) { writer_.String(value.ToString()); }
+  // Go's form, as upstream's metav1.Duration marshals it.
+  void Encode(const WrittenDuration& value) { writer_.String(value.value.String()); }
   void Encode(const Time& value) { writer_.String(value.Rfc3339()); }
   void Encode(const IntOrString& value) {
     if (value.is_int) return writer_.Int(value.int_value);

@@ -215,15 +215,18 @@ bool DecodeListItems(const JsonListSplit& split, simdjson::padded_string_view co
 
 absl::StatusOr<std::vector<Manifest>> DecodeYaml(std::string_view content,
                                                  std::string_view source) {
-  KP_ASSIGN_OR_RETURN(std::vector<JsonDocument> docs, YamlToJson(content));
   std::vector<Manifest> out;
   simdjson::ondemand::parser parser;
   ManifestReader reader(source, out);
-  for (JsonDocument& doc : docs) {
+  // Document by document: each one's YAML tree and JSON are gone before the next is read, so
+  // memory holds the input and the decoded objects (README: "Exit codes, input files and
+  // limits").
+  KP_RETURN_IF_ERROR(ForEachYamlDocumentAsJson(content, [&](JsonDocument& doc) {
     doc.json.reserve(doc.json.size() + simdjson::SIMDJSON_PADDING);
     simdjson::padded_string_view view(doc.json.data(), doc.json.size(), doc.json.capacity());
     if (auto error = reader.ReadDocument(parser, view, doc.line)) return JsonError(error, doc.line);
-  }
+    return absl::OkStatus();
+  }));
   return out;
 }
 

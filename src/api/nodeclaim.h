@@ -93,9 +93,9 @@ struct NodeClaimSpec {
   std::vector<Taint> startup_taints;  // ignored by scheduling; node not Initialized until removed
   std::vector<NodeSelectorRequirementWithMinValues> requirements;
   NodeClaimResourceRequirements resources;
-  std::optional<NodeClassReference> node_class_ref;  // required
-  std::optional<Duration> termination_grace_period;  // unset = wait for drain forever
-  std::optional<NillableDuration> expire_after;      // defaulted to 720h; "Never" disables
+  std::optional<NodeClassReference> node_class_ref;         // required
+  std::optional<WrittenDuration> termination_grace_period;  // unset = wait for drain forever
+  std::optional<NillableDuration> expire_after;             // defaulted to 720h; "Never" disables
   bool operator==(const NodeClaimSpec&) const = default;
   template <class V>
   void Fields(V& v) {

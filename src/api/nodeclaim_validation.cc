@@ -236,7 +236,7 @@ void ValidateExpireAfter(const std::optional<NillableDuration>& expire_after, st
   errors->Invalid(std::string(path), Quote(text), PatternDetail(kExpireAfterPattern));
 }
 
-void ValidateTerminationGracePeriod(const std::optional<Duration>& grace_period,
+void ValidateTerminationGracePeriod(const std::optional<WrittenDuration>& grace_period,
                                     std::string_view path, FieldErrors* errors) {
   if (!grace_period) return;
   const std::string text = PatternText(*grace_period);
@@ -297,7 +297,7 @@ void ValidateKarpenterObjectMeta(const ObjectMeta& metadata, FieldErrors* errors
 
 std::string PatternText(const NillableDuration& value) { return value.ToString(); }
 
-std::string PatternText(const Duration& value) { return value.String(); }
+std::string PatternText(const WrittenDuration& value) { return value.PatternText(); }
 
 void ValidateTypeMeta(std::string_view api_version, std::string_view kind,
                       std::string_view expected_kind, FieldErrors* errors) {

@@ -72,7 +72,7 @@ void ValidateNodeClassReference(const std::optional<NodeClassReference>& ref, st
 void ValidateExpireAfter(const std::optional<NillableDuration>& expire_after, std::string_view path,
                          FieldErrors* errors);
 // terminationGracePeriod: ^([0-9]+(s|m|h))+$.
-void ValidateTerminationGracePeriod(const std::optional<Duration>& grace_period,
+void ValidateTerminationGracePeriod(const std::optional<WrittenDuration>& grace_period,
                                     std::string_view path, FieldErrors* errors);
 
 // status.conditions per the CRD: type required, ≤316, qualified-name pattern, unique (list-map

@@ -21,7 +21,7 @@ void ApplyDefaults(NodePool& node_pool) {
     disruption->budgets.emplace().push_back(Budget{.nodes = std::string(kDefaultBudgetNodes)});
   }
   for (Budget& budget : *disruption->budgets) {
-    if (budget.nodes.empty()) budget.nodes = std::string(kDefaultBudgetNodes);
+    if (!budget.nodes) budget.nodes = std::string(kDefaultBudgetNodes);
   }
 }
 

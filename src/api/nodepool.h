@@ -43,9 +43,11 @@ inline constexpr std::string_view kDefaultConsolidateAfter = "0s";
 // window (`schedule` + `duration`, both or neither) and only for some reasons.
 struct Budget {
   std::vector<std::string> reasons;  // subset of Underutilized|Empty|Drifted; empty = all reasons
-  std::string nodes;                 // "N" or "P%"; defaulted to "10%" (an empty string = omitted)
-  std::optional<std::string> schedule;  // 5-field cron or @-macro, always UTC
-  std::optional<Duration> duration;     // hours/minutes only
+  // "N" or "P%"; defaulted to "10%" when omitted. Written as "" it is present and refused, as the
+  // CRD's pattern refuses it.
+  std::optional<std::string> nodes;
+  std::optional<std::string> schedule;      // 5-field cron or @-macro, always UTC
+  std::optional<WrittenDuration> duration;  // hours/minutes only
   bool operator==(const Budget&) const = default;
   template <class V>
   void Fields(V& v) {
@@ -90,7 +92,7 @@ struct NodeClaimTemplateSpec {
   std::vector<Taint> startup_taints;
   std::vector<NodeSelectorRequirementWithMinValues> requirements;
   std::optional<NodeClassReference> node_class_ref;  // required
-  std::optional<Duration> termination_grace_period;
+  std::optional<WrittenDuration> termination_grace_period;
   std::optional<NillableDuration> expire_after;  // defaulted to 720h; "Never" disables
   bool operator==(const NodeClaimTemplateSpec&) const = default;
   template <class V>

@@ -33,7 +33,12 @@ Decoded DecodePool(std::string_view yaml) {
   EXPECT_TRUE(DecodeJsonText((*docs)[0].json, out.pool, out.report).ok());
   ApplyDefaults(out.pool);
   out.errors.Append(out.report.errors);
-  ValidateNodePool(out.pool, &out.errors);
+  // As ValidateManifest: a field that did not decode is reported once, by its decode error.
+  FieldErrors rules;
+  ValidateNodePool(out.pool, &rules);
+  for (const FieldError& error : rules.errors()) {
+    if (!out.report.errors.Contains(error.path)) out.errors.Add(error.path, error.message);
+  }
   return out;
 }
 
@@ -135,6 +140,83 @@ TEST(NodePoolDecode, WrongTypesAndUnknownFieldsAreReportedWithPaths) {
   ASSERT_EQ(decoded.report.unknown_fields.size(), 1u);
   EXPECT_EQ(decoded.report.unknown_fields[0], "spec.unknownField");
   EXPECT_EQ(decoded.pool.spec.replicas, 3);
+}
+
+// The API server matches a duration pattern against the text as written, before Go parses it.
+std::string PoolWithDurations(std::string_view grace, std::string_view budget_duration) {
+  return std::string(kMinimalPool) + "      terminationGracePeriod: " + std::string(grace) +
+         "\n  disruption:\n    consolidateAfter: 1m\n    budgets:\n      - nodes: \"1\"\n" +
+         "        schedule: \"@daily\"\n        duration: " + std::string(budget_duration) + "\n";
+}
+
+TEST(NodePoolDecode, DurationPatternsSeeTheTextAsWritten) {
+  for (const char* bad : {"0.5h", "+5m", "1h1h", "90s", "1h30m0s0s"}) {
+    Decoded decoded = DecodePool(PoolWithDurations("30s", bad));
+    EXPECT_TRUE(HasError(decoded.errors, "spec.disruption.budgets[0].duration",
+                         "Invalid value: \"" + std::string(bad) + "\": should match"))
+        << bad << Dump(decoded.errors);
+    EXPECT_EQ(decoded.errors.size(), 1u) << bad << Dump(decoded.errors);
+  }
+  for (const char* bad : {"0.5h", "+5m", "1.5s", "-1s"}) {
+    Decoded decoded = DecodePool(PoolWithDurations(bad, "1h"));
+    EXPECT_TRUE(HasError(decoded.errors, "spec.template.spec.terminationGracePeriod",
+                         "Invalid value: \"" + std::string(bad) + "\": should match"))
+        << bad << Dump(decoded.errors);
+  }
+  for (const char* ok : {"0h", "0m", "2h30m", "1h0s", "90m0s"}) {
+    Decoded decoded = DecodePool(PoolWithDurations("1h1h", ok));
+    EXPECT_TRUE(decoded.errors.empty()) << ok << Dump(decoded.errors);
+  }
+}
+
+TEST(NodePoolDecode, BudgetNodesWrittenEmptyIsRefusedNotDefaulted) {
+  Decoded decoded = DecodePool(std::string(kMinimalPool) + R"(
+  disruption:
+    consolidateAfter: 1m
+    budgets:
+      - nodes: ""
+)");
+  EXPECT_TRUE(HasError(decoded.errors, "spec.disruption.budgets[0].nodes",
+                       "Invalid value: \"\": should match"))
+      << Dump(decoded.errors);
+  EXPECT_EQ(decoded.pool.spec.disruption->budgets->at(0).nodes, "");
+}
+
+TEST(NodePoolDecode, MistypedValuesAreQuotedAsWrittenAndNotValidatedFurther) {
+  Decoded decoded = DecodePool(std::string(kMinimalPool) + R"(      expireAfter: 10.5
+  weight: 10.5
+  replicas: 12345678901234567890123
+  disruption:
+    consolidateAfter: true
+)");
+  EXPECT_TRUE(HasError(decoded.errors, "spec.template.spec.expireAfter",
+                       "Invalid value: 10.5: must be of type string"))
+      << Dump(decoded.errors);
+  EXPECT_TRUE(
+      HasError(decoded.errors, "spec.weight", "Invalid value: 10.5: must be of type integer"))
+      << Dump(decoded.errors);
+  EXPECT_TRUE(HasError(decoded.errors, "spec.replicas",
+                       "Invalid value: 12345678901234567890123: must fit in a 64-bit integer"))
+      << Dump(decoded.errors);
+  EXPECT_TRUE(HasError(decoded.errors, "spec.disruption.consolidateAfter",
+                       "Invalid value: true: must be of type string"))
+      << Dump(decoded.errors);
+  // Nothing about a 0 or a default that the input never held.
+  EXPECT_EQ(decoded.errors.size(), 4u) << Dump(decoded.errors);
+  EXPECT_FALSE(decoded.pool.spec.weight.has_value());
+}
+
+TEST(NodePoolDecode, JsonNumbersPastTheirTypeAreFieldErrorsQuotedAsWritten) {
+  NodePool pool;
+  DecodeReport report;
+  ASSERT_TRUE(DecodeJsonText(R"({"spec":{"weight":-99999999999999999999999,"replicas":1e400}})",
+                             pool, report)
+                  .ok());
+  EXPECT_TRUE(HasError(report.errors, "spec.weight",
+                       "Invalid value: -99999999999999999999999: must fit in a 64-bit integer"))
+      << Dump(report.errors);
+  EXPECT_TRUE(HasError(report.errors, "spec.replicas", "Invalid value: 1e400: must fit"))
+      << Dump(report.errors);
 }
 
 TEST(NodeClaimDecode, ClaimYamlDecodesAndValidates) {

@@ -141,9 +141,9 @@ void ValidateBudget(const Budget& budget, const std::string& path, FieldErrors* 
     // x-kubernetes-list-type: set
     if (!seen.insert(reason).second) errors->Duplicate(reason_path, Quote(reason));
   }
-  // An empty `nodes` is the omitted field, which defaulting fills in.
-  if (!budget.nodes.empty() && !MatchesBudgetNodesPattern(budget.nodes)) {
-    errors->Invalid(ChildPath(path, "nodes"), Quote(budget.nodes),
+  // An omitted `nodes` is defaulted; one written as "" is checked like any other value.
+  if (budget.nodes && !MatchesBudgetNodesPattern(*budget.nodes)) {
+    errors->Invalid(ChildPath(path, "nodes"), Quote(*budget.nodes),
                     PatternDetail(kBudgetNodesPattern));
   }
   ValidateBudgetSchedule(budget, path, errors);

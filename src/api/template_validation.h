@@ -53,11 +53,9 @@ std::string PatternDetail(std::string_view pattern);
 // ["a", "b"], for Invalid() on a list value.
 std::string QuoteList(const std::vector<std::string>& values);
 
-// The text a pattern is checked against: what the user wrote for a NillableDuration (it keeps its
-// raw text); Go's canonical form for a Duration, which keeps none. The duration patterns were
-// written around that form (the trailing "0s"), so they agree except on fractional input such as
-// "1.5h", which upstream refuses and this accepts as "1h30m0s".
+// The text a pattern is checked against: what the user wrote (both kinds keep it), else the
+// value's Go form for one built in code.
 std::string PatternText(const NillableDuration& value);
-std::string PatternText(const Duration& value);
+std::string PatternText(const WrittenDuration& value);
 
 }  // namespace karpenter::api

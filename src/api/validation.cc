@@ -46,8 +46,15 @@ FieldErrors ValidateManifest(const Manifest& manifest) {
       errors.Add(path, "field not declared in schema");
     }
   }
-  // Rules run on a best-effort decode too, so one pass shows every problem.
-  ValidateObject(*manifest.object, &errors);
+  // Rules run on a best-effort decode too, so one pass shows every problem; but a field that did
+  // not decode holds a default the input never had, so its rules are not reported
+  // (`weight: 10.5` is not also "0: should be greater than or equal to 1", a mistyped
+  // consolidateAfter is not also "Required value").
+  FieldErrors rules;
+  ValidateObject(*manifest.object, &rules);
+  for (const FieldError& error : rules.errors()) {
+    if (!manifest.report.errors.Contains(error.path)) errors.Add(error.path, error.message);
+  }
   return errors;
 }
 

@@ -115,6 +115,11 @@ absl::Status StuckAt(std::string_view yaml, const YAML::Mark& mark) {
 }  // namespace
 
 absl::Status CheckYamlDocumentsAdvance(std::string_view yaml) {
+  return YamlDocumentOffsets(yaml).status();
+}
+
+absl::StatusOr<std::vector<size_t>> YamlDocumentOffsets(std::string_view yaml) {
+  std::vector<size_t> offsets;
   std::istringstream stream{std::string(yaml)};
   DocumentStartRecorder recorder;
   std::optional<YAML::Mark> previous;
@@ -129,6 +134,7 @@ absl::Status CheckYamlDocumentsAdvance(std::string_view yaml) {
       }
       previous = recorder.start();
       KP_RETURN_IF_ERROR(recorder.too_deep());
+      offsets.push_back(static_cast<size_t>(recorder.start().pos));
     }
   } catch (const YAML::Exception& e) {
     // yaml-cpp's own depth guard ("bad file") fires deeper than ours, after the events that
@@ -137,7 +143,7 @@ absl::Status CheckYamlDocumentsAdvance(std::string_view yaml) {
     return absl::InvalidArgumentError(
         fmt::format("line {}, column {}: {}", e.mark.line + 1, e.mark.column + 1, e.msg));
   }
-  return absl::OkStatus();
+  return offsets;
 }
 
 }  // namespace karpenter::api

@@ -6,7 +6,9 @@
 // a time and stops at the first document that does not move past the previous one's first token.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
+#include <vector>
 
 #include "karpenter/common/status.h"
 
@@ -17,5 +19,9 @@ namespace karpenter::api {
 // "unexpected token" when it is not a single flow indicator) when a document would repeat
 // forever, or "line N, column M: <parser message>" for a syntax error.
 absl::Status CheckYamlDocumentsAdvance(std::string_view yaml);
+
+// The same pass, returning the byte offset at which each document's first token starts, so that
+// a reader can build one document at a time (the text between two offsets holds one document).
+absl::StatusOr<std::vector<size_t>> YamlDocumentOffsets(std::string_view yaml);
 
 }  // namespace karpenter::api

@@ -1,7 +1,10 @@
 #include "src/api/yaml_to_json.h"
 
+#include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +16,7 @@
 #include "simdjson.h"
 #include "src/api/json_writer.h"
 #include "src/api/nesting_limit.h"
+#include "src/api/utf8.h"
 #include "src/api/yaml_document_scan.h"
 #include "src/api/yaml_hang_guard.h"
 #include "yaml-cpp/yaml.h"
@@ -67,11 +71,17 @@ bool IntegerToJson(std::string_view s, std::string& out) {
   }
   if (!AllDigits(body, base)) return false;
   std::string digits = WithoutUnderscores(body);
-  if (digits.empty() || digits.size() > 19) return false;
+  if (digits.empty()) return false;
   errno = 0;
   char* end = nullptr;
-  unsigned long long value = std::strtoull(digits.c_str(), &end, base);
-  if (errno != 0 || *end != '\0' || value > 9223372036854775807ULL) return false;
+  unsigned long long value = digits.size() > 19 ? 0 : std::strtoull(digits.c_str(), &end, base);
+  if (digits.size() > 19 || errno != 0 || *end != '\0' || value > 9223372036854775807ULL) {
+    // go-yaml reads a decimal integer past int64 as a float, so it stays a number (written out
+    // as its digits); other bases become strings.
+    if (base != 10) return false;
+    out = (negative ? "-" : "") + digits;
+    return true;
+  }
   out = (negative && value != 0 ? "-" : "") + std::to_string(value);
   return true;
 }
@@ -327,35 +337,89 @@ std::string PlainScalarToJson(std::string_view s) {
   return quoted;
 }
 
-absl::StatusOr<std::vector<JsonDocument>> YamlToJson(std::string_view yaml) {
+namespace {
+
+absl::Status YamlError(const YAML::Exception& e, int line_offset) {
+  return absl::InvalidArgumentError(fmt::format(
+      "line {}, column {}: {}", e.mark.line + 1 + line_offset, e.mark.column + 1, e.msg));
+}
+
+// Moves the "line N, column M: " that starts an error of one document's text to its line in
+// the whole input.
+absl::Status ShiftLine(const absl::Status& status, int line_offset) {
+  constexpr std::string_view kLine = "line ";
+  const std::string_view message(status.message().data(), status.message().size());
+  const size_t comma = message.find(',');
+  if (line_offset == 0 || !message.starts_with(kLine) || comma == std::string_view::npos) {
+    return status;
+  }
+  int line = 0;
+  const char* first = message.data() + kLine.size();
+  const char* last = message.data() + comma;
+  if (std::from_chars(first, last, line).ptr != last) return status;
+  return absl::Status(status.code(),
+                      fmt::format("line {}{}", line + line_offset, message.substr(comma)));
+}
+
+}  // namespace
+
+absl::Status ForEachYamlDocumentAsJson(std::string_view yaml,
+                                       const std::function<absl::Status(JsonDocument&)>& use) {
   // Manifests are UTF-8; yaml-cpp can loop on malformed sequences, so refuse them up front.
   if (!simdjson::validate_utf8(yaml.data(), yaml.size())) {
+    KP_RETURN_IF_ERROR(CheckUtf8(yaml));  // names the line and column
     return absl::InvalidArgumentError("input is not valid UTF-8");
   }
   KP_RETURN_IF_ERROR(CheckNoTopLevelFlowEntry(yaml));
-  KP_RETURN_IF_ERROR(CheckYamlDocumentsAdvance(yaml));
-  std::vector<YAML::Node> nodes;
-  try {
-    nodes = YAML::LoadAll(std::string(yaml));
-  } catch (const YAML::Exception& e) {
-    return absl::InvalidArgumentError(
-        fmt::format("line {}, column {}: {}", e.mark.line + 1, e.mark.column + 1, e.msg));
-  }
-  std::vector<JsonDocument> docs;
-  docs.reserve(nodes.size());
+  // The parse-only pass checks the whole stream and says where each document starts.
+  KP_ASSIGN_OR_RETURN(std::vector<size_t> offsets, YamlDocumentOffsets(yaml));
+  // yaml-cpp counts a byte order mark in no position; read such a stream whole.
+  const bool by_offsets = !yaml.starts_with("\xEF\xBB\xBF") &&
+                          std::is_sorted(offsets.begin(), offsets.end()) &&
+                          (offsets.empty() || offsets.back() <= yaml.size());
+  if (!by_offsets) offsets = {0};
   JsonEmitter emitter(yaml.size());
-  for (const YAML::Node& node : nodes) {
-    if (node.IsNull()) continue;
-    absl::StatusOr<std::string> json;
+  int line_offset = 0;  // lines of the input before the current document's text
+  size_t counted_to = 0;
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    // One document's text at a time: yaml-cpp's node tree costs tens of bytes per input byte,
+    // and only this document's tree is alive.
+    const size_t begin = i == 0 ? 0 : offsets[i];
+    const size_t end = i + 1 < offsets.size() && by_offsets ? offsets[i + 1] : yaml.size();
+    const std::string_view text = yaml.substr(begin, end - begin);
+    line_offset += static_cast<int>(std::count(yaml.begin() + static_cast<ptrdiff_t>(counted_to),
+                                               yaml.begin() + static_cast<ptrdiff_t>(begin), '\n'));
+    counted_to = begin;
+    std::vector<YAML::Node> nodes;
     try {
-      json = emitter.Document(node);
+      // Each text holds one document, possibly followed by the next one's `---`.
+      nodes = by_offsets ? std::vector<YAML::Node>{YAML::Load(std::string(text))}
+                         : YAML::LoadAll(std::string(text));
     } catch (const YAML::Exception& e) {
-      return absl::InvalidArgumentError(
-          fmt::format("line {}, column {}: {}", e.mark.line + 1, e.mark.column + 1, e.msg));
+      return YamlError(e, line_offset);
     }
-    if (!json.ok()) return json.status();
-    docs.push_back({*std::move(json), node.Mark().line + 1});
+    for (const YAML::Node& node : nodes) {
+      if (node.IsNull()) continue;
+      absl::StatusOr<std::string> json;
+      try {
+        json = emitter.Document(node);
+      } catch (const YAML::Exception& e) {
+        return YamlError(e, line_offset);
+      }
+      if (!json.ok()) return ShiftLine(json.status(), line_offset);
+      JsonDocument doc{*std::move(json), node.Mark().line + 1 + line_offset};
+      KP_RETURN_IF_ERROR(use(doc));
+    }
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<JsonDocument>> YamlToJson(std::string_view yaml) {
+  std::vector<JsonDocument> docs;
+  KP_RETURN_IF_ERROR(ForEachYamlDocumentAsJson(yaml, [&docs](JsonDocument& doc) {
+    docs.push_back(std::move(doc));
+    return absl::OkStatus();
+  }));
   return docs;
 }
 

@@ -4,6 +4,7 @@
 // everything quoted is a string. The typed decoder then works on JSON only.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,11 @@ struct JsonDocument {
 // Splits a multi-document stream (`---`) and converts each non-empty document. A syntax error
 // is InvalidArgument with "line N, column M: ..." (1-based).
 absl::StatusOr<std::vector<JsonDocument>> YamlToJson(std::string_view yaml);
+
+// The same, handing each document to `use` as soon as it is converted: only one document's YAML
+// tree and JSON text are alive at a time. Stops at the first error, `use`'s included.
+absl::Status ForEachYamlDocumentAsJson(std::string_view yaml,
+                                       const std::function<absl::Status(JsonDocument&)>& use);
 
 // The JSON text for one unquoted YAML 1.1 scalar: `true`, `null`, `42`, `1.5`, or a string.
 std::string PlainScalarToJson(std::string_view scalar);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace karpenter::api {
 namespace {
@@ -28,7 +29,8 @@ TEST(YamlToJson, ScalarTypingFollowsYaml11) {
   EXPECT_EQ(PlainScalarToJson("500m"), "\"500m\"");
   EXPECT_EQ(PlainScalarToJson("720h"), "\"720h\"");
   EXPECT_EQ(PlainScalarToJson("1.2.3"), "\"1.2.3\"");
-  EXPECT_EQ(PlainScalarToJson("99999999999999999999"), "\"99999999999999999999\"");
+  // go-yaml reads a decimal integer past 64 bits as a float: a number, not a string.
+  EXPECT_EQ(PlainScalarToJson("99999999999999999999"), "99999999999999999999");
   EXPECT_EQ(PlainScalarToJson("al2023@latest"), "\"al2023@latest\"");
 }
 
@@ -46,6 +48,32 @@ TEST(YamlToJson, SplitsDocumentsAndSkipsEmptyOnes) {
   EXPECT_EQ((*docs)[0].json, R"({"a":1})");
   EXPECT_EQ((*docs)[1].json, R"({"b":["x","z"]})");
   EXPECT_EQ((*docs)[1].line, 7);
+}
+
+// Documents are built one at a time from their own text; lines still count from the input's
+// start.
+TEST(YamlToJson, ProblemsInLaterDocumentsNameTheirLineInTheInput) {
+  auto tagged = YamlToJson("a: 1\n---\nb: 1\n---\n# note\nc: !!int abc\n");
+  ASSERT_FALSE(tagged.ok());
+  EXPECT_EQ(tagged.status().message(), "line 6, column 4: cannot decode !!str `abc` as a !!int");
+  auto duplicate = YamlToJson("a: 1\n---\nb: 1\nb: 2\n");
+  ASSERT_FALSE(duplicate.ok());
+  EXPECT_EQ(duplicate.status().message(), "line 4, column 1: mapping key \"b\" already defined");
+  std::vector<std::string> seen;
+  ASSERT_TRUE(ForEachYamlDocumentAsJson("x: 1\n---\ny: 2\n...\nz: 3\n", [&](JsonDocument& doc) {
+                seen.push_back(doc.json + "@" + std::to_string(doc.line));
+                return absl::OkStatus();
+              }).ok());
+  EXPECT_EQ(seen, (std::vector<std::string>{R"({"x":1}@1)", R"({"y":2}@3)", R"({"z":3}@5)"}));
+}
+
+TEST(YamlToJson, DecimalIntegersPastInt64StayNumbers) {
+  auto docs = YamlToJson(
+      "big: 12345678901234567890123\nneg: -99999999999999999999\nhex: 0xFFFFFFFFFFFFFFFFFF\n");
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  EXPECT_EQ(
+      (*docs)[0].json,
+      R"({"big":12345678901234567890123,"neg":-99999999999999999999,"hex":"0xFFFFFFFFFFFFFFFFFF"})");
 }
 
 TEST(YamlToJson, SyntaxErrorNamesTheLine) {

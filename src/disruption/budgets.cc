@@ -14,8 +14,8 @@ namespace {
 
 // "N" or "P%" of `num_nodes`, percentages rounded up (intstr.GetScaledValueFromIntOrPercent).
 absl::StatusOr<int> BudgetValue(std::string_view nodes, int num_nodes) {
-  if (nodes.empty()) nodes = api::kDefaultBudgetNodes;
-  const bool percent = nodes.back() == '%';
+  // "" is refused by validation; here it fails to parse like any other bad value.
+  const bool percent = !nodes.empty() && nodes.back() == '%';
   if (percent) nodes.remove_suffix(1);
   int64_t value = 0;
   if (!absl::SimpleAtoi(std::string(nodes), &value) || value < 0) {
@@ -51,7 +51,7 @@ std::string_view ReasonName(Reason reason) {
 absl::StatusOr<bool> IsBudgetActive(const api::Budget& budget, api::Time now) {
   if (!budget.schedule) return true;
   KP_ASSIGN_OR_RETURN(api::CronSchedule schedule, api::CronSchedule::Parse(*budget.schedule));
-  const api::Duration window = budget.duration.value_or(api::Duration());
+  const api::Duration window = budget.duration ? budget.duration->value : api::Duration();
   // The window opened at the first fire time after now − duration, if that is already past.
   const std::optional<api::Time> next = schedule.NextAfter(now - window);
   // Never firing in five years: upstream gets the zero time, which counts as already fired.
@@ -69,7 +69,9 @@ absl::StatusOr<int> AllowedDisruptions(const api::NodePool& pool, api::Time now,
     if (!AppliesTo(budget, reason)) continue;
     KP_ASSIGN_OR_RETURN(bool active, IsBudgetActive(budget, now));
     if (!active) continue;
-    KP_ASSIGN_OR_RETURN(int value, BudgetValue(budget.nodes, num_nodes));
+    KP_ASSIGN_OR_RETURN(
+        int value,
+        BudgetValue(budget.nodes.value_or(std::string(api::kDefaultBudgetNodes)), num_nodes));
     allowed = std::min(allowed, value);
   }
   return allowed;

@@ -75,6 +75,7 @@ CandidateList PoolLimits::WithinLimits(const CandidateList& candidates,
     if (it != largest_.end() && it->second > left) all_within = false;
   }
   if (all_within) return candidates;
+  if (FromTemplate(candidates)) return WithinLimitsByRank(candidates, remaining);
   CandidateList out;
   for (const TypeCandidate* candidate : candidates) {
     const api::ResourceList& capacity = CapacityOf(*candidate->type);
@@ -84,6 +85,30 @@ CandidateList PoolLimits::WithinLimits(const CandidateList& candidates,
       auto it = capacity.find(name);
       if (it != capacity.end() && it->second > left) within = false;
     }
+    if (within) out.push_back(candidate);
+  }
+  return out;
+}
+
+CandidateList PoolLimits::WithinLimitsByRank(const CandidateList& candidates,
+                                             const api::ResourceList& remaining) const {
+  // Per limited resource, the highest rank whose capacity still fits what is left: a pool at its
+  // limit is asked again for every pod that does not fit elsewhere (100,000 pods of one
+  // hostname spread), so each candidate costs integer comparisons instead of map lookups.
+  std::vector<std::pair<const Ranking*, int32_t>> allowed;
+  for (const auto& [name, left] : remaining) {
+    if (name == kResourceNodes) continue;
+    const Ranking* ranking = RankingFor(name);
+    if (ranking == nullptr) continue;
+    auto past = std::upper_bound(ranking->by_rank.begin(), ranking->by_rank.end(), left);
+    allowed.emplace_back(ranking, static_cast<int32_t>(past - ranking->by_rank.begin()) - 1);
+  }
+  CandidateList out;
+  for (const TypeCandidate* candidate : candidates) {
+    const size_t index = static_cast<size_t>(candidate - first_);
+    const bool within = std::all_of(allowed.begin(), allowed.end(), [index](const auto& entry) {
+      return entry.first->rank_by_candidate[index] <= entry.second;
+    });
     if (within) out.push_back(candidate);
   }
   return out;

@@ -48,6 +48,9 @@ class PoolLimits {
   static constexpr int32_t kAbsent = -1;
 
   const Ranking* RankingFor(const std::string& name) const;
+  // WithinLimits for candidates of the template, by their ranks.
+  CandidateList WithinLimitsByRank(const CandidateList& candidates,
+                                   const api::ResourceList& remaining) const;
   bool FromTemplate(const CandidateList& candidates) const;
 
   const TypeCandidate* first_;

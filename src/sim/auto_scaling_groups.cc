@@ -3,9 +3,19 @@
 #include <algorithm>
 
 #include "src/api/karpenter_labels.h"
+#include "src/sim/drain.h"
 
 namespace karpenter::sim {
 namespace {
+
+// `kubectl drain` evicts through the eviction API and, when a PodDisruptionBudget refuses, waits
+// 5 s and tries again, without a deadline unless --timeout is given: nothing is forced.
+DrainOptions KubectlDrain() {
+  DrainOptions options;
+  options.retry_base = 5000;
+  options.retry_max = 5000;
+  return options;
+}
 
 InstanceRequest RequestFor(const NodeGroup& spec, const std::string& zone, double price) {
   InstanceRequest request;
@@ -122,22 +132,30 @@ void AutoScalingGroups::TerminateInstance(const std::string& group, const std::s
   cluster_.TerminateInstance(id);
 }
 
-int AutoScalingGroups::Retire(const std::string& group) {
+void AutoScalingGroups::Retire(const std::string& group) {
   GroupState* state = Find(group);
-  if (state == nullptr) return 0;
-  int evicted = 0;
-  for (const std::string& id : state->instances) cluster_.SetRemovalCause(id, PodSet::kMigration);
-  for (const std::string& id : state->instances) cluster_.Cordon(id);
-  for (const std::string& id : state->instances) evicted += cluster_.Drain(id);
-  for (const std::string& id : state->instances) cluster_.TerminateInstance(id);
-  state->instances.clear();
+  if (state == nullptr) return;
+  // The group stops launching at once; its instances leave as their drains finish.
   state->desired = 0;
   state->spec.min_size = 0;
   state->spec.max_size = 0;
   state->spec.autoscaled = false;
   state->launches_in_flight = 0;
   state->requested.clear();
-  return evicted;
+  const std::vector<std::string> ids = state->instances;
+  // Pods these drains take away are replaced as migration pods (pod_sets.h).
+  for (const std::string& id : ids) cluster_.SetRemovalCause(id, PodSet::kMigration);
+  for (const std::string& id : ids) cluster_.Cordon(id);
+  for (const std::string& id : ids) {
+    auto instance = cluster_.instances().find(id);
+    const std::string node_name =
+        instance == cluster_.instances().end() ? "" : instance->second.node.metadata.name;
+    StartDrain(cluster_, node_name, KubectlDrain(), [this, group, id](bool) {
+      GroupState* retired = Find(group);
+      if (retired != nullptr) std::erase(retired->instances, id);
+      cluster_.TerminateInstance(id);
+    });
+  }
 }
 
 GroupState* AutoScalingGroups::Find(const std::string& group) {

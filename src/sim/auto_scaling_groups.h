@@ -39,9 +39,11 @@ class AutoScalingGroups {
   // EC2 took an instance away (a spot reclaim): the group notices it is below desired and
   // launches a replacement after `asgLaunchDelay`, as an ASG's health check would.
   void InstanceLost(const std::string& id);
-  // The article's Phase 4: cordon and drain every node, terminate them, size 0. The pods it
-  // takes away are replaced as migration pods (pod_sets.h).
-  int Retire(const std::string& group);
+  // The article's Phase 4: size 0, cordon every node and drain it as `kubectl drain` does
+  // (evictions a PodDisruptionBudget refuses are retried every 5 s, never forced); each
+  // instance is terminated once its node is drained. The pods it takes away are replaced as
+  // migration pods (pod_sets.h).
+  void Retire(const std::string& group);
 
   GroupState* Find(const std::string& group);
   std::map<std::string, GroupState>& groups() { return groups_; }

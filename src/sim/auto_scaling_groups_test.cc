@@ -83,10 +83,38 @@ TEST(AutoScalingGroups, RetireDrainsAndEmptiesTheGroup) {
   groups.LaunchInitial();
   ASSERT_TRUE(world.cluster.Apply(testing::MakeDeployment("web", 2, "500m", "256Mi"), false).ok());
   world.queue.RunUntil(2000);
-  EXPECT_EQ(groups.Retire("general"), 2);
-  EXPECT_EQ(world.cluster.LiveInstanceCount(), 0u);
+  groups.Retire("general");
   EXPECT_EQ(groups.Find("general")->desired, 0);
+  // Evicted pods terminate gracefully (30 s by default) before their nodes go.
+  world.queue.RunUntil(60000);
+  EXPECT_EQ(world.cluster.LiveInstanceCount(), 0u);
+  EXPECT_TRUE(groups.Find("general")->instances.empty());
   EXPECT_EQ(world.cluster.counters().evictions, 2);
+}
+
+TEST(AutoScalingGroups, RetireHonoursPodDisruptionBudgetsAsKubectlDrain) {
+  World world;
+  AutoScalingGroups groups(world.cluster, {Group({"us-east-1a"}, 2)});
+  groups.LaunchInitial();
+  ASSERT_TRUE(world.cluster.Apply(testing::MakeDeployment("web", 2, "500m", "256Mi"), false).ok());
+  api::PodDisruptionBudget pdb;
+  pdb.metadata.name = "web";
+  pdb.metadata.namespace_ = "default";
+  pdb.spec.min_available = api::IntOrString{.is_int = true, .int_value = 2, .str_value = {}};
+  pdb.spec.selector = api::LabelSelector{.match_labels = {{"app", "web"}}};
+  ASSERT_TRUE(world.cluster.Apply(pdb, false).ok());
+  world.queue.RunUntil(2000);
+  groups.Retire("general");
+  world.queue.RunUntil(3'600'000);
+  // Nowhere else to run, so the budget never allows an eviction: nothing is forced.
+  EXPECT_EQ(world.cluster.counters().evictions, 0);
+  EXPECT_EQ(testing::BoundPods(world.cluster), 2u);
+  EXPECT_EQ(world.cluster.LiveInstanceCount(), 2u);
+  bool blocked = false;
+  for (const std::string& line : world.log.lines()) {
+    blocked = blocked || line.find("PodEvictionBlocked") != std::string::npos;
+  }
+  EXPECT_TRUE(blocked);
 }
 
 TEST(ClusterAutoscaler, DeletesInstancesThatNeverRegisterAndBacksOff) {

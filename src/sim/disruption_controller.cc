@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <future>
 #include <memory>
+#include <new>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -160,26 +161,35 @@ void DisruptionController::Poll() {
   background->result = job->result.get_future();
   // A job waits only for jobs given to the pool before it, which have started: no deadlock.
   workers_.Run([job = std::move(job)] {
-    bool dropped = false;
-    std::vector<disruption::Method> learned;
-    for (const std::shared_future<Outcome>& poll : job->earlier) {
-      const Outcome& outcome = poll.get();
-      dropped = dropped || outcome.found_command;
-      learned.insert(learned.end(), outcome.now_consolidated.begin(),
-                     outcome.now_consolidated.end());
+    // Out of memory on the worker: the twin's thread meets the std::bad_alloc where it waits
+    // for this poll, and the run turns it into an error (RunOrOutOfMemory).
+    bool outcome_set = false;
+    try {
+      bool dropped = false;
+      std::vector<disruption::Method> learned;
+      for (const std::shared_future<Outcome>& poll : job->earlier) {
+        const Outcome& outcome = poll.get();
+        dropped = dropped || outcome.found_command;
+        learned.insert(learned.end(), outcome.now_consolidated.begin(),
+                       outcome.now_consolidated.end());
+      }
+      AddSorted(job->consolidated, learned);
+      // After a command this poll is dropped, as a busy controller skips it; so are the polls
+      // that wait for it.
+      if (!dropped) {
+        job->pass->AlsoConsolidated(learned);
+        job->pass->Consolidate(job->cancelled.get());
+      }
+      disruption::DisruptionResult result = std::move(*job->pass).Finish();
+      job->outcome.set_value({.found_command = dropped || !result.commands.empty(),
+                              .now_consolidated = result.now_consolidated,
+                              .consolidated = std::move(job->consolidated)});
+      outcome_set = true;
+      job->result.set_value(std::move(result));
+    } catch (const std::bad_alloc&) {
+      if (!outcome_set) job->outcome.set_exception(std::current_exception());
+      job->result.set_exception(std::current_exception());
     }
-    AddSorted(job->consolidated, learned);
-    // After a command this poll is dropped, as a busy controller skips it; so are the polls
-    // that wait for it.
-    if (!dropped) {
-      job->pass->AlsoConsolidated(learned);
-      job->pass->Consolidate(job->cancelled.get());
-    }
-    disruption::DisruptionResult result = std::move(*job->pass).Finish();
-    job->outcome.set_value({.found_command = dropped || !result.commands.empty(),
-                            .now_consolidated = result.now_consolidated,
-                            .consolidated = std::move(job->consolidated)});
-    job->result.set_value(std::move(result));
     job->pass.reset();
     job->planning.reset();
   });

@@ -91,7 +91,7 @@ void KarpenterHost::TerminateNodeClaim(const Instance& instance) {
   if (const api::NodeClaim* claim = cluster_.FindNodeClaim(instance.request.node_claim);
       claim != nullptr && claim->spec.termination_grace_period) {
     options.force_after =
-        claim->spec.termination_grace_period->Nanos() / api::Duration::kMillisecond;
+        claim->spec.termination_grace_period->value.Nanos() / api::Duration::kMillisecond;
   }
   StartDrain(cluster_, node, options, [this, id, request = instance.request](bool) {
     CountTermination(request, /*registered=*/true);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -12,6 +13,21 @@
 
 namespace karpenter::sim {
 namespace {
+
+TEST(RunOrOutOfMemory, TurnsBadAllocIntoAnErrorNamingTheRun) {
+  // A run's own thread would call std::terminate on an escaping std::bad_alloc.
+  absl::StatusOr<RunResult> result =
+      RunOrOutOfMemory(Autoscaler::kClusterAutoscaler, []() -> absl::StatusOr<RunResult> {
+        std::__throw_bad_alloc();  // what a failed allocation raises, without a `throw` here
+      });
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(result.status().message(),
+            "the cluster-autoscaler run ran out of memory: the scenario asks for more than this "
+            "machine has");
+  EXPECT_TRUE(RunOrOutOfMemory(Autoscaler::kKarpenter, [] {
+                return absl::StatusOr<RunResult>(RunResult{});
+              }).ok());
+}
 
 TEST(ComputePercentiles, UsesNearestRank) {
   const Percentiles p = ComputePercentiles({5, 1, 4, 2, 3, 6, 7, 8, 9, 10});

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "src/sim/disruption_controller.h"
 #include "src/sim/job_arrivals.h"
 #include "src/sim/karpenter_host.h"
+#include "src/sim/scenario_catalog_check.h"
 #include "src/sim/spot_interruptions.h"
 
 namespace karpenter::sim {
@@ -21,6 +23,23 @@ namespace {
 
 // 2026-01-01T00:00:00Z: objects' timestamps are this plus simulated time.
 constexpr int64_t kEpochUnixSeconds = 1767225600;
+
+}  // namespace
+
+absl::StatusOr<RunResult> RunOrOutOfMemory(Autoscaler autoscaler,
+                                           const std::function<absl::StatusOr<RunResult>()>& run) {
+  // Inputs are held to limits where they are read; this is the last resort, and on a run's own
+  // thread an escaping exception would call std::terminate.
+  try {
+    return run();
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError(fmt::format(
+        "the {} run ran out of memory: the scenario asks for more than this machine has",
+        AutoscalerName(autoscaler)));
+  }
+}
+
+namespace {
 
 std::string StepTarget(const Step& step) {
   return step.target.empty() ? std::to_string(step.objects.size()) + " objects" : step.target;
@@ -208,14 +227,7 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
 absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
                                       const cloudprovider::Catalog& catalog, EventLog& log,
                                       const ProgressCallback& progress, RunMode mode) {
-  // A pinned price for an offering the catalog does not have would silently price nothing.
-  for (const auto& [offering, price] : scenario.spot_prices.prices) {
-    const auto& [type_name, zone] = offering;
-    if (!catalog.OffersSpot(type_name, zone)) {
-      return absl::InvalidArgumentError(fmt::format(
-          "spotPrices.prices: the catalog has no spot offering of {} in {}", type_name, zone));
-    }
-  }
+  KP_RETURN_IF_ERROR(CheckScenarioAgainstCatalog(scenario, catalog));
   SimReport report;
   report.scenario = scenario.name;
   report.seed = seed;
@@ -228,8 +240,9 @@ absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
   if (mode == RunMode::kParallel && runs > 1) {
     LaggingProgress lagging(scenario.autoscalers, progress);
     auto run = [&](size_t i) {
-      results[i] =
-          RunOne(scenario, scenario.autoscalers[i], seed, catalog, logs[i], lagging.ForRun(i));
+      results[i] = RunOrOutOfMemory(scenario.autoscalers[i], [&] {
+        return RunOne(scenario, scenario.autoscalers[i], seed, catalog, logs[i], lagging.ForRun(i));
+      });
     };
     std::vector<std::thread> threads;
     for (size_t i = 1; i < runs; ++i) threads.emplace_back(run, i);
@@ -237,8 +250,9 @@ absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
     for (std::thread& thread : threads) thread.join();
   } else {
     for (size_t i = 0; i < runs; ++i) {
-      results[i] =
-          RunOne(scenario, scenario.autoscalers[i], seed, catalog, logs[i], progress, mode);
+      results[i] = RunOrOutOfMemory(scenario.autoscalers[i], [&] {
+        return RunOne(scenario, scenario.autoscalers[i], seed, catalog, logs[i], progress, mode);
+      });
       if (!results[i].ok()) break;
     }
   }

@@ -113,7 +113,13 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
                                  const ProgressCallback& progress = {},
                                  RunMode mode = RunMode::kParallel);
 
-// Every autoscaler of the scenario.
+// `run`, with a std::bad_alloc (from the run or from a worker thread of its disruption
+// controller) turned into a ResourceExhausted error naming the run.
+absl::StatusOr<RunResult> RunOrOutOfMemory(Autoscaler autoscaler,
+                                           const std::function<absl::StatusOr<RunResult>()>& run);
+
+// Every autoscaler of the scenario, once the scenario is checked against the catalog
+// (scenario_catalog_check.h).
 absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
                                       const cloudprovider::Catalog& catalog, EventLog& log,
                                       const ProgressCallback& progress = {},

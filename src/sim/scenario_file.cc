@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "fmt/format.h"
 #include "src/api/input_file.h"
+#include "src/api/utf8.h"
 #include "src/api/validation.h"
 #include "src/api/yaml_document_scan.h"
 #include "src/api/yaml_hang_guard.h"
@@ -376,7 +377,15 @@ void ParseRoot(ScenarioReader& reader, const YAML::Node& root, Scenario& scenari
     for (size_t i = 0; i < names.size(); ++i) {
       std::optional<Autoscaler> autoscaler =
           ParseAutoscaler(reader, root["autoscalers"][i], fmt::format("autoscalers[{}]", i));
-      if (autoscaler) scenario.autoscalers.push_back(*autoscaler);
+      if (!autoscaler) continue;
+      // Each run is reported under its autoscaler's name: a second run would repeat a JSON key.
+      if (std::find(scenario.autoscalers.begin(), scenario.autoscalers.end(), *autoscaler) !=
+          scenario.autoscalers.end()) {
+        reader.Error(fmt::format("autoscalers[{}]", i),
+                     fmt::format("duplicate value \"{}\"", names[i]));
+        continue;
+      }
+      scenario.autoscalers.push_back(*autoscaler);
     }
   }
   if (root["latency"]) ParseLatency(reader, root["latency"], scenario);
@@ -417,8 +426,9 @@ absl::StatusOr<Scenario> ParseScenario(std::string_view yaml, std::string_view s
   ScenarioReader reader{std::string(source)};
   // The manifest reader's guards: input that hangs yaml-cpp, and the nesting limit (yaml-cpp's
   // own guard only says "bad file").
-  for (absl::Status guard :
-       {api::CheckNoTopLevelFlowEntry(yaml), api::CheckYamlDocumentsAdvance(yaml)}) {
+  // Invalid UTF-8 would reach the report's HTML and JSON (a name, a note, a description).
+  for (absl::Status guard : {api::CheckUtf8(yaml), api::CheckNoTopLevelFlowEntry(yaml),
+                             api::CheckYamlDocumentsAdvance(yaml)}) {
     if (!guard.ok()) {
       return absl::InvalidArgumentError(
           fmt::format("{}: {}", source, EscapeControlCharacters(std::string(guard.message()))));

@@ -319,6 +319,22 @@ TEST(ParseScenario, ControlCharactersInTheFileStayEscapedInTheReport) {
   }
 }
 
+TEST(ParseScenario, InvalidUtf8IsRefusedWhereItIsRead) {
+  // It reached the HTML report through a note.
+  EXPECT_EQ(ErrorsOf(std::string(kMinimal) + "description: \"caf\xE9 \xFF\"\n"),
+            "s.yaml: line 27, column 18: invalid UTF-8 (byte 0xe9)");
+  EXPECT_EQ(ErrorsOf(std::string(kMinimal) + "description: \"caf\xC3\xA9\"\n"), "");
+}
+
+TEST(ParseScenario, AnAutoscalerNamedTwiceIsAnError) {
+  // Each run is reported under its autoscaler's name; a second one printed a JSON key twice.
+  EXPECT_NE(ErrorsOf(std::string(kMinimal) + "autoscalers: [karpenter, cluster-autoscaler, "
+                                             "karpenter]\n")
+                .find("s.yaml: autoscalers[2]: duplicate value \"karpenter\""),
+            std::string::npos)
+      << ErrorsOf(std::string(kMinimal) + "autoscalers: [karpenter, karpenter]\n");
+}
+
 TEST(ParseScenario, TopLevelCommaIsReportedWithTheFile) {
   EXPECT_EQ(ErrorsOf("[a],\n").rfind("s.yaml: line 1, column ", 0), 0u) << ErrorsOf("[a],\n");
 }
