@@ -35,7 +35,7 @@ absl::StatusOr<ReconcileResult> NodeClaimLifecycle::Finalize(api::NodeClaim& cla
   const std::string deadline_key(api::kNodeClaimTerminationTimestampAnnotationKey);
   if (claim.spec.termination_grace_period && !claim.metadata.annotations.contains(deadline_key)) {
     const std::string deadline =
-        (*claim.metadata.deletion_timestamp + *claim.spec.termination_grace_period).Rfc3339();
+        (*claim.metadata.deletion_timestamp + claim.spec.termination_grace_period->value).Rfc3339();
     nlohmann::json patch;
     patch["metadata"]["resourceVersion"] = claim.metadata.resource_version;
     patch["metadata"]["annotations"][deadline_key] = deadline;

@@ -71,7 +71,7 @@ ReconcileResult Requeue() { return ReconcileResult{std::nullopt, true}; }
 
 std::string_view TerminationMode(const api::NodeClaim& claim) {
   if (!claim.spec.termination_grace_period) return "graceful";
-  return claim.spec.termination_grace_period->Nanos() <= 0 ? "forceful" : "eventual";
+  return claim.spec.termination_grace_period->value.Nanos() <= 0 ? "forceful" : "eventual";
 }
 
 NodeClaimLifecycle::NodeClaimLifecycle(LifecycleSeams seams)
