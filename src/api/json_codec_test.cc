@@ -82,8 +82,8 @@ TEST(JsonCodec, ReportsTypeErrorsWithFieldPaths) {
   EXPECT_TRUE(report.errors.Contains("tags[0]"));
   EXPECT_TRUE(report.errors.Contains("resources[cpu]"));
   EXPECT_TRUE(report.errors.Contains("taints[0].key"));
-  EXPECT_EQ(report.errors.errors()[0].message,
-            "Invalid value: \"integer\": must be of type string");
+  // The value is quoted as the input wrote it, not as its JSON type (issue #27).
+  EXPECT_EQ(report.errors.errors()[0].message, "Invalid value: 5: must be of type string");
 }
 
 TEST(JsonCodec, DuplicateKeysAreFieldErrors) {

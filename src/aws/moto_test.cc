@@ -180,7 +180,6 @@ TEST_F(MotoSts, WebIdentityCredentialsComeFromSts) {
       {"AWS_WEB_IDENTITY_TOKEN_FILE", token_file}});
   CredentialChain chain(*transport_, env, clock_);
   auto credentials = chain.Get();
-  std::remove(token_file.c_str());
   ASSERT_TRUE(credentials.ok()) << credentials.status();
   EXPECT_EQ(credentials->source, "web-identity");
   EXPECT_FALSE(credentials->access_key_id.empty());
@@ -191,6 +190,7 @@ TEST_F(MotoSts, WebIdentityCredentialsComeFromSts) {
   ASSERT_TRUE(endpoint.ok());
   AwsClient client(AwsContext{*transport_, chain, clock_, random_, quota_}, *endpoint);
   auto identity = StsClient(client).GetCallerIdentity();
+  std::remove(token_file.c_str());
   ASSERT_TRUE(identity.ok()) << identity.status();
   EXPECT_TRUE(absl::StrContains(identity->arn, "assumed-role/KarpenterController"))
       << identity->arn;

@@ -86,6 +86,8 @@ absl::StatusOr<ReconcileResult> NodeTermination::Reconcile(const std::string& no
     if (!deleted.ok() && !absl::IsNotFound(deleted)) {
       return absl::Status(deleted.code(), absl::StrCat("deleting nodeclaim, ", deleted.message()));
     }
+    // Read it back: the deletion moved its resourceVersion, and its status is written below.
+    claim = seams_.reader.NodeClaimByProviderId(node.spec.provider_id);
   }
 
   // An instance the cloud no longer has, behind a Node whose kubelet is silent, has nothing

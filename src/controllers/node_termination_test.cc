@@ -48,8 +48,11 @@ struct Fixture {
     claim = std::get<api::NodeClaim>(cloud.Create(claim));
     provider_id = claim.status.provider_id;
     claim.status.conditions = {{.type = "DisruptionReason", .status = "True", .reason = "Drifted"}};
-    EXPECT_TRUE(cluster.Create(claim).ok());
-    EXPECT_TRUE(cluster.UpdateStatus(Get<api::NodeClaim>("NodeClaim", "", "default-abc")).ok());
+    // The API server drops status on create; it is written through the status subresource.
+    const api::NodeClaimStatus status = claim.status;
+    claim = std::get<api::NodeClaim>(*cluster.Create(claim));
+    claim.status = status;
+    EXPECT_TRUE(cluster.UpdateStatus(claim).ok());
     api::Node node;
     node.metadata.name = "n1";
     node.metadata.labels[std::string(api::kNodePoolLabelKey)] = "default";
