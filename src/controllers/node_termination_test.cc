@@ -83,6 +83,16 @@ struct Fixture {
     ASSERT_TRUE(cluster.Create(pod).ok());
   }
 
+  // The attach-detach controller's record of volume `pv` attached to n1.
+  void AttachVolume(const std::string& name, const std::string& pv) {
+    api::VolumeAttachment attachment;
+    attachment.metadata.name = name;
+    attachment.spec.attacher = "ebs.csi.aws.com";
+    attachment.spec.node_name = "n1";
+    attachment.spec.source.persistent_volume_name = pv;
+    ASSERT_TRUE(cluster.Create(attachment).ok());
+  }
+
   ReconcileResult Reconcile() {
     absl::StatusOr<ReconcileResult> result = termination.Reconcile("n1");
     EXPECT_TRUE(result.ok()) << result.status();
@@ -176,12 +186,7 @@ TEST(NodeTermination, ANotReadyNodeWhoseInstanceIsGoneIsLetGoWithoutADrain) {
 
 TEST(NodeTermination, AttachedVolumesOfDrainedPodsHoldTheInstanceUntilDetached) {
   Fixture f;
-  api::VolumeAttachment attachment;
-  attachment.metadata.name = "csi-1";
-  attachment.spec.attacher = "ebs.csi.aws.com";
-  attachment.spec.node_name = "n1";
-  attachment.spec.source.persistent_volume_name = "pv-1";
-  ASSERT_TRUE(f.cluster.Create(attachment).ok());
+  f.AttachVolume("csi-1", "pv-1");
   ASSERT_TRUE(f.cluster.Delete({"Node", "", "n1"}).ok());
   f.Reconcile();
   f.clock.Advance(5000);
@@ -200,12 +205,7 @@ TEST(NodeTermination, PastTheGracePeriodVolumesNoLongerHoldTheInstance) {
   claim.metadata.annotations[std::string(api::kNodeClaimTerminationTimestampAnnotationKey)] =
       (f.clock.Now() + api::Duration::FromSeconds(10)).Rfc3339();
   ASSERT_TRUE(f.cluster.Update(claim).ok());
-  api::VolumeAttachment attachment;
-  attachment.metadata.name = "csi-1";
-  attachment.spec.attacher = "ebs.csi.aws.com";
-  attachment.spec.node_name = "n1";
-  attachment.spec.source.persistent_volume_name = "pv-1";
-  ASSERT_TRUE(f.cluster.Create(attachment).ok());
+  f.AttachVolume("csi-1", "pv-1");
   ASSERT_TRUE(f.cluster.Delete({"Node", "", "n1"}).ok());
   f.Reconcile();
   f.clock.Advance(11'000);
