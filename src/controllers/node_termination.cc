@@ -10,6 +10,9 @@
 #include "src/api/karpenter_labels.h"
 #include "src/api/storage.h"
 #include "src/controllers/conditions.h"
+#include "src/controllers/nodeclaim_lifecycle.h"
+#include "src/controllers/object_fields.h"
+#include "src/disruption/node_state.h"
 #include "src/state/pod_predicates.h"
 
 namespace karpenter::controllers {
@@ -18,10 +21,18 @@ namespace {
 // Upstream's node termination work queue: per-node backoff from 100 ms to 10 s.
 constexpr RateLimits kTerminationRateLimits{100, 10 * 1000, 10, 100};
 constexpr int64_t kStepRequeueMillis = 1000;
-constexpr int64_t kInstanceTerminationPollMillis = 5000;
 // A pod terminating for longer than this past its deletion time is given up on: the instance
 // going will stop it.
 constexpr int64_t kStuckTerminatingMillis = 60 * 1000;
+
+// Upstream's pod.IsDrainable: a pod the drain waits for — not one that tolerates the disrupted
+// taint, not a static pod, not one stuck terminating past its deletion time (the instance going
+// will stop it).
+bool IsDrainable(const api::Pod& pod, const Clock& clock) {
+  const bool stuck = pod.metadata.deletion_timestamp &&
+                     MillisSince(clock, pod.metadata.deletion_timestamp) > kStuckTerminatingMillis;
+  return !state::ToleratesDisruptedNoScheduleTaint(pod) && !state::IsOwnedByNode(pod) && !stuck;
+}
 
 bool Empty(const ReconcileResult& result) {
   return !result.requeue && !result.requeue_after_millis;
@@ -30,18 +41,6 @@ bool Empty(const ReconcileResult& result) {
 bool IsCritical(const api::Pod& pod) {
   return pod.spec.priority_class_name == "system-cluster-critical" ||
          pod.spec.priority_class_name == "system-node-critical";
-}
-
-bool NodeReady(const api::Node& node) {
-  return std::any_of(node.status.conditions.begin(), node.status.conditions.end(),
-                     [](const api::NodeCondition& condition) {
-                       return condition.type == "Ready" && condition.status == "True";
-                     });
-}
-
-std::string Label(const std::map<std::string, std::string>& labels, std::string_view key) {
-  auto it = labels.find(std::string(key));
-  return it == labels.end() ? std::string() : it->second;
 }
 
 }  // namespace
@@ -92,7 +91,7 @@ absl::StatusOr<ReconcileResult> NodeTermination::Reconcile(const std::string& no
 
   // An instance the cloud no longer has, behind a Node whose kubelet is silent, has nothing
   // left to drain.
-  if (!NodeReady(node)) {
+  if (!disruption::IsNodeReady(node)) {
     CloudOr<api::NodeClaim> instance = seams_.cloud.Get(node.spec.provider_id);
     if (const auto* error = std::get_if<CloudError>(&instance)) {
       if (error->kind == CloudErrorKind::kNotFound) {
@@ -140,16 +139,10 @@ absl::StatusOr<ReconcileResult> NodeTermination::Reconcile(const std::string& no
       return absl::Status(written.status().code(),
                           absl::StrCat("updating nodeclaim, ", written.status().message()));
     }
-    auto drained = [](const api::NodeClaim& c) {
-      return std::any_of(c.status.conditions.begin(), c.status.conditions.end(),
-                         [](const api::Condition& condition) {
-                           return condition.type == api::kConditionTypeDrained &&
-                                  condition.status == "True";
-                         });
-    };
-    if (written.ok() && !drained(*stored) && drained(*claim)) {
+    if (written.ok() && disruption::TrueCondition(*stored, api::kConditionTypeDrained) == nullptr &&
+        disruption::TrueCondition(*claim, api::kConditionTypeDrained) != nullptr) {
       seams_.metrics.Add("karpenter_nodes_drained_total",
-                         {{"nodepool", Label(node.metadata.labels, api::kNodePoolLabelKey)}}, 1);
+                         {{"nodepool", LabelOf(node.metadata.labels, api::kNodePoolLabelKey)}}, 1);
     }
   }
   if (!result.ok() || !Empty(*result)) return result;
@@ -188,15 +181,7 @@ size_t NodeTermination::Drain(const api::Node& node, const std::optional<api::Ti
   std::vector<api::Pod> tiers[4];
   size_t waiting = 0;
   for (api::Pod& pod : seams_.reader.PodsOnNode(node.metadata.name)) {
-    if (state::IsTerminal(pod) || state::ToleratesDisruptedNoScheduleTaint(pod) ||
-        state::IsOwnedByNode(pod)) {
-      continue;
-    }
-    if (pod.metadata.deletion_timestamp &&
-        (now - *pod.metadata.deletion_timestamp).Nanos() / api::Duration::kMillisecond >
-            kStuckTerminatingMillis) {
-      continue;
-    }
+    if (state::IsTerminal(pod) || !IsDrainable(pod, seams_.clock)) continue;
     ++waiting;
     if (NeedsForceDelete(pod, deadline, now)) {
       force.push_back(std::move(pod));
@@ -234,9 +219,7 @@ absl::StatusOr<ReconcileResult> NodeTermination::AwaitDrain(
   if (conditions) {
     const api::Condition* drained = conditions->Get(api::kConditionTypeDrained);
     if (drained->status == "Unknown" && drained->last_transition_time &&
-        (seams_.clock.Now() - *drained->last_transition_time).Nanos() /
-                api::Duration::kMillisecond <
-            kMinDrainMillis) {
+        MillisSince(seams_.clock, drained->last_transition_time) < kMinDrainMillis) {
       return ReconcileResult{kStepRequeueMillis, false};
     }
     conditions->SetTrue(api::kConditionTypeDrained);
@@ -256,15 +239,8 @@ std::vector<std::string> NodeTermination::PendingVolumeAttachments(const api::No
   if (attached.empty()) return {};
   // Volumes of pods the drain leaves in place stay attached until the instance goes.
   std::set<std::string> kept_volumes;
-  const api::Time now = seams_.clock.Now();
   for (const api::Pod& pod : seams_.reader.PodsOnNode(node.metadata.name)) {
-    const bool stuck =
-        pod.metadata.deletion_timestamp &&
-        (now - *pod.metadata.deletion_timestamp).Nanos() / api::Duration::kMillisecond >
-            kStuckTerminatingMillis;
-    const bool drainable =
-        !state::ToleratesDisruptedNoScheduleTaint(pod) && !stuck && !state::IsOwnedByNode(pod);
-    if (drainable) continue;
+    if (IsDrainable(pod, seams_.clock)) continue;
     for (const api::Volume& volume : pod.spec.volumes) {
       std::string claim_name;
       if (volume.persistent_volume_claim) {
@@ -343,10 +319,10 @@ absl::Status NodeTermination::RemoveFinalizer(const api::Node& node) {
   absl::StatusOr<api::Object> patched =
       seams_.writer.MergePatch(ObjectKey{"Node", "", node.metadata.name}, patch.dump());
   if (!patched.ok()) return patched.status();
-  const std::string pool = Label(node.metadata.labels, api::kNodePoolLabelKey);
+  const std::string pool = LabelOf(node.metadata.labels, api::kNodePoolLabelKey);
   seams_.metrics.Add(
       "karpenter_nodes_terminated_total",
-      {{"nodepool", pool}, {"zone", Label(node.metadata.labels, api::kLabelTopologyZone)}}, 1);
+      {{"nodepool", pool}, {"zone", LabelOf(node.metadata.labels, api::kLabelTopologyZone)}}, 1);
   const api::Time now = seams_.clock.Now();
   seams_.metrics.Observe("karpenter_nodes_termination_duration_seconds", {{"nodepool", pool}},
                          (now - *node.metadata.deletion_timestamp).Seconds());

@@ -7,31 +7,22 @@
 #include "src/api/karpenter_labels.h"
 #include "src/api/nodeclaim.h"
 #include "src/controllers/nodeclaim_lifecycle.h"
+#include "src/controllers/object_fields.h"
+#include "src/disruption/node_state.h"
 #include "src/state/pod_predicates.h"
 
 namespace karpenter::controllers {
 namespace {
 
-std::string LabelOf(const api::NodeClaim& claim, std::string_view key) {
-  auto it = claim.metadata.labels.find(std::string(key));
-  return it == claim.metadata.labels.end() ? std::string() : it->second;
-}
-
-bool IsRegistered(const api::NodeClaim& claim) {
-  for (const api::Condition& condition : claim.status.conditions) {
-    if (condition.type == api::kConditionTypeRegistered) return condition.status == "True";
-  }
-  return false;
-}
-
 // Counts a NodeClaim deleted for `reason` and the pods it was running that must move.
 void CountDisrupted(const api::NodeClaim& claim, std::string_view reason,
                     const ClusterReader& reader, Metrics& metrics) {
-  const MetricLabels labels = {{"reason", std::string(reason)},
-                               {"nodepool", LabelOf(claim, api::kNodePoolLabelKey)},
-                               {"capacity_type", LabelOf(claim, api::kCapacityTypeLabelKey)},
-                               {"consolidation_policy", ""},
-                               {"termination_mode", std::string(TerminationMode(claim))}};
+  const MetricLabels labels = {
+      {"reason", std::string(reason)},
+      {"nodepool", LabelOf(claim.metadata.labels, api::kNodePoolLabelKey)},
+      {"capacity_type", LabelOf(claim.metadata.labels, api::kCapacityTypeLabelKey)},
+      {"consolidation_policy", ""},
+      {"termination_mode", std::string(TerminationMode(claim))}};
   metrics.Add("karpenter_nodeclaims_disrupted_total", labels, 1);
   size_t pods = 0;
   if (!claim.status.node_name.empty()) {
@@ -95,16 +86,13 @@ absl::StatusOr<ReconcileResult> NodeClaimGarbageCollection::Reconcile() {
     const auto* claim = std::get_if<api::NodeClaim>(&object);
     // Unregistered NodeClaims are left to the registration timeout: the cloud's list alone is
     // not trusted to delete them.
-    if (claim == nullptr || claim->metadata.deletion_timestamp || !IsRegistered(*claim) ||
+    if (claim == nullptr || claim->metadata.deletion_timestamp ||
+        disruption::TrueCondition(*claim, api::kConditionTypeRegistered) == nullptr ||
         alive.contains(claim->status.provider_id)) {
       continue;
     }
-    if (std::optional<api::Node> node = seams_.reader.NodeByProviderId(claim->status.provider_id)) {
-      const bool ready = std::any_of(
-          node->status.conditions.begin(), node->status.conditions.end(),
-          [](const api::NodeCondition& c) { return c.type == "Ready" && c.status == "True"; });
-      if (ready) continue;
-    }
+    std::optional<api::Node> node = seams_.reader.NodeByProviderId(claim->status.provider_id);
+    if (node && disruption::IsNodeReady(*node)) continue;
     absl::Status deleted = seams_.writer.Delete(ObjectKey{"NodeClaim", "", claim->metadata.name});
     if (absl::IsNotFound(deleted)) continue;
     if (!deleted.ok()) {

@@ -7,21 +7,10 @@
 #include "nlohmann/json.hpp"
 #include "src/api/karpenter_labels.h"
 #include "src/controllers/nodeclaim_lifecycle.h"
+#include "src/controllers/object_fields.h"
 
 namespace karpenter::controllers {
-namespace {
-
-std::string LabelOf(const api::NodeClaim& claim, std::string_view key) {
-  auto it = claim.metadata.labels.find(std::string(key));
-  return it == claim.metadata.labels.end() ? std::string() : it->second;
-}
-
-double SecondsSince(const Clock& clock, const std::optional<api::Time>& since) {
-  if (!since) return 0;
-  return (clock.Now() - *since).Seconds();
-}
-
-}  // namespace
+namespace {}  // namespace
 
 absl::StatusOr<ReconcileResult> NodeClaimLifecycle::Finalize(api::NodeClaim& claim) {
   auto& finalizers = claim.metadata.finalizers;
@@ -89,7 +78,7 @@ absl::StatusOr<ReconcileResult> NodeClaimLifecycle::Finalize(api::NodeClaim& cla
     const api::Condition* terminating = conditions.Get(api::kConditionTypeInstanceTerminating);
     seams_.metrics.Observe(
         "karpenter_nodeclaims_instance_termination_duration_seconds",
-        {{"nodepool", LabelOf(claim, api::kNodePoolLabelKey)}},
+        {{"nodepool", LabelOf(claim.metadata.labels, api::kNodePoolLabelKey)}},
         SecondsSince(seams_.clock, terminating ? terminating->last_transition_time : std::nullopt));
   }
 
@@ -107,12 +96,12 @@ absl::StatusOr<ReconcileResult> NodeClaimLifecycle::Finalize(api::NodeClaim& cla
   }
   launched_.erase(claim.metadata.uid);
   seams_.metrics.Observe("karpenter_nodeclaims_termination_duration_seconds",
-                         {{"nodepool", LabelOf(claim, api::kNodePoolLabelKey)}},
+                         {{"nodepool", LabelOf(claim.metadata.labels, api::kNodePoolLabelKey)}},
                          SecondsSince(seams_.clock, claim.metadata.deletion_timestamp));
   seams_.metrics.Add("karpenter_nodeclaims_terminated_total",
-                     {{"nodepool", LabelOf(claim, api::kNodePoolLabelKey)},
-                      {"capacity_type", LabelOf(claim, api::kCapacityTypeLabelKey)},
-                      {"zone", LabelOf(claim, api::kLabelTopologyZone)}},
+                     {{"nodepool", LabelOf(claim.metadata.labels, api::kNodePoolLabelKey)},
+                      {"capacity_type", LabelOf(claim.metadata.labels, api::kCapacityTypeLabelKey)},
+                      {"zone", LabelOf(claim.metadata.labels, api::kLabelTopologyZone)}},
                      1);
   return ReconcileResult{};
 }

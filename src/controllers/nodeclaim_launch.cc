@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/api/karpenter_labels.h"
 #include "src/controllers/nodeclaim_lifecycle.h"
+#include "src/controllers/object_fields.h"
 
 namespace karpenter::controllers {
 namespace {
@@ -37,11 +38,6 @@ std::optional<api::NodePool> GetNodePool(const ClusterReader& reader, const std:
   if (!object) return std::nullopt;
   if (auto* pool = std::get_if<api::NodePool>(&*object)) return std::move(*pool);
   return std::nullopt;
-}
-
-int64_t MillisSince(const Clock& clock, const std::optional<api::Time>& since) {
-  if (!since) return 0;
-  return (clock.Now() - *since).Nanos() / api::Duration::kMillisecond;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
 #include "src/api/karpenter_labels.h"
+#include "src/controllers/object_fields.h"
 
 namespace karpenter::controllers {
 namespace {
@@ -46,11 +47,6 @@ nlohmann::json MapDiff(const std::map<std::string, std::string>& before,
     if (!after.contains(key)) diff[key] = nullptr;
   }
   return diff;
-}
-
-std::string Label(const api::NodeClaim& claim, std::string_view key) {
-  auto it = claim.metadata.labels.find(std::string(key));
-  return it == claim.metadata.labels.end() ? std::string() : it->second;
 }
 
 ReconcileResult Min(const ReconcileResult& a, const ReconcileResult& b) {
@@ -175,8 +171,8 @@ absl::Status NodeClaimLifecycle::DeleteForReason(const api::NodeClaim& claim,
   }
   seams_.metrics.Add("karpenter_nodeclaims_disrupted_total",
                      {{"reason", std::string(reason)},
-                      {"nodepool", Label(claim, api::kNodePoolLabelKey)},
-                      {"capacity_type", Label(claim, api::kCapacityTypeLabelKey)},
+                      {"nodepool", LabelOf(claim.metadata.labels, api::kNodePoolLabelKey)},
+                      {"capacity_type", LabelOf(claim.metadata.labels, api::kCapacityTypeLabelKey)},
                       {"consolidation_policy", ""},
                       {"termination_mode", std::string(TerminationMode(claim))}},
                      1);

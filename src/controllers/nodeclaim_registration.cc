@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/api/karpenter_labels.h"
 #include "src/controllers/nodeclaim_lifecycle.h"
+#include "src/disruption/node_state.h"
 
 namespace karpenter::controllers {
 namespace {
@@ -45,13 +46,6 @@ bool IsKnownEphemeralTaint(const api::Taint& taint) {
 std::string TaintString(const api::Taint& taint) {
   return taint.value.empty() ? absl::StrCat(taint.key, ":", taint.effect)
                              : absl::StrCat(taint.key, "=", taint.value, ":", taint.effect);
-}
-
-bool NodeReady(const api::Node& node) {
-  return std::any_of(node.status.conditions.begin(), node.status.conditions.end(),
-                     [](const api::NodeCondition& condition) {
-                       return condition.type == "Ready" && condition.status == "True";
-                     });
 }
 
 // The NodeClaim's view pushed onto its Node: finalizer, owner, labels, annotations and (unless
@@ -146,7 +140,7 @@ absl::StatusOr<ReconcileResult> NodeClaimLifecycle::Initialize(api::NodeClaim& c
                           "Node not registered with cluster");
     return ReconcileResult{};
   }
-  if (!NodeReady(*node)) {
+  if (!disruption::IsNodeReady(*node)) {
     conditions.SetUnknown(api::kConditionTypeInitialized, "NodeNotReady",
                           "Node status is NotReady");
     return ReconcileResult{};
