@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/api/karpenter_labels.h"
+#include "src/controllers/cluster_snapshot.h"
 #include "src/provisioning/plan.h"
 #include "src/state/pending.h"
 #include "src/state/snapshot.h"
@@ -35,20 +36,6 @@ api::NodeSelectorRequirementWithMinValues ToApi(const scheduling::Requirement& r
     out.values.assign(values.begin(), values.end());
   }
   return out;
-}
-
-absl::StatusOr<state::ClusterSnapshot> SnapshotOf(const ClusterReader& reader) {
-  std::vector<state::SourcedObject> objects;
-  for (std::string_view kind :
-       {"NodePool", "NodeClaim", "EC2NodeClass", "Pod", "Node", "DaemonSet", "PodDisruptionBudget",
-        "PersistentVolume", "PersistentVolumeClaim", "StorageClass", "CSINode"}) {
-    for (api::Object& object : reader.List(kind)) {
-      objects.push_back(state::SourcedObject{std::move(object), std::string(kind)});
-    }
-  }
-  // The API's pods are the workloads' pods already: nothing is expanded from controllers.
-  return state::ClusterSnapshot::FromObjects(std::move(objects),
-                                             state::SnapshotOptions{.expand_workloads = false});
 }
 
 void Nominate(EventRecorder& recorder, const ClusterReader& reader, const std::string& pod_key,

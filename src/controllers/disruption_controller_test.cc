@@ -1,0 +1,350 @@
+#include "src/controllers/disruption_controller.h"
+
+#include <algorithm>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "src/api/karpenter_labels.h"
+#include "src/api/manifest.h"
+#include "src/api/nodeclaim.h"
+#include "src/disruption/disruption_test_util.h"
+#include "src/fakes/fake_clock.h"
+#include "src/fakes/fake_event_recorder.h"
+#include "src/fakes/fake_kube_cluster.h"
+#include "src/metrics/karpenter_metrics.h"
+#include "src/metrics/registry.h"
+
+namespace karpenter::controllers {
+namespace {
+
+using disruption::testing::NodeSpec;
+using disruption::testing::NodeYaml;
+using disruption::testing::PodSpec;
+using disruption::testing::PodYaml;
+
+constexpr char kNodePool[] = R"(apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: default}
+spec:
+  disruption:
+    consolidationPolicy: WhenEmptyOrUnderutilized
+    consolidateAfter: 0s
+    budgets: [{nodes: '100%'}]
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements:
+      - {key: karpenter.k8s.aws/instance-family, operator: In, values: [m5]}
+      - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+)";
+
+struct Fixture {
+  fakes::FakeClock clock;
+  fakes::FakeKubeCluster cluster{clock};
+  fakes::FakeEventRecorder events;
+  metrics::Registry metrics{metrics::KarpenterCatalog()};
+  DisruptionController controller{DisruptionSeams{clock, cluster, cluster, events, metrics},
+                                  DisruptionControllerOptions{}};
+
+  Fixture() { Apply({disruption::testing::kNodeClass, kNodePool}); }
+
+  // Creates each object as a client would, then writes its status as its owner would.
+  void Apply(const std::vector<std::string>& documents) {
+    absl::StatusOr<std::vector<api::Manifest>> manifests =
+        api::DecodeManifests(disruption::testing::Join(documents), "test.yaml");
+    ASSERT_TRUE(manifests.ok()) << manifests.status();
+    for (api::Manifest& manifest : *manifests) {
+      api::Object wanted = std::move(*manifest.object);
+      absl::StatusOr<api::Object> created = cluster.Create(wanted);
+      ASSERT_TRUE(created.ok()) << created.status();
+      std::visit(
+          [&](auto& stored) {
+            using T = std::decay_t<decltype(stored)>;
+            if constexpr (std::is_same_v<T, api::Node> || std::is_same_v<T, api::NodeClaim> ||
+                          std::is_same_v<T, api::Pod>) {
+              stored.status = std::get<T>(wanted).status;
+              ASSERT_TRUE(cluster.UpdateStatus(stored).ok());
+            }
+          },
+          *created);
+    }
+  }
+
+  std::optional<api::NodeClaim> Claim(const std::string& name) const {
+    std::optional<api::Object> object = cluster.Get({"NodeClaim", "", name});
+    if (!object) return std::nullopt;
+    return std::get<api::NodeClaim>(*object);
+  }
+  api::Node Node(const std::string& name) const {
+    std::optional<api::Object> object = cluster.Get({"Node", "", name});
+    if (!object) {
+      ADD_FAILURE() << "Node " << name << " is gone";
+      return api::Node{};
+    }
+    return std::get<api::Node>(*object);
+  }
+  bool Tainted(const std::string& node) const {
+    const std::vector<api::Taint> taints = Node(node).spec.taints;
+    return std::any_of(taints.begin(), taints.end(), [](const api::Taint& taint) {
+      return taint.key == api::kDisruptedTaintKey && taint.effect == "NoSchedule";
+    });
+  }
+  bool HasDisruptionReason(const std::string& claim) const {
+    const std::optional<api::NodeClaim> stored = Claim(claim);
+    if (!stored) {
+      ADD_FAILURE() << "NodeClaim " << claim << " is gone";
+      return false;
+    }
+    for (const api::Condition& condition : stored->status.conditions) {
+      if (condition.type == api::kConditionTypeDisruptionReason) return true;
+    }
+    return false;
+  }
+  // NodeClaims the controller created (the fixtures' claims are named claim-<node>).
+  std::vector<api::NodeClaim> Replacements() const {
+    std::vector<api::NodeClaim> out;
+    for (const api::Object& object : cluster.List("NodeClaim")) {
+      const auto& claim = std::get<api::NodeClaim>(object);
+      if (!claim.metadata.name.starts_with("claim-")) out.push_back(claim);
+    }
+    return out;
+  }
+  void Initialize(api::NodeClaim claim) {
+    claim.status.conditions.push_back(
+        {.type = std::string(api::kConditionTypeInitialized), .status = "True"});
+    ASSERT_TRUE(cluster.UpdateStatus(claim).ok());
+  }
+  ReconcileResult Poll() {
+    absl::StatusOr<ReconcileResult> result = controller.Reconcile();
+    EXPECT_TRUE(result.ok()) << result.status();
+    return result.ok() ? *result : ReconcileResult{};
+  }
+};
+
+TEST(DisruptionController, AnEmptyNodeGoesAfterValidationAndTheOtherStays) {
+  Fixture f;
+  f.Apply({NodeYaml({.name = "a"}), NodeYaml({.name = "b"}),
+           PodYaml({.name = "p", .node = "a", .cpu = "3"})});
+  // The command waits the validation delay before anything is touched.
+  EXPECT_EQ(f.Poll().requeue_after_millis, std::optional<int64_t>(15'000));
+  EXPECT_FALSE(f.Tainted("b"));
+  EXPECT_TRUE(f.Claim("claim-b").has_value());
+
+  f.clock.Advance(15'000);
+  EXPECT_EQ(f.Poll().requeue_after_millis, std::optional<int64_t>(0));
+  EXPECT_TRUE(f.Tainted("b"));
+  EXPECT_FALSE(f.Tainted("a"));
+  // Nothing replaces an empty node: its NodeClaim is deleted at once.
+  EXPECT_FALSE(f.Claim("claim-b").has_value());
+  EXPECT_TRUE(f.Claim("claim-a").has_value());
+  EXPECT_TRUE(f.Replacements().empty());
+  EXPECT_EQ(f.controller.commands_finished(), 1u);
+  EXPECT_EQ(f.metrics.Value(
+                "karpenter_voluntary_disruption_decisions_total",
+                {{"decision", "delete"}, {"reason", "empty"}, {"consolidation_type", "empty"}}),
+            1);
+  EXPECT_EQ(f.metrics.Value("karpenter_nodeclaims_disrupted_total",
+                            {{"reason", "empty"},
+                             {"nodepool", "default"},
+                             {"capacity_type", "on-demand"},
+                             {"consolidation_policy", "when_empty_or_underutilized"},
+                             {"termination_mode", "graceful"}}),
+            1);
+  EXPECT_EQ(f.events.Count("DisruptionTerminating"), 2u);
+}
+
+TEST(DisruptionController, AReplacementMustBeInitializedBeforeTheCandidateIsDeleted) {
+  Fixture f;
+  // An m5.xlarge holding 100m: a smaller m5 costs less.
+  f.Apply({NodeYaml({.name = "big"}), PodYaml({.name = "p", .node = "big"})});
+  EXPECT_EQ(f.Poll().requeue_after_millis, std::optional<int64_t>(15'000));
+  f.clock.Advance(15'000);
+  f.Poll();
+  ASSERT_EQ(f.Replacements().size(), 1u);
+  const api::NodeClaim replacement = f.Replacements()[0];
+  EXPECT_EQ(replacement.metadata.labels.at(std::string(api::kNodePoolLabelKey)), "default");
+  EXPECT_TRUE(f.Tainted("big"));
+  EXPECT_TRUE(f.HasDisruptionReason("claim-big"));
+  EXPECT_EQ(f.controller.queued_commands(), 1u);
+  EXPECT_EQ(
+      f.metrics.Value(
+          "karpenter_nodeclaims_created_total",
+          {{"reason", "underutilized"}, {"nodepool", "default"}, {"min_values_relaxed", "false"}}),
+      1);
+
+  // Seconds pass; the replacement is still launching: the candidate stays.
+  f.clock.Advance(30'000);
+  EXPECT_TRUE(f.Claim("claim-big").has_value());
+  EXPECT_GE(f.events.Count("DisruptionWaitingReadiness"), 1u);
+
+  f.Initialize(replacement);
+  f.clock.Advance(1'000);
+  EXPECT_FALSE(f.Claim("claim-big").has_value());
+  EXPECT_EQ(f.controller.queued_commands(), 0u);
+  EXPECT_EQ(f.controller.commands_finished(), 1u);
+  EXPECT_EQ(f.metrics.Value("karpenter_pods_disruption_initiated_total",
+                            {{"reason", "underutilized"},
+                             {"nodepool", "default"},
+                             {"capacity_type", "on-demand"},
+                             {"consolidation_policy", "when_empty_or_underutilized"},
+                             {"termination_mode", "graceful"}}),
+            1);
+}
+
+TEST(DisruptionController, AReplacementThatDisappearsRollsTheCommandBack) {
+  Fixture f;
+  f.Apply({NodeYaml({.name = "big"}), PodYaml({.name = "p", .node = "big"})});
+  f.Poll();
+  f.clock.Advance(15'000);
+  f.Poll();
+  ASSERT_EQ(f.Replacements().size(), 1u);
+  f.clock.Advance(1'000);  // the queue sees the replacement once
+  // Its launch found no capacity: the lifecycle controller deleted it.
+  ASSERT_TRUE(f.cluster.Delete({"NodeClaim", "", f.Replacements()[0].metadata.name}).ok());
+  f.clock.Advance(1'000);
+  EXPECT_EQ(f.controller.commands_rolled_back(), 1u);
+  EXPECT_FALSE(f.Tainted("big"));
+  EXPECT_FALSE(f.HasDisruptionReason("claim-big"));
+  EXPECT_TRUE(f.Claim("claim-big").has_value());
+  EXPECT_EQ(
+      f.metrics.Value(
+          "karpenter_voluntary_disruption_queue_failures_total",
+          {{"decision", "replace"}, {"reason", "underutilized"}, {"consolidation_type", "single"}}),
+      1);
+}
+
+TEST(DisruptionController, AReplacementThatNeverInitializesTimesOut) {
+  Fixture f;
+  f.Apply({NodeYaml({.name = "big"}), PodYaml({.name = "p", .node = "big"})});
+  f.Poll();
+  f.clock.Advance(15'000);
+  f.Poll();
+  ASSERT_EQ(f.Replacements().size(), 1u);
+  // The retry timeout of a lone command is its floor, 10 minutes.
+  f.clock.Advance(10 * 60 * 1000);
+  EXPECT_EQ(f.controller.commands_rolled_back(), 0u);
+  f.clock.Advance(2'000);
+  EXPECT_EQ(f.controller.commands_rolled_back(), 1u);
+  EXPECT_FALSE(f.Tainted("big"));
+  EXPECT_TRUE(f.Claim("claim-big").has_value());
+}
+
+TEST(DisruptionController, AFailedReplacementCreateUntaintsTheCandidates) {
+  Fixture f;
+  f.Apply({NodeYaml({.name = "big"}), PodYaml({.name = "p", .node = "big"})});
+  f.Poll();
+  f.clock.Advance(15'000);
+  f.cluster.FailNext(fakes::FakeKubeCluster::Verb::kCreate,
+                     absl::UnavailableError("apiserver down"));
+  absl::StatusOr<ReconcileResult> result = f.controller.Reconcile();
+  EXPECT_FALSE(result.ok());
+  EXPECT_FALSE(f.Tainted("big"));
+  EXPECT_FALSE(f.HasDisruptionReason("claim-big"));
+  EXPECT_EQ(f.controller.queued_commands(), 0u);
+  EXPECT_TRUE(f.Replacements().empty());
+}
+
+TEST(DisruptionController, AValidationThatNoLongerHoldsAbandonsTheCommand) {
+  Fixture f;
+  f.Apply({NodeYaml({.name = "a"}), NodeYaml({.name = "b"}),
+           PodYaml({.name = "p", .node = "a", .cpu = "3"})});
+  f.Poll();
+  // A pod lands on the empty node while the command waits.
+  f.Apply({PodYaml({.name = "late", .node = "b", .cpu = "3"})});
+  f.clock.Advance(15'000);
+  f.Poll();
+  EXPECT_EQ(f.controller.validations_failed(), 1u);
+  EXPECT_FALSE(f.Tainted("b"));
+  EXPECT_TRUE(f.Claim("claim-b").has_value());
+  EXPECT_EQ(f.metrics.Value("karpenter_voluntary_disruption_failed_validations_total",
+                            {{"consolidation_type", "empty"}}),
+            1);
+}
+
+TEST(DisruptionController, DriftStartsWithoutWaitingForValidation) {
+  Fixture f;
+  f.Apply({NodeYaml({.name = "old"}), PodYaml({.name = "p", .node = "old", .cpu = "3"})});
+  api::NodeClaim claim = *f.Claim("claim-old");
+  claim.status.conditions.push_back(
+      {.type = std::string(api::kConditionTypeDrifted), .status = "True", .reason = "AMIDrift"});
+  ASSERT_TRUE(f.cluster.UpdateStatus(claim).ok());
+  EXPECT_EQ(f.Poll().requeue_after_millis, std::optional<int64_t>(0));
+  EXPECT_TRUE(f.Tainted("old"));
+  ASSERT_EQ(f.Replacements().size(), 1u);
+  EXPECT_EQ(
+      f.metrics.Value("karpenter_voluntary_disruption_decisions_total",
+                      {{"decision", "replace"}, {"reason", "drifted"}, {"consolidation_type", ""}}),
+      1);
+  f.Initialize(f.Replacements()[0]);
+  f.clock.Advance(1'000);
+  EXPECT_FALSE(f.Claim("claim-old").has_value());
+  // Drift reports no consolidation policy.
+  EXPECT_EQ(
+      f.metrics.Value("karpenter_nodeclaims_disrupted_total", {{"reason", "drifted"},
+                                                               {"nodepool", "default"},
+                                                               {"capacity_type", "on-demand"},
+                                                               {"consolidation_policy", ""},
+                                                               {"termination_mode", "graceful"}}),
+      1);
+}
+
+TEST(DisruptionController, TaintsLeftByAnEarlierRunAreRemoved) {
+  Fixture f;
+  f.Apply({NodeYaml({.name = "a"}), PodYaml({.name = "p", .node = "a", .cpu = "3"})});
+  api::Node node = f.Node("a");
+  node.spec.taints.push_back(
+      api::Taint{.key = std::string(api::kDisruptedTaintKey), .effect = "NoSchedule"});
+  ASSERT_TRUE(f.cluster.Update(node).ok());
+  api::NodeClaim claim = *f.Claim("claim-a");
+  claim.status.conditions.push_back({.type = std::string(api::kConditionTypeDisruptionReason),
+                                     .status = "True",
+                                     .reason = "Underutilized"});
+  ASSERT_TRUE(f.cluster.UpdateStatus(claim).ok());
+  f.Poll();
+  EXPECT_FALSE(f.Tainted("a"));
+  EXPECT_FALSE(f.HasDisruptionReason("claim-a"));
+}
+
+TEST(DisruptionController, ANodeClaimBeingDeletedKeepsItsTaint) {
+  Fixture f;
+  f.Apply({NodeYaml({.name = "a"}), PodYaml({.name = "p", .node = "a", .cpu = "3"})});
+  api::NodeClaim claim = *f.Claim("claim-a");
+  claim.metadata.finalizers = {std::string(api::kTerminationFinalizer)};
+  ASSERT_TRUE(f.cluster.Update(claim).ok());
+  ASSERT_TRUE(f.cluster.Delete({"NodeClaim", "", "claim-a"}).ok());
+  api::Node node = f.Node("a");
+  node.spec.taints.push_back(
+      api::Taint{.key = std::string(api::kDisruptedTaintKey), .effect = "NoSchedule"});
+  ASSERT_TRUE(f.cluster.Update(node).ok());
+  f.Poll();
+  EXPECT_TRUE(f.Tainted("a"));
+}
+
+TEST(DisruptionController, NothingHappensBeforeTheClusterViewIsSynced) {
+  Fixture f;
+  f.Apply({NodeYaml({.name = "a"}), NodeYaml({.name = "b"})});
+  f.cluster.set_synced(false);
+  const size_t writes = f.cluster.writes().size();
+  EXPECT_EQ(f.Poll().requeue_after_millis, std::optional<int64_t>(1'000));
+  EXPECT_EQ(f.cluster.writes().size(), writes);
+}
+
+TEST(DisruptionController, TheLoopPollsValidatesAndDeletesOnItsOwn) {
+  Fixture f;
+  f.Apply({NodeYaml({.name = "a"}), NodeYaml({.name = "b"}),
+           PodYaml({.name = "p", .node = "a", .cpu = "3"})});
+  f.controller.Start();
+  f.clock.Advance(0);
+  EXPECT_TRUE(f.Claim("claim-b").has_value());
+  f.clock.Advance(15'000);
+  EXPECT_FALSE(f.Claim("claim-b").has_value());
+  // The node left is not empty and cannot go cheaper: later polls change nothing.
+  f.clock.Advance(5 * kDisruptionPollMillis);
+  EXPECT_TRUE(f.Claim("claim-a").has_value());
+  EXPECT_EQ(f.controller.commands_started(), 1u);
+}
+
+}  // namespace
+}  // namespace karpenter::controllers

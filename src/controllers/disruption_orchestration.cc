@@ -1,0 +1,341 @@
+// The orchestration half of DisruptionController (upstream queue.go): marking candidates,
+// creating replacements, deleting candidates once the replacements are ready, rolling back.
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "src/api/karpenter_labels.h"
+#include "src/api/nodeclaim.h"
+#include "src/controllers/conditions.h"
+#include "src/controllers/disruption_controller.h"
+#include "src/controllers/nodeclaim_lifecycle.h"
+#include "src/controllers/object_fields.h"
+#include "src/controllers/provisioner.h"
+#include "src/disruption/node_state.h"
+#include "src/state/pod_predicates.h"
+
+namespace karpenter::controllers {
+namespace {
+
+bool HasDisruptedTaint(const api::Node& node) {
+  return std::any_of(node.spec.taints.begin(), node.spec.taints.end(),
+                     [](const api::Taint& taint) { return taint.key == api::kDisruptedTaintKey; });
+}
+
+// "WhenEmptyOrUnderutilized" -> "when_empty_or_underutilized", as upstream's metric labels
+// spell policies and reasons.
+std::string SnakeCase(std::string_view camel) {
+  std::string out;
+  for (size_t i = 0; i < camel.size(); ++i) {
+    const auto c = static_cast<unsigned char>(camel[i]);
+    if (std::isupper(c) && i > 0 &&
+        (std::islower(static_cast<unsigned char>(camel[i - 1])) ||
+         std::isdigit(static_cast<unsigned char>(camel[i - 1])))) {
+      out += '_';
+    }
+    out += static_cast<char>(std::tolower(c));
+  }
+  return out;
+}
+
+std::string LowerReason(disruption::Reason reason) {
+  return absl::AsciiStrToLower(std::string(disruption::ReasonName(reason)));
+}
+
+ObjectReference NodeClaimReference(const api::NodeClaim& claim) {
+  return ObjectReference{"NodeClaim", "", claim.metadata.name, claim.metadata.uid};
+}
+
+}  // namespace
+
+std::string_view ConsolidationTypeOf(disruption::Method method) {
+  switch (method) {
+    case disruption::Method::kEmptiness:
+      return "empty";
+    case disruption::Method::kMultiNodeConsolidation:
+      return "multi";
+    case disruption::Method::kSingleNodeConsolidation:
+      return "single";
+    case disruption::Method::kStaticDrift:
+    case disruption::Method::kDrift:
+    case disruption::Method::kExpiration:
+      return "";
+  }
+  return "";
+}
+
+absl::Status DisruptionController::Execute(const disruption::Command& command,
+                                           const state::ClusterSnapshot& snapshot) {
+  Running running{.method = command.method, .reason = command.reason};
+  for (const std::string& node : command.candidates) {
+    const api::Node* stored = snapshot.FindNode(node);
+    std::optional<api::NodeClaim> claim =
+        stored == nullptr ? std::nullopt
+                          : seams_.reader.NodeClaimByProviderId(stored->spec.provider_id);
+    if (!claim) return absl::NotFoundError(absl::StrCat("candidate ", node, " has no NodeClaim"));
+    running.claims[node] = claim->metadata.name;
+  }
+  std::vector<disruption::QueueAction> actions;
+  const uint64_t id = queue_.Start(command, seams_.clock.Now(), actions);
+  running_[id] = std::move(running);
+  const std::string reason(disruption::ReasonName(command.reason));
+  // Candidates are cordoned before their replacements launch, so no new pod lands on them.
+  for (const disruption::QueueAction& action : actions) {
+    if (action.kind != disruption::QueueAction::Kind::kTaintCandidate) continue;
+    if (absl::Status marked = MarkDisrupted(action.node, reason); !marked.ok()) {
+      Apply(queue_.ReplacementFailed(id));
+      return marked;
+    }
+  }
+  for (const disruption::QueueAction& action : actions) {
+    if (action.kind != disruption::QueueAction::Kind::kLaunchReplacement) continue;
+    const provisioning::PlannedNodeClaim& planned = command.replacements[action.replacement];
+    const api::NodePool* pool = snapshot.FindNodePool(planned.claim.node_pool);
+    absl::StatusOr<api::Object> created =
+        pool == nullptr ? absl::StatusOr<api::Object>(absl::NotFoundError(
+                              absl::StrCat("NodePool ", planned.claim.node_pool, " is gone")))
+                        : seams_.writer.Create(ToNodeClaim(planned.claim, *pool));
+    if (!created.ok()) {
+      // Without its replacement the command would strand the candidates' pods.
+      Apply(queue_.ReplacementFailed(id));
+      return created.status();
+    }
+    const std::string name = KeyOf(*created).name;
+    queue_.ReplacementCreated(id, action.replacement, name);
+    running_[id].replacements.push_back(name);
+    seams_.metrics.Add(
+        "karpenter_nodeclaims_created_total",
+        {{"reason", LowerReason(command.reason)},
+         {"nodepool", planned.claim.node_pool},
+         {"min_values_relaxed", planned.claim.min_values_relaxed ? "true" : "false"}},
+        1);
+  }
+  CountDecision(command);
+  ++commands_started_;
+  ReconcileQueue();
+  return absl::OkStatus();
+}
+
+void DisruptionController::CountDecision(const disruption::Command& command) {
+  seams_.metrics.Add("karpenter_voluntary_disruption_decisions_total",
+                     {{"decision", command.replacements.empty() ? "delete" : "replace"},
+                      {"reason", LowerReason(command.reason)},
+                      {"consolidation_type", std::string(ConsolidationTypeOf(command.method))}},
+                     1);
+}
+
+void DisruptionController::ScheduleQueue() {
+  if (queue_scheduled_ || (queue_.size() == 0 && pending_deletes_.empty())) return;
+  queue_scheduled_ = true;
+  seams_.clock.After(kDisruptionQueueMillis, [this] {
+    queue_scheduled_ = false;
+    ReconcileQueue();
+  });
+}
+
+void DisruptionController::ReconcileQueue() {
+  Apply(queue_.Reconcile(seams_.clock.Now(),
+                         [this](const std::string& name) { return StateOf(name); }));
+  std::vector<PendingDelete> left;
+  for (PendingDelete& candidate : pending_deletes_) {
+    if (!DeleteCandidate(candidate).ok()) left.push_back(std::move(candidate));
+  }
+  pending_deletes_ = std::move(left);
+  ScheduleQueue();
+}
+
+bool DisruptionController::IsInitialized(const std::string& node_claim) const {
+  std::optional<api::Object> object = seams_.reader.Get(ObjectKey{"NodeClaim", "", node_claim});
+  const auto* claim = object ? std::get_if<api::NodeClaim>(&*object) : nullptr;
+  return claim != nullptr &&
+         disruption::TrueCondition(*claim, api::kConditionTypeInitialized) != nullptr;
+}
+
+disruption::ReplacementState DisruptionController::StateOf(const std::string& node_claim) {
+  std::optional<api::Object> object = seams_.reader.Get(ObjectKey{"NodeClaim", "", node_claim});
+  const auto* claim = object ? std::get_if<api::NodeClaim>(&*object) : nullptr;
+  // A claim created a moment ago may not have reached the informer yet: only one that was seen
+  // and is gone failed (an insufficient-capacity launch, or registration that timed out).
+  if (claim == nullptr) {
+    return seen_replacements_.contains(node_claim) ? disruption::ReplacementState::kGone
+                                                   : disruption::ReplacementState::kLaunching;
+  }
+  seen_replacements_.insert(node_claim);
+  std::string reason;
+  for (const auto& [id, running] : running_) {
+    const auto& names = running.replacements;
+    if (std::find(names.begin(), names.end(), node_claim) != names.end()) {
+      reason = disruption::ReasonName(running.reason);
+    }
+  }
+  seams_.recorder.Publish(Event{NodeClaimReference(*claim), EventType::kNormal,
+                                "DisruptionLaunching",
+                                absl::StrCat("Launching NodeClaim: ", reason)});
+  if (disruption::TrueCondition(*claim, api::kConditionTypeInitialized) != nullptr) {
+    return disruption::ReplacementState::kInitialized;
+  }
+  seams_.recorder.Publish(Event{NodeClaimReference(*claim), EventType::kNormal,
+                                "DisruptionWaitingReadiness",
+                                "Waiting on readiness to continue disruption"});
+  return disruption::ReplacementState::kLaunching;
+}
+
+void DisruptionController::Apply(const std::vector<disruption::QueueAction>& actions) {
+  std::map<uint64_t, bool> finished;  // command id -> candidates deleted (or rolled back)
+  for (const disruption::QueueAction& action : actions) {
+    Running& running = running_[action.command_id];
+    switch (action.kind) {
+      case disruption::QueueAction::Kind::kTaintCandidate:
+      case disruption::QueueAction::Kind::kLaunchReplacement:
+        break;  // Execute does these, in its order
+      case disruption::QueueAction::Kind::kDeleteCandidate:
+        finished[action.command_id] = true;
+        marked_for_deletion_.insert(action.node);
+        pending_deletes_.push_back(PendingDelete{.node = action.node,
+                                                 .claim = running.claims[action.node],
+                                                 .method = running.method,
+                                                 .reason = running.reason});
+        break;
+      case disruption::QueueAction::Kind::kUntaintCandidate:
+        finished[action.command_id] = false;
+        // A failure here is retried by the next poll, which clears taints no command holds.
+        (void)MarkDisrupted(action.node, "");
+        break;
+    }
+  }
+  for (const auto& [id, deleted] : finished) {
+    const Running& running = running_[id];
+    if (deleted) {
+      ++commands_finished_;
+    } else {
+      ++commands_rolled_back_;
+      const auto failed =
+          std::count_if(running.replacements.begin(), running.replacements.end(),
+                        [this](const std::string& name) { return !IsInitialized(name); });
+      seams_.metrics.Add("karpenter_voluntary_disruption_queue_failures_total",
+                         {{"decision", running.replacements.empty() ? "delete" : "replace"},
+                          {"reason", LowerReason(running.reason)},
+                          {"consolidation_type", std::string(ConsolidationTypeOf(running.method))}},
+                         static_cast<double>(failed));
+    }
+    for (const std::string& name : running.replacements) seen_replacements_.erase(name);
+    running_.erase(id);
+  }
+}
+
+absl::Status DisruptionController::DeleteCandidate(const PendingDelete& candidate) {
+  std::optional<api::Object> object =
+      seams_.reader.Get(ObjectKey{"NodeClaim", "", candidate.claim});
+  const auto* claim = object ? std::get_if<api::NodeClaim>(&*object) : nullptr;
+  if (claim == nullptr) return absl::OkStatus();  // gone already
+  absl::Status deleted = seams_.writer.Delete(ObjectKey{"NodeClaim", "", candidate.claim},
+                                              DeleteOptions{.uid = claim->metadata.uid});
+  if (absl::IsNotFound(deleted)) return absl::OkStatus();
+  if (!deleted.ok()) return deleted;
+  const std::string reason(disruption::ReasonName(candidate.reason));
+  std::optional<api::Object> node = seams_.reader.Get(ObjectKey{"Node", "", candidate.node});
+  if (const auto* typed = node ? std::get_if<api::Node>(&*node) : nullptr; typed != nullptr) {
+    seams_.recorder.Publish(Event{ObjectReference{"Node", "", candidate.node, typed->metadata.uid},
+                                  EventType::kNormal, "DisruptionTerminating",
+                                  absl::StrCat("Disrupting Node: ", reason)});
+  }
+  seams_.recorder.Publish(Event{NodeClaimReference(*claim), EventType::kNormal,
+                                "DisruptionTerminating",
+                                absl::StrCat("Disrupting NodeClaim: ", reason)});
+  // Drift flows through the queue too; only consolidation reports its policy.
+  std::string policy;
+  const std::string pool_name = LabelOf(claim->metadata.labels, api::kNodePoolLabelKey);
+  if (!ConsolidationTypeOf(candidate.method).empty()) {
+    std::optional<api::Object> pool = seams_.reader.Get(ObjectKey{"NodePool", "", pool_name});
+    const auto* typed = pool ? std::get_if<api::NodePool>(&*pool) : nullptr;
+    std::string_view stored = typed != nullptr && typed->spec.disruption
+                                  ? typed->spec.disruption->consolidation_policy
+                                  : std::string_view();
+    policy = SnakeCase(stored.empty() ? api::kConsolidationPolicyWhenEmptyOrUnderutilized : stored);
+  }
+  const MetricLabels labels = {
+      {"reason", LowerReason(candidate.reason)},
+      {"nodepool", pool_name},
+      {"capacity_type", LabelOf(claim->metadata.labels, api::kCapacityTypeLabelKey)},
+      {"consolidation_policy", policy},
+      {"termination_mode", std::string(TerminationMode(*claim))}};
+  seams_.metrics.Add("karpenter_nodeclaims_disrupted_total", labels, 1);
+  size_t pods = 0;
+  for (const api::Pod& pod : seams_.reader.PodsOnNode(candidate.node)) {
+    pods += state::IsReschedulable(pod) ? 1 : 0;
+  }
+  seams_.metrics.Add("karpenter_pods_disruption_initiated_total", labels,
+                     static_cast<double>(pods));
+  return absl::OkStatus();
+}
+
+absl::Status DisruptionController::MarkDisrupted(const std::string& node_name,
+                                                 const std::string& reason) {
+  const bool mark = !reason.empty();
+  std::optional<api::Object> object = seams_.reader.Get(ObjectKey{"Node", "", node_name});
+  if (!object) {
+    if (!mark) return absl::OkStatus();
+    return absl::NotFoundError(absl::StrCat("node ", node_name, " is gone"));
+  }
+  api::Node node = std::get<api::Node>(std::move(*object));
+  if (mark != HasDisruptedTaint(node)) {
+    std::erase_if(node.spec.taints,
+                  [](const api::Taint& taint) { return taint.key == api::kDisruptedTaintKey; });
+    if (mark) {
+      node.spec.taints.push_back(
+          api::Taint{.key = std::string(api::kDisruptedTaintKey), .effect = "NoSchedule"});
+    }
+    // With the resourceVersion read: a concurrent change of the taints is never overwritten.
+    if (absl::StatusOr<api::Object> updated = seams_.writer.Update(node); !updated.ok()) {
+      return updated.status();
+    }
+  }
+  if (node.spec.provider_id.empty()) return absl::OkStatus();
+  std::optional<api::NodeClaim> claim = seams_.reader.NodeClaimByProviderId(node.spec.provider_id);
+  if (!claim) return absl::OkStatus();
+  const std::vector<api::Condition> before = claim->status.conditions;
+  if (mark) {
+    ConditionSet conditions(claim->status.conditions, NodeClaimDependentConditions(), seams_.clock,
+                            claim->metadata.generation);
+    conditions.SetTrue(api::kConditionTypeDisruptionReason, reason, reason);
+  } else {
+    std::erase_if(claim->status.conditions, [](const api::Condition& condition) {
+      return condition.type == api::kConditionTypeDisruptionReason;
+    });
+  }
+  if (claim->status.conditions == before) return absl::OkStatus();
+  absl::StatusOr<api::Object> written = seams_.writer.UpdateStatus(*claim);
+  if (!written.ok() && !absl::IsNotFound(written.status())) return written.status();
+  return absl::OkStatus();
+}
+
+absl::Status DisruptionController::RemoveOutdatedTaints() {
+  absl::Status failed;
+  const std::vector<api::Object> nodes = seams_.reader.List("Node");
+  std::set<std::string> present;
+  for (const api::Object& object : nodes) present.insert(KeyOf(object).name);
+  std::erase_if(marked_for_deletion_,
+                [&present](const std::string& node) { return !present.contains(node); });
+  for (const api::Object& object : nodes) {
+    const auto& node = std::get<api::Node>(object);
+    if (!HasDisruptedTaint(node) || node.metadata.deletion_timestamp) continue;
+    if (queue_.Contains(node.metadata.name) || Deleting(node.metadata.name)) continue;
+    // Termination taints the nodes it drains: a NodeClaim being deleted keeps its taint.
+    if (!node.spec.provider_id.empty()) {
+      std::optional<api::NodeClaim> claim =
+          seams_.reader.NodeClaimByProviderId(node.spec.provider_id);
+      if (claim && claim->metadata.deletion_timestamp) continue;
+    }
+    if (absl::Status cleared = MarkDisrupted(node.metadata.name, ""); !cleared.ok()) {
+      failed.Update(cleared);
+    }
+  }
+  return failed;
+}
+
+}  // namespace karpenter::controllers
