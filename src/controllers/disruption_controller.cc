@@ -120,9 +120,10 @@ absl::StatusOr<ReconcileResult> DisruptionController::Validate() {
         (*planning)->snapshot, (*planning)->input, command, seams_.clock.Now());
     if (!validation.command) {
       ++validations_failed_;
-      seams_.metrics.Add("karpenter_voluntary_disruption_failed_validations_total",
-                         {{"consolidation_type", std::string(ConsolidationTypeOf(command.method))}},
-                         1);
+      seams_.metrics.Add(
+          "karpenter_voluntary_disruption_failed_validations_total",
+          {{"consolidation_type", std::string(disruption::ConsolidationTypeOf(command.method))}},
+          1);
       continue;
     }
     // The validated replacements point into this poll's input: they are created now.

@@ -59,10 +59,6 @@ struct DisruptionControllerOptions {
   cloudprovider::SpotPriceModel spot_prices = cloudprovider::DefaultSpotPriceModel();
 };
 
-// Upstream's consolidation type of a method, as its metrics label it: "empty", "multi",
-// "single", or "" for drift.
-std::string_view ConsolidationTypeOf(disruption::Method method);
-
 class DisruptionController {
  public:
   DisruptionController(DisruptionSeams seams, DisruptionControllerOptions options);

@@ -53,22 +53,6 @@ ObjectReference NodeClaimReference(const api::NodeClaim& claim) {
 
 }  // namespace
 
-std::string_view ConsolidationTypeOf(disruption::Method method) {
-  switch (method) {
-    case disruption::Method::kEmptiness:
-      return "empty";
-    case disruption::Method::kMultiNodeConsolidation:
-      return "multi";
-    case disruption::Method::kSingleNodeConsolidation:
-      return "single";
-    case disruption::Method::kStaticDrift:
-    case disruption::Method::kDrift:
-    case disruption::Method::kExpiration:
-      return "";
-  }
-  return "";
-}
-
 absl::Status DisruptionController::Execute(const disruption::Command& command,
                                            const state::ClusterSnapshot& snapshot) {
   Running running{.method = command.method, .reason = command.reason};
@@ -122,11 +106,12 @@ absl::Status DisruptionController::Execute(const disruption::Command& command,
 }
 
 void DisruptionController::CountDecision(const disruption::Command& command) {
-  seams_.metrics.Add("karpenter_voluntary_disruption_decisions_total",
-                     {{"decision", command.replacements.empty() ? "delete" : "replace"},
-                      {"reason", LowerReason(command.reason)},
-                      {"consolidation_type", std::string(ConsolidationTypeOf(command.method))}},
-                     1);
+  seams_.metrics.Add(
+      "karpenter_voluntary_disruption_decisions_total",
+      {{"decision", command.replacements.empty() ? "delete" : "replace"},
+       {"reason", LowerReason(command.reason)},
+       {"consolidation_type", std::string(disruption::ConsolidationTypeOf(command.method))}},
+      1);
 }
 
 void DisruptionController::ScheduleQueue() {
@@ -217,11 +202,12 @@ void DisruptionController::Apply(const std::vector<disruption::QueueAction>& act
       const auto failed =
           std::count_if(running.replacements.begin(), running.replacements.end(),
                         [this](const std::string& name) { return !IsInitialized(name); });
-      seams_.metrics.Add("karpenter_voluntary_disruption_queue_failures_total",
-                         {{"decision", running.replacements.empty() ? "delete" : "replace"},
-                          {"reason", LowerReason(running.reason)},
-                          {"consolidation_type", std::string(ConsolidationTypeOf(running.method))}},
-                         static_cast<double>(failed));
+      seams_.metrics.Add(
+          "karpenter_voluntary_disruption_queue_failures_total",
+          {{"decision", running.replacements.empty() ? "delete" : "replace"},
+           {"reason", LowerReason(running.reason)},
+           {"consolidation_type", std::string(disruption::ConsolidationTypeOf(running.method))}},
+          static_cast<double>(failed));
     }
     for (const std::string& name : running.replacements) seen_replacements_.erase(name);
     running_.erase(id);
@@ -250,7 +236,7 @@ absl::Status DisruptionController::DeleteCandidate(const PendingDelete& candidat
   // Drift flows through the queue too; only consolidation reports its policy.
   std::string policy;
   const std::string pool_name = LabelOf(claim->metadata.labels, api::kNodePoolLabelKey);
-  if (!ConsolidationTypeOf(candidate.method).empty()) {
+  if (!disruption::ConsolidationTypeOf(candidate.method).empty()) {
     std::optional<api::Object> pool = seams_.reader.Get(ObjectKey{"NodePool", "", pool_name});
     const auto* typed = pool ? std::get_if<api::NodePool>(&*pool) : nullptr;
     std::string_view stored = typed != nullptr && typed->spec.disruption

@@ -83,9 +83,19 @@ void NodeClaimLifecycle::Start() {
   seams_.reader.Watch("Node", [this](const ObjectKey& key) {
     std::optional<api::Object> object = seams_.reader.Get(key);
     const auto* node = object ? std::get_if<api::Node>(&*object) : nullptr;
-    if (node == nullptr || node->spec.provider_id.empty()) return;
+    if (node == nullptr) {
+      // A deleted Node can no longer be read: its claim is the one it last belonged to. A
+      // claim being finalized waits for exactly this event.
+      if (auto it = claim_of_node_.find(key.name); it != claim_of_node_.end()) {
+        controller_.Enqueue(it->second);
+        claim_of_node_.erase(it);
+      }
+      return;
+    }
+    if (node->spec.provider_id.empty()) return;
     if (std::optional<api::NodeClaim> claim =
             seams_.reader.NodeClaimByProviderId(node->spec.provider_id)) {
+      claim_of_node_[key.name] = claim->metadata.name;
       controller_.Enqueue(claim->metadata.name);
     }
   });

@@ -82,6 +82,7 @@ class NodeClaimLifecycle {
 
   LifecycleSeams seams_;
   KeyedController controller_;
+  std::map<std::string, std::string> claim_of_node_;  // Node name -> its NodeClaim, as last seen
   // Launch results not yet recorded in the NodeClaim's status, by UID, with their expiry.
   struct Launched {
     api::NodeClaim claim;

@@ -11,10 +11,12 @@ namespace karpenter::fakes {
 
 namespace {
 
-// Whether a node of `type` launched in `offering` would satisfy every requirement.
+// Whether a node of `type` launched in `offering` would satisfy every requirement. The node
+// carries the claim's own labels too (karpenter.sh/nodepool, the template's labels).
 bool Allows(const api::NodeClaim& node_claim, const cloudprovider::InstanceType& type,
             const cloudprovider::Offering& offering) {
-  api::LabelMap labels(type.labels.begin(), type.labels.end());
+  api::LabelMap labels(node_claim.metadata.labels.begin(), node_claim.metadata.labels.end());
+  for (const auto& [key, value] : type.labels) labels[key] = value;
   labels[std::string(api::kLabelInstanceTypeStable)] = type.name;
   labels[std::string(api::kLabelTopologyZone)] = offering.zone;
   labels[std::string(api::kCapacityTypeLabelKey)] = offering.capacity_type;

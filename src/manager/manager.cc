@@ -1,0 +1,145 @@
+#include "src/manager/manager.h"
+
+#include <algorithm>
+#include <utility>
+#include <variant>
+
+#include "absl/strings/str_cat.h"
+#include "src/api/karpenter_labels.h"
+#include "src/controllers/object_fields.h"
+
+namespace karpenter::manager {
+namespace {
+
+// Upstream's UnavailableOfferingsTTL.
+constexpr int64_t kUnavailableOfferingMillis = 3 * 60 * 1000;
+
+int64_t Millis(api::Duration duration) { return duration.Nanos() / api::Duration::kMillisecond; }
+
+// "aws:///us-east-1a/i-0123" -> "i-0123".
+std::string_view InstanceIdOf(std::string_view provider_id) {
+  const size_t slash = provider_id.rfind('/');
+  return slash == std::string_view::npos ? provider_id : provider_id.substr(slash + 1);
+}
+
+}  // namespace
+
+ManagerOptions OptionsFrom(const settings::Settings& settings) {
+  ManagerOptions options;
+  provisioning::SchedulerOptions scheduler;
+  scheduler.preference_policy = settings.preference_policy == "Ignore"
+                                    ? provisioning::PreferencePolicy::kIgnore
+                                    : provisioning::PreferencePolicy::kRespect;
+  scheduler.min_values_policy = settings.min_values_policy == "BestEffort"
+                                    ? provisioning::MinValuesPolicy::kBestEffort
+                                    : provisioning::MinValuesPolicy::kStrict;
+  options.provisioner.batch_idle_millis = Millis(settings.batch_idle_duration);
+  options.provisioner.batch_max_millis = Millis(settings.batch_max_duration);
+  options.provisioner.scheduler = scheduler;
+  options.disruption.engine.scheduler = scheduler;
+  options.disruption.engine.spot_to_spot_consolidation =
+      settings.feature_gates.spot_to_spot_consolidation;
+  return options;
+}
+
+Manager::Manager(ManagerSeams seams, ManagerOptions options)
+    : seams_(seams),
+      recorder_(seams.clock, seams.recorder),
+      unavailable_(seams.clock, [] { return kUnavailableOfferingMillis; }),
+      provisioner_(controllers::ProvisionerSeams{seams.clock, seams.reader, seams.writer, recorder_,
+                                                 seams.metrics},
+                   std::move(options.provisioner)),
+      lifecycle_(controllers::LifecycleSeams{seams.clock, seams.reader, seams.writer, seams.cloud,
+                                             recorder_, seams.metrics, health_}),
+      evictions_(seams.clock, seams.reader, seams.writer, recorder_, seams.metrics),
+      termination_(controllers::TerminationSeams{seams.clock, seams.reader, seams.writer,
+                                                 seams.cloud, recorder_, seams.metrics},
+                   evictions_),
+      disruption_(controllers::DisruptionSeams{seams.clock, seams.reader, seams.writer, recorder_,
+                                               seams.metrics},
+                  std::move(options.disruption)),
+      expiration_(controllers::CleanupSeams{seams.clock, seams.reader, seams.writer, seams.cloud,
+                                            seams.metrics}),
+      garbage_collection_(controllers::CleanupSeams{seams.clock, seams.reader, seams.writer,
+                                                    seams.cloud, seams.metrics}),
+      readiness_(seams.clock, seams.reader, seams.writer),
+      hash_(controllers::NodePoolSeams{seams.clock, seams.reader, seams.writer}),
+      counter_(controllers::NodePoolSeams{seams.clock, seams.reader, seams.writer}),
+      pod_events_(controllers::PodEventSeams{seams.clock, seams.reader, seams.writer}),
+      interruption_(unavailable_, seams.metrics, InterruptionHooksOverApi()) {}
+
+void Manager::Start() {
+  provisioner_.Start();
+  lifecycle_.Start();
+  termination_.Start();
+  disruption_.Start();
+  expiration_.Start();
+  garbage_collection_.Start();
+  readiness_.Start();
+  hash_.Start();
+  counter_.Start();
+  pod_events_.Start();
+  if (seams_.interruption_queue != nullptr) {
+    interruption_loop_ = std::make_unique<controllers::SingletonLoop>(
+        "interruption", seams_.clock,
+        [this] { return interruption_.Reconcile(*seams_.interruption_queue, seams_.clock); });
+    interruption_loop_->Start();
+  }
+}
+
+std::optional<controllers::InterruptedInstance> Manager::FindInstance(
+    const std::string& instance_id) {
+  for (const api::Object& object : seams_.reader.List("NodeClaim")) {
+    const auto& claim = std::get<api::NodeClaim>(object);
+    if (claim.status.provider_id.empty() || InstanceIdOf(claim.status.provider_id) != instance_id) {
+      continue;
+    }
+    const auto& labels = claim.metadata.labels;
+    return controllers::InterruptedInstance{
+        .instance_id = instance_id,
+        .node_claim = claim.metadata.name,
+        .node_pool = controllers::LabelOf(labels, api::kNodePoolLabelKey),
+        .offering = OfferingRef{controllers::LabelOf(labels, api::kLabelInstanceTypeStable),
+                                controllers::LabelOf(labels, api::kLabelTopologyZone),
+                                controllers::LabelOf(labels, api::kCapacityTypeLabelKey)}};
+  }
+  return std::nullopt;
+}
+
+controllers::InterruptionHooks Manager::InterruptionHooksOverApi() {
+  return controllers::InterruptionHooks{
+      .find = [this](const std::string& id) { return FindInstance(id); },
+      .received =
+          [this](const controllers::InterruptedInstance& instance,
+                 const interruption::Message& message, const interruption::Action& action) {
+            if (action.event_reason.empty()) return;
+            std::optional<api::Object> claim =
+                seams_.reader.Get(ObjectKey{"NodeClaim", "", instance.node_claim});
+            recorder_.Publish(Event{
+                ObjectReference{
+                    "NodeClaim", "", instance.node_claim,
+                    claim ? std::visit([](const auto& typed) { return typed.metadata.uid; }, *claim)
+                          : std::string()},
+                EventType::kWarning, std::string(action.event_reason),
+                absl::StrCat(std::string(interruption::KindName(message.kind)), " for instance ",
+                             instance.instance_id)});
+          },
+      .delete_node_claim =
+          [this](const controllers::InterruptedInstance& instance) {
+            DeleteNodeClaim(instance.node_claim, 0);
+          },
+  };
+}
+
+void Manager::DeleteNodeClaim(const std::string& name, int attempt) {
+  // Termination cordons, drains and terminates through the NodeClaim's finalizer. The message
+  // is gone from the queue already: a failed delete is retried here, with backoff, for about
+  // two minutes (a spot instance's notice); after that garbage collection finds the instance.
+  constexpr int kAttempts = 8;
+  const absl::Status deleted = seams_.writer.Delete(ObjectKey{"NodeClaim", "", name});
+  if (deleted.ok() || absl::IsNotFound(deleted) || attempt + 1 >= kAttempts) return;
+  const int64_t delay = int64_t{1000} << std::min(attempt, 4);
+  seams_.clock.After(delay, [this, name, attempt] { DeleteNodeClaim(name, attempt + 1); });
+}
+
+}  // namespace karpenter::manager

@@ -1,0 +1,102 @@
+// Upstream: the controllers kubernetes-sigs/karpenter and its AWS provider register with their
+// controller manager (pkg/controllers/controllers.go in both). The in-cluster controller's
+// reconcilers assembled over the seams, configured from the settings: provisioning,
+// NodeClaim lifecycle, node termination and eviction, disruption, expiration, garbage
+// collection, NodePool readiness, hash and counter, pod events and, with a queue,
+// interruption. Events go through upstream's de-duplication. Nothing here knows whether the
+// seams are a real cluster and AWS, or fakes.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "karpenter/clock.h"
+#include "karpenter/cloud_provider.h"
+#include "karpenter/event_recorder.h"
+#include "karpenter/interruption_queue.h"
+#include "karpenter/kube_cluster.h"
+#include "karpenter/metrics.h"
+#include "src/cloudprovider/unavailable_offerings.h"
+#include "src/controllers/deduping_recorder.h"
+#include "src/controllers/disruption_controller.h"
+#include "src/controllers/eviction_queue.h"
+#include "src/controllers/interruption.h"
+#include "src/controllers/node_termination.h"
+#include "src/controllers/nodeclaim_expiration.h"
+#include "src/controllers/nodeclaim_lifecycle.h"
+#include "src/controllers/nodepool_health.h"
+#include "src/controllers/nodepool_readiness.h"
+#include "src/controllers/nodepool_status.h"
+#include "src/controllers/pod_events.h"
+#include "src/controllers/provisioner.h"
+#include "src/settings/settings.h"
+
+namespace karpenter::manager {
+
+struct ManagerSeams {
+  Clock& clock;
+  ClusterReader& reader;
+  ClusterWriter& writer;
+  CloudProvider& cloud;
+  EventRecorder& recorder;
+  Metrics& metrics;
+  // The interruption queue (SQS), or null when INTERRUPTION_QUEUE is unset.
+  InterruptionQueue* interruption_queue = nullptr;
+};
+
+struct ManagerOptions {
+  controllers::ProvisionerOptions provisioner;
+  controllers::DisruptionControllerOptions disruption;
+};
+
+// Batch windows, preference and minValues policies, and the SpotToSpotConsolidation gate.
+ManagerOptions OptionsFrom(const settings::Settings& settings);
+
+class Manager {
+ public:
+  Manager(ManagerSeams seams, ManagerOptions options);
+  Manager(const Manager&) = delete;
+  Manager& operator=(const Manager&) = delete;
+
+  // Registers every controller's watches and starts their loops (only the leader calls it).
+  void Start();
+
+  controllers::DisruptionController& disruption() { return disruption_; }
+  controllers::Provisioner& provisioner() { return provisioner_; }
+
+ private:
+  // Upstream's recorder de-duplicates every event for 2 minutes by its identity.
+  class DedupedRecorder : public EventRecorder {
+   public:
+    DedupedRecorder(const Clock& clock, EventRecorder& sink) : deduping_(clock, sink) {}
+    void Publish(const Event& event) override { deduping_.Publish(event); }
+
+   private:
+    controllers::DedupingRecorder deduping_;
+  };
+
+  controllers::InterruptionHooks InterruptionHooksOverApi();
+  std::optional<controllers::InterruptedInstance> FindInstance(const std::string& instance_id);
+  void DeleteNodeClaim(const std::string& name, int attempt);
+
+  ManagerSeams seams_;
+  DedupedRecorder recorder_;
+  controllers::NodePoolHealth health_;
+  cloudprovider::UnavailableOfferings unavailable_;
+  controllers::Provisioner provisioner_;
+  controllers::NodeClaimLifecycle lifecycle_;
+  controllers::EvictionQueue evictions_;
+  controllers::NodeTermination termination_;
+  controllers::DisruptionController disruption_;
+  controllers::NodeClaimExpiration expiration_;
+  controllers::NodeClaimGarbageCollection garbage_collection_;
+  controllers::NodePoolReadiness readiness_;
+  controllers::NodePoolHashController hash_;
+  controllers::NodePoolCounter counter_;
+  controllers::PodEvents pod_events_;
+  controllers::InterruptionController interruption_;
+  std::unique_ptr<controllers::SingletonLoop> interruption_loop_;
+};
+
+}  // namespace karpenter::manager

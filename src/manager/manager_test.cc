@@ -1,0 +1,211 @@
+// The whole controller over fakes: a pending pod becomes a NodeClaim, an instance, a registered
+// and initialized node; once its pod is gone the node is consolidated away and its instance
+// terminated. The kubelet and kube-scheduler are played by the test.
+#include "src/manager/manager.h"
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "src/api/karpenter_labels.h"
+#include "src/api/manifest.h"
+#include "src/api/nodeclaim.h"
+#include "src/cloudprovider/catalog.h"
+#include "src/fakes/fake_clock.h"
+#include "src/fakes/fake_cloud_provider.h"
+#include "src/fakes/fake_event_recorder.h"
+#include "src/fakes/fake_interruption_queue.h"
+#include "src/fakes/fake_kube_cluster.h"
+#include "src/metrics/karpenter_metrics.h"
+#include "src/metrics/registry.h"
+
+namespace karpenter::manager {
+namespace {
+
+constexpr int64_t kSecond = 1000;
+constexpr int64_t kMinute = 60 * kSecond;
+
+std::vector<api::Object> ReadExample(const std::string& file) {
+  std::ifstream in(std::string(KP_SOURCE_DIR) + "/examples/article/" + file);
+  std::stringstream text;
+  text << in.rdbuf();
+  absl::StatusOr<std::vector<api::Manifest>> manifests = api::DecodeManifests(text.str(), file);
+  EXPECT_TRUE(manifests.ok()) << manifests.status();
+  std::vector<api::Object> objects;
+  for (api::Manifest& manifest : *manifests) objects.push_back(std::move(*manifest.object));
+  return objects;
+}
+
+settings::Settings TestSettings() {
+  absl::StatusOr<settings::Settings> parsed = settings::Parse({{"CLUSTER_NAME", "demo"}}, {});
+  EXPECT_TRUE(parsed.ok()) << parsed.status();
+  return *parsed;
+}
+
+struct Fixture {
+  fakes::FakeClock clock;
+  fakes::FakeKubeCluster cluster{clock};
+  fakes::FakeCloudProvider cloud;
+  fakes::FakeEventRecorder events;
+  fakes::FakeInterruptionQueue queue;
+  metrics::Registry metrics{metrics::KarpenterCatalog()};
+  Manager manager{ManagerSeams{clock, cluster, cluster, cloud, events, metrics, &queue},
+                  OptionsFrom(TestSettings())};
+
+  Fixture() {
+    absl::StatusOr<cloudprovider::Catalog> catalog = cloudprovider::Catalog::LoadEmbedded();
+    EXPECT_TRUE(catalog.ok()) << catalog.status();
+    cloud.SetInstanceTypes(catalog->Types());
+    for (const char* file : {"ec2nodeclass.yaml", "nodepool.yaml"}) {
+      for (const api::Object& object : ReadExample(file)) {
+        EXPECT_TRUE(cluster.Create(object).ok());
+      }
+    }
+    // The EC2NodeClass is ready, as the AWS provider's node class controller reports.
+    auto node_class = std::get<api::EC2NodeClass>(*cluster.Get({"EC2NodeClass", "", "default"}));
+    node_class.status.conditions.push_back({.type = "Ready", .status = "True", .reason = "Ready"});
+    EXPECT_TRUE(cluster.UpdateStatus(node_class).ok());
+  }
+
+  void AddPendingPod(const std::string& name) {
+    api::Pod pod;
+    pod.metadata.name = name;
+    pod.metadata.namespace_ = "default";
+    api::Container container;
+    container.name = "app";
+    container.image = "nginx";
+    container.resources.requests["cpu"] = api::Quantity::Parse("1").value();
+    container.resources.requests["memory"] = api::Quantity::Parse("1Gi").value();
+    pod.spec.containers.push_back(std::move(container));
+    pod = std::get<api::Pod>(*cluster.Create(pod));
+    pod.status.phase = "Pending";
+    pod.status.conditions.push_back(
+        {.type = "PodScheduled", .status = "False", .reason = "Unschedulable"});
+    EXPECT_TRUE(cluster.UpdateStatus(pod).ok());
+  }
+
+  std::vector<api::NodeClaim> Claims() const {
+    std::vector<api::NodeClaim> claims;
+    for (const api::Object& object : cluster.List("NodeClaim")) {
+      claims.push_back(std::get<api::NodeClaim>(object));
+    }
+    return claims;
+  }
+
+  // The kubelet joins: a Node with the claim's provider ID and capacity, Ready at once.
+  std::string Join(const api::NodeClaim& claim) {
+    api::Node node;
+    node.metadata.name = "ip-10-0-0-" + std::to_string(++joined);
+    node.spec.provider_id = claim.status.provider_id;
+    node.spec.taints.push_back(
+        {.key = std::string(api::kUnregisteredTaintKey), .effect = "NoExecute"});
+    node = std::get<api::Node>(*cluster.Create(node));
+    node.status.capacity = claim.status.capacity;
+    node.status.allocatable =
+        claim.status.allocatable.empty() ? claim.status.capacity : claim.status.allocatable;
+    node.status.conditions.push_back({.type = "Ready", .status = "True", .reason = "KubeletReady"});
+    EXPECT_TRUE(cluster.UpdateStatus(node).ok());
+    return node.metadata.name;
+  }
+
+  // The kube-scheduler binds and the kubelet runs the pod.
+  void Bind(const std::string& pod_name, const std::string& node) {
+    auto pod = std::get<api::Pod>(*cluster.Get({"Pod", "default", pod_name}));
+    pod.spec.node_name = node;
+    pod = std::get<api::Pod>(*cluster.Update(pod));
+    pod.status.phase = "Running";
+    pod.status.conditions = {{.type = "PodScheduled", .status = "True"}};
+    EXPECT_TRUE(cluster.UpdateStatus(pod).ok());
+  }
+
+  int joined = 0;
+};
+
+TEST(Manager, APendingPodGetsANodeThatGoesOnceItIsEmpty) {
+  Fixture f;
+  f.manager.Start();
+  f.AddPendingPod("web-0");
+  // The batch closes after a quiet second; the claim is created and launched.
+  f.clock.Advance(2 * kSecond);
+  std::vector<api::NodeClaim> claims = f.Claims();
+  ASSERT_EQ(claims.size(), 1u);
+  api::NodeClaim claim = claims[0];
+  ASSERT_FALSE(claim.status.provider_id.empty()) << "the lifecycle controller launched it";
+  EXPECT_EQ(f.cloud.instances().size(), 1u);
+  EXPECT_FALSE(claim.metadata.finalizers.empty());
+
+  const std::string node = f.Join(claim);
+  f.clock.Advance(2 * kSecond);
+  claim = f.Claims()[0];
+  EXPECT_EQ(claim.status.node_name, node);
+  const api::Node registered = std::get<api::Node>(*f.cluster.Get({"Node", "", node}));
+  EXPECT_EQ(registered.metadata.labels.at(std::string(api::kNodeRegisteredLabelKey)), "true");
+  EXPECT_EQ(registered.metadata.labels.at(std::string(api::kNodeInitializedLabelKey)), "true");
+  // The NodePool's hash and counters are kept.
+  const auto pool = std::get<api::NodePool>(*f.cluster.Get({"NodePool", "", "default"}));
+  EXPECT_FALSE(pool.metadata.annotations.at(std::string(api::kNodePoolHashAnnotationKey)).empty());
+  f.clock.Advance(10 * kSecond);
+  EXPECT_EQ(std::get<api::NodePool>(*f.cluster.Get({"NodePool", "", "default"})).status.nodes, 1);
+
+  f.Bind("web-0", node);
+  f.clock.Advance(5 * kMinute);
+  ASSERT_EQ(f.Claims().size(), 1u) << "a node running a pod stays";
+  EXPECT_TRUE(f.Claims()[0].status.last_pod_event_time.has_value());
+
+  // The pod goes: after consolidateAfter (1m) and the 15 s validation the node is removed and
+  // its instance terminated.
+  ASSERT_TRUE(f.cluster.Delete({"Pod", "default", "web-0"}).ok());
+  f.cluster.ReapTerminatingPods();
+  for (int i = 0; i < 30 && !f.Claims().empty(); ++i) {
+    f.clock.Advance(10 * kSecond);
+    f.cloud.FinishTerminations();
+  }
+  EXPECT_TRUE(f.Claims().empty());
+  EXPECT_FALSE(f.cluster.Get({"Node", "", node}).has_value());
+  EXPECT_TRUE(f.cloud.instances().empty());
+  EXPECT_EQ(f.manager.disruption().commands_finished(), 1u);
+}
+
+TEST(Manager, ASpotInterruptionDeletesTheNodeClaim) {
+  Fixture f;
+  f.manager.Start();
+  f.AddPendingPod("web-0");
+  f.clock.Advance(2 * kSecond);
+  ASSERT_EQ(f.Claims().size(), 1u);
+  const api::NodeClaim claim = f.Claims()[0];
+  const std::string instance =
+      claim.status.provider_id.substr(claim.status.provider_id.rfind('/') + 1);
+  f.queue.Send(R"({"version":"0","id":"1","detail-type":"EC2 Spot Instance Interruption Warning",)"
+               R"("source":"aws.ec2","detail":{"instance-id":")" +
+               instance + R"(","instance-action":"terminate"}})");
+  f.clock.Advance(2 * kSecond);
+  const std::optional<api::Object> after = f.cluster.Get({"NodeClaim", "", claim.metadata.name});
+  EXPECT_TRUE(!after || std::get<api::NodeClaim>(*after).metadata.deletion_timestamp.has_value());
+  EXPECT_GE(f.events.Count("SpotInterrupted"), 1u);
+}
+
+TEST(Manager, SettingsReachTheControllers) {
+  absl::StatusOr<settings::Settings> parsed =
+      settings::Parse({{"CLUSTER_NAME", "demo"},
+                       {"BATCH_IDLE_DURATION", "3s"},
+                       {"BATCH_MAX_DURATION", "20s"},
+                       {"PREFERENCE_POLICY", "Ignore"},
+                       {"MIN_VALUES_POLICY", "BestEffort"},
+                       {"FEATURE_GATES", "SpotToSpotConsolidation=true"}},
+                      {});
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  const ManagerOptions options = OptionsFrom(*parsed);
+  EXPECT_EQ(options.provisioner.batch_idle_millis, 3000);
+  EXPECT_EQ(options.provisioner.batch_max_millis, 20000);
+  EXPECT_EQ(options.provisioner.scheduler.preference_policy,
+            provisioning::PreferencePolicy::kIgnore);
+  EXPECT_EQ(options.disruption.engine.scheduler.min_values_policy,
+            provisioning::MinValuesPolicy::kBestEffort);
+  EXPECT_TRUE(options.disruption.engine.spot_to_spot_consolidation);
+}
+
+}  // namespace
+}  // namespace karpenter::manager
