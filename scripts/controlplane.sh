@@ -32,6 +32,13 @@ readonly START_TIMEOUT="${KP_CONTROLPLANE_TIMEOUT:-120}"
 readonly BINARIES=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok kubectl)
 # kwok manages only the Nodes carrying this annotation (its --manage-nodes-with-annotation-selector).
 readonly KWOK_NODE_SELECTOR="kwok.x-k8s.io/node=fake"
+# kwok's plain binary has no stages of its own (kwokctl writes them out): `build` copies these from
+# the pinned kwok module, so the stages always match the binary. node-initialize makes a managed
+# Node Ready, node-heartbeat-with-lease keeps its conditions and Lease fresh, pod-ready runs the
+# pods bound to it, pod-complete finishes Jobs' pods and pod-delete removes deleted pods (there is
+# no kubelet to do it).
+readonly KWOK_STAGES=(node/fast/node-initialize node/heartbeat-with-lease/node-heartbeat-with-lease
+  pod/fast/pod-ready pod/fast/pod-complete pod/fast/pod-delete)
 
 log() { printf 'controlplane: %s\n' "$*" >&2; }
 
@@ -60,15 +67,17 @@ require_go() {
     die "no go command on PATH (run: scripts/setup.sh --with-go)"
 }
 
-# The cache key: every pin (go.mod and go.sum of each wrapper module), the build flags and the Go
-# version, so that changing any of them builds into a new folder and never reuses stale binaries.
+# The cache key: every pin (go.mod and go.sum of each wrapper module), what is built, the build
+# flags and the Go version, so that changing any of them builds into a new folder and never reuses
+# stale binaries.
 cache_key() {
   {
     local module
     for module in etcd kubernetes kwok; do
       cat "${MODULES}/${module}/go.mod" "${MODULES}/${module}/go.sum"
     done
-    printf '%s\n' "${GO_BUILD_FLAGS[*]}" "$(version_ldflags)" "CGO_ENABLED=0"
+    printf '%s\n' "${BINARIES[*]}" "${KWOK_STAGES[*]}" "${GO_BUILD_FLAGS[*]}" \
+      "$(version_ldflags)" "CGO_ENABLED=0"
     go env GOVERSION GOOS GOARCH
   } | sha256sum | cut -c1-16
 }
@@ -85,16 +94,11 @@ have_binaries() {
   [[ -s "${dir}/kwok-stages.yaml" ]]
 }
 
-# kwok's plain binary has no stages of its own (kwokctl writes them out): take the ones shipped in
-# the pinned kwok module, from the module cache, so the stages always match the binary.
-# node-initialize makes a managed Node Ready, node-heartbeat-with-lease keeps its condition and
-# Lease fresh, pod-ready runs the pods bound to it, pod-complete finishes Jobs' pods and
-# pod-delete removes deleted pods (there is no kubelet to do it).
+# Concatenates KWOK_STAGES from the pinned kwok module (in the module cache) into one file.
 write_kwok_stages() {
   local out="$1" dir stage
   dir="$(cd "${MODULES}/kwok" && go list -mod=readonly -m -f '{{.Dir}}' sigs.k8s.io/kwok)"
-  for stage in node/fast/node-initialize node/heartbeat-with-lease/node-heartbeat-with-lease \
-    pod/fast/pod-ready pod/fast/pod-complete pod/fast/pod-delete; do
+  for stage in "${KWOK_STAGES[@]}"; do
     printf -- '---\n'
     cat "${dir}/kustomize/stage/${stage}.yaml"
   done >"${out}"
@@ -342,6 +346,7 @@ wait_for() {
 
 etcd_healthy() { curl -fsS --max-time 2 "http://127.0.0.1:$1/health"; }
 https_healthy() { curl -kfsS --max-time 2 "https://127.0.0.1:$1/healthz"; }
+http_ready() { curl -fsS --max-time 2 "http://127.0.0.1:$1/readyz"; }
 apiserver_ready() { "${KUBECTL}" --kubeconfig "$1/kubeconfig" get --raw /readyz; }
 default_sa_exists() { "${KUBECTL}" --kubeconfig "$1/kubeconfig" -n default get serviceaccount default; }
 
@@ -447,6 +452,7 @@ cmd_start() {
   launch_clients "${dir}" "${bin}" "${kcm_port}" "${sched_port}" "${kwok_port}"
   wait_for "${dir}" kube-controller-manager "${deadline}" https_healthy "${kcm_port}"
   wait_for "${dir}" kube-scheduler "${deadline}" https_healthy "${sched_port}"
+  wait_for "${dir}" kwok "${deadline}" http_ready "${kwok_port}"
   wait_for "${dir}" kube-controller-manager "${deadline}" default_sa_exists "${dir}"
 
   write_env "${dir}" "${url}" "${bin}"
