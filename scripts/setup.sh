@@ -8,7 +8,8 @@
 #   --with-chromium (or KP_WITH_CHROMIUM=1) also installs Debian's chromium, which the test of
 #   `karpenter sim --report` uses to render the page headless.
 #   --with-go (or KP_WITH_GO=1) also installs a Go toolchain when the go on PATH is missing or
-#   older than 1.26, for building the test control plane (scripts/controlplane.sh).
+#   older than 1.26, for building the test control plane (scripts/controlplane.sh), and the
+#   tools that start it (curl, openssl, python3).
 set -euo pipefail
 
 # The toolchain and libraries of CMakeLists.txt, plus clang-14 (libFuzzer), the format/lint tools,
@@ -113,6 +114,20 @@ install_chromium() {
   apt_install chromium
 }
 
+# What scripts/controlplane.sh runs besides its own binaries: curl (health checks), openssl (the
+# cluster's certificates) and python3 (free ports; the smoke test reads JSON with it).
+install_controlplane_tools() {
+  local missing=() pkg
+  for pkg in curl openssl python3; do
+    is_installed "${pkg}" || command -v "${pkg}" >/dev/null 2>&1 || missing+=("${pkg}")
+  done
+  if [[ "${#missing[@]}" -eq 0 ]]; then
+    return
+  fi
+  log "installing ${missing[*]} (test control plane)"
+  apt_install "${missing[@]}"
+}
+
 # The minor version of the go command on PATH ("26" for go1.26.8), or nothing when there is none
 # or its version cannot be read. GOTOOLCHAIN=local: the go command's own version, not one it
 # would switch to.
@@ -180,7 +195,7 @@ main() {
       --with-chromium) with_chromium=1 ;;
       --with-go) with_go=1 ;;
       -h | --help)
-        sed -n '2,11s/^# \{0,1\}//p' "$0"
+        sed -n '2,12s/^# \{0,1\}//p' "$0"
         return 0
         ;;
       *) die "unknown argument '${arg}' (try --help)" ;;
@@ -196,6 +211,7 @@ main() {
     install_chromium
   fi
   if [[ "${with_go}" == "1" ]]; then
+    install_controlplane_tools
     install_go
   fi
 }
