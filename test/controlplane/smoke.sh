@@ -123,6 +123,10 @@ status:
 YAML
 }
 
+lease_renewed() {
+  k -n kube-node-lease get lease "$1" -o jsonpath='{.spec.renewTime}'
+}
+
 node_ready() {
   k get node "$1" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}'
 }
@@ -142,9 +146,16 @@ check_pods_run_on_kwok_node() {
   apply_node kwok-a
   wait_until 60 True node_ready kwok-a || fail "Node kwok-a never became Ready"
   pass "kwok made Node kwok-a Ready"
-  [[ -n "$(k -n kube-node-lease get lease kwok-a -o jsonpath='{.spec.renewTime}')" ]] ||
-    fail "kwok-a has no renewed Lease"
-  pass "kwok-a has a Lease heartbeat"
+  local renewed
+  renewed="$(lease_renewed kwok-a)"
+  [[ -n "${renewed}" ]] || fail "kwok-a has no Lease"
+  # kwok renews every quarter of the 40 s lease: wait for one renewal.
+  local deadline=$((SECONDS + 45))
+  while [[ "$(lease_renewed kwok-a)" == "${renewed}" ]]; do
+    ((SECONDS < deadline)) || fail "kwok-a's Lease was not renewed after ${renewed}"
+    sleep 1
+  done
+  pass "kwok renews kwok-a's Lease (heartbeat)"
   k apply -f - <<'YAML'
 apiVersion: apps/v1
 kind: Deployment
