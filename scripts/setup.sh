@@ -2,11 +2,14 @@
 # Installs what the build needs on Debian bookworm. Safe to re-run: it only asks apt for packages
 # that are missing, and only refreshes the package lists when it has something to install.
 #
-# Usage: scripts/setup.sh [--with-moto] [--with-chromium]
+# Usage: scripts/setup.sh [--with-moto] [--with-chromium] [--with-go]
 #   --with-moto (or KP_WITH_MOTO=1) also installs the `moto[server]` AWS emulator for python3,
 #   which the AWS integration tests start on 127.0.0.1.
 #   --with-chromium (or KP_WITH_CHROMIUM=1) also installs Debian's chromium, which the test of
 #   `karpenter sim --report` uses to render the page headless.
+#   --with-go (or KP_WITH_GO=1) also installs a Go toolchain when the go on PATH is missing or
+#   older than 1.26, for building the test control plane (scripts/controlplane.sh), and the
+#   tools that start it (curl, openssl, python3).
 set -euo pipefail
 
 # The toolchain and libraries of CMakeLists.txt, plus clang-14 (libFuzzer), the format/lint tools,
@@ -21,6 +24,14 @@ readonly APT_PACKAGES=(
   libcurl4-openssl-dev libssl-dev libpugixml-dev
 )
 readonly MOTO_SPEC="${KP_MOTO_SPEC:-moto[server]==5.2.1}"
+# The oldest Go that builds test/controlplane (kwok v0.8.0's go.mod asks for go 1.26.0), and the
+# toolchain installed when the machine has none that new: the Go module proxy serves toolchains as
+# the module golang.org/toolchain, and go1.27.3 is the version this workplace approves.
+readonly GO_MIN_MINOR=26
+readonly GO_TOOLCHAIN="${KP_GO_TOOLCHAIN:-go1.27.3}"
+# Where the toolchain goes, and where `go` and `gofmt` are linked (a folder already on PATH).
+readonly GO_INSTALL_DIR="${KP_GO_INSTALL_DIR:-/usr/local/lib/karpenter-cpp-go}"
+readonly GO_LINK_DIR="${KP_GO_LINK_DIR:-/usr/local/bin}"
 
 apt_lists_fresh=0
 
@@ -103,14 +114,88 @@ install_chromium() {
   apt_install chromium
 }
 
+# What scripts/controlplane.sh runs besides its own binaries: curl (health checks), openssl (the
+# cluster's certificates) and python3 (free ports; the smoke test reads JSON with it).
+install_controlplane_tools() {
+  local missing=() pkg
+  for pkg in curl openssl python3; do
+    is_installed "${pkg}" || command -v "${pkg}" >/dev/null 2>&1 || missing+=("${pkg}")
+  done
+  if [[ "${#missing[@]}" -eq 0 ]]; then
+    return
+  fi
+  log "installing ${missing[*]} (test control plane)"
+  apt_install "${missing[@]}"
+}
+
+# The minor version of the go command on PATH ("26" for go1.26.8), or nothing when there is none
+# or its version cannot be read. GOTOOLCHAIN=local: the go command's own version, not one it
+# would switch to.
+go_minor() {
+  local version
+  version="$(GOTOOLCHAIN=local go env GOVERSION 2>/dev/null)" || return 0
+  if [[ "${version}" =~ ^go1\.([0-9]+) ]]; then
+    printf '%s\n' "${BASH_REMATCH[1]}"
+  fi
+}
+
+# Installs GO_TOOLCHAIN when no go on PATH is GO_MIN_MINOR or newer. The download goes through an
+# existing go command (any version, Debian's 1.19 included: `go mod download` of the toolchain
+# module, checked against the checksum database like every module), into a scratch module cache;
+# the toolchain is then copied out of it to GO_INSTALL_DIR and linked into GO_LINK_DIR.
+install_go() {
+  local minor
+  minor="$(go_minor)"
+  if [[ -n "${minor}" ]] && ((minor >= GO_MIN_MINOR)); then
+    log "go already present ($(GOTOOLCHAIN=local go env GOVERSION) at $(command -v go))"
+    return
+  fi
+  log "no go 1.${GO_MIN_MINOR} or newer on PATH (found: ${minor:+1.}${minor:-none}); installing ${GO_TOOLCHAIN}"
+  if ! command -v go >/dev/null 2>&1; then
+    log "installing Debian's golang-go to download the toolchain with"
+    apt_install golang-go
+  fi
+  local arch module scratch dir
+  arch="$(dpkg --print-architecture)"
+  module="golang.org/toolchain@v0.0.1-${GO_TOOLCHAIN}.linux-${arch}"
+  scratch="$(mktemp -d)"
+  # shellcheck disable=SC2064  # expand now: the scratch folder is fixed
+  trap "chmod -R u+w '${scratch}' 2>/dev/null; rm -rf '${scratch}'" EXIT
+  dir="$(cd "${scratch}" && GOMODCACHE="${scratch}/mod" GOPATH="${scratch}/gopath" \
+    GOTOOLCHAIN=local GOFLAGS='' go mod download -json "${module}" |
+    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  [[ -n "${dir}" && -f "${dir}/bin/go" ]] || die "could not download ${module}"
+  as_root mkdir -p "${GO_INSTALL_DIR}" "${GO_LINK_DIR}"
+  as_root rm -rf "${GO_INSTALL_DIR}/${GO_TOOLCHAIN}"
+  as_root cp -a "${dir}" "${GO_INSTALL_DIR}/${GO_TOOLCHAIN}"
+  # A module zip keeps no file modes: the programs in bin/ and pkg/tool/ are made executable again,
+  # as the go command does when it switches to a downloaded toolchain.
+  as_root chmod -R u+w "${GO_INSTALL_DIR}/${GO_TOOLCHAIN}"
+  as_root find "${GO_INSTALL_DIR}/${GO_TOOLCHAIN}/bin" "${GO_INSTALL_DIR}/${GO_TOOLCHAIN}/pkg/tool" \
+    -type f -exec chmod a+x {} +
+  as_root ln -sfn "${GO_INSTALL_DIR}/${GO_TOOLCHAIN}/bin/go" "${GO_LINK_DIR}/go"
+  as_root ln -sfn "${GO_INSTALL_DIR}/${GO_TOOLCHAIN}/bin/gofmt" "${GO_LINK_DIR}/gofmt"
+  chmod -R u+w "${scratch}"
+  rm -rf "${scratch}"
+  trap - EXIT
+  hash -r
+  minor="$(go_minor)"
+  if [[ -z "${minor}" ]] || ((minor < GO_MIN_MINOR)); then
+    die "installed ${GO_TOOLCHAIN} into ${GO_INSTALL_DIR}, but the go first on PATH is $(command -v go) (put ${GO_LINK_DIR} first)"
+  fi
+  log "installed $(GOTOOLCHAIN=local go env GOVERSION) at ${GO_LINK_DIR}/go"
+}
+
 main() {
   local with_moto="${KP_WITH_MOTO:-0}" with_chromium="${KP_WITH_CHROMIUM:-0}" arg
+  local with_go="${KP_WITH_GO:-0}"
   for arg in "$@"; do
     case "${arg}" in
       --with-moto) with_moto=1 ;;
       --with-chromium) with_chromium=1 ;;
+      --with-go) with_go=1 ;;
       -h | --help)
-        sed -n '2,9s/^# \{0,1\}//p' "$0"
+        sed -n '2,12s/^# \{0,1\}//p' "$0"
         return 0
         ;;
       *) die "unknown argument '${arg}' (try --help)" ;;
@@ -124,6 +209,10 @@ main() {
   fi
   if [[ "${with_chromium}" == "1" ]]; then
     install_chromium
+  fi
+  if [[ "${with_go}" == "1" ]]; then
+    install_controlplane_tools
+    install_go
   fi
 }
 

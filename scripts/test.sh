@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # THE test command: installs what is missing, checks formatting and banned APIs, builds the `asan`
-# preset and runs every ctest test, then builds the libFuzzer targets and fuzzes each one briefly.
+# preset and runs every ctest test against a real control plane, then builds the libFuzzer targets
+# and fuzzes each one briefly, then smoke-tests the control plane itself (scripts/controlplane.sh).
 # Exits non-zero on the first failure. Re-runnable: builds are incremental.
 #
 # Environment:
@@ -11,6 +12,10 @@
 #                           set another value, or 0 for a random one, to explore
 #   KP_ALLOW_NO_TESTS=1     accept an empty ctest run (only while the project has no tests yet)
 #   KP_SKIP_FUZZ=1          skip the fuzz stage
+#   KP_SKIP_CONTROLPLANE=1  start no control plane for ctest (tests that need one read
+#                           KP_TEST_KUBECONFIG and skip without it), skip the control plane stage,
+#                           and install no Go toolchain; without it, a control plane that cannot
+#                           start fails the run
 #   KP_NO_CCACHE=1          compile without ccache (by default used when installed, with its own
 #                           default cache directory unless CCACHE_DIR is set)
 set -euo pipefail
@@ -61,13 +66,48 @@ check_format() {
   echo "formatting ok (${#files[@]} files)"
 }
 
+skip_controlplane() { [[ "${KP_SKIP_CONTROLPLANE:-0}" == "1" ]]; }
+
+CONTROLPLANE_DIR=""
+
+stop_test_controlplane() {
+  if [[ -n "${CONTROLPLANE_DIR}" ]]; then
+    ./scripts/controlplane.sh stop "${CONTROLPLANE_DIR}" || true
+    rm -rf "${CONTROLPLANE_DIR}"
+    CONTROLPLANE_DIR=""
+  fi
+}
+
+# A fresh control plane for the integration tests of the Kubernetes client, which find it through
+# KP_TEST_KUBECONFIG; it is stopped when ctest is done, or when this script exits in any way.
+start_test_controlplane() {
+  CONTROLPLANE_DIR="$(mktemp -d "${TMPDIR:-/tmp}/kp-test-controlplane.XXXXXX")"
+  trap stop_test_controlplane EXIT
+  ./scripts/controlplane.sh start "${CONTROLPLANE_DIR}" ||
+    die "the test control plane did not start (see above; KP_SKIP_CONTROLPLANE=1 runs without it)"
+  export KP_TEST_KUBECONFIG="${CONTROLPLANE_DIR}/kubeconfig"
+}
+
 run_ctest() {
   local no_tests=error
   if [[ "${KP_ALLOW_NO_TESTS:-0}" == "1" ]]; then
     no_tests=ignore
   fi
+  if skip_controlplane; then
+    echo "no control plane (KP_SKIP_CONTROLPLANE=1): tests that need one skip"
+  else
+    start_test_controlplane
+  fi
   ctest --preset asan --output-on-failure -j"${JOBS}" --no-tests="${no_tests}" ||
     die "ctest (asan) failed"
+  stop_test_controlplane
+}
+
+# The control plane's own tests: setup's Go toolchain logic, then a smoke test of start, kwok
+# Nodes and pods, a drain that a PodDisruptionBudget holds back, and stop.
+test_controlplane() {
+  test/controlplane/setup_go_test.sh || die "setup --with-go test failed"
+  test/controlplane/smoke.sh || die "control plane smoke test failed"
 }
 
 # Runs one libFuzzer binary for FUZZ_SECONDS and prints what happened; returns non-zero on a
@@ -172,8 +212,10 @@ use_ccache() {
 }
 
 main() {
-  step "setup: build dependencies, moto and chromium (renders the sim report in a test)"
-  ./scripts/setup.sh --with-moto --with-chromium
+  local setup_args=(--with-moto --with-chromium)
+  skip_controlplane || setup_args+=(--with-go)
+  step "setup: build dependencies, moto, chromium (renders the sim report in a test), Go (builds the control plane)"
+  ./scripts/setup.sh "${setup_args[@]}"
   use_ccache
 
   step "format check (clang-format-14 --dry-run --Werror)"
@@ -199,6 +241,13 @@ main() {
     cmake --build --preset fuzz -j"${JOBS}"
     step "fuzz: each target for ${FUZZ_SECONDS}s, ${JOBS} at a time"
     fuzz_all
+  fi
+
+  if skip_controlplane; then
+    step "control plane: skipped (KP_SKIP_CONTROLPLANE=1)"
+  else
+    step "control plane: setup --with-go test, then the smoke test (test/controlplane/smoke.sh)"
+    test_controlplane
   fi
 
   step "all checks passed"
