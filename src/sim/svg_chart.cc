@@ -12,6 +12,8 @@ constexpr int kLeft = 64;
 constexpr int kRight = 16;
 constexpr int kTop = 30;
 constexpr double kLegendCharWidth = 7.0;
+constexpr double kTitleCharWidth = 8.0;
+constexpr double kLegendRowHeight = 16;
 constexpr int kBottom = 44;
 constexpr int kLaneLeft = 96;
 constexpr int kLaneHeight = 20;
@@ -73,6 +75,36 @@ void Markers(std::string& svg, const std::vector<ChartMarker>& markers, const Li
         R"svg(<text transform="translate({} {}) rotate(90)" class="marker-label">{}</text>)svg",
         Coord(px + 3), Coord(top + 2), EscapeXml(Shorten(marker.label, fits)));
   }
+}
+
+// Legend entries are as wide as their names (12 px text is about 7 px per character); a 14 px
+// bold title about 8.
+double LegendEntryWidth(const ChartSeries& s) {
+  return 18.0 + kLegendCharWidth * static_cast<double>(s.name.size()) + 20.0;
+}
+
+// The legend, series in order of appearance: top right beside the title when it fits there,
+// else in rows under the title from the left. Returns where the plot area starts.
+double Legend(std::string& svg, const std::string& title, const std::vector<ChartSeries>& series,
+              double plot_right) {
+  double total = 0;
+  for (const ChartSeries& s : series) total += LegendEntryWidth(s);
+  const double title_end = kLeft + kTitleCharWidth * static_cast<double>(title.size());
+  const bool beside = plot_right - total >= title_end;
+  double legend_x = beside ? plot_right - total : kLeft;
+  double row_y = beside ? 10 : 28;
+  for (const ChartSeries& s : series) {
+    if (!beside && legend_x > kLeft && legend_x + LegendEntryWidth(s) > plot_right) {
+      legend_x = kLeft;
+      row_y += kLegendRowHeight;
+    }
+    svg += fmt::format(R"(<rect x="{}" y="{}" width="14" height="4" fill="{}"/>)", Coord(legend_x),
+                       Coord(row_y), EscapeXml(s.color));
+    svg += fmt::format(R"(<text x="{}" y="{}" class="legend">{}</text>)", Coord(legend_x + 18),
+                       Coord(row_y + 6), EscapeXml(s.name));
+    legend_x += LegendEntryWidth(s);
+  }
+  return beside ? kTop : row_y + kLegendRowHeight;
 }
 
 void XAxis(std::string& svg, const std::vector<double>& ticks, const LinearScale& x, double y0,
@@ -180,15 +212,15 @@ std::string RenderLineChart(const LineChartSpec& spec, const std::vector<ChartSe
   const std::vector<double> y_ticks = NiceTicks(0, y_max, 5);
   const double plot_right = spec.width - kRight;
   const double plot_bottom = spec.height - kBottom;
-  const LinearScale x(x_first, x_last, kLeft, plot_right);
-  const LinearScale y(y_ticks.front(), y_ticks.back(), plot_bottom, kTop);
-
   std::string svg =
       fmt::format(R"(<svg width="{0}" height="{1}" viewBox="0 0 {0} {1}" role="img">)", spec.width,
                   spec.height);
   svg += fmt::format(R"(<title>{}</title>)", EscapeXml(spec.title));
   svg +=
       fmt::format(R"(<text x="{}" y="18" class="title">{}</text>)", kLeft, EscapeXml(spec.title));
+  const double top = Legend(svg, spec.title, series, plot_right);
+  const LinearScale x(x_first, x_last, kLeft, plot_right);
+  const LinearScale y(y_ticks.front(), y_ticks.back(), plot_bottom, top);
   for (double tick : y_ticks) {
     const std::string py = Coord(y(tick));
     svg += fmt::format(R"(<line x1="{1}" y1="{0}" x2="{2}" y2="{0}" stroke="#eee"/>)", py,
@@ -197,13 +229,13 @@ std::string RenderLineChart(const LineChartSpec& spec, const std::vector<ChartSe
                        Coord(kLeft - 6), Coord(y(tick) + 4), TickLabel(tick));
   }
   svg += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#444"/>)", Coord(kLeft),
-                     Coord(kTop), Coord(plot_bottom));
+                     Coord(top), Coord(plot_bottom));
   svg += fmt::format(
       R"svg(<text transform="translate(14 {}) rotate(-90)" text-anchor="middle" class="axis">{}</text>)svg",
-      Coord((kTop + plot_bottom) / 2), EscapeXml(spec.y_label));
-  XAxis(svg, x_ticks, x, plot_bottom, kTop, spec.x_label, (kLeft + plot_right) / 2, true,
+      Coord((top + plot_bottom) / 2), EscapeXml(spec.y_label));
+  XAxis(svg, x_ticks, x, plot_bottom, top, spec.x_label, (kLeft + plot_right) / 2, true,
         plot_right);
-  Bands(svg, spec.bands, x, x_first, x_last, kTop, plot_bottom);
+  Bands(svg, spec.bands, x, x_first, x_last, top, plot_bottom);
 
   for (const ChartSeries& s : series) {
     if (s.points.empty()) continue;
@@ -225,21 +257,7 @@ std::string RenderLineChart(const LineChartSpec& spec, const std::vector<ChartSe
     svg += fmt::format(R"(<path class="data" d="{}" fill="none" stroke="{}" stroke-width="{}"{}/>)",
                        path, EscapeXml(s.color), TickLabel(s.width), style);
   }
-  Markers(svg, spec.markers, x, x_first, x_last, kTop, plot_bottom);
-  // Legend, top right, series in order of appearance. Each entry is as wide as its name (12 px
-  // text is about 7 px per character) so that the legend stays clear of a long chart title.
-  const auto entry_width = [](const ChartSeries& s) {
-    return 18.0 + kLegendCharWidth * static_cast<double>(s.name.size()) + 20.0;
-  };
-  double legend_x = plot_right;
-  for (const ChartSeries& s : series) legend_x -= entry_width(s);
-  for (const ChartSeries& s : series) {
-    svg += fmt::format(R"(<rect x="{}" y="10" width="14" height="4" fill="{}"/>)", Coord(legend_x),
-                       EscapeXml(s.color));
-    svg += fmt::format(R"(<text x="{}" y="16" class="legend">{}</text>)", Coord(legend_x + 18),
-                       EscapeXml(s.name));
-    legend_x += entry_width(s);
-  }
+  Markers(svg, spec.markers, x, x_first, x_last, top, plot_bottom);
   svg += "</svg>";
   return svg;
 }

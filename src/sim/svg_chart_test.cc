@@ -80,6 +80,24 @@ TEST(RenderLineChart, LegendStaysClearOfALongTitle) {
   EXPECT_LT(legend_x, 640) << svg;
 }
 
+TEST(RenderLineChart, WrapsALegendTooWideForTheTitleRowUnderTheTitle) {
+  LineChartSpec spec{"Nodes by instance type: cluster-autoscaler", "x", "y"};
+  spec.width = 640;
+  spec.height = 300;
+  std::vector<ChartSeries> series;
+  for (const char* type : {"c6i.2xlarge", "r6i.2xlarge", "m6i.2xlarge", "c6i.4xlarge", "m6i.xlarge",
+                           "c6g.16xlarge", "other"}) {
+    series.push_back({type, "#000", {{0, 0}, {10, 1}}});
+  }
+  const std::string svg = RenderLineChart(spec, series);
+  // Entries of 18 + 7 per character + 20 px from x 64; the fifth no longer fits in 624.
+  EXPECT_NE(svg.find(R"(<rect x="64.0" y="28.0")"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(R"(<rect x="64.0" y="44.0")"), std::string::npos) << svg;
+  EXPECT_EQ(svg.find(R"(y="10.0")"), std::string::npos);
+  // The plot starts under the second row: y 60..256.
+  EXPECT_NE(svg.find(R"(<line x1="64.0" y1="60.0" x2="64.0" y2="256.0")"), std::string::npos);
+}
+
 TEST(RenderLineChart, StepLinesHoldEachValueUntilTheNextPoint) {
   LineChartSpec spec{"t", "x", "y"};
   spec.width = 400;
