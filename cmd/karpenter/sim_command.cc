@@ -88,7 +88,9 @@ absl::StatusOr<sim::Scenario> LoadScenario(const SimCommandOptions& options) {
   if (!options.scenario.empty()) {
     KP_ASSIGN_OR_RETURN(trace, sim::LoadScenarioFile(options.scenario));
   }
-  return sim::ScenarioFromSnapshot(snapshot, std::move(trace));
+  // Instance types and zones do not depend on the trace's spot prices.
+  KP_ASSIGN_OR_RETURN(const cloudprovider::Catalog catalog, cloudprovider::Catalog::LoadEmbedded());
+  return sim::ScenarioFromSnapshot(snapshot, std::move(trace), catalog);
 }
 
 }  // namespace

@@ -36,6 +36,7 @@ struct GroupDraft {
 
 class SnapshotReader {
  public:
+  explicit SnapshotReader(const cloudprovider::Catalog& catalog) : catalog_(catalog) {}
   void Node(const api::Manifest& manifest, const api::Node& node);
   void Pod(const api::Manifest& manifest, const api::Pod& pod);
   void Workload(const api::Manifest& manifest, const api::Object& object);
@@ -57,6 +58,7 @@ class SnapshotReader {
     return nullptr;
   }
 
+  const cloudprovider::Catalog& catalog_;
   std::vector<std::string> errors_;
   std::map<std::string, GroupDraft> groups_;
   std::vector<api::Object> objects_;    // at t=0 in every run: DaemonSets, PDBs, Karpenter's
@@ -85,6 +87,20 @@ void SnapshotReader::Node(const api::Manifest& manifest, const api::Node& node) 
   const std::string* type = Label(manifest, node, kInstanceTypeLabelKey, "the node's EC2 type");
   const std::string* zone = Label(manifest, node, kZoneLabelKey, "the node's availability zone");
   if (group_name == nullptr || type == nullptr || zone == nullptr) return;
+  if (catalog_.Find(*type) == nullptr) {
+    Error(manifest, fmt::format("metadata.labels[{}]: unknown instance type \"{}\": not in the "
+                                "catalog",
+                                kInstanceTypeLabelKey, *type));
+    return;
+  }
+  const std::vector<std::string>& zones = catalog_.zones();
+  if (std::find(zones.begin(), zones.end(), *zone) == zones.end()) {
+    Error(manifest,
+          fmt::format("metadata.labels[{}]: unknown zone \"{}\": the catalog's {} "
+                      "zones are {}",
+                      kZoneLabelKey, *zone, catalog_.region(), absl::StrJoin(zones, ", ")));
+    return;
+  }
   const std::string capacity_type = CapacityTypeOf(node);
   if (capacity_type != "on-demand" && capacity_type != "spot") {
     Error(manifest, fmt::format("metadata.labels[{}]: \"{}\": must be ON_DEMAND or SPOT",
@@ -163,8 +179,9 @@ void SnapshotReader::Workload(const api::Manifest& manifest, const api::Object& 
 }  // namespace
 
 absl::StatusOr<Scenario> ScenarioFromSnapshot(const std::vector<api::Manifest>& snapshot,
-                                              Scenario trace) {
-  SnapshotReader reader;
+                                              Scenario trace,
+                                              const cloudprovider::Catalog& catalog) {
+  SnapshotReader reader(catalog);
   for (const api::Manifest& manifest : snapshot) {
     const api::FieldErrors problems = api::ValidateManifest(manifest);
     for (const api::FieldError& problem : problems.errors()) {

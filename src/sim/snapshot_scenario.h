@@ -10,6 +10,7 @@
 
 #include "karpenter/common/status.h"
 #include "src/api/manifest.h"
+#include "src/cloudprovider/catalog.h"
 #include "src/sim/scenario.h"
 
 namespace karpenter::sim {
@@ -22,10 +23,11 @@ inline constexpr char kEksCapacityTypeLabelKey[] = "eks.amazonaws.com/capacityTy
 inline constexpr int kSnapshotGroupMinMaxSize = 10;
 
 // The snapshot's objects over `trace` (its node groups, initial objects, steps, faults and the
-// rest are kept; its name and description are kept unless empty). Every problem of the snapshot
-// is reported, one per line, as "FILE: Kind/name: field.path: what is wrong", in an
-// InvalidArgument; nothing is returned then.
+// rest are kept). Every problem of the snapshot is reported, one per line, as
+// "FILE: Kind/name: field.path: what is wrong", in an InvalidArgument; nothing is returned then.
+// A node's instance type and zone must be in `catalog`.
 absl::StatusOr<Scenario> ScenarioFromSnapshot(const std::vector<api::Manifest>& snapshot,
-                                              Scenario trace);
+                                              Scenario trace,
+                                              const cloudprovider::Catalog& catalog);
 
 }  // namespace karpenter::sim

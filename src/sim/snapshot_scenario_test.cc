@@ -77,7 +77,7 @@ absl::StatusOr<Scenario> FromSnapshot(const std::string& yaml, Scenario trace = 
   absl::StatusOr<std::vector<api::Manifest>> manifests = api::DecodeManifests(yaml, "snap.yaml");
   EXPECT_TRUE(manifests.ok()) << manifests.status();
   if (!manifests.ok()) return manifests.status();
-  return ScenarioFromSnapshot(*manifests, std::move(trace));
+  return ScenarioFromSnapshot(*manifests, std::move(trace), testing::TestCatalog());
 }
 
 TEST(ScenarioFromSnapshot, InfersNodeGroupsFromTheNodesLabels) {
@@ -137,13 +137,15 @@ TEST(ScenarioFromSnapshot, NamesTheFieldPathOfEveryProblem) {
       "apiVersion: v1\nkind: Node\nmetadata: {name: e, labels: {eks.amazonaws.com/nodegroup: "
       "x}}\n---\n" +
       NodeYaml("f", "g", "m6i.xlarge", "us-east-1a", "eks.amazonaws.com/capacityType: CHEAP") +
+      "---\n" + NodeYaml("h", "g", "m99.huge", "us-east-1a") + "---\n" +
+      NodeYaml("i", "g", "m6i.xlarge", "mars-1a") +
       "---\napiVersion: v1\nkind: Pod\nmetadata: {name: bare, namespace: default}\nspec:\n  "
       "containers: [{name: c, image: i}]\n";
   absl::StatusOr<Scenario> scenario = FromSnapshot(yaml);
   ASSERT_FALSE(scenario.ok());
   EXPECT_EQ(scenario.status().code(), absl::StatusCode::kInvalidArgument);
   const std::vector<std::string> lines = absl::StrSplit(scenario.status().message(), '\n');
-  ASSERT_EQ(lines.size(), 7u) << scenario.status().message();
+  ASSERT_EQ(lines.size(), 9u) << scenario.status().message();
   EXPECT_EQ(lines[0].rfind("snap.yaml: Node/b: metadata.labels[node.kubernetes.io/instance-type]: "
                            "m6i.2xlarge on-demand differs from m6i.xlarge on-demand of node a",
                            0),
@@ -165,8 +167,16 @@ TEST(ScenarioFromSnapshot, NamesTheFieldPathOfEveryProblem) {
   EXPECT_EQ(lines[5],
             "snap.yaml: Node/f: metadata.labels[eks.amazonaws.com/capacityType]: \"CHEAP\": must "
             "be ON_DEMAND or SPOT");
-  EXPECT_EQ(lines[6].rfind("snap.yaml: Pod/default/bare: metadata.ownerReferences: ", 0), 0u)
-      << lines[6];
+  EXPECT_EQ(lines[6],
+            "snap.yaml: Node/h: metadata.labels[node.kubernetes.io/instance-type]: unknown "
+            "instance type \"m99.huge\": not in the catalog");
+  EXPECT_EQ(lines[7].rfind("snap.yaml: Node/i: metadata.labels[topology.kubernetes.io/zone]: "
+                           "unknown zone \"mars-1a\"",
+                           0),
+            0u)
+      << lines[7];
+  EXPECT_EQ(lines[8].rfind("snap.yaml: Pod/default/bare: metadata.ownerReferences: ", 0), 0u)
+      << lines[8];
 }
 
 TEST(ScenarioFromSnapshot, RefusesASnapshotWithoutNodes) {
