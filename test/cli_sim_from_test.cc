@@ -44,6 +44,30 @@ TEST(CliSimFrom, RunsTheSnapshotsClusterThroughBothAutoscalers) {
   }
 }
 
+// The Auto Scaling groups' bounds hold Cluster Autoscaler: `general` may grow by one node only,
+// so some web pods stay pending; Karpenter's NodePool has no such bound.
+TEST(CliSimFrom, TheAutoScalingGroupsBoundTheNodeGroups) {
+  CliRun run = RunCli("sim --from " + Snapshot() + " --asgs " +
+                      karpenter::cli_test::SourcePath("examples/sim/snapshot/asgs.json") +
+                      " --duration 10m --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json json = nlohmann::json::parse(run.out);
+  const nlohmann::json& ca = json["autoscalers"]["cluster-autoscaler"];
+  EXPECT_EQ(ca["nodes"]["max"], 4);
+  EXPECT_GE(ca["unschedulablePods"].get<int>(), 1);
+  EXPECT_EQ(json["autoscalers"]["karpenter"]["unschedulablePods"], 0);
+  const fs::path bad = TempPath("asgs.json");
+  {
+    std::ofstream out(bad);
+    out << R"({"AutoScalingGroups": [{"AutoScalingGroupName": "g", "MinSize": -1, "MaxSize": 2}]})";
+  }
+  CliRun refused = RunCli("sim --from " + Snapshot() + " --asgs " + bad.string() + " --json");
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_EQ(refused.out, "");
+  EXPECT_NE(refused.err.find(bad.string() + ": AutoScalingGroups[0].MinSize: "), std::string::npos)
+      << refused.err;
+}
+
 TEST(CliSimFrom, TakesTheScenarioFileAsTheWorkloadTrace) {
   const fs::path trace = TempPath("trace.yaml");
   {

@@ -73,6 +73,7 @@ sim::Scenario EmptyTrace(const std::vector<std::string>& files) {
 
 absl::StatusOr<sim::Scenario> LoadScenario(const SimCommandOptions& options) {
   if (options.from.empty()) {
+    if (!options.asgs.empty()) return absl::InvalidArgumentError("--asgs: needs --from");
     return options.scenario.empty() ? sim::BuiltinScenario()
                                     : sim::LoadScenarioFile(options.scenario);
   }
@@ -90,7 +91,11 @@ absl::StatusOr<sim::Scenario> LoadScenario(const SimCommandOptions& options) {
   }
   // Instance types and zones do not depend on the trace's spot prices.
   KP_ASSIGN_OR_RETURN(const cloudprovider::Catalog catalog, cloudprovider::Catalog::LoadEmbedded());
-  return sim::ScenarioFromSnapshot(snapshot, std::move(trace), catalog);
+  std::vector<sim::AutoScalingGroupRecord> asgs;
+  if (!options.asgs.empty()) {
+    KP_ASSIGN_OR_RETURN(asgs, sim::LoadAutoScalingGroupsFile(options.asgs));
+  }
+  return sim::ScenarioFromSnapshot(snapshot, std::move(trace), catalog, asgs);
 }
 
 }  // namespace
@@ -140,6 +145,9 @@ void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
                   "Start from your cluster: files of Nodes, workloads, PDBs, NodePools and "
                   "EC2NodeClasses (kubectl get ... -o yaml); the scenario file, if any, is the "
                   "workload trace");
+  cmd->add_option("--asgs", options.asgs,
+                  "With --from: the Auto Scaling groups (aws autoscaling "
+                  "describe-auto-scaling-groups output) for the node groups' bounds and tags");
   cmd->add_flag("--print-builtin", options.print_builtin,
                 "Print the built-in scenario as a scenario file (a start for your own) and exit");
   cmd->callback([&options, &exit_code] {

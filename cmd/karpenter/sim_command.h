@@ -21,6 +21,8 @@ struct SimCommandOptions {
   std::string scenario;  // empty: the built-in scenario; with `from`, the workload trace
   // Snapshot files (manifests or `kubectl get ... -o yaml` Lists) of a cluster to start from.
   std::vector<std::string> from;
+  // With `from`: `aws autoscaling describe-auto-scaling-groups` output, or empty.
+  std::string asgs;
   uint64_t seed = 1;
   // Simulated seconds to run instead of the scenario's durationSeconds (0: the scenario's); the
   // trace is cut there, e.g. the first hour of a day-long scenario.

@@ -29,6 +29,7 @@ bool TwinSetsLabel(const std::string& key) {
 
 struct GroupDraft {
   NodeGroup group;
+  const AutoScalingGroupRecord* asg = nullptr;  // its Auto Scaling group, when given
   std::set<std::string> zones;
   std::string first_node;
   bool labels_set = false;
@@ -36,7 +37,13 @@ struct GroupDraft {
 
 class SnapshotReader {
  public:
-  explicit SnapshotReader(const cloudprovider::Catalog& catalog) : catalog_(catalog) {}
+  SnapshotReader(const cloudprovider::Catalog& catalog,
+                 const std::vector<AutoScalingGroupRecord>& asgs)
+      : catalog_(catalog) {
+    for (const AutoScalingGroupRecord& asg : asgs) {
+      for (const std::string& id : asg.instance_ids) asg_of_instance_.emplace(id, &asg);
+    }
+  }
   void Node(const api::Manifest& manifest, const api::Node& node);
   void Pod(const api::Manifest& manifest, const api::Pod& pod);
   void Workload(const api::Manifest& manifest, const api::Object& object);
@@ -58,7 +65,16 @@ class SnapshotReader {
     return nullptr;
   }
 
+  // The Auto Scaling group of the node's instance (spec.providerID aws:///ZONE/i-...), if any.
+  const AutoScalingGroupRecord* AsgOf(const api::Node& node) const {
+    const std::string& provider_id = node.spec.provider_id;
+    const std::string id = provider_id.substr(provider_id.rfind('/') + 1);
+    auto it = asg_of_instance_.find(id);
+    return it == asg_of_instance_.end() ? nullptr : it->second;
+  }
+
   const cloudprovider::Catalog& catalog_;
+  std::map<std::string, const AutoScalingGroupRecord*> asg_of_instance_;
   std::vector<std::string> errors_;
   std::map<std::string, GroupDraft> groups_;
   std::vector<api::Object> objects_;    // at t=0 in every run: DaemonSets, PDBs, Karpenter's
@@ -82,8 +98,15 @@ void SnapshotReader::Node(const api::Manifest& manifest, const api::Node& node) 
           "again at t=0)");
     return;
   }
-  const std::string* group_name =
-      Label(manifest, node, kNodeGroupLabelKey, "the node group its Auto Scaling group runs");
+  const AutoScalingGroupRecord* asg = AsgOf(node);
+  const std::string* group_name = nullptr;
+  if (asg != nullptr && !node.metadata.labels.contains(kNodeGroupLabelKey)) {
+    group_name = asg->node_group.empty() ? &asg->name : &asg->node_group;
+  } else {
+    group_name = Label(manifest, node, kNodeGroupLabelKey,
+                       "the node group its Auto Scaling group runs (or give the Auto Scaling "
+                       "groups holding its spec.providerID instance)");
+  }
   const std::string* type = Label(manifest, node, kInstanceTypeLabelKey, "the node's EC2 type");
   const std::string* zone = Label(manifest, node, kZoneLabelKey, "the node's availability zone");
   if (group_name == nullptr || type == nullptr || zone == nullptr) return;
@@ -114,6 +137,7 @@ void SnapshotReader::Node(const api::Manifest& manifest, const api::Node& node) 
     draft.group.instance_type = *type;
     draft.group.capacity_type = capacity_type;
     draft.first_node = node.metadata.name;
+    draft.asg = asg;
     for (const api::Taint& taint : node.spec.taints) {
       if (!taint.key.starts_with("node.kubernetes.io/") &&
           !taint.key.starts_with("karpenter.sh/")) {
@@ -179,9 +203,9 @@ void SnapshotReader::Workload(const api::Manifest& manifest, const api::Object& 
 }  // namespace
 
 absl::StatusOr<Scenario> ScenarioFromSnapshot(const std::vector<api::Manifest>& snapshot,
-                                              Scenario trace,
-                                              const cloudprovider::Catalog& catalog) {
-  SnapshotReader reader(catalog);
+                                              Scenario trace, const cloudprovider::Catalog& catalog,
+                                              const std::vector<AutoScalingGroupRecord>& asgs) {
+  SnapshotReader reader(catalog, asgs);
   for (const api::Manifest& manifest : snapshot) {
     const api::FieldErrors problems = api::ValidateManifest(manifest);
     for (const api::FieldError& problem : problems.errors()) {
@@ -222,8 +246,15 @@ absl::StatusOr<Scenario> ScenarioFromSnapshot(const std::vector<api::Manifest>& 
     NodeGroup& group = draft.group;
     group.zones.assign(draft.zones.begin(), draft.zones.end());
     zones.insert(draft.zones.begin(), draft.zones.end());
-    group.min_size = 0;
-    group.max_size = std::max(kSnapshotGroupMinMaxSize, 2 * group.initial_size);
+    if (draft.asg != nullptr) {
+      // The group's own bounds, widened to the nodes the snapshot shows.
+      group.min_size = std::min(draft.asg->min_size, group.initial_size);
+      group.max_size = std::max(draft.asg->max_size, group.initial_size);
+      group.autoscaled = draft.asg->autoscaled;
+    } else {
+      group.min_size = 0;
+      group.max_size = std::max(kSnapshotGroupMinMaxSize, 2 * group.initial_size);
+    }
     trace.node_groups.push_back(std::move(group));
   }
   trace.zones.assign(zones.begin(), zones.end());

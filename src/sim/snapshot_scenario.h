@@ -11,6 +11,7 @@
 #include "karpenter/common/status.h"
 #include "src/api/manifest.h"
 #include "src/cloudprovider/catalog.h"
+#include "src/sim/auto_scaling_group_file.h"
 #include "src/sim/scenario.h"
 
 namespace karpenter::sim {
@@ -25,9 +26,11 @@ inline constexpr int kSnapshotGroupMinMaxSize = 10;
 // The snapshot's objects over `trace` (its node groups, initial objects, steps, faults and the
 // rest are kept). Every problem of the snapshot is reported, one per line, as
 // "FILE: Kind/name: field.path: what is wrong", in an InvalidArgument; nothing is returned then.
-// A node's instance type and zone must be in `catalog`.
+// A node's instance type and zone must be in `catalog`. With `asgs`, a node belongs to the Auto
+// Scaling group holding its instance (`spec.providerID`), which gives its group's name (when
+// the node has no nodegroup label), bounds and auto-discovery.
 absl::StatusOr<Scenario> ScenarioFromSnapshot(const std::vector<api::Manifest>& snapshot,
-                                              Scenario trace,
-                                              const cloudprovider::Catalog& catalog);
+                                              Scenario trace, const cloudprovider::Catalog& catalog,
+                                              const std::vector<AutoScalingGroupRecord>& asgs = {});
 
 }  // namespace karpenter::sim

@@ -179,6 +179,46 @@ TEST(ScenarioFromSnapshot, NamesTheFieldPathOfEveryProblem) {
       << lines[8];
 }
 
+// With the Auto Scaling groups, a node without the nodegroup label joins the group holding its
+// instance, and the groups' bounds and auto-discovery tag replace the assumed ones.
+TEST(ScenarioFromSnapshot, TakesGroupsAndBoundsFromTheAutoScalingGroups) {
+  const std::string yaml = NodeYaml("a", "general", "m6i.xlarge", "us-east-1a") +
+                           "spec: {providerID: \"aws:///us-east-1a/i-0a\"}\n" + "---\n" +
+                           NodeYaml("b", "", "m6i.xlarge", "us-east-1b") +
+                           "spec: {providerID: \"aws:///us-east-1b/i-0b\"}\n---\n" +
+                           NodeYaml("c", "", "m6i.large", "us-east-1a") +
+                           "spec: {providerID: \"aws:///us-east-1a/i-0c\"}\n";
+  absl::StatusOr<std::vector<api::Manifest>> manifests = api::DecodeManifests(yaml, "snap.yaml");
+  ASSERT_TRUE(manifests.ok()) << manifests.status();
+  std::vector<AutoScalingGroupRecord> asgs = {
+      {.name = "eks-general-1",
+       .node_group = "general",
+       .min_size = 1,
+       .max_size = 6,
+       .autoscaled = true,
+       .instance_ids = {"i-0a", "i-0b"}},
+      {.name = "self-managed", .min_size = 1, .max_size = 1, .instance_ids = {"i-0c"}}};
+  absl::StatusOr<Scenario> scenario =
+      ScenarioFromSnapshot(*manifests, {}, testing::TestCatalog(), asgs);
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  ASSERT_EQ(scenario->node_groups.size(), 2u);
+  const NodeGroup& general = scenario->node_groups[0];
+  EXPECT_EQ(general.name, "general");
+  EXPECT_EQ(general.initial_size, 2);
+  EXPECT_EQ(general.min_size, 1);
+  EXPECT_EQ(general.max_size, 6);
+  EXPECT_TRUE(general.autoscaled);
+  const NodeGroup& self_managed = scenario->node_groups[1];
+  EXPECT_EQ(self_managed.name, "self-managed");
+  EXPECT_EQ(self_managed.max_size, 1);
+  EXPECT_FALSE(self_managed.autoscaled);  // untagged: Cluster Autoscaler does not resize it
+  // Without the groups, the unlabelled nodes are refused.
+  absl::StatusOr<Scenario> without = ScenarioFromSnapshot(*manifests, {}, testing::TestCatalog());
+  ASSERT_FALSE(without.ok());
+  EXPECT_NE(without.status().message().find("Node/b: metadata.labels[eks.amazonaws.com/nodegroup]"),
+            std::string::npos);
+}
+
 TEST(ScenarioFromSnapshot, RefusesASnapshotWithoutNodes) {
   absl::StatusOr<Scenario> scenario = FromSnapshot(kWorkloads);
   ASSERT_FALSE(scenario.ok());
