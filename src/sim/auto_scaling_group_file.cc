@@ -7,6 +7,7 @@
 #include "src/api/input_file.h"
 #include "src/api/utf8.h"
 #include "src/api/yaml_document_scan.h"
+#include "src/api/yaml_hang_guard.h"
 #include "src/sim/scenario_reader.h"
 
 namespace karpenter::sim {
@@ -52,7 +53,9 @@ AutoScalingGroupRecord ReadGroup(ScenarioReader& reader, const YAML::Node& node,
 
 absl::StatusOr<std::vector<AutoScalingGroupRecord>> ParseAutoScalingGroups(
     std::string_view text, std::string_view source) {
-  for (absl::Status guard : {api::CheckUtf8(text), api::CheckYamlDocumentsAdvance(text)}) {
+  // yaml-cpp hangs or exhausts memory on some invalid input: refused before it sees it.
+  for (absl::Status guard : {api::CheckUtf8(text), api::CheckNoTopLevelFlowEntry(text),
+                             api::CheckYamlDocumentsAdvance(text)}) {
     if (!guard.ok())
       return absl::InvalidArgumentError(
           fmt::format("{}: {}", source, std::string(guard.message())));

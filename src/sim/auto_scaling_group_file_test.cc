@@ -50,6 +50,8 @@ TEST(ParseAutoScalingGroups, NamesTheFieldPathOfEveryProblem) {
             "asgs.json: AutoScalingGroups[1].MaxSize: must be at least MinSize (3)");
   EXPECT_FALSE(ParseAutoScalingGroups("[1, 2]", "asgs.json").ok());
   EXPECT_FALSE(ParseAutoScalingGroups("{\"AutoScalingGroups\": [", "asgs.json").ok());
+  // yaml-cpp 0.7 loops forever on a comma after the root object: refused before it parses.
+  EXPECT_FALSE(ParseAutoScalingGroups("{\"AutoScalingGroups\": []},", "asgs.json").ok());
 }
 
 }  // namespace
