@@ -199,5 +199,33 @@ TEST(RenderReportHtml, HasEverySectionEscapesTextAndLinksNothing) {
   EXPECT_NE(html.find(p50), std::string::npos) << p50;
 }
 
+// The instance-type chart draws the six types with the highest peak and sums the rest as
+// "other"; the capacity-type chart lists on-demand and spot even when one is never billed.
+TEST(RenderReportHtml, InstanceTypeBreakdownKeepsTheBusiestTypesAndSumsTheRest) {
+  SimReport report;
+  report.scenario = "synthetic";
+  report.simulated_seconds = 20;
+  RunResult run;
+  for (double t : {0.0, 10.0, 20.0}) {
+    ClusterSample sample;
+    sample.seconds = t;
+    size_t peak = 9;
+    for (const char* type :
+         {"a.large", "b.large", "c.large", "d.large", "e.large", "f.large", "g.large", "h.large"}) {
+      sample.nodes_by_instance_type[type] = peak--;
+    }
+    sample.nodes_by_capacity_type["on-demand"] = 44;
+    run.samples.push_back(sample);
+  }
+  report.runs.push_back(run);
+  const std::string html = RenderReportHtml(report);
+  for (const char* shown : {">a.large</text>", ">f.large</text>", ">other</text>", ">spot</text>",
+                            ">on-demand</text>"}) {
+    EXPECT_NE(html.find(shown), std::string::npos) << shown;
+  }
+  EXPECT_EQ(html.find(">g.large</text>"), std::string::npos);
+  EXPECT_EQ(html.find(">h.large</text>"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace karpenter::sim
