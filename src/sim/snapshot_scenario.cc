@@ -137,7 +137,6 @@ void SnapshotReader::Node(const api::Manifest& manifest, const api::Node& node) 
     draft.group.instance_type = *type;
     draft.group.capacity_type = capacity_type;
     draft.first_node = node.metadata.name;
-    draft.asg = asg;
     for (const api::Taint& taint : node.spec.taints) {
       if (!taint.key.starts_with("node.kubernetes.io/") &&
           !taint.key.starts_with("karpenter.sh/")) {
@@ -154,6 +153,7 @@ void SnapshotReader::Node(const api::Manifest& manifest, const api::Node& node) 
   }
   ++draft.group.initial_size;
   draft.zones.insert(*zone);
+  if (draft.asg == nullptr) draft.asg = asg;  // any node of the group may name its ASG
   // The group's labels: those every node of it carries with the same value.
   std::map<std::string, std::string> own;
   for (const auto& [key, value] : node.metadata.labels) {

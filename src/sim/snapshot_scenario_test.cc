@@ -181,9 +181,10 @@ TEST(ScenarioFromSnapshot, NamesTheFieldPathOfEveryProblem) {
 
 // With the Auto Scaling groups, a node without the nodegroup label joins the group holding its
 // instance, and the groups' bounds and auto-discovery tag replace the assumed ones.
+// Node a's instance is in none of them (replaced since the ASGs were listed): b names the ASG.
 TEST(ScenarioFromSnapshot, TakesGroupsAndBoundsFromTheAutoScalingGroups) {
   const std::string yaml = NodeYaml("a", "general", "m6i.xlarge", "us-east-1a") +
-                           "spec: {providerID: \"aws:///us-east-1a/i-0a\"}\n" + "---\n" +
+                           "spec: {providerID: \"aws:///us-east-1a/i-0z\"}\n" + "---\n" +
                            NodeYaml("b", "", "m6i.xlarge", "us-east-1b") +
                            "spec: {providerID: \"aws:///us-east-1b/i-0b\"}\n---\n" +
                            NodeYaml("c", "", "m6i.large", "us-east-1a") +
