@@ -5,10 +5,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_join.h"
 #include "cmd/karpenter/real_clock.h"
 #include "src/api/duration.h"
+#include "src/api/manifest.h"
 #include "src/cloudprovider/catalog.h"
 #include "src/sim/builtin_scenario.h"
 #include "src/sim/progress.h"
@@ -17,6 +20,7 @@
 #include "src/sim/runner.h"
 #include "src/sim/scenario_file.h"
 #include "src/sim/scenario_reader.h"
+#include "src/sim/snapshot_scenario.h"
 
 namespace karpenter::cli {
 namespace {
@@ -55,6 +59,43 @@ std::string MetricsText(const sim::SimReport& report) {
     text += run.metrics_text;
   }
   return text;
+}
+
+// The trace of a snapshot run without a scenario file: an hour with nothing happening but what
+// the snapshot's own pods ask for.
+sim::Scenario EmptyTrace(const std::vector<std::string>& files) {
+  sim::Scenario trace;
+  trace.name = "snapshot";
+  trace.description =
+      "The cluster of " + absl::StrJoin(files, ", ") + ", without a workload trace.";
+  return trace;
+}
+
+absl::StatusOr<sim::Scenario> LoadScenario(const SimCommandOptions& options) {
+  if (options.from.empty()) {
+    if (!options.asgs.empty()) return absl::InvalidArgumentError("--asgs: needs --from");
+    return options.scenario.empty() ? sim::BuiltinScenario()
+                                    : sim::LoadScenarioFile(options.scenario);
+  }
+  std::vector<api::Manifest> snapshot;
+  for (const std::string& file : options.from) {
+    absl::StatusOr<std::vector<api::Manifest>> manifests = api::LoadManifestFile(file);
+    if (!manifests.ok()) {
+      return absl::InvalidArgumentError(file + ": " + std::string(manifests.status().message()));
+    }
+    std::move(manifests->begin(), manifests->end(), std::back_inserter(snapshot));
+  }
+  sim::Scenario trace = EmptyTrace(options.from);
+  if (!options.scenario.empty()) {
+    KP_ASSIGN_OR_RETURN(trace, sim::LoadScenarioFile(options.scenario));
+  }
+  // Instance types and zones do not depend on the trace's spot prices.
+  KP_ASSIGN_OR_RETURN(const cloudprovider::Catalog catalog, cloudprovider::Catalog::LoadEmbedded());
+  std::vector<sim::AutoScalingGroupRecord> asgs;
+  if (!options.asgs.empty()) {
+    KP_ASSIGN_OR_RETURN(asgs, sim::LoadAutoScalingGroupsFile(options.asgs));
+  }
+  return sim::ScenarioFromSnapshot(snapshot, std::move(trace), catalog, asgs);
 }
 
 }  // namespace
@@ -100,6 +141,13 @@ void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
                   "karpenter_* names, as /metrics would serve them)");
   cmd->add_option("--report", options.report,
                   "Write a self-contained HTML page with charts comparing the autoscalers");
+  cmd->add_option("--from", options.from,
+                  "Start from your cluster: files of Nodes, workloads, PDBs, NodePools and "
+                  "EC2NodeClasses (kubectl get ... -o yaml); the scenario file, if any, is the "
+                  "workload trace");
+  cmd->add_option("--asgs", options.asgs,
+                  "With --from: the Auto Scaling groups (aws autoscaling "
+                  "describe-auto-scaling-groups output) for the node groups' bounds and tags");
   cmd->add_flag("--print-builtin", options.print_builtin,
                 "Print the built-in scenario as a scenario file (a start for your own) and exit");
   cmd->callback([&options, &exit_code] {
@@ -128,8 +176,7 @@ int RunSim(const SimCommandOptions& options, const std::function<int64_t()>& mon
     }
   }
   const int64_t start = monotonic_millis();
-  absl::StatusOr<sim::Scenario> scenario =
-      options.scenario.empty() ? sim::BuiltinScenario() : sim::LoadScenarioFile(options.scenario);
+  absl::StatusOr<sim::Scenario> scenario = LoadScenario(options);
   if (!scenario.ok()) {
     err << scenario.status().message() << "\n";
     return 1;

@@ -1,7 +1,8 @@
 // `karpenter sim [SCENARIO | -f SCENARIO] [--seed N] [--duration 90m] [-o json|text] [--json]
-// [--events FILE] [--metrics FILE] [--report FILE.html] [--print-builtin]`: the digital twin.
-// Without a scenario file it runs the built-in migration scenario. Exit 0 after a run, 1 for a
-// bad scenario file (every problem with its field path) or an unwritable output file (checked
+// [--events FILE] [--metrics FILE] [--report FILE.html] [--print-builtin] [--from SNAPSHOT...]`:
+// the digital twin. Without a scenario file it runs the built-in migration scenario; with
+// --from, the snapshot's cluster under the scenario file's trace (or none). Exit 0 after a run, 1
+// for a bad scenario file (every problem with its field path) or an unwritable output file (checked
 // before the run).
 #pragma once
 
@@ -9,6 +10,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "CLI/CLI.hpp"
 #include "karpenter/common/status.h"
@@ -16,7 +18,11 @@
 namespace karpenter::cli {
 
 struct SimCommandOptions {
-  std::string scenario;  // empty: the built-in scenario
+  std::string scenario;  // empty: the built-in scenario; with `from`, the workload trace
+  // Snapshot files (manifests or `kubectl get ... -o yaml` Lists) of a cluster to start from.
+  std::vector<std::string> from;
+  // With `from`: `aws autoscaling describe-auto-scaling-groups` output, or empty.
+  std::string asgs;
   uint64_t seed = 1;
   // Simulated seconds to run instead of the scenario's durationSeconds (0: the scenario's); the
   // trace is cut there, e.g. the first hour of a day-long scenario.

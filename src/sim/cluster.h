@@ -174,6 +174,8 @@ class Cluster {
   const std::map<std::string, Instance>& instances() const { return instances_; }
   const Instance* FindInstanceByNode(const std::string& node_name) const;
   const std::map<std::string, PodRecord>& pods() const { return pods_.all(); }
+  // The pods with their indexes and the requests bound to nodes (the report's utilisation).
+  const PodStore& pod_store() const { return pods_; }
   // Pods without a node (the run samples it every 10 s).
   size_t unbound_pod_count() const { return pods_.Unbound().size(); }
   // Non-DaemonSet pods bound to the node, by key.

@@ -44,8 +44,13 @@ void EventLog::Record(SimMillis at, std::string_view event,
 void EventLog::RecordAt(Position position, SimMillis at, std::string_view event,
                         std::initializer_list<EventField> fields) {
   if (std::optional<TimelineLane> lane = TimelineLaneOf(event)) {
+    std::string detail;
+    for (const EventField& field : fields) {
+      if (!detail.empty()) detail += ", ";
+      detail += fmt::format("{}={}", field.key, field.text);
+    }
     marks_.insert(marks_.begin() + static_cast<ptrdiff_t>(std::min(position.marks, marks_.size())),
-                  {at, *lane});
+                  {at, *lane, std::string(event), std::move(detail)});
   }
   if (!enabled_) return;
   lines_.insert(lines_.begin() + static_cast<ptrdiff_t>(std::min(position.lines, lines_.size())),

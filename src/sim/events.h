@@ -33,6 +33,8 @@ inline constexpr int kTimelineLaneCount = 5;
 struct TimelineMark {
   SimMillis at = 0;
   TimelineLane lane = TimelineLane::kScaleUp;
+  std::string event;   // "ScaleUp", "NodeClaimCreated", ...
+  std::string detail;  // the event's fields, "key=value, ..." (nodes, pods, group, ...)
 };
 
 // The lane an event belongs to, or nullopt for events the timeline does not show.

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "src/api/pod_resources.h"
 #include "src/state/pod_predicates.h"
 
 namespace karpenter::sim {
@@ -36,6 +37,16 @@ void PodStore::Bind(Map::iterator it, const std::string& node_name) {
   Add(it);
 }
 
+void PodStore::AddBoundRequests(const api::Pod& pod, int direction) {
+  const api::ResourceList requests = api::PodRequests(pod);
+  if (auto cpu = requests.find("cpu"); cpu != requests.end()) {
+    bound_milli_cpu_ += direction * cpu->second.MilliValue();
+  }
+  if (auto memory = requests.find("memory"); memory != requests.end()) {
+    bound_memory_bytes_ += direction * memory->second.Value();
+  }
+}
+
 void PodStore::Add(Map::iterator it) {
   const std::string_view key = it->first;
   PodRecord* record = &it->second;
@@ -43,6 +54,7 @@ void PodStore::Add(Map::iterator it) {
   if (node.empty()) {
     unbound_.emplace(key, record);
   } else {
+    AddBoundRequests(record->pod, +1);
     on_node_[node].emplace(key, record);
     if (!state::IsOwnedByDaemonSet(record->pod)) workload_on_[node].emplace(key, record);
   }
@@ -56,6 +68,7 @@ void PodStore::Remove(Map::iterator it) {
   if (node.empty()) {
     unbound_.erase(key);
   } else {
+    AddBoundRequests(record.pod, -1);
     Drop(on_node_, node, key);
     Drop(workload_on_, node, key);
   }

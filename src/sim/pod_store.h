@@ -71,6 +71,10 @@ class PodStore {
   // The pods whose PodRecord::owner is `owner` (Deployments, Jobs and StatefulSets alike).
   const Index& OwnedBy(std::string_view owner) const;
   const Index& Unbound() const { return unbound_; }
+  // The requests of every pod bound to a node (DaemonSet and terminating pods included), kept
+  // as pods bind and go: the report's utilisation without a scan of every pod per sample.
+  int64_t bound_milli_cpu() const { return bound_milli_cpu_; }
+  int64_t bound_memory_bytes() const { return bound_memory_bytes_; }
 
   // Empty when every index agrees with a scan of all(); else what differs first (tests).
   std::string IndexMismatch() const;
@@ -78,6 +82,8 @@ class PodStore {
  private:
   void Add(Map::iterator it);
   void Remove(Map::iterator it);
+  // Adds (+1) or removes (-1) a bound pod's cpu and memory requests from the totals.
+  void AddBoundRequests(const api::Pod& pod, int direction);
   // Looked up by string_view without building a string.
   struct NameHash {
     using is_transparent = void;
@@ -91,6 +97,8 @@ class PodStore {
   Indexes workload_on_;
   Indexes owned_by_;
   Index unbound_;
+  int64_t bound_milli_cpu_ = 0;
+  int64_t bound_memory_bytes_ = 0;
 };
 
 }  // namespace karpenter::sim

@@ -63,6 +63,32 @@ TEST(PodStore, PutReplacesARecordAndItsIndexEntries) {
   EXPECT_EQ(pods.IndexMismatch(), "");
 }
 
+PodRecord Requesting(int64_t milli_cpu, int64_t memory_bytes, const std::string& node = "") {
+  PodRecord record = Record("default/web", node);
+  api::Container container;
+  container.resources.requests["cpu"] = api::Quantity::FromMilli(milli_cpu, {});
+  container.resources.requests["memory"] =
+      api::Quantity::FromInt(memory_bytes, api::Quantity::Format::kBinarySI);
+  record.pod.spec.containers.push_back(container);
+  return record;
+}
+
+TEST(PodStore, BoundRequestsFollowBindPutAndErase) {
+  PodStore pods;
+  pods.Put("default/a", Requesting(500, 1 << 20));
+  EXPECT_EQ(pods.bound_milli_cpu(), 0);  // unbound pods are not on any node's allocatable
+  pods.Put("default/b", Requesting(250, 2 << 20, "node-1"));
+  EXPECT_EQ(pods.bound_milli_cpu(), 250);
+  pods.Bind(pods.find("default/a"), "node-1");
+  EXPECT_EQ(pods.bound_milli_cpu(), 750);
+  EXPECT_EQ(pods.bound_memory_bytes(), 3 << 20);
+  pods.Put("default/b", Requesting(100, 1 << 20));  // recreated unbound
+  EXPECT_EQ(pods.bound_milli_cpu(), 500);
+  pods.Erase(pods.find("default/a"));
+  EXPECT_EQ(pods.bound_milli_cpu(), 0);
+  EXPECT_EQ(pods.bound_memory_bytes(), 0);
+}
+
 TEST(PodStore, IndexMismatchNamesANodeChangedBehindTheIndex) {
   PodStore pods;
   pods.Put("default/web-a", Record("default/web", "node-1"));

@@ -1,7 +1,13 @@
 #include "src/sim/report_html.h"
 
+#include <algorithm>
 #include <array>
 #include <functional>
+#include <iterator>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "fmt/format.h"
 #include "src/sim/svg_chart.h"
@@ -23,11 +29,31 @@ svg{background:#fff;border:1px solid #e4e4e4;border-radius:4px}
 .axis{font-size:12px;fill:#222}.legend{font-size:12px}
 .swatch{display:inline-block;width:12px;height:12px;border-radius:2px;margin-right:6px}
 footer{margin-top:32px;color:#777;font-size:12px}
+.description{max-width:900px}.marker-label{font-size:10px;fill:#555}
+.mark-label{font-size:9px;fill:#333}
 )";
 
 constexpr std::array<std::string_view, 4> kRunColors = {"#1f77b4", "#e8710a", "#2ca02c", "#9467bd"};
 
+constexpr std::array<std::string_view, 8> kSeriesColors = {
+    "#1f77b4", "#e8710a", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
+
+// Instance types drawn one line each; the others share one line.
+constexpr size_t kInstanceTypeLines = 6;
+
 std::string RunColor(size_t index) { return std::string(kRunColors[index % kRunColors.size()]); }
+
+// The first run's line wide and faint, the others narrow and dashed on top of it: where two
+// autoscalers coincide both stay visible.
+ChartSeries RunSeries(const SimReport& report, size_t index, std::string name) {
+  ChartSeries series{std::move(name), RunColor(index), {}};
+  if (index == 0 && report.runs.size() > 1) {
+    series.width = 4;
+    series.opacity = 0.5;
+  }
+  if (index > 0) series.dash = "6 3";
+  return series;
+}
 
 std::string RunName(const RunResult& run) { return std::string(AutoscalerName(run.autoscaler)); }
 
@@ -75,20 +101,40 @@ void Headline(std::string& html, const SimReport& report) {
   html += "</table></section>\n";
 }
 
+// A time chart's frame: the axis in minutes or hours ending at the run's end, the scenario's
+// steps as markers and its fault windows as bands.
+LineChartSpec TimeChartSpec(const SimReport& report, std::string title, std::string y_label) {
+  const TimeUnit unit = TimeUnitFor(report.simulated_seconds);
+  LineChartSpec spec{std::move(title), "simulated time (" + unit.name + ")", std::move(y_label)};
+  spec.step = true;
+  spec.height = 300;  // room for a step's label down its marker
+  spec.x_end = report.simulated_seconds / unit.seconds;
+  for (const StepMarker& step : report.steps) {
+    spec.markers.push_back({step.seconds / unit.seconds, step.label});
+  }
+  for (const FaultWindow& fault : report.faults) {
+    spec.bands.push_back(
+        {fault.from_seconds / unit.seconds, fault.to_seconds / unit.seconds, fault.label});
+  }
+  return spec;
+}
+
+double InUnit(const SimReport& report, double seconds) {
+  return seconds / TimeUnitFor(report.simulated_seconds).seconds;
+}
+
 std::string SeriesChart(const SimReport& report, const std::string& title,
                         const std::string& y_label,
                         const std::function<double(const ClusterSample&)>& value) {
   std::vector<ChartSeries> series;
   for (size_t i = 0; i < report.runs.size(); ++i) {
-    ChartSeries s{RunName(report.runs[i]), RunColor(i), {}};
+    ChartSeries s = RunSeries(report, i, RunName(report.runs[i]));
     for (const ClusterSample& sample : report.runs[i].samples) {
-      s.points.emplace_back(sample.seconds, value(sample));
+      s.points.emplace_back(InUnit(report, sample.seconds), value(sample));
     }
     series.push_back(std::move(s));
   }
-  LineChartSpec spec{title, "simulated time (s)", y_label};
-  spec.step = true;
-  return RenderLineChart(spec, series);
+  return RenderLineChart(TimeChartSpec(report, title, y_label), series);
 }
 
 void TimeSeries(std::string& html, const SimReport& report) {
@@ -104,13 +150,126 @@ void TimeSeries(std::string& html, const SimReport& report) {
   html += "\n</div></section>\n";
 }
 
+using Breakdown = std::map<std::string, size_t, std::less<>>;
+
+// One line per key of a run's per-sample breakdown, `always` first (drawn even when zero), then
+// the keys by peak count (ties by name) up to `max_lines` lines, the rest summed as "other".
+std::vector<ChartSeries> BreakdownSeries(
+    const SimReport& report, const RunResult& run,
+    const std::function<const Breakdown&(const ClusterSample&)>& by,
+    const std::vector<std::string>& always, size_t max_lines) {
+  std::map<std::string, size_t, std::less<>> peak;
+  for (const ClusterSample& sample : run.samples) {
+    for (const auto& [key, count] : by(sample)) peak[key] = std::max(peak[key], count);
+  }
+  std::vector<std::string> keys = always;
+  std::vector<std::pair<size_t, std::string>> ranked;
+  for (const auto& [key, count] : peak) {
+    if (std::find(always.begin(), always.end(), key) == always.end())
+      ranked.emplace_back(count, key);
+  }
+  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  const bool other = keys.size() + ranked.size() > max_lines;
+  for (const auto& [count, key] : ranked) {
+    if (keys.size() + (other ? 1 : 0) >= max_lines) break;
+    keys.push_back(key);
+  }
+  std::vector<ChartSeries> series;
+  for (size_t k = 0; k <= keys.size(); ++k) {
+    if (k == keys.size() && !other) break;
+    series.push_back({k < keys.size() ? keys[k] : "other",
+                      std::string(kSeriesColors[k % kSeriesColors.size()]),
+                      {}});
+  }
+  for (const ClusterSample& sample : run.samples) {
+    const Breakdown& counts = by(sample);
+    size_t listed = 0;
+    for (size_t k = 0; k < keys.size(); ++k) {
+      auto it = counts.find(keys[k]);
+      const size_t count = it == counts.end() ? 0 : it->second;
+      listed += count;
+      series[k].points.emplace_back(InUnit(report, sample.seconds), static_cast<double>(count));
+    }
+    if (!other) continue;
+    size_t total = 0;
+    for (const auto& [key, count] : counts) total += count;
+    series.back().points.emplace_back(InUnit(report, sample.seconds),
+                                      static_cast<double>(total - listed));
+  }
+  return series;
+}
+
+double Percent(double part, double whole) { return whole > 0 ? 100 * part / whole : 0; }
+
+// eks-node-viewer's and the Karpenter dashboards' views: nodes by capacity type and by instance
+// type per autoscaler, and requests against allocatable for both.
+void Breakdowns(std::string& html, const SimReport& report) {
+  html += "<section id=\"breakdowns\"><h2>Nodes and utilisation</h2><div class=\"charts\">\n";
+  const std::vector<std::string> capacity_types(kCapacityTypes.begin(), kCapacityTypes.end());
+  for (const RunResult& run : report.runs) {
+    html += RenderLineChart(
+        TimeChartSpec(report, "Nodes by capacity type: " + RunName(run), "nodes"),
+        BreakdownSeries(
+            report, run,
+            [](const ClusterSample& s) -> const Breakdown& { return s.nodes_by_capacity_type; },
+            capacity_types, capacity_types.size() + 1));
+    html += "\n";
+    html += RenderLineChart(
+        TimeChartSpec(report, "Nodes by instance type: " + RunName(run), "nodes"),
+        BreakdownSeries(
+            report, run,
+            [](const ClusterSample& s) -> const Breakdown& { return s.nodes_by_instance_type; }, {},
+            kInstanceTypeLines + 1));
+    html += "\n";
+  }
+  std::vector<ChartSeries> utilisation;
+  for (size_t i = 0; i < report.runs.size(); ++i) {
+    ChartSeries cpu{RunName(report.runs[i]) + " cpu", RunColor(i), {}};
+    ChartSeries memory{RunName(report.runs[i]) + " memory", RunColor(i), {}};
+    memory.dash = "2 3";
+    for (const ClusterSample& sample : report.runs[i].samples) {
+      const double at = InUnit(report, sample.seconds);
+      cpu.points.emplace_back(at, Percent(sample.cpu_requested, sample.cpu_allocatable));
+      memory.points.emplace_back(at, Percent(sample.memory_requested, sample.memory_allocatable));
+    }
+    utilisation.push_back(std::move(cpu));
+    utilisation.push_back(std::move(memory));
+  }
+  LineChartSpec spec = TimeChartSpec(report, "Requests / allocatable", "% of allocatable");
+  spec.width = 1300;
+  html += RenderLineChart(spec, utilisation);
+  html += "\n</div></section>\n";
+}
+
+// The scenario's own words and its trace: the description, every marked step and fault window.
+void ScenarioSection(std::string& html, const SimReport& report) {
+  html += "<section id=\"scenario\"><h2>Scenario</h2>\n";
+  if (!report.description.empty()) {
+    html += "<p class=\"description\">" + EscapeXml(report.description) + "</p>\n";
+  }
+  const TimeUnit unit = TimeUnitFor(report.simulated_seconds);
+  html += "<ul>\n";
+  for (const StepMarker& step : report.steps) {
+    html += fmt::format("<li>{:.1f} {}: {}</li>\n", step.seconds / unit.seconds, unit.name,
+                        EscapeXml(step.label));
+  }
+  for (const FaultWindow& fault : report.faults) {
+    html += fmt::format("<li>{:.1f}&ndash;{:.1f} {} (shaded): {}</li>\n",
+                        fault.from_seconds / unit.seconds, fault.to_seconds / unit.seconds,
+                        unit.name, EscapeXml(fault.label));
+  }
+  html += "</ul></section>\n";
+}
+
 // Empirical CDF as a step line: the share of measured pods bound within x seconds.
 void PendingDistribution(std::string& html, const SimReport& report) {
   html += "<section id=\"pending-distribution\"><h2>Pod pending time</h2>\n";
   std::vector<ChartSeries> series;
   for (size_t i = 0; i < report.runs.size(); ++i) {
     const std::vector<double>& samples = report.runs[i].pod_pending_samples;
-    ChartSeries s{RunName(report.runs[i]), RunColor(i), {}};
+    ChartSeries s = RunSeries(report, i, RunName(report.runs[i]));
     if (!samples.empty()) s.points.emplace_back(0, 0);
     for (size_t k = 0; k < samples.size(); ++k) {
       s.points.emplace_back(
@@ -125,18 +284,34 @@ void PendingDistribution(std::string& html, const SimReport& report) {
   html += "</section>\n";
 }
 
+// The run's $/hour at `seconds`: the last sample at or before it.
+double CostAt(const RunResult& run, double seconds) {
+  auto after = std::upper_bound(
+      run.samples.begin(), run.samples.end(), seconds,
+      [](double value, const ClusterSample& sample) { return value < sample.seconds; });
+  return after == run.samples.begin() ? 0 : std::prev(after)->cost_per_hour;
+}
+
 void Timeline(std::string& html, const SimReport& report) {
   html += "<section id=\"timeline\"><h2>Decisions</h2><div class=\"charts\">\n";
+  const LineChartSpec frame = TimeChartSpec(report, "", "");
   for (const RunResult& run : report.runs) {
     LaneChartSpec spec;
     spec.title = RunName(run);
     spec.lanes = {"scale-up", "launch", "node ready", "scale-down", "ICE / fault"};
     spec.colors = {"#1f77b4", "#9467bd", "#2ca02c", "#7f7f7f", "#d62728"};
-    spec.x_max = report.simulated_seconds;
-    spec.x_label = "simulated time (s)";
+    spec.x_max = *frame.x_end;
+    spec.x_label = frame.x_label;
+    spec.markers = frame.markers;
+    spec.bands = frame.bands;
     std::vector<LaneMark> marks;
     for (const TimelineMark& mark : run.timeline) {
-      marks.push_back({MillisToSeconds(mark.at), static_cast<int>(mark.lane)});
+      const double seconds = MillisToSeconds(mark.at);
+      std::string tooltip = fmt::format("{} at {:.1f} s", mark.event, seconds);
+      if (!mark.detail.empty()) tooltip += ": " + mark.detail;
+      tooltip += fmt::format("; cluster at ${:.4f}/h", CostAt(run, seconds));
+      marks.push_back(
+          {InUnit(report, seconds), static_cast<int>(mark.lane), mark.event, std::move(tooltip)});
     }
     html += RenderLaneChart(spec, marks);
     html += "\n";
@@ -156,8 +331,10 @@ std::string RenderReportHtml(const SimReport& report) {
       "({:.1f} min)</p>\n",
       EscapeXml(report.scenario), report.seed, fmt::format("{:g}", report.simulated_seconds),
       report.simulated_seconds / 60);
+  ScenarioSection(html, report);
   Headline(html, report);
   TimeSeries(html, report);
+  Breakdowns(html, report);
   PendingDistribution(html, report);
   Timeline(html, report);
   html +=

@@ -95,6 +95,68 @@ TEST(RunScenario, SamplesEveryTenSimulatedSecondsAndKeepsTheTimeline) {
   }
 }
 
+// The samples carry eks-node-viewer's breakdowns: every billed node once by capacity type and
+// once by instance type, and the bound requests within the registered nodes' allocatable.
+TEST(RunScenario, SamplesBreakNodesDownAndMeasureUtilisation) {
+  const SimReport report = RunBurst(3);
+  for (const RunResult& run : report.runs) {
+    SCOPED_TRACE(AutoscalerName(run.autoscaler));
+    bool used = false;
+    for (const ClusterSample& s : run.samples) {
+      size_t by_capacity = 0, by_type = 0;
+      for (const auto& [type, count] : s.nodes_by_capacity_type) by_capacity += count;
+      for (const auto& [type, count] : s.nodes_by_instance_type) by_type += count;
+      EXPECT_EQ(by_capacity, s.nodes);
+      EXPECT_EQ(by_type, s.nodes);
+      EXPECT_LE(s.cpu_requested, s.cpu_allocatable + 1e-9);
+      EXPECT_LE(s.memory_requested, s.memory_allocatable + 1e-9);
+      used = used || s.cpu_requested >= 9;  // the three 3-CPU replicas, bound
+    }
+    EXPECT_TRUE(used);
+  }
+  // Cluster Autoscaler's only group is c6i.2xlarge on-demand.
+  const ClusterSample& last = report.runs[1].samples.back();
+  EXPECT_EQ(last.nodes_by_capacity_type.begin()->first, "on-demand");
+  EXPECT_EQ(last.nodes_by_instance_type.begin()->first, "c6i.2xlarge");
+}
+
+TEST(RunScenario, CarriesTheScenariosDescriptionStepsAndFaults) {
+  absl::StatusOr<Scenario> scenario = ParseScenario(kScenario, "burst.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  scenario->description = "a burst";
+  scenario->steps.front().note = "Phase 3: deploy web";
+  scenario->faults.push_back({.instance_type = "c6i.2xlarge",
+                              .capacity_type = "on-demand",
+                              .from_seconds = 100,
+                              .to_seconds = 900});
+  EventLog log(false);
+  absl::StatusOr<SimReport> report = RunScenario(*scenario, 1, testing::TestCatalog(), log);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->description, "a burst");
+  ASSERT_EQ(report->steps.size(), 1u);
+  EXPECT_EQ(report->steps[0].label, "Phase 3: deploy web");
+  ASSERT_EQ(report->faults.size(), 1u);
+  EXPECT_EQ(report->faults[0].to_seconds, 400);  // clipped to the run
+  const std::string html = RenderReportHtml(*report);
+  EXPECT_NE(html.find("<p class=\"description\">a burst</p>"), std::string::npos);
+  // Every time chart (three, four breakdowns, utilisation, two timelines) has the step and the
+  // shaded fault; the CDF, which is not over time, has neither.
+  size_t marked = 0, shaded = 0;
+  for (size_t at = html.find("<title>Phase 3: deploy web</title>"); at != std::string::npos;
+       at = html.find("<title>Phase 3: deploy web</title>", at + 1)) {
+    ++marked;
+  }
+  for (size_t at = html.find("class=\"band\""); at != std::string::npos;
+       at = html.find("class=\"band\"", at + 1)) {
+    ++shaded;
+  }
+  EXPECT_EQ(marked, 10u);
+  EXPECT_EQ(shaded, 10u);
+  // 400 s is shown in minutes, ending at 6.7 min.
+  EXPECT_NE(html.find(">simulated time (min)</text>"), std::string::npos);
+  EXPECT_EQ(html.find("simulated time (s)"), std::string::npos);
+}
+
 TEST(RenderReportHtml, IsByteIdenticalForTheSameSeed) {
   const std::string a = RenderReportHtml(RunBurst(4));
   EXPECT_EQ(a, RenderReportHtml(RunBurst(4)));
@@ -106,7 +168,8 @@ TEST(RenderReportHtml, HasEverySectionEscapesTextAndLinksNothing) {
   report.scenario = R"(<script>alert("x")</script>)";
   const std::string html = RenderReportHtml(report);
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  for (const char* id : {"headline", "time-series", "pending-distribution", "timeline"}) {
+  for (const char* id :
+       {"scenario", "headline", "time-series", "breakdowns", "pending-distribution", "timeline"}) {
     EXPECT_NE(html.find("id=\"" + std::string(id) + "\""), std::string::npos) << id;
   }
   EXPECT_EQ(html.find("<script"), std::string::npos);
@@ -116,15 +179,52 @@ TEST(RenderReportHtml, HasEverySectionEscapesTextAndLinksNothing) {
   EXPECT_NE(html.find(">cluster-autoscaler</th>"), std::string::npos);
   EXPECT_NE(html.find("seed 1"), std::string::npos);
   EXPECT_NE(html.find("400 simulated seconds"), std::string::npos);
-  // Three time-series charts, the CDF and one lane chart per run.
+  // Three time-series charts, two breakdowns per run and the utilisation, the CDF and one lane
+  // chart per run.
   size_t charts = 0;
   for (size_t at = html.find("<svg "); at != std::string::npos; at = html.find("<svg ", at + 1)) {
     ++charts;
   }
-  EXPECT_EQ(charts, 6u);
+  EXPECT_EQ(charts, 11u);
+  EXPECT_NE(html.find("<title>Nodes by capacity type: cluster-autoscaler</title>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<title>Nodes by instance type: karpenter</title>"), std::string::npos);
+  EXPECT_NE(html.find(">karpenter cpu</text>"), std::string::npos);
+  EXPECT_NE(html.find(">cluster-autoscaler memory</text>"), std::string::npos);
+  // Decision marks carry their event and fields in a tooltip.
+  EXPECT_NE(html.find("<title>ScaleUp at "), std::string::npos);
+  EXPECT_NE(html.find("nodeGroup=general, nodes="), std::string::npos);
   const std::string p50 =
       fmt::format("<td>{:.1f} s</td>", report.runs.front().pod_pending_seconds.p50);
   EXPECT_NE(html.find(p50), std::string::npos) << p50;
+}
+
+// The instance-type chart draws the six types with the highest peak and sums the rest as
+// "other"; the capacity-type chart lists on-demand and spot even when one is never billed.
+TEST(RenderReportHtml, InstanceTypeBreakdownKeepsTheBusiestTypesAndSumsTheRest) {
+  SimReport report;
+  report.scenario = "synthetic";
+  report.simulated_seconds = 20;
+  RunResult run;
+  for (double t : {0.0, 10.0, 20.0}) {
+    ClusterSample sample;
+    sample.seconds = t;
+    size_t peak = 9;
+    for (const char* type :
+         {"a.large", "b.large", "c.large", "d.large", "e.large", "f.large", "g.large", "h.large"}) {
+      sample.nodes_by_instance_type[type] = peak--;
+    }
+    sample.nodes_by_capacity_type["on-demand"] = 44;
+    run.samples.push_back(sample);
+  }
+  report.runs.push_back(run);
+  const std::string html = RenderReportHtml(report);
+  for (const char* shown : {">a.large</text>", ">f.large</text>", ">other</text>", ">spot</text>",
+                            ">on-demand</text>"}) {
+    EXPECT_NE(html.find(shown), std::string::npos) << shown;
+  }
+  EXPECT_EQ(html.find(">g.large</text>"), std::string::npos);
+  EXPECT_EQ(html.find(">h.large</text>"), std::string::npos);
 }
 
 }  // namespace

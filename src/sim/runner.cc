@@ -15,6 +15,7 @@
 #include "src/sim/disruption_controller.h"
 #include "src/sim/job_arrivals.h"
 #include "src/sim/karpenter_host.h"
+#include "src/sim/report_annotations.h"
 #include "src/sim/scenario_catalog_check.h"
 #include "src/sim/spot_interruptions.h"
 
@@ -75,6 +76,22 @@ ClusterSample TakeSample(const Cluster& cluster, SimMillis now) {
   sample.nodes = cluster.LiveInstanceCount();
   sample.pending_pods = cluster.unbound_pod_count();
   sample.cost_per_hour = cluster.price_per_hour();
+  constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+  for (const auto& [id, instance] : cluster.instances()) {
+    if (instance.phase == NodePhase::kTerminated) continue;
+    ++sample.nodes_by_capacity_type[instance.request.capacity_type];
+    ++sample.nodes_by_instance_type[instance.request.instance_type];
+    if (instance.phase == NodePhase::kBooting) continue;
+    const api::ResourceList& allocatable = instance.node.status.allocatable;
+    if (auto cpu = allocatable.find("cpu"); cpu != allocatable.end()) {
+      sample.cpu_allocatable += static_cast<double>(cpu->second.MilliValue()) / 1000;
+    }
+    if (auto memory = allocatable.find("memory"); memory != allocatable.end()) {
+      sample.memory_allocatable += static_cast<double>(memory->second.Value()) / kGiB;
+    }
+  }
+  sample.cpu_requested = static_cast<double>(cluster.pod_store().bound_milli_cpu()) / 1000;
+  sample.memory_requested = static_cast<double>(cluster.pod_store().bound_memory_bytes()) / kGiB;
   return sample;
 }
 
@@ -232,6 +249,9 @@ absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
   report.scenario = scenario.name;
   report.seed = seed;
   report.simulated_seconds = scenario.duration_seconds;
+  report.description = scenario.description;
+  report.steps = StepMarkers(scenario, scenario.duration_seconds);
+  report.faults = FaultWindows(scenario, scenario.duration_seconds);
   const size_t runs = scenario.autoscalers.size();
   std::vector<EventLog> logs;
   logs.reserve(runs);

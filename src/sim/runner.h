@@ -35,6 +35,27 @@ struct ClusterSample {
   size_t nodes = 0;         // instances billed
   size_t pending_pods = 0;  // pods not bound to a node
   double cost_per_hour = 0;
+  // The billed instances by capacity type and by instance type (eks-node-viewer's breakdowns).
+  std::map<std::string, size_t, std::less<>> nodes_by_capacity_type;
+  std::map<std::string, size_t, std::less<>> nodes_by_instance_type;
+  // Requests of the pods bound to nodes against the allocatable of the registered nodes.
+  double cpu_requested = 0;  // cores
+  double cpu_allocatable = 0;
+  double memory_requested = 0;  // GiB
+  double memory_allocatable = 0;
+};
+
+// A scenario step as the report's time charts mark it: the steps of one instant in one label.
+struct StepMarker {
+  double seconds = 0;
+  std::string label;
+};
+
+// A fault window as the report's time charts shade it.
+struct FaultWindow {
+  double from_seconds = 0;
+  double to_seconds = 0;
+  std::string label;
 };
 
 // One pod set's figures (pod_sets.h; docs/sim.md "Pod sets").
@@ -93,6 +114,9 @@ using ProgressCallback = std::function<void(Autoscaler, SimMillis now, SimMillis
 
 struct SimReport {
   std::string scenario;
+  std::string description;
+  std::vector<StepMarker> steps;  // report_annotations.h
+  std::vector<FaultWindow> faults;
   uint64_t seed = 0;
   double simulated_seconds = 0;
   std::vector<RunResult> runs;  // scenario.autoscalers order

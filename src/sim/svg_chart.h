@@ -4,6 +4,7 @@
 // byte-identical for the same run.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -33,7 +34,36 @@ struct ChartSeries {
   std::string name;
   std::string color;                              // a CSS colour, e.g. "#1f77b4"
   std::vector<std::pair<double, double>> points;  // (x, y), x ascending
+  // A wide faint line under a narrow dashed one stays visible where two series coincide.
+  double width = 2;
+  double opacity = 1;
+  std::string dash;  // an SVG stroke-dasharray, e.g. "6 3"; solid when empty
 };
+
+// A scenario step on a time chart: a dashed vertical line at `x`, its label along it and in its
+// tooltip.
+struct ChartMarker {
+  double x = 0;
+  std::string label;
+};
+
+// A window of the scenario (a fault) shaded on a time chart, labelled in its tooltip.
+struct ChartBand {
+  double from = 0;
+  double to = 0;
+  std::string label;
+};
+
+// The unit of a time axis: minutes up to two hours, hours beyond.
+struct TimeUnit {
+  double seconds = 60;
+  std::string name = "min";
+};
+TimeUnit TimeUnitFor(double run_seconds);
+
+// The ticks of an axis from 0 that ends at `end` exactly: NiceTicks(0, end) without those past
+// it, so the last tick may fall short of the end.
+std::vector<double> TicksUpTo(double end, int target);
 
 struct LineChartSpec {
   std::string title;
@@ -42,6 +72,10 @@ struct LineChartSpec {
   int width = 640;
   int height = 260;
   bool step = false;  // hold each value until the next point (counts, prices), not interpolate
+  // When set, the x axis runs from 0 to exactly this (a run's end) rather than to a round tick.
+  std::optional<double> x_end;
+  std::vector<ChartMarker> markers;
+  std::vector<ChartBand> bands;
 };
 
 // One line per series, x and y axes from NiceTicks (y from 0), grid lines and a legend.
@@ -51,17 +85,22 @@ struct LaneChartSpec {
   std::string title;
   std::vector<std::string> lanes;   // labels, top to bottom
   std::vector<std::string> colors;  // one per lane
-  double x_max = 0;                 // the axis runs from 0 to at least this
+  double x_max = 0;                 // the axis runs from 0 to exactly this
   std::string x_label;
   int width = 640;
+  std::vector<ChartMarker> markers;
+  std::vector<ChartBand> bands;
 };
 
 struct LaneMark {
   double x = 0;
   int lane = 0;
+  std::string label;    // written beside the tick where the lane has room for it
+  std::string tooltip;  // shown on hover
 };
 
-// A tick per mark in its lane's row, with the lane labels on the left and an x axis below.
+// A tick per mark in its lane's row, with the lane labels (and their counts of marks) on the
+// left and an x axis below.
 std::string RenderLaneChart(const LaneChartSpec& spec, const std::vector<LaneMark>& marks);
 
 }  // namespace karpenter::sim

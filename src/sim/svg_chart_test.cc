@@ -80,6 +80,24 @@ TEST(RenderLineChart, LegendStaysClearOfALongTitle) {
   EXPECT_LT(legend_x, 640) << svg;
 }
 
+TEST(RenderLineChart, WrapsALegendTooWideForTheTitleRowUnderTheTitle) {
+  LineChartSpec spec{"Nodes by instance type: cluster-autoscaler", "x", "y"};
+  spec.width = 640;
+  spec.height = 300;
+  std::vector<ChartSeries> series;
+  for (const char* type : {"c6i.2xlarge", "r6i.2xlarge", "m6i.2xlarge", "c6i.4xlarge", "m6i.xlarge",
+                           "c6g.16xlarge", "other"}) {
+    series.push_back({type, "#000", {{0, 0}, {10, 1}}});
+  }
+  const std::string svg = RenderLineChart(spec, series);
+  // Entries of 18 + 7 per character + 20 px from x 64; the fifth no longer fits in 624.
+  EXPECT_NE(svg.find(R"(<rect x="64.0" y="28.0")"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(R"(<rect x="64.0" y="44.0")"), std::string::npos) << svg;
+  EXPECT_EQ(svg.find(R"(y="10.0")"), std::string::npos);
+  // The plot starts under the second row: y 60..256.
+  EXPECT_NE(svg.find(R"(<line x1="64.0" y1="60.0" x2="64.0" y2="256.0")"), std::string::npos);
+}
+
 TEST(RenderLineChart, StepLinesHoldEachValueUntilTheNextPoint) {
   LineChartSpec spec{"t", "x", "y"};
   spec.width = 400;
@@ -105,6 +123,99 @@ TEST(RenderLaneChart, PutsEachMarkInItsLaneRow) {
             std::string::npos);
   EXPECT_EQ(Count(svg, "stroke-opacity"), 2u);  // the lane-7 mark is dropped
   EXPECT_NE(svg.find(">down</text>"), std::string::npos);
+}
+
+TEST(TimeUnitFor, MinutesUpToTwoHoursThenHours) {
+  EXPECT_EQ(TimeUnitFor(400).name, "min");
+  EXPECT_EQ(TimeUnitFor(7200).seconds, 60);
+  EXPECT_EQ(TimeUnitFor(7201).name, "h");
+  EXPECT_EQ(TimeUnitFor(86400).seconds, 3600);
+}
+
+TEST(TicksUpTo, DropsTicksPastTheEnd) {
+  EXPECT_EQ(TicksUpTo(45, 8), (std::vector<double>{0, 10, 20, 30, 40}));
+  EXPECT_EQ(TicksUpTo(40, 8), (std::vector<double>{0, 5, 10, 15, 20, 25, 30, 35, 40}));
+  ExpectTicks(TicksUpTo(6.6667, 8), {0, 1, 2, 3, 4, 5, 6});
+}
+
+TEST(RenderLineChart, TimeAxisEndsAtTheRunsEnd) {
+  LineChartSpec spec{"t", "simulated time (min)", "y"};
+  spec.width = 400;
+  spec.height = 200;
+  spec.x_end = 45;
+  const std::string svg = RenderLineChart(spec, {{"a", "#000", {{0, 0}, {45, 4}}}});
+  // The last point is at the right edge (384) though the round ticks would go on to 50.
+  EXPECT_NE(svg.find("d=\"M64.0 156.0L384.0 30.0\""), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">40</text>"), std::string::npos);
+  EXPECT_EQ(svg.find(">50</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">simulated time (min)</text>"), std::string::npos);
+}
+
+TEST(RenderLineChart, DrawsStepsAsLabelledMarkersAndFaultsAsShadedBands) {
+  LineChartSpec spec{"t", "x", "y"};
+  spec.width = 416;   // plot x 64..400, so x 0..100 maps at 3.36 px per unit
+  spec.height = 400;  // plot y 30..356: room for 58 characters down a marker
+  spec.x_end = 100;
+  spec.markers = {{25, "Phase 4: cordon and drain legacy-workload-group"},
+                  {26, "close <behind>"},
+                  {150, "after the end"}};
+  spec.bands = {{50, 75, "ICE: c6i.2xlarge spot"}, {90, 200, "clipped"}, {120, 130, "gone"}};
+  const std::string svg = RenderLineChart(spec, {{"a", "#000", {{0, 1}, {100, 2}}}});
+  EXPECT_NE(svg.find(R"(<line x1="148.0" y1="30.0" x2="148.0" y2="356.0" stroke="#555")"),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find(">Phase 4: cordon and drain legacy-workload-group</text>"), std::string::npos);
+  // The second marker is too close for its text: the tooltip has it.
+  EXPECT_NE(svg.find("<title>close &lt;behind&gt;</title>"), std::string::npos);
+  EXPECT_EQ(svg.find(">close &lt;behind&gt;</text>"), std::string::npos);
+  EXPECT_EQ(svg.find("after the end"), std::string::npos);
+  EXPECT_EQ(Count(svg, "class=\"marker\""), 2u);
+  EXPECT_NE(svg.find(R"(<rect class="band" x="232.0" y="30.0" width="84.0" height="326.0")"),
+            std::string::npos);
+  EXPECT_NE(svg.find(R"(x="366.4" y="30.0" width="33.6")"), std::string::npos);  // to the end
+  EXPECT_NE(svg.find("<title>ICE: c6i.2xlarge spot</title>"), std::string::npos);
+  EXPECT_EQ(svg.find("gone"), std::string::npos);
+  // A lower chart has room for less: the label is cut, with an ellipsis.
+  spec.height = 200;
+  const std::string low = RenderLineChart(spec, {{"a", "#000", {{0, 1}, {100, 2}}}});
+  EXPECT_NE(low.find(">Phase 4: cordon and dr\u2026</text>"), std::string::npos) << low;
+}
+
+TEST(RenderLineChart, KeepsCoincidingLinesApartByWidthAndDash) {
+  ChartSeries wide{"karpenter", "#1f77b4", {{0, 1}, {10, 1}}};
+  wide.width = 4;
+  wide.opacity = 0.5;
+  ChartSeries dashed{"cluster-autoscaler", "#e8710a", {{0, 1}, {10, 1}}};
+  dashed.dash = "6 3";
+  const std::string svg = RenderLineChart({"t", "x", "y"}, {wide, dashed});
+  EXPECT_NE(svg.find(R"(stroke="#1f77b4" stroke-width="4" stroke-opacity="0.5"/>)"),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find(R"(stroke="#e8710a" stroke-width="2" stroke-dasharray="6 3"/>)"),
+            std::string::npos);
+}
+
+TEST(RenderLaneChart, LabelsMarksWhereThereIsRoomAndGivesEachATooltip) {
+  LaneChartSpec spec;
+  spec.title = "run";
+  spec.lanes = {"up"};
+  spec.colors = {"#111"};
+  spec.x_max = 90;  // ends at 90, not at the round 100
+  spec.width = 416;
+  spec.markers = {{30, "Phase 2"}};
+  spec.bands = {{60, 90, "ICE"}};
+  const std::string svg = RenderLaneChart(
+      spec, {{0, 0, "ScaleUp", "ScaleUp at 0.0 s: nodes=2, pods=7"}, {1, 0, "ScaleUp", "second"}});
+  EXPECT_NE(svg.find("<title>ScaleUp at 0.0 s: nodes=2, pods=7</title>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>second</title>"), std::string::npos);
+  EXPECT_EQ(Count(svg, ">ScaleUp</text>"), 1u);  // the second would overwrite the first
+  EXPECT_EQ(svg.find(">100</text>"), std::string::npos);
+  // One 20 px lane leaves room for four bytes of the step's label; its tooltip has all of it.
+  EXPECT_NE(svg.find(">Phas\u2026</text>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>Phase 2</title>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>ICE</title>"), std::string::npos);
+  // x 30 of 0..90 on 96..400.
+  EXPECT_NE(svg.find(R"(x1="197.3")"), std::string::npos) << svg;
 }
 
 }  // namespace

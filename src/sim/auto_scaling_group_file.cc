@@ -1,0 +1,97 @@
+#include "src/sim/auto_scaling_group_file.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include "absl/strings/str_join.h"
+#include "fmt/format.h"
+#include "src/api/input_file.h"
+#include "src/api/utf8.h"
+#include "src/api/yaml_document_scan.h"
+#include "src/api/yaml_hang_guard.h"
+#include "src/sim/scenario_reader.h"
+
+namespace karpenter::sim {
+namespace {
+
+AutoScalingGroupRecord ReadGroup(ScenarioReader& reader, const YAML::Node& node,
+                                 const std::string& path) {
+  AutoScalingGroupRecord group;
+  if (!node.IsMap()) {
+    reader.Error(path, "must be an object");
+    return group;
+  }
+  group.name = reader.String(node["AutoScalingGroupName"], path + ".AutoScalingGroupName");
+  group.min_size = reader.Count(node["MinSize"], path + ".MinSize", kMaxNodeGroupSize);
+  group.max_size = reader.Count(node["MaxSize"], path + ".MaxSize", kMaxNodeGroupSize);
+  if (group.max_size < group.min_size) {
+    reader.Error(path + ".MaxSize", fmt::format("must be at least MinSize ({})", group.min_size));
+  }
+  const std::vector<YAML::Node> instances = reader.Items(node["Instances"], path + ".Instances");
+  for (size_t i = 0; i < instances.size(); ++i) {
+    const std::string at = fmt::format("{}.Instances[{}]", path, i);
+    if (!instances[i].IsMap()) {
+      reader.Error(at, "must be an object");
+      continue;
+    }
+    group.instance_ids.push_back(reader.String(instances[i]["InstanceId"], at + ".InstanceId"));
+  }
+  const std::vector<YAML::Node> tags = reader.Items(node["Tags"], path + ".Tags");
+  for (size_t i = 0; i < tags.size(); ++i) {
+    const std::string at = fmt::format("{}.Tags[{}]", path, i);
+    if (!tags[i].IsMap()) {
+      reader.Error(at, "must be an object");
+      continue;
+    }
+    const std::string key = reader.String(tags[i]["Key"], at + ".Key");
+    if (key == kAutoDiscoveryTag) group.autoscaled = true;
+    if (key == kEksNodeGroupTag) group.node_group = reader.String(tags[i]["Value"], at + ".Value");
+  }
+  return group;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<AutoScalingGroupRecord>> ParseAutoScalingGroups(
+    std::string_view text, std::string_view source) {
+  // yaml-cpp hangs or exhausts memory on some invalid input: refused before it sees it.
+  for (absl::Status guard : {api::CheckUtf8(text), api::CheckNoTopLevelFlowEntry(text),
+                             api::CheckYamlDocumentsAdvance(text)}) {
+    if (!guard.ok())
+      return absl::InvalidArgumentError(
+          fmt::format("{}: {}", source, std::string(guard.message())));
+  }
+  ScenarioReader reader{std::string(source)};
+  std::vector<AutoScalingGroupRecord> groups;
+  // yaml-cpp reports problems by throwing; they are turned into a Status here.
+  try {
+    const YAML::Node root = YAML::Load(std::string(text));
+    if (!root.IsMap()) {
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: must be the output of aws autoscaling describe-auto-scaling-groups", source));
+    }
+    const std::vector<YAML::Node> items =
+        reader.Items(root["AutoScalingGroups"], "AutoScalingGroups");
+    for (size_t i = 0; i < items.size(); ++i) {
+      groups.push_back(ReadGroup(reader, items[i], fmt::format("AutoScalingGroups[{}]", i)));
+    }
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(fmt::format("{}: line {}, column {}: {}", source,
+                                                  e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+  if (!reader.errors().empty()) {
+    return absl::InvalidArgumentError(absl::StrJoin(reader.errors(), "\n"));
+  }
+  return groups;
+}
+
+absl::StatusOr<std::vector<AutoScalingGroupRecord>> LoadAutoScalingGroupsFile(
+    const std::string& path) {
+  absl::StatusOr<std::string> text = api::ReadInputFile(path);
+  if (!text.ok()) {
+    return absl::InvalidArgumentError(
+        fmt::format("{}: cannot read the file: {}", path, std::string(text.status().message())));
+  }
+  return ParseAutoScalingGroups(*text, path);
+}
+
+}  // namespace karpenter::sim
