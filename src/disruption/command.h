@@ -23,6 +23,9 @@ enum class Method {
 
 // "Emptiness", "Drift", "MultiNodeConsolidation", ...
 std::string_view MethodName(Method method);
+// Upstream's consolidation type of a method, as its metrics label it: "empty", "multi",
+// "single", or "" for drift and expiration.
+std::string_view ConsolidationTypeOf(Method method);
 
 struct Command {
   Method method = Method::kEmptiness;

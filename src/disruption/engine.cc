@@ -357,6 +357,22 @@ std::string_view MethodName(Method method) {
   return "";
 }
 
+std::string_view ConsolidationTypeOf(Method method) {
+  switch (method) {
+    case Method::kEmptiness:
+      return "empty";
+    case Method::kMultiNodeConsolidation:
+      return "multi";
+    case Method::kSingleNodeConsolidation:
+      return "single";
+    case Method::kStaticDrift:
+    case Method::kDrift:
+    case Method::kExpiration:
+      return "";
+  }
+  return "";
+}
+
 // What a pass keeps between its steps. Context points into the other members, so the state
 // lives on the heap and never moves.
 struct DisruptionPass::State {

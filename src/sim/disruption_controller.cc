@@ -355,11 +355,7 @@ void DisruptionController::Execute(disruption::Command command) {
 void DisruptionController::CountCommand(const disruption::Command& command,
                                         const std::string& reason) {
   metrics::Registry& metrics = host_.metrics();
-  std::string consolidation_type;
-  if (command.method == disruption::Method::kMultiNodeConsolidation) consolidation_type = "multi";
-  if (command.method == disruption::Method::kSingleNodeConsolidation) {
-    consolidation_type = "single";
-  }
+  const std::string consolidation_type(disruption::ConsolidationTypeOf(command.method));
   metrics.Add("karpenter_voluntary_disruption_decisions_total",
               {{"decision", command.replacements.empty() ? "delete" : "replace"},
                {"reason", reason},
