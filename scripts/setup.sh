@@ -21,7 +21,7 @@ readonly APT_PACKAGES=(
   nlohmann-json3-dev libsimdjson-dev libyaml-cpp-dev libfmt-dev libcli11-dev libabsl-dev
   clang-14 libclang-rt-14-dev clang-format-14 clang-tidy-14
   coinor-libclp-dev libjemalloc-dev
-  libcurl4-openssl-dev libssl-dev libpugixml-dev
+  libcurl4-openssl-dev libssl-dev libpugixml-dev libcpp-httplib-dev
 )
 readonly MOTO_SPEC="${KP_MOTO_SPEC:-moto[server]==5.2.1}"
 # The oldest Go that builds test/controlplane (kwok v0.8.0's go.mod asks for go 1.26.0), and the
