@@ -45,6 +45,7 @@ Informer::Informer(Client& client, Clock& clock, std::function<double()> uniform
 Informer::~Informer() { Stop(); }
 
 void Informer::Start() {
+  stopping_ = false;
   for (const std::string& kind : options_.kinds) {
     threads_.emplace_back([this, kind] { Run(kind); });
   }

@@ -6,7 +6,8 @@
 //
 // Threads:
 //   - Start() starts one thread per kind; it alone does that kind's I/O and writes its part of
-//     the cache. Stop() (or the destructor) cancels the watches and joins the threads.
+//     the cache. Stop() (or the destructor) cancels the watches and joins the threads; Start()
+//     may follow Stop() and resumes from the cache's resourceVersions.
 //   - Synced/Get/List and the index lookups may be called from any thread (one mutex guards the
 //     cache; they copy what they return).
 //   - Watch() callbacks are posted with clock.After(0, ...), so they run on the Clock's thread,
