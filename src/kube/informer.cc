@@ -119,7 +119,9 @@ absl::Status Informer::Relist(const std::string& kind) {
     for (std::string& error : page.errors) errors.push_back(std::move(error));
     token = page.continue_token;
     resource_version = page.resource_version;
-  } while (!token.empty() && !stopping_);
+    // A partial list must not replace the cache: what it lacks would look deleted.
+    if (!token.empty() && stopping_) return absl::CancelledError("informer stopping");
+  } while (!token.empty());
   std::vector<ObjectKey> changed;
   {
     std::lock_guard<std::mutex> lock(mu_);
