@@ -33,7 +33,11 @@ std::string Where(std::string_view file, std::string_view field) {
 
 absl::StatusOr<KubeconfigFile> ParseKubeconfig(const std::string& path, std::string_view text) {
   KubeconfigFile config;
-  KP_ASSIGN_OR_RETURN(std::vector<api::JsonDocument> docs, api::YamlToJson(text));
+  absl::StatusOr<std::vector<api::JsonDocument>> converted = api::YamlToJson(text);
+  if (!converted.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": ", converted.status().message()));
+  }
+  const std::vector<api::JsonDocument>& docs = *converted;
   if (docs.empty()) return config;
   if (docs.size() > 1) {
     return absl::InvalidArgumentError(

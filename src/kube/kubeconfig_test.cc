@@ -150,11 +150,16 @@ current-context: x
   EXPECT_THAT(status.message(), HasSubstr("context \"nope\" not found"));
 }
 
-TEST(Kubeconfig, RejectsAFileAboveTheSizeLimit) {
+TEST(Kubeconfig, RejectsFilesAboveTheSizeAndNestingLimits) {
   const std::string dir = TestDir();
   const std::string huge = WriteFile(dir + "/huge", std::string(5 << 20, '#'));
   absl::Status status = LoadKubeconfig(MapEnv({{"KUBECONFIG", huge}})).status();
   EXPECT_THAT(status.message(), HasSubstr("larger than"));
+  const std::string deep =
+      WriteFile(dir + "/deep", "clusters: " + std::string(300, '[') + std::string(300, ']'));
+  status = LoadKubeconfig(MapEnv({{"KUBECONFIG", deep}})).status();
+  EXPECT_THAT(status.message(), HasSubstr("nested deeper"));
+  EXPECT_THAT(status.message(), HasSubstr(deep));
 }
 
 TEST(InClusterConfig, ReadsServiceEnvironmentTokenFileAndCa) {
