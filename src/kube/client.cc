@@ -192,9 +192,22 @@ absl::StatusOr<api::Object> Client::Create(const api::Object& object) {
     return absl::InvalidArgumentError(absl::StrCat("kind ", key.kind, " is not known"));
   }
   if (resource->namespaced) KP_RETURN_IF_ERROR(CheckSegment(key.namespace_, "metadata.namespace"));
+  // The server refuses a resourceVersion on create and assigns the other fields itself; a
+  // caller may be re-creating an object it read.
+  api::Object fresh = object;
+  std::visit(
+      [](auto& typed) {
+        typed.metadata.resource_version.clear();
+        typed.metadata.uid.clear();
+        typed.metadata.creation_timestamp.reset();
+        typed.metadata.deletion_timestamp.reset();
+        typed.metadata.deletion_grace_period_seconds.reset();
+        typed.metadata.generation = 0;
+      },
+      fresh);
   Request request{.method = "POST",
                   .path = CollectionPath(*resource, resource->namespaced ? key.namespace_ : ""),
-                  .body = api::EncodeObject(object),
+                  .body = api::EncodeObject(fresh),
                   .content_type = "application/json"};
   KP_ASSIGN_OR_RETURN(Response response, Send(request));
   if (response.status < 200 || response.status >= 300) {

@@ -13,7 +13,9 @@
 //   - Watch() callbacks are posted with clock.After(0, ...), so they run on the Clock's thread,
 //     which by the Clock's contract is the controllers' thread, never under the cache's lock.
 //     The Clock must therefore accept After from the informer threads. Register callbacks
-//     before Start(): a callback registered later sees only later changes.
+//     before Start(): a callback registered later sees only later changes. A callback may run
+//     after Stop() for a change seen before it, so what it touches must live as long as the
+//     Clock.
 //   - Step() is for tests: one list or one watch of `kind` on the calling thread, no threads.
 #pragma once
 
