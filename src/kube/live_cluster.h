@@ -70,24 +70,32 @@ class LiveCluster {
     return done();
   }
 
-  // Creates the minimal NodeClaim CRD (karpenter.sh/v1, schemaless, status subresource) the
-  // client's tests need until the project's CRDs exist (issue #26), and waits until it serves.
-  void InstallNodeClaimCrd() {
+  // Creates a minimal CRD (cluster-scoped, schemaless, with a status subresource) for one of the
+  // project's kinds, as the client's tests need until the project's own CRDs exist (issue #26),
+  // and waits until it serves. Shared by every test: one that exists already is fine.
+  void InstallCrd(const std::string& group, const std::string& kind, const std::string& plural) {
+    std::string singular = plural.substr(0, plural.size() - 1);
+    if (plural.ends_with("sses")) singular = plural.substr(0, plural.size() - 2);
     absl::StatusOr<std::string> created =
         client_->Call("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
                       R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
-            "metadata":{"name":"nodeclaims.karpenter.sh"},
-            "spec":{"group":"karpenter.sh","scope":"Cluster",
-              "names":{"plural":"nodeclaims","singular":"nodeclaim","kind":"NodeClaim",
-                       "listKind":"NodeClaimList"},
+            "metadata":{"name":")" +
+                          plural + "." + group + R"("},
+            "spec":{"group":")" +
+                          group + R"(","scope":"Cluster",
+              "names":{"plural":")" +
+                          plural + R"(","singular":")" + singular + R"(","kind":")" + kind +
+                          R"(","listKind":")" + kind + R"(List"},
               "versions":[{"name":"v1","served":true,"storage":true,
                 "subresources":{"status":{}},
                 "schema":{"openAPIV3Schema":{"type":"object",
                   "x-kubernetes-preserve-unknown-fields":true}}}]}})");
     EXPECT_TRUE(created.ok() || absl::IsAlreadyExists(created.status())) << created.status();
-    EXPECT_TRUE(WaitFor(
-        [&] { return client_->Call("GET", "/apis/karpenter.sh/v1/nodeclaims?limit=1").ok(); }));
+    EXPECT_TRUE(WaitFor([&] {
+      return client_->Call("GET", "/apis/" + group + "/v1/" + plural + "?limit=1").ok();
+    }));
   }
+  void InstallNodeClaimCrd() { InstallCrd("karpenter.sh", "NodeClaim", "nodeclaims"); }
 
  private:
   LiveCluster() : clock_(NewRealClock()) {}
