@@ -1,3 +1,4 @@
+// Upstream: k8s.io/client-go tools/cache (reflector.go, the list pager and the indexer).
 // The read side of the cluster seam against a real API server: per kind, a list (in pages)
 // then a watch from the list's resourceVersion with bookmarks, kept in an in-memory cache with
 // upstream's field indexes. A watch that ends is resumed from the last resourceVersion seen; a

@@ -1,3 +1,4 @@
+// Upstream: k8s.io/client-go tools/leaderelection (leaderelection.go, resourcelock/leaselock.go).
 // Leader election on a coordination.k8s.io/v1 Lease, as client-go's leaderelection package does
 // it with upstream Karpenter's timings: a lease of 15 s, renewed every 2 s, given up when no
 // renewal succeeded for 10 s; only the leader reconciles. Another holder's lease counts as
