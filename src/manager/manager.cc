@@ -39,13 +39,16 @@ ManagerOptions OptionsFrom(const settings::Settings& settings) {
   options.disruption.engine.scheduler = scheduler;
   options.disruption.engine.spot_to_spot_consolidation =
       settings.feature_gates.spot_to_spot_consolidation;
+  options.node_class_refresh_millis =
+      std::min(Millis(settings.ami_refresh_interval), Millis(settings.subnet_refresh_interval));
   return options;
 }
 
 Manager::Manager(ManagerSeams seams, ManagerOptions options)
     : seams_(seams),
       recorder_(seams.clock, seams.recorder),
-      unavailable_(seams.clock, [] { return kUnavailableOfferingMillis; }),
+      own_unavailable_(seams.clock, [] { return kUnavailableOfferingMillis; }),
+      unavailable_(seams.unavailable != nullptr ? *seams.unavailable : own_unavailable_),
       provisioner_(controllers::ProvisionerSeams{seams.clock, seams.reader, seams.writer, recorder_,
                                                  seams.metrics},
                    std::move(options.provisioner)),
@@ -66,7 +69,13 @@ Manager::Manager(ManagerSeams seams, ManagerOptions options)
       hash_(controllers::NodePoolSeams{seams.clock, seams.reader, seams.writer}),
       counter_(controllers::NodePoolSeams{seams.clock, seams.reader, seams.writer}),
       pod_events_(controllers::PodEventSeams{seams.clock, seams.reader, seams.writer}),
-      interruption_(unavailable_, seams.metrics, InterruptionHooksOverApi()) {}
+      interruption_(unavailable_, seams.metrics, InterruptionHooksOverApi()) {
+  if (seams.resolve_node_class) {
+    node_classes_ = std::make_unique<controllers::NodeClassStatusController>(
+        seams.clock, seams.reader, seams.writer, seams.resolve_node_class,
+        options.node_class_refresh_millis);
+  }
+}
 
 void Manager::Start() {
   provisioner_.Start();
@@ -79,6 +88,7 @@ void Manager::Start() {
   hash_.Start();
   counter_.Start();
   pod_events_.Start();
+  if (node_classes_) node_classes_->Start();
   if (seams_.interruption_queue != nullptr) {
     interruption_loop_ = std::make_unique<controllers::SingletonLoop>(
         "interruption", seams_.clock,

@@ -22,6 +22,7 @@
 #include "src/controllers/disruption_controller.h"
 #include "src/controllers/eviction_queue.h"
 #include "src/controllers/interruption.h"
+#include "src/controllers/node_class_status.h"
 #include "src/controllers/node_termination.h"
 #include "src/controllers/nodeclaim_expiration.h"
 #include "src/controllers/nodeclaim_lifecycle.h"
@@ -43,14 +44,22 @@ struct ManagerSeams {
   Metrics& metrics;
   // The interruption queue (SQS), or null when INTERRUPTION_QUEUE is unset.
   InterruptionQueue* interruption_queue = nullptr;
+  // Offerings out of capacity, shared with the cloud provider when it marks them too; null: the
+  // manager keeps its own.
+  cloudprovider::UnavailableOfferings* unavailable = nullptr;
+  // The provider's EC2NodeClass status resolution; empty: no node class status controller (the
+  // classes' status is someone else's, as in the tests).
+  controllers::NodeClassStatusController::Resolve resolve_node_class;
 };
 
 struct ManagerOptions {
   controllers::ProvisionerOptions provisioner;
   controllers::DisruptionControllerOptions disruption;
+  int64_t node_class_refresh_millis = 60 * 1000;
 };
 
-// Batch windows, preference and minValues policies, and the SpotToSpotConsolidation gate.
+// Batch windows, preference and minValues policies, the SpotToSpotConsolidation gate, and the
+// node class refresh (the shorter of AMI_REFRESH_INTERVAL and SUBNET_REFRESH_INTERVAL).
 ManagerOptions OptionsFrom(const settings::Settings& settings);
 
 class Manager {
@@ -83,7 +92,8 @@ class Manager {
   ManagerSeams seams_;
   DedupedRecorder recorder_;
   controllers::NodePoolHealth health_;
-  cloudprovider::UnavailableOfferings unavailable_;
+  cloudprovider::UnavailableOfferings own_unavailable_;
+  cloudprovider::UnavailableOfferings& unavailable_;
   controllers::Provisioner provisioner_;
   controllers::NodeClaimLifecycle lifecycle_;
   controllers::EvictionQueue evictions_;
@@ -97,6 +107,7 @@ class Manager {
   controllers::PodEvents pod_events_;
   controllers::InterruptionController interruption_;
   std::unique_ptr<controllers::SingletonLoop> interruption_loop_;
+  std::unique_ptr<controllers::NodeClassStatusController> node_classes_;
 };
 
 }  // namespace karpenter::manager

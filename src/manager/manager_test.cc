@@ -187,6 +187,35 @@ TEST(Manager, ASpotInterruptionDeletesTheNodeClaim) {
   EXPECT_GE(f.events.Count("SpotInterrupted"), 1u);
 }
 
+TEST(Manager, TheProvidersNodeClassResolutionKeepsTheClassStatus) {
+  Fixture f;
+  int resolved = 0;
+  Manager manager{ManagerSeams{.clock = f.clock,
+                               .reader = f.cluster,
+                               .writer = f.cluster,
+                               .cloud = f.cloud,
+                               .recorder = f.events,
+                               .metrics = f.metrics,
+                               .resolve_node_class = [&resolved](const api::EC2NodeClass&)
+                                   -> absl::StatusOr<api::EC2NodeClassStatus> {
+                                 ++resolved;
+                                 api::EC2NodeClassStatus status;
+                                 status.subnets.push_back({.id = "subnet-1", .zone = "us-east-1a"});
+                                 return status;
+                               }},
+                  OptionsFrom(TestSettings())};
+  manager.Start();
+  f.clock.Advance(0);
+  EXPECT_GE(resolved, 1);
+  const int after_start = resolved;
+  const auto node_class =
+      std::get<api::EC2NodeClass>(*f.cluster.Get({"EC2NodeClass", "", "default"}));
+  ASSERT_EQ(node_class.status.subnets.size(), 1u);
+  // Re-resolved every AMI/subnet refresh interval (1 minute by default).
+  f.clock.Advance(60 * kSecond);
+  EXPECT_EQ(resolved, after_start + 1);
+}
+
 TEST(Manager, SettingsReachTheControllers) {
   absl::StatusOr<settings::Settings> parsed =
       settings::Parse({{"CLUSTER_NAME", "demo"},
@@ -205,6 +234,7 @@ TEST(Manager, SettingsReachTheControllers) {
   EXPECT_EQ(options.disruption.engine.scheduler.min_values_policy,
             provisioning::MinValuesPolicy::kBestEffort);
   EXPECT_TRUE(options.disruption.engine.spot_to_spot_consolidation);
+  EXPECT_EQ(options.node_class_refresh_millis, 60 * kSecond);
 }
 
 }  // namespace

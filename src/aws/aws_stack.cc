@@ -1,0 +1,118 @@
+#include "src/aws/aws_stack.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "src/aws/aws_client.h"
+#include "src/aws/aws_cloud_provider.h"
+#include "src/aws/clock.h"
+#include "src/aws/credential_chain.h"
+#include "src/aws/ec2_client.h"
+#include "src/aws/endpoints.h"
+#include "src/aws/environment.h"
+#include "src/aws/imds.h"
+#include "src/aws/instance_type_provider.h"
+#include "src/aws/node_class_resolver.h"
+#include "src/aws/pricing_client.h"
+#include "src/aws/real_http_transport.h"
+#include "src/aws/retry.h"
+#include "src/aws/sqs_client.h"
+#include "src/aws/sqs_interruption_queue.h"
+#include "src/aws/ssm_client.h"
+
+namespace karpenter::aws {
+
+// Declaration order is construction order: each part only refers to those above it.
+struct AwsStack::Parts {
+  std::unique_ptr<Environment> env = NewProcessEnvironment();
+  std::unique_ptr<HttpTransport> transport = NewRealHttpTransport();
+  std::unique_ptr<Clock> clock = NewRealClock();
+  std::unique_ptr<Random> random = NewRealRandom();
+  RetryQuota quota;
+  std::unique_ptr<CredentialChain> credentials;
+  std::string region;
+  std::unique_ptr<AwsClient> ec2_endpoint;
+  std::unique_ptr<AwsClient> ssm_endpoint;
+  std::unique_ptr<AwsClient> pricing_endpoint;
+  std::unique_ptr<AwsClient> sqs_endpoint;
+  std::unique_ptr<Ec2Client> ec2;
+  std::unique_ptr<SsmClient> ssm;
+  std::unique_ptr<PricingClient> pricing;
+  std::unique_ptr<SqsClient> sqs;
+  std::unique_ptr<cloudprovider::Catalog> catalog;
+  std::unique_ptr<InstanceTypeProvider> instance_types;
+  std::unique_ptr<NodeClassResolver> resolver;
+  std::unique_ptr<AwsCloudProvider> cloud;
+  std::unique_ptr<SqsInterruptionQueue> queue;
+
+  absl::StatusOr<std::unique_ptr<AwsClient>> ClientFor(const ServiceId& service,
+                                                       const std::string& in_region) {
+    absl::StatusOr<ServiceEndpoint> endpoint = ResolveEndpoint(*env, service, in_region);
+    if (!endpoint.ok()) return endpoint.status();
+    return std::make_unique<AwsClient>(AwsContext{*transport, *credentials, *clock, *random, quota},
+                                       *std::move(endpoint));
+  }
+};
+
+AwsStack::AwsStack() : parts_(std::make_unique<Parts>()) {}
+AwsStack::~AwsStack() = default;
+
+absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
+    AwsStackOptions options, const ClusterReader& cluster,
+    cloudprovider::UnavailableOfferings& unavailable) {
+  if (options.cluster_endpoint.empty()) {
+    // Upstream asks EKS DescribeCluster; this provider has no EKS client yet.
+    return absl::InvalidArgumentError(
+        "CLUSTER_ENDPOINT is required (discovery through EKS DescribeCluster is not supported)");
+  }
+  std::unique_ptr<AwsStack> stack(new AwsStack());
+  Parts& p = *stack->parts_;
+  p.credentials = std::make_unique<CredentialChain>(*p.transport, *p.env, *p.clock);
+  ImdsClient imds(*p.transport, *p.env, *p.clock);
+  absl::StatusOr<std::string> region = ResolveRegion(*p.env, &imds);
+  if (!region.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot tell the AWS region (set AWS_REGION): ", region.status().message()));
+  }
+  p.region = *region;
+  for (auto [client, service, in_region] :
+       {std::tuple{&p.ec2_endpoint, &Ec2Service(), p.region},
+        std::tuple{&p.ssm_endpoint, &SsmService(), p.region},
+        std::tuple{&p.sqs_endpoint, &SqsService(), p.region},
+        // The Pricing API answers in us-east-1 (and a few others) for every region.
+        std::tuple{&p.pricing_endpoint, &PricingService(), std::string("us-east-1")}}) {
+    absl::StatusOr<std::unique_ptr<AwsClient>> made = p.ClientFor(*service, in_region);
+    if (!made.ok()) return made.status();
+    *client = *std::move(made);
+  }
+  p.ec2 = std::make_unique<Ec2Client>(*p.ec2_endpoint, *p.random);
+  p.ssm = std::make_unique<SsmClient>(*p.ssm_endpoint);
+  p.pricing = std::make_unique<PricingClient>(*p.pricing_endpoint);
+  p.sqs = std::make_unique<SqsClient>(*p.sqs_endpoint);
+  absl::StatusOr<cloudprovider::Catalog> catalog = cloudprovider::Catalog::LoadEmbedded();
+  if (!catalog.ok()) return catalog.status();
+  p.catalog = std::make_unique<cloudprovider::Catalog>(*std::move(catalog));
+  p.instance_types = std::make_unique<InstanceTypeProvider>(
+      *p.ec2, options.isolated_vpc ? nullptr : p.pricing.get(), *p.clock, *p.catalog,
+      InstanceTypeProviderOptions{.region = p.region});
+  p.resolver =
+      std::make_unique<NodeClassResolver>(*p.ec2, *p.ssm, *p.clock, NodeClassResolverOptions{});
+  p.cloud = std::make_unique<AwsCloudProvider>(*p.ec2, *p.instance_types, cluster, unavailable,
+                                               ClusterInfo{.name = options.cluster_name,
+                                                           .endpoint = options.cluster_endpoint,
+                                                           .ca_bundle = options.cluster_ca_bundle});
+  if (!options.interruption_queue.empty()) {
+    absl::StatusOr<std::unique_ptr<SqsInterruptionQueue>> queue =
+        SqsInterruptionQueue::Create(*p.sqs, *p.clock, options.interruption_queue);
+    if (!queue.ok()) return queue.status();
+    p.queue = *std::move(queue);
+  }
+  return stack;
+}
+
+CloudProvider& AwsStack::cloud() { return *parts_->cloud; }
+InterruptionQueue* AwsStack::interruption_queue() { return parts_->queue.get(); }
+NodeClassResolver& AwsStack::node_classes() { return *parts_->resolver; }
+const std::string& AwsStack::region() const { return parts_->region; }
+
+}  // namespace karpenter::aws
