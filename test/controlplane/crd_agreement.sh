@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# Checks the project's CRDs (charts/karpenter/crds/) against `karpenter validate` on a real API
+# server, run by scripts/test.sh after the asan build:
+#   1. start a control plane, apply the three CRDs and wait until they are Established;
+#   2. a status field our model has beyond upstream's CRD (an EC2NodeClass capacity reservation's
+#      availableInstanceCount) is refused as an unknown field;
+#   3. for every file of test/validation/malformed/, every examples/article/ manifest and every
+#      distinct NodePool, NodeClaim and EC2NodeClass of test/scenarios/ (split out by
+#      crd_agreement_docs.py): the server's verdict is `kubectl apply --dry-run=server`, and for a
+#      custom resource that carries a status, also a dry-run merge patch of that status through the
+#      status subresource (on the object created for real, then deleted); `karpenter validate`
+#      gives the other verdict. Both must accept or both reject, except for the objects listed in
+#      test/validation/crd_agreement_expected.txt with the side that is stricter and why; a listed
+#      object on which the two now agree fails the test as well.
+# Environment: KP_KARPENTER (default build/asan/cmd/karpenter/karpenter), KP_CRD_AGREEMENT_KEEP=1
+# keeps the work folder (verdicts and server messages in WORK/results.tsv).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+readonly ROOT
+readonly CP="${ROOT}/scripts/controlplane.sh"
+readonly CRDS="${ROOT}/charts/karpenter/crds"
+readonly EXPECTED="${ROOT}/test/validation/crd_agreement_expected.txt"
+readonly KARPENTER="${KP_KARPENTER:-${ROOT}/build/asan/cmd/karpenter/karpenter}"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/kp-crd-agreement.XXXXXX")"
+readonly WORK
+readonly DIR="${WORK}/cluster"
+KUBECTL=""
+
+cleanup() {
+  "${CP}" stop "${DIR}" >/dev/null 2>&1 || true
+  if [[ "${KP_CRD_AGREEMENT_KEEP:-0}" == "1" ]]; then
+    echo "kept ${WORK}"
+  else
+    rm -rf "${WORK}"
+  fi
+}
+trap cleanup EXIT
+
+step() { printf '\n--> %s\n' "$*"; }
+
+fail() {
+  printf '  FAILED: %s\n' "$*" >&2
+  exit 1
+}
+
+k() { "${KUBECTL}" --kubeconfig "${DIR}/kubeconfig" "$@"; }
+
+start_and_install() {
+  [[ -x "${KARPENTER}" ]] || fail "no karpenter binary at ${KARPENTER} (build the asan preset)"
+  step "start a control plane and install the CRDs"
+  "${CP}" start "${DIR}" >/dev/null
+  # shellcheck disable=SC1091  # written by start
+  KUBECTL="$(source "${DIR}/env" && printf '%s' "${KP_KUBECTL}")"
+  k apply -f "${CRDS}/" >/dev/null
+  k wait --for condition=Established --timeout=60s crd/nodepools.karpenter.sh \
+    crd/nodeclaims.karpenter.sh crd/ec2nodeclasses.karpenter.k8s.aws >/dev/null ||
+    fail "the CRDs were not Established"
+  echo "  ok: $(find "${CRDS}" -name '*.yaml' | wc -l) CRDs Established"
+}
+
+check_extra_status_field_refused() {
+  step "a status field beyond upstream's CRD is refused"
+  k create -f - >/dev/null <<'YAML'
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: extra-field}
+spec:
+  amiSelectorTerms: [{alias: al2023@latest}]
+  role: KarpenterNodeRole
+  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: c}}]
+  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: c}}]
+YAML
+  local head='{"apiVersion":"karpenter.k8s.aws/v1","kind":"EC2NodeClass","metadata":{"name":"extra-field"}'
+  local reservation='{"id":"cr-0123456789abcdef0","instanceType":"m5.large","ownerID":"123456789012","availabilityZone":"us-east-1a","instanceMatchCriteria":"open","state":"active","reservationType":"default"'
+  status_apply() {
+    k apply --server-side --subresource=status --dry-run=server --validate=strict -f - <<<"$1"
+  }
+  status_apply "${head},\"status\":{\"capacityReservations\":[${reservation}}]}}" >/dev/null ||
+    fail "the status subresource refused a capacity reservation upstream's CRD accepts"
+  local out rc=0
+  out="$(status_apply \
+    "${head},\"status\":{\"capacityReservations\":[${reservation},\"availableInstanceCount\":3}]}}" \
+    2>&1)" || rc=$?
+  [[ "${rc}" -ne 0 ]] || fail "availableInstanceCount was accepted: ${out}"
+  # Server-side apply words an unknown field as one "not declared in schema".
+  grep -qE 'unknown field|field not declared in schema' <<<"${out}" ||
+    fail "refused, but not as an unknown field: ${out}"
+  echo "  ok: availableInstanceCount is an unknown field"
+  k delete ec2nodeclasses.karpenter.k8s.aws extra-field >/dev/null
+}
+
+# Prints "accept" or "reject: MESSAGE" for object N (see crd_agreement_docs.py for the files).
+server_verdict() {
+  local base="$1" resource="$2" name="$3" namespace="$4" out
+  if ! out="$(k apply --dry-run=server -f "${base}.yaml" 2>&1)"; then
+    printf 'reject: %s' "${out//$'\n'/ }"
+    return
+  fi
+  if [[ ! -f "${base}.status.json" ]]; then
+    echo accept
+    return
+  fi
+  local ns=()
+  [[ -z "${namespace}" ]] || ns=(-n "${namespace}")
+  k "${ns[@]}" create -f "${base}.create.yaml" >/dev/null
+  local rc=0
+  out="$(k apply --server-side --subresource=status --dry-run=server --validate=strict \
+    -f "${base}.status.json" 2>&1)" || rc=$?
+  k "${ns[@]}" delete "${resource}" "${name}" >/dev/null
+  if [[ "${rc}" -ne 0 ]]; then
+    printf 'reject (status): %s' "${out//$'\n'/ }"
+    return
+  fi
+  echo accept
+}
+
+validate_verdict() {
+  local out
+  if out="$("${KARPENTER}" validate -f "$1" 2>&1)"; then
+    echo accept
+  else
+    printf 'reject: %s' "${out//$'\n'/ }"
+  fi
+}
+
+check_agreement() {
+  step "server and karpenter validate agree, object by object"
+  local docs="${WORK}/docs"
+  python3 "${ROOT}/test/controlplane/crd_agreement_docs.py" "${docs}" "${ROOT}"
+  local namespace
+  while read -r namespace; do
+    [[ -z "${namespace}" ]] && continue
+    k get namespace "${namespace}" >/dev/null 2>&1 || k create namespace "${namespace}" >/dev/null
+  done < <(cut -f5 "${docs}/index.tsv" | sort -u)
+  declare -A expected=()
+  local label side reason
+  while read -r label side reason; do
+    [[ -z "${label}" || "${label}" == \#* ]] && continue
+    [[ "${side}" == validate-stricter || "${side}" == server-stricter ]] ||
+      fail "${EXPECTED}: ${label}: want validate-stricter or server-stricter, got ${side}"
+    [[ -n "${reason}" ]] || fail "${EXPECTED}: ${label}: no reason given"
+    expected["${label}"]="${side}"
+  done <"${EXPECTED}"
+
+  local n resource name server validate got problems=0 agree=0 listed=0 total=0
+  local both_reject=0 both_accept=0
+  : >"${WORK}/results.tsv"
+  while IFS=$'\t' read -r n label resource name namespace; do
+    total=$((total + 1))
+    server="$(server_verdict "${docs}/${n}" "${resource}" "${name}" "${namespace}")"
+    validate="$(validate_verdict "${docs}/${n}.yaml")"
+    printf '%s\tserver=%s\tvalidate=%s\n' "${label}" "${server}" "${validate}" >>"${WORK}/results.tsv"
+    got=agree
+    if [[ "${server}" == accept && "${validate}" != accept ]]; then
+      got="validate-stricter"
+    elif [[ "${server}" != accept && "${validate}" == accept ]]; then
+      got="server-stricter"
+    fi
+    local want="${expected[${label}]:-agree}"
+    unset "expected[${label}]"
+    if [[ "${got}" != "${want}" ]]; then
+      problems=$((problems + 1))
+      printf '  MISMATCH %s: %s, expected %s\n    server:   %s\n    validate: %s\n' \
+        "${label}" "${got}" "${want}" "${server:0:400}" "${validate:0:400}" >&2
+      continue
+    fi
+    if [[ "${got}" == agree ]]; then
+      agree=$((agree + 1))
+      [[ "${server}" == accept ]] && both_accept=$((both_accept + 1)) ||
+        both_reject=$((both_reject + 1))
+    else
+      listed=$((listed + 1))
+    fi
+  done <"${docs}/index.tsv"
+  for label in "${!expected[@]}"; do
+    problems=$((problems + 1))
+    printf '  STALE %s is listed in %s but is no object checked\n' "${label}" "${EXPECTED}" >&2
+  done
+  printf '  %d objects: %d agree (%d both reject, %d both accept), %d differ as listed, %d problems\n' \
+    "${total}" "${agree}" "${both_reject}" "${both_accept}" "${listed}" "${problems}"
+  [[ "${problems}" -eq 0 ]] || fail "${problems} object(s) disagree other than as listed in ${EXPECTED}"
+}
+
+main() {
+  start_and_install
+  check_extra_status_field_refused
+  check_agreement
+  printf '\ncrd agreement: passed\n'
+}
+
+main "$@"
