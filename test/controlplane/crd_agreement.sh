@@ -5,7 +5,7 @@
 #   2. a status field our model has beyond upstream's CRD (an EC2NodeClass capacity reservation's
 #      availableInstanceCount) is refused as an unknown field;
 #   3. for every file of test/validation/malformed/, every examples/article/ manifest and every
-#      distinct NodePool, NodeClaim and EC2NodeClass of test/scenarios/ (split out by
+#      distinct NodePool, NodeClaim and EC2NodeClass of test/scenarios/ and examples/sim/ (split by
 #      crd_agreement_docs.py): the server's verdict is `kubectl create --dry-run=server`, and for a
 #      custom resource that carries a status, also a dry-run server-side apply of that status to the
 #      status subresource (on the object created for real, then deleted); `karpenter validate`

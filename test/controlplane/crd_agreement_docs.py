@@ -4,8 +4,9 @@
 Usage: crd_agreement_docs.py OUT_DIR ROOT
 
 Reads every file of test/validation/malformed/ (one object each), examples/article/*.yaml and the
-NodePool, NodeClaim and EC2NodeClass documents of test/scenarios/ (after each file's header
-document; identical documents are kept once, under their first file). Writes, per object N:
+NodePool, NodeClaim and EC2NodeClass objects of test/scenarios/ (after each file's header
+document), of examples/sim/snapshot/cluster.yaml and of the `apply` steps of examples/sim/*.yaml
+(identical objects are kept once, under their first label). Writes, per object N:
   OUT_DIR/N.yaml         the object as written (what both `kubectl apply` and `karpenter validate`
                          read); corpus files are copied byte for byte
   OUT_DIR/N.create.yaml  for a custom resource with a status: the object without status and
@@ -58,6 +59,28 @@ def write(out, n, label, doc, raw_path=None):
                       str(meta.get("namespace", ""))])
 
 
+def embedded(root):
+    """(label, document) for the objects inside scenario and simulation files."""
+    for path in sorted(glob.glob(os.path.join(root, "test/scenarios/**/*.yaml"), recursive=True)):
+        with open(path) as f:
+            docs = list(yaml.safe_load_all(f))
+        for i, doc in enumerate(docs[1:], 1):  # the first document is the scenario's header
+            yield "%s#%d" % (os.path.relpath(path, root), i), doc
+    snapshot = os.path.join(root, "examples/sim/snapshot/cluster.yaml")
+    with open(snapshot) as f:
+        items = yaml.safe_load(f).get("items", [])
+    for i, doc in enumerate(items):
+        yield "%s#items[%d]" % (os.path.relpath(snapshot, root), i), doc
+    for path in sorted(glob.glob(os.path.join(root, "examples/sim/*.yaml"))):
+        with open(path) as f:
+            sim = yaml.safe_load(f)
+        for i, step in enumerate(sim.get("steps") or []):
+            if not isinstance(step, dict) or not isinstance(step.get("apply"), str):
+                continue
+            for j, doc in enumerate(yaml.safe_load_all(step["apply"])):
+                yield "%s#steps[%d].apply#%d" % (os.path.relpath(path, root), i, j), doc
+
+
 def main():
     out, root = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
@@ -73,18 +96,15 @@ def main():
         n += 1
         rows.append(write(out, n, os.path.relpath(path, root), docs[0], raw_path=path))
     seen = set()
-    for path in sorted(glob.glob(os.path.join(root, "test/scenarios/**/*.yaml"), recursive=True)):
-        with open(path) as f:
-            docs = list(yaml.safe_load_all(f))
-        for i, doc in enumerate(docs[1:], 1):
-            if not isinstance(doc, dict) or doc.get("kind") not in CUSTOM:
-                continue
-            key = hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
-            if key in seen:
-                continue
-            seen.add(key)
-            n += 1
-            rows.append(write(out, n, "%s#%d" % (os.path.relpath(path, root), i), doc))
+    for label, doc in embedded(root):
+        if not isinstance(doc, dict) or doc.get("kind") not in CUSTOM:
+            continue
+        key = hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+        if key in seen:
+            continue
+        seen.add(key)
+        n += 1
+        rows.append(write(out, n, label, doc))
     with open(os.path.join(out, "index.tsv"), "w") as f:
         f.write("\n".join(rows) + "\n")
 
