@@ -4,7 +4,9 @@
 #   1. start a control plane, apply the three CRDs and wait until they are Established;
 #   2. a status field our model has beyond upstream's CRD (an EC2NodeClass capacity reservation's
 #      availableInstanceCount) is refused as an unknown field;
-#   3. for every file of test/validation/malformed/, every examples/article/ manifest and every
+#   3. the printer columns (with a NodeClaim's values in them), the short names and the
+#      `karpenter` category are served;
+#   4. for every file of test/validation/malformed/, every examples/article/ manifest and every
 #      distinct NodePool, NodeClaim and EC2NodeClass of test/scenarios/ and examples/sim/ (split by
 #      crd_agreement_docs.py): the server's verdict is `kubectl create --dry-run=server`, and for a
 #      custom resource that carries a status, also a dry-run server-side apply of that status to the
@@ -12,7 +14,7 @@
 #      gives the other verdict. Both must accept or both reject, except for the objects listed in
 #      test/validation/crd_agreement_expected.txt with the side that is stricter and why; a listed
 #      object on which the two now agree fails the test as well;
-#   4. the server's refusal of each malformed file names the field the file breaks, or an ancestor
+#   5. the server's refusal of each malformed file names the field the file breaks, or an ancestor
 #      of it (crd_agreement_reasons.py), except where the expectations file says otherwise.
 # Environment: KP_KARPENTER (default build/asan/cmd/karpenter/karpenter), KP_CRD_AGREEMENT_KEEP=1
 # keeps the work folder (verdicts and server messages in WORK/results.tsv).
@@ -90,6 +92,63 @@ YAML
     fail "refused, but not as an unknown field: ${out}"
   echo "  ok: availableInstanceCount is an unknown field"
   k delete ec2nodeclasses.karpenter.k8s.aws extra-field >/dev/null
+}
+
+# Header words of `kubectl get RESOURCE -o wide`.
+header_of() { k get "$1" -o wide | head -n 1 | tr -s ' '; }
+
+check_names_and_columns() {
+  step "short names, the karpenter category and printer columns"
+  k create -f "${ROOT}/examples/article/ec2nodeclass.yaml" -f "${ROOT}/examples/article/nodepool.yaml" \
+    >/dev/null
+  k create -f - >/dev/null <<'YAML'
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata:
+  name: columns-1
+  labels:
+    node.kubernetes.io/instance-type: m5.large
+    karpenter.sh/capacity-type: spot
+    topology.kubernetes.io/zone: us-east-1a
+    karpenter.sh/nodepool: default
+spec:
+  nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+  requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]
+YAML
+  k apply --server-side --subresource=status -f - >/dev/null <<'YAML'
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata: {name: columns-1}
+status:
+  nodeName: ip-10-0-1-5.ec2.internal
+  providerID: aws:///us-east-1a/i-0123456789abcdef0
+  imageID: ami-0123456789abcdef0
+  conditions:
+  - {type: Ready, status: "True", reason: Ready, message: "", lastTransitionTime: "2026-01-01T00:00:00Z"}
+YAML
+  local got want
+  want="NAME TYPE CAPACITY ZONE NODE READY AGE IMAGEID ID NODEPOOL NODECLASS DRIFTED"
+  got="$(header_of nodeclaims)"
+  [[ "${got}" == "${want}" ]] || fail "NodeClaim columns: got '${got}', want '${want}'"
+  # Every column but the last (Drifted) has a value, so words line up with the header's.
+  got="$(k get nodeclaims columns-1 -o wide --no-headers | tr -s ' ' | cut -d' ' -f2-6,8-11)"
+  want="m5.large spot us-east-1a ip-10-0-1-5.ec2.internal True ami-0123456789abcdef0"
+  want+=" aws:///us-east-1a/i-0123456789abcdef0 default default"
+  [[ "${got}" == "${want}" ]] || fail "NodeClaim row: got '${got}', want '${want}'"
+  want="NAME NODECLASS NODES READY AGE WEIGHT CPU MEMORY"
+  got="$(header_of nodepools)"
+  [[ "${got}" == "${want}" ]] || fail "NodePool columns: got '${got}', want '${want}'"
+  want="NAME READY AGE ROLE"
+  got="$(header_of ec2nc)"
+  [[ "${got}" == "${want}" ]] || fail "EC2NodeClass columns (short name ec2nc): got '${got}', want '${want}'"
+  k get ec2ncs >/dev/null || fail "no short name ec2ncs"
+  got="$(k get karpenter -o name | sort | tr '\n' ' ')"
+  want="ec2nodeclass.karpenter.k8s.aws/default nodeclaim.karpenter.sh/columns-1 nodepool.karpenter.sh/default "
+  [[ "${got}" == "${want}" ]] || fail "kubectl get karpenter: got '${got}', want '${want}'"
+  echo "  ok: columns of the three kinds, short names ec2nc and ec2ncs, category karpenter"
+  k delete nodeclaims columns-1 >/dev/null
+  k delete -f "${ROOT}/examples/article/nodepool.yaml" -f "${ROOT}/examples/article/ec2nodeclass.yaml" \
+    >/dev/null
 }
 
 # Prints "accept" or "reject: MESSAGE" for object N (see crd_agreement_docs.py for the files).
@@ -195,6 +254,7 @@ check_agreement() {
 main() {
   start_and_install
   check_extra_status_field_refused
+  check_names_and_columns
   check_agreement
   printf '\ncrd agreement: passed\n'
 }
