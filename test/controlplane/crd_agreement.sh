@@ -14,9 +14,12 @@
 #      gives the other verdict. Both must accept or both reject, except for the objects listed in
 #      test/validation/crd_agreement_expected.txt with the side that is stricter and why; a listed
 #      object on which the two now agree fails the test as well;
-#   5. the server's refusal of each malformed file names the field the file breaks, or an ancestor
+#   5. every custom resource the server accepted, as the server defaulted it, decodes to the same
+#      spec as the object as written with the model's defaults (test/crd_defaults_test.cc);
+#   6. the server's refusal of each malformed file names the field the file breaks, or an ancestor
 #      of it (crd_agreement_reasons.py), except where the expectations file says otherwise.
-# Environment: KP_KARPENTER (default build/asan/cmd/karpenter/karpenter), KP_CRD_AGREEMENT_KEEP=1
+# Environment: KP_KARPENTER (default build/asan/cmd/karpenter/karpenter), KP_CRD_DEFAULTS_TEST
+# (default build/asan/test/kp_crd_defaults_test), KP_CRD_AGREEMENT_KEEP=1
 # keeps the work folder (verdicts and server messages in WORK/results.tsv).
 set -euo pipefail
 
@@ -26,6 +29,7 @@ readonly CP="${ROOT}/scripts/controlplane.sh"
 readonly CRDS="${ROOT}/charts/karpenter/crds"
 readonly EXPECTED="${ROOT}/test/validation/crd_agreement_expected.txt"
 readonly KARPENTER="${KP_KARPENTER:-${ROOT}/build/asan/cmd/karpenter/karpenter}"
+readonly DEFAULTS_TEST="${KP_CRD_DEFAULTS_TEST:-${ROOT}/build/asan/test/kp_crd_defaults_test}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/kp-crd-agreement.XXXXXX")"
 readonly WORK
 readonly DIR="${WORK}/cluster"
@@ -52,6 +56,7 @@ k() { "${KUBECTL}" --kubeconfig "${DIR}/kubeconfig" "$@"; }
 
 start_and_install() {
   [[ -x "${KARPENTER}" ]] || fail "no karpenter binary at ${KARPENTER} (build the asan preset)"
+  [[ -x "${DEFAULTS_TEST}" ]] || fail "no ${DEFAULTS_TEST} (build the asan preset)"
   step "start a control plane and install the CRDs"
   "${CP}" start "${DIR}" >/dev/null
   # shellcheck disable=SC1091  # written by start
@@ -156,10 +161,14 @@ server_verdict() {
   local base="$1" resource="$2" name="$3" namespace="$4" out
   # create rather than apply: for a new object they are the same request, but a client-side apply
   # refuses generateName and a missing name itself, before the server could judge them.
-  if ! out="$(k create --dry-run=server -f "${base}.yaml" 2>&1)"; then
+  if ! k create --dry-run=server -o json -f "${base}.yaml" >"${base}.server.json" 2>"${base}.err"; then
+    out="$(cat "${base}.err")"
     printf 'reject: %s' "${out//$'\n'/ }"
+    rm -f "${base}.server.json"
     return
   fi
+  # The defaulted object the server returned is kept for kp_crd_defaults_test (custom kinds only).
+  [[ "${resource}" == *.karpenter.* ]] || rm -f "${base}.server.json"
   if [[ ! -f "${base}.status.json" ]]; then
     echo accept
     return
@@ -245,6 +254,10 @@ check_agreement() {
   printf '  %d objects: %d agree (%d both reject, %d both accept), %d differ as listed, %d problems\n' \
     "${total}" "${agree}" "${both_reject}" "${both_accept}" "${listed}" "${problems}"
   [[ "${problems}" -eq 0 ]] || fail "${problems} object(s) disagree other than as listed in ${EXPECTED}"
+
+  step "the server's defaults are the model's"
+  KP_CRD_DEFAULTS_DIR="${docs}" "${DEFAULTS_TEST}" --gtest_brief=1 ||
+    fail "the API server defaults custom resources differently from the model (above)"
 
   step "the server refuses each malformed file for the field it breaks"
   python3 "${ROOT}/test/controlplane/crd_agreement_reasons.py" "${WORK}/results.tsv" "${EXPECTED}" \
