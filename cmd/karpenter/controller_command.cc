@@ -16,6 +16,7 @@
 #include "nlohmann/json.hpp"
 #include "src/aws/aws_stack.h"
 #include "src/aws/node_class_resolver.h"
+#include "src/controllers/reconciler.h"
 #include "src/endpoints/http_endpoints.h"
 #include "src/kube/client.h"
 #include "src/kube/event_recorder.h"
@@ -190,6 +191,11 @@ int RunController(const std::vector<std::string>& args,
   sigaddset(&signals, SIGUSR1);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
+  controllers::SetReconcileErrorHandler(
+      [&out](const std::string& controller, const std::string& key, const absl::Status& error) {
+        Log(out, "ERROR", "Reconciler error",
+            {{"controller", controller}, {"key", key}, {"error", std::string(error.message())}});
+      });
   std::unique_ptr<kube::LeaderElector> elector;
   const auto start = [&] {
     Log(out, "INFO", "starting controllers", {{"commit", "karpenter-cpp"}});

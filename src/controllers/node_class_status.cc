@@ -49,8 +49,12 @@ absl::StatusOr<ReconcileResult> NodeClassStatusController::Reconcile(const std::
   if (!resolved.ok()) return resolved.status();
   KeepTransitionTimes(stored->status.conditions, resolved->conditions);
   for (api::Condition& condition : resolved->conditions) {
-    if (condition.observed_generation == 0)
+    if (condition.observed_generation == 0) {
       condition.observed_generation = stored->metadata.generation;
+    }
+    // A condition that changed moves now (the CRD requires the time and a reason).
+    if (!condition.last_transition_time) condition.last_transition_time = clock_.Now();
+    if (condition.reason.empty()) condition.reason = condition.type;
   }
   if (*resolved != stored->status) {
     api::EC2NodeClass updated = *stored;

@@ -67,6 +67,27 @@ TEST(NodeClassStatusController, WritesTheResolvedStatusAndOnlyChangesAfterThat) 
   EXPECT_EQ(f.Stored().status.subnets[0].id, "subnet-2");
 }
 
+TEST(NodeClassStatusController, ConditionsGetTheTimeAndReasonTheCrdRequires) {
+  fakes::FakeClock clock;
+  fakes::FakeKubeCluster cluster{clock};
+  api::EC2NodeClass node_class;
+  node_class.metadata.name = "default";
+  ASSERT_TRUE(cluster.Create(node_class).ok());
+  NodeClassStatusController controller(
+      clock, cluster, cluster,
+      [](const api::EC2NodeClass&) -> absl::StatusOr<api::EC2NodeClassStatus> {
+        api::EC2NodeClassStatus status;
+        status.conditions.push_back({.type = "SubnetsReady", .status = "True"});
+        return status;
+      },
+      60'000);
+  ASSERT_TRUE(controller.Reconcile("default").ok());
+  const auto stored = std::get<api::EC2NodeClass>(*cluster.Get({"EC2NodeClass", "", "default"}));
+  ASSERT_EQ(stored.status.conditions.size(), 1u);
+  EXPECT_EQ(stored.status.conditions[0].last_transition_time, clock.Now());
+  EXPECT_EQ(stored.status.conditions[0].reason, "SubnetsReady");
+}
+
 TEST(NodeClassStatusController, AFailedResolutionLeavesTheStatusAlone) {
   Fixture f;
   ASSERT_TRUE(f.controller.Reconcile("default").ok());

@@ -116,6 +116,26 @@ void Provisioner::Start() {
     const auto* pod = object ? std::get_if<api::Pod>(&*object) : nullptr;
     if (pod != nullptr && state::IsProvisionable(*pod)) Trigger(pod->metadata.uid);
   });
+  // Pods already pending when this replica became the leader (no watch event will come), and
+  // pods still pending after a pass (a launch that failed, a NodeClaim deleted for
+  // insufficient capacity) are looked at again, as upstream's pod controller requeues every
+  // provisionable pod every 10 s.
+  RecheckPendingPods();
+}
+
+void Provisioner::RecheckPendingPods() {
+  seams_.clock.After(kPendingPodRecheckMillis, [this] { RecheckPendingPods(); });
+  // A NodeClaim not launched yet is not capacity the solve can count on, and its pods are still
+  // pending: solving again now would launch for them twice. They are looked at once it has
+  // launched, or has been deleted for want of capacity.
+  for (const api::Object& object : seams_.reader.List("NodeClaim")) {
+    const auto& claim = std::get<api::NodeClaim>(object);
+    if (claim.status.provider_id.empty() && !claim.metadata.deletion_timestamp) return;
+  }
+  for (const api::Object& object : seams_.reader.List("Pod")) {
+    const auto* pod = std::get_if<api::Pod>(&object);
+    if (pod != nullptr && state::IsProvisionable(*pod)) Trigger(pod->metadata.uid);
+  }
 }
 
 void Provisioner::OnBatchClosed() {

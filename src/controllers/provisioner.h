@@ -28,6 +28,8 @@ namespace karpenter::controllers {
 // A NodeClaim's instance-type requirement lists at most this many types, cheapest first
 // (upstream's MaxInstanceTypes).
 inline constexpr size_t kMaxNodeClaimInstanceTypes = 60;
+// How often pods still pending trigger provisioning again (upstream's pod controller requeue).
+inline constexpr int64_t kPendingPodRecheckMillis = 10 * 1000;
 
 struct ProvisionerSeams {
   Clock& clock;
@@ -65,6 +67,7 @@ class Provisioner {
 
  private:
   void OnBatchClosed();
+  void RecheckPendingPods();
 
   ProvisionerSeams seams_;
   ProvisionerOptions options_;

@@ -131,6 +131,33 @@ TEST(Provisioner, CreatesTheNodeClaimsTheSolveWantsAndNominatesThePods) {
   EXPECT_EQ(f.Claims().size(), 1u);
 }
 
+TEST(Provisioner, PodsAlreadyPendingAtStartAreProvisioned) {
+  Fixture f;
+  // A new leader starts long after the pod became unschedulable: no watch event will come.
+  f.AddPendingPod("a", "500m");
+  f.provisioner.Start();
+  f.clock.Advance(2000);
+  EXPECT_EQ(f.Claims().size(), 1u);
+}
+
+TEST(Provisioner, PodsStillPendingAreTriedAgainEveryTenSeconds) {
+  Fixture f;
+  f.provisioner.Start();
+  f.AddPendingPod("a", "500m");
+  f.clock.Advance(2000);
+  ASSERT_EQ(f.Claims().size(), 1u);
+  const std::string first = f.Claims()[0].metadata.name;
+  // While the claim has not launched, the pod waits for it: no second claim.
+  f.clock.Advance(3 * kPendingPodRecheckMillis);
+  ASSERT_EQ(f.Claims().size(), 1u);
+  // Its launch found no capacity and the lifecycle deleted it: the pod is provisioned again
+  // although nothing about the pod changed.
+  ASSERT_TRUE(f.cluster.Delete({"NodeClaim", "", first}).ok());
+  f.clock.Advance(kPendingPodRecheckMillis + 2000);
+  ASSERT_EQ(f.Claims().size(), 1u);
+  EXPECT_NE(f.Claims()[0].metadata.name, first);
+}
+
 TEST(Provisioner, APodNothingCanTakeIsReportedAndNothingIsCreated) {
   Fixture f;
   f.AddPendingPod("huge", "4000");

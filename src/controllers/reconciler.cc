@@ -23,6 +23,22 @@ void KeyedController::ScheduleDrain() {
 
 // Processes every key ready now, one after the other: what a worker does while its queue has
 // items. Keys requeued with a delay come back through the queue's timers.
+namespace {
+
+ReconcileErrorHandler& Handler() {
+  static ReconcileErrorHandler handler;
+  return handler;
+}
+
+}  // namespace
+
+void SetReconcileErrorHandler(ReconcileErrorHandler handler) { Handler() = std::move(handler); }
+
+void ReportReconcileError(const std::string& controller, const std::string& key,
+                          const absl::Status& error) {
+  if (Handler()) Handler()(controller, key, error);
+}
+
 void KeyedController::Drain() {
   drain_scheduled_ = false;
   while (std::optional<std::string> key = queue_.Get()) {
@@ -30,6 +46,7 @@ void KeyedController::Drain() {
     absl::StatusOr<ReconcileResult> result = reconcile_(*key);
     if (!result.ok()) {
       ++errors_;
+      ReportReconcileError(name_, *key, result.status());
       queue_.AddRateLimited(*key);
     } else if (result->requeue_after_millis && *result->requeue_after_millis > 0) {
       queue_.Forget(*key);
@@ -62,6 +79,7 @@ void SingletonLoop::Run() {
   int64_t delay = 0;
   if (!result.ok()) {
     ++errors_;
+    ReportReconcileError(name_, "", result.status());
     delay = limiter_.When(kSingletonKey);
   } else {
     limiter_.Forget(kSingletonKey);

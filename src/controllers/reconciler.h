@@ -24,6 +24,15 @@ struct ReconcileResult {
   bool requeue = false;
 };
 
+// Where reconcile errors go besides the retry (the controller host logs them, as
+// controller-runtime logs "Reconciler error"); none by default. Set before the controllers run;
+// called on their thread.
+using ReconcileErrorHandler =
+    std::function<void(const std::string& controller, const std::string& key, const absl::Status&)>;
+void SetReconcileErrorHandler(ReconcileErrorHandler handler);
+void ReportReconcileError(const std::string& controller, const std::string& key,
+                          const absl::Status& error);
+
 class KeyedController {
  public:
   using Reconcile = std::function<absl::StatusOr<ReconcileResult>(const std::string& key)>;

@@ -32,6 +32,29 @@ TEST(KeyedController, ErrorsRetryWithBackoffAndSuccessForgets) {
   EXPECT_EQ(controller.queue().NumRequeues("a"), 0) << "success forgets the failures";
 }
 
+TEST(KeyedController, ErrorsReachTheHostsHandler) {
+  fakes::FakeClock clock;
+  std::vector<std::string> reported;
+  SetReconcileErrorHandler(
+      [&reported](const std::string& controller, const std::string& key, const absl::Status& e) {
+        reported.push_back(controller + " " + key + " " + std::string(e.message()));
+      });
+  KeyedController controller("nodeclass.status", clock, [](const std::string&) {
+    return absl::StatusOr<ReconcileResult>(absl::UnavailableError("throttled"));
+  });
+  SingletonLoop loop("disruption", clock, [] {
+    return absl::StatusOr<ReconcileResult>(absl::InternalError("no catalog"));
+  });
+  controller.Enqueue("default");
+  loop.Start();
+  clock.Advance(0);
+  SetReconcileErrorHandler(nullptr);
+  ASSERT_EQ(reported.size(), 2u);
+  EXPECT_EQ(reported[0], "nodeclass.status default throttled");
+  EXPECT_EQ(reported[1], "disruption  no catalog");
+  loop.Stop();
+}
+
 TEST(KeyedController, RequeueAfterComesBackThenAndResetsBackoff) {
   fakes::FakeClock clock;
   std::vector<int64_t> attempts;

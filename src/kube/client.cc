@@ -59,10 +59,26 @@ const api::ObjectMeta& MetaOf(const api::Object& object) {
                     object);
 }
 
+// Karpenter's CRDs use metav1.Condition, whose message Go marshals even when empty (no
+// omitempty) and the CRDs require; the codec omits empty strings, so it is put back here.
+void RequireConditionMessages(std::string_view kind, nlohmann::json& encoded) {
+  if (kind != "NodeClaim" && kind != "NodePool" && kind != "EC2NodeClass") return;
+  if (!encoded.contains("status") || !encoded["status"].is_object() ||
+      !encoded["status"].contains("conditions")) {
+    return;
+  }
+  nlohmann::json& conditions = encoded["status"]["conditions"];
+  if (!conditions.is_array()) return;
+  for (nlohmann::json& condition : conditions) {
+    if (condition.is_object() && !condition.contains("message")) condition["message"] = "";
+  }
+}
+
 // The part of an encoded object a write may change: status alone, or everything else without
 // the fields only the server sets.
 nlohmann::json Writable(const api::Object& object, bool status) {
   nlohmann::json full = nlohmann::json::parse(api::EncodeObject(object), nullptr, false);
+  RequireConditionMessages(KeyOf(object).kind, full);
   if (status) {
     nlohmann::json out = nlohmann::json::object();
     if (full.contains("status")) out["status"] = full["status"];

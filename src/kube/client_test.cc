@@ -149,6 +149,27 @@ TEST(Client, UpdateStatusPatchesTheStatusSubresource) {
               "metadata":{"resourceVersion":"5"}})"));
 }
 
+TEST(Client, ConditionsOfKarpentersKindsAlwaysCarryAMessage) {
+  // The CRDs require metav1.Condition's message, which Go always marshals; ours may be empty.
+  constexpr char kStoredPool[] = R"({"apiVersion":"karpenter.sh/v1","kind":"NodePool",
+    "metadata":{"name":"default","uid":"u2","resourceVersion":"7"},
+    "spec":{"template":{"spec":{"requirements":[]}}}})";
+  Fixture f;
+  f.transport->Answer("GET /apis/karpenter.sh/v1/nodepools/default", 200, kStoredPool);
+  f.transport->Answer("PATCH /apis/karpenter.sh/v1/nodepools/default/status", 200, kStoredPool);
+  auto pool = std::get<api::NodePool>(*DecodeObject("NodePool", kStoredPool));
+  pool.status.conditions.push_back(
+      {.type = "Ready",
+       .status = "True",
+       .last_transition_time = api::Time::FromUnixSeconds(1'800'000'000),
+       .reason = "Ready"});
+  ASSERT_TRUE(f.client->UpdateStatus(pool).ok());
+  const nlohmann::json sent = nlohmann::json::parse(f.transport->sent().back().request.body);
+  ASSERT_EQ(sent["status"]["conditions"].size(), 1u);
+  EXPECT_EQ(sent["status"]["conditions"][0]["message"], "");
+  EXPECT_EQ(sent["status"]["conditions"][0]["reason"], "Ready");
+}
+
 TEST(Client, UpdateWithAStaleResourceVersionIsAbortedWithoutWriting) {
   Fixture f;
   f.transport->Answer("GET /api/v1/namespaces/ns/pods/a", 200, kStoredPod);
