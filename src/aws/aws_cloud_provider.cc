@@ -152,7 +152,10 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
     if (!Fits(node_claim.spec.resources.requests, type.Allocatable())) continue;
     for (const cloudprovider::Offering& offering : type.offerings) {
       if (!offering.available || offering.capacity_type == api::kCapacityTypeReserved) continue;
-      const api::LabelMap labels = OfferingLabels(type, offering);
+      // The node also carries the claim's own labels (karpenter.sh/nodepool, the template's
+      // labels), which its requirements name too.
+      api::LabelMap labels = OfferingLabels(type, offering);
+      labels.insert(node_claim.metadata.labels.begin(), node_claim.metadata.labels.end());
       if (!Allows(node_claim, labels)) continue;
       std::string image = MappedImage(node_class.status.amis, labels);
       if (!image.empty()) candidates.push_back({&type, &offering, std::move(image)});

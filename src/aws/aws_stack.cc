@@ -102,8 +102,12 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
                                                            .endpoint = options.cluster_endpoint,
                                                            .ca_bundle = options.cluster_ca_bundle});
   if (!options.interruption_queue.empty()) {
-    absl::StatusOr<std::unique_ptr<SqsInterruptionQueue>> queue =
-        SqsInterruptionQueue::Create(*p.sqs, *p.clock, options.interruption_queue);
+    // The interruption controller receives on the controllers' thread: a 20 s long poll, as
+    // upstream's goroutine makes, would stall every other controller that long. Until the
+    // receive has a thread of its own, it waits at most a second.
+    absl::StatusOr<std::unique_ptr<SqsInterruptionQueue>> queue = SqsInterruptionQueue::Create(
+        *p.sqs, *p.clock, options.interruption_queue,
+        SqsInterruptionQueueOptions{.wait_seconds = 1, .visibility_timeout_seconds = 20});
     if (!queue.ok()) return queue.status();
     p.queue = *std::move(queue);
   }

@@ -229,9 +229,11 @@ class MotoProviderTest : public MotoTest {
     claim.metadata.labels["karpenter.sh/nodepool"] = "default";
     claim.spec.node_class_ref = api::NodeClassReference{
         .kind = "EC2NodeClass", .name = "default", .group = "karpenter.k8s.aws"};
+    // As the provisioner writes them: the NodePool's own label is a requirement too.
     claim.spec.requirements = {
         {.key = "node.kubernetes.io/instance-type", .operator_ = "In", .values = std::move(types)},
-        {.key = "karpenter.sh/capacity-type", .operator_ = "In", .values = {capacity_type}}};
+        {.key = "karpenter.sh/capacity-type", .operator_ = "In", .values = {capacity_type}},
+        {.key = "karpenter.sh/nodepool", .operator_ = "In", .values = {"default"}}};
     return claim;
   }
 
