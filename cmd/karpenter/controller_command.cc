@@ -33,9 +33,6 @@
 namespace karpenter::cli {
 namespace {
 
-// Upstream's UnavailableOfferingsTTL.
-constexpr int64_t kUnavailableOfferingMillis = 3 * 60 * 1000;
-
 // One JSON line with upstream's keys (zap's production encoder as Karpenter configures it).
 void Log(std::ostream& out, std::string_view level, std::string_view message,
          const nlohmann::json& fields = nlohmann::json::object()) {
@@ -125,8 +122,8 @@ int RunController(const std::vector<std::string>& args,
     std::lock_guard<std::mutex> lock(random_mutex);
     return uniform(random);
   });
-  cloudprovider::UnavailableOfferings unavailable(*clock,
-                                                  [] { return kUnavailableOfferingMillis; });
+  cloudprovider::UnavailableOfferings unavailable(
+      *clock, [] { return manager::kUnavailableOfferingsTtlMillis; });
   absl::StatusOr<std::unique_ptr<aws::AwsStack>> aws = aws::AwsStack::Create(
       aws::AwsStackOptions{.cluster_name = s.cluster_name,
                            .cluster_endpoint = s.cluster_endpoint,

@@ -22,11 +22,6 @@
 namespace karpenter::controllers {
 namespace {
 
-bool HasDisruptedTaint(const api::Node& node) {
-  return std::any_of(node.spec.taints.begin(), node.spec.taints.end(),
-                     [](const api::Taint& taint) { return taint.key == api::kDisruptedTaintKey; });
-}
-
 // "WhenEmptyOrUnderutilized" -> "when_empty_or_underutilized", as upstream's metric labels
 // spell policies and reasons.
 std::string SnakeCase(std::string_view camel) {
@@ -269,7 +264,7 @@ absl::Status DisruptionController::MarkDisrupted(const std::string& node_name,
     return absl::NotFoundError(absl::StrCat("node ", node_name, " is gone"));
   }
   api::Node node = std::get<api::Node>(std::move(*object));
-  if (mark != HasDisruptedTaint(node)) {
+  if (mark != disruption::HasDisruptedTaint(node)) {
     std::erase_if(node.spec.taints,
                   [](const api::Taint& taint) { return taint.key == api::kDisruptedTaintKey; });
     if (mark) {
@@ -309,7 +304,7 @@ absl::Status DisruptionController::RemoveOutdatedTaints() {
                 [&present](const std::string& node) { return !present.contains(node); });
   for (const api::Object& object : nodes) {
     const auto& node = std::get<api::Node>(object);
-    if (!HasDisruptedTaint(node) || node.metadata.deletion_timestamp) continue;
+    if (!disruption::HasDisruptedTaint(node) || node.metadata.deletion_timestamp) continue;
     if (queue_.Contains(node.metadata.name) || Deleting(node.metadata.name)) continue;
     // Termination taints the nodes it drains: a NodeClaim being deleted keeps its taint.
     if (!node.spec.provider_id.empty()) {

@@ -154,11 +154,7 @@ absl::StatusOr<ReconcileResult> NodeTermination::Reconcile(const std::string& no
 
 absl::Status NodeTermination::Taint(api::Node& node) {
   const api::Node stored = node;
-  const bool tainted =
-      std::any_of(node.spec.taints.begin(), node.spec.taints.end(), [](const api::Taint& taint) {
-        return taint.key == api::kDisruptedTaintKey && taint.effect == "NoSchedule";
-      });
-  if (!tainted) {
+  if (!disruption::HasDisruptedTaint(node)) {
     std::erase_if(node.spec.taints,
                   [](const api::Taint& taint) { return taint.key == api::kDisruptedTaintKey; });
     node.spec.taints.push_back(

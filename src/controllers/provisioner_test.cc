@@ -1,12 +1,9 @@
 #include "src/controllers/provisioner.h"
 
-#include <fstream>
-#include <sstream>
 #include <variant>
 
 #include "gtest/gtest.h"
 #include "src/api/karpenter_labels.h"
-#include "src/api/manifest.h"
 #include "src/fakes/fake_clock.h"
 #include "src/fakes/fake_event_recorder.h"
 #include "src/fakes/fake_kube_cluster.h"
@@ -15,17 +12,6 @@
 
 namespace karpenter::controllers {
 namespace {
-
-std::vector<api::Object> ReadExample(const std::string& file) {
-  std::ifstream in(std::string(KP_SOURCE_DIR) + "/examples/article/" + file);
-  std::stringstream text;
-  text << in.rdbuf();
-  absl::StatusOr<std::vector<api::Manifest>> manifests = api::DecodeManifests(text.str(), file);
-  EXPECT_TRUE(manifests.ok()) << manifests.status();
-  std::vector<api::Object> objects;
-  for (api::Manifest& manifest : *manifests) objects.push_back(std::move(*manifest.object));
-  return objects;
-}
 
 struct Fixture {
   fakes::FakeClock clock;
@@ -38,28 +24,14 @@ struct Fixture {
   // The article's NodePool and EC2NodeClass.
   Fixture() {
     for (const char* file : {"ec2nodeclass.yaml", "nodepool.yaml"}) {
-      for (const api::Object& object : ReadExample(file)) {
-        EXPECT_TRUE(cluster.Create(object).ok());
-      }
+      const std::string path = std::string(KP_SOURCE_DIR) + "/examples/article/" + file;
+      EXPECT_TRUE(fakes::CreateFromFile(cluster, path).ok()) << path;
     }
   }
 
   // A pod the kube-scheduler could not place.
   void AddPendingPod(const std::string& name, const std::string& cpu) {
-    api::Pod pod;
-    pod.metadata.name = name;
-    pod.metadata.namespace_ = "default";
-    api::Container container;
-    container.name = "app";
-    container.image = "nginx";
-    container.resources.requests["cpu"] = api::Quantity::Parse(cpu).value();
-    container.resources.requests["memory"] = api::Quantity::Parse("512Mi").value();
-    pod.spec.containers.push_back(std::move(container));
-    pod = std::get<api::Pod>(*cluster.Create(pod));
-    pod.status.phase = "Pending";
-    pod.status.conditions.push_back(
-        {.type = "PodScheduled", .status = "False", .reason = "Unschedulable"});
-    EXPECT_TRUE(cluster.UpdateStatus(pod).ok());
+    EXPECT_TRUE(fakes::CreateUnschedulablePod(cluster, name, cpu, "512Mi").ok());
   }
 
   std::vector<api::NodeClaim> Claims() const {

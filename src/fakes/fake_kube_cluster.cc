@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
+#include "src/api/manifest.h"
 #include "src/api/selector_match.h"
 
 namespace karpenter::fakes {
@@ -328,6 +329,43 @@ void FakeKubeCluster::ReapTerminatingPods() {
     objects_.erase(key);
     Notify(key);
   }
+}
+
+absl::Status CreateFromFile(FakeKubeCluster& cluster, const std::string& path) {
+  absl::StatusOr<std::vector<api::Manifest>> manifests = api::LoadManifestFile(path);
+  if (!manifests.ok()) return manifests.status();
+  for (const api::Manifest& manifest : *manifests) {
+    if (!manifest.object) {
+      return absl::InvalidArgumentError(manifest.source + ": " + manifest.Ref() + " not decoded");
+    }
+    if (absl::StatusOr<api::Object> created = cluster.Create(*manifest.object); !created.ok()) {
+      return created.status();
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CreateUnschedulablePod(FakeKubeCluster& cluster, const std::string& name,
+                                    const std::string& cpu, const std::string& memory) {
+  api::Pod pod;
+  pod.metadata.name = name;
+  pod.metadata.namespace_ = "default";
+  api::Container container;
+  container.name = "app";
+  container.image = "nginx";
+  for (const auto& [resource, text] : {std::pair{"cpu", cpu}, std::pair{"memory", memory}}) {
+    absl::StatusOr<api::Quantity> quantity = api::Quantity::Parse(text);
+    if (!quantity.ok()) return quantity.status();
+    container.resources.requests[resource] = *quantity;
+  }
+  pod.spec.containers.push_back(std::move(container));
+  absl::StatusOr<api::Object> created = cluster.Create(pod);
+  if (!created.ok()) return created.status();
+  pod = std::get<api::Pod>(*std::move(created));
+  pod.status.phase = "Pending";
+  pod.status.conditions.push_back(
+      {.type = "PodScheduled", .status = "False", .reason = "Unschedulable"});
+  return cluster.UpdateStatus(pod).status();
 }
 
 }  // namespace karpenter::fakes

@@ -79,4 +79,12 @@ class FakeKubeCluster : public ClusterReader, public ClusterWriter {
   std::vector<std::string> writes_;
 };
 
+// Test setup, as a client and the kube-scheduler would leave the cluster:
+// every object of the manifest file at `path` (YAML or JSON), created.
+absl::Status CreateFromFile(FakeKubeCluster& cluster, const std::string& path);
+// A pod of one container requesting `cpu` and `memory` that the kube-scheduler could not place
+// (PodScheduled False, reason Unschedulable).
+absl::Status CreateUnschedulablePod(FakeKubeCluster& cluster, const std::string& name,
+                                    const std::string& cpu, const std::string& memory);
+
 }  // namespace karpenter::fakes

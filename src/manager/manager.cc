@@ -11,9 +11,6 @@
 namespace karpenter::manager {
 namespace {
 
-// Upstream's UnavailableOfferingsTTL.
-constexpr int64_t kUnavailableOfferingMillis = 3 * 60 * 1000;
-
 int64_t Millis(api::Duration duration) { return duration.Nanos() / api::Duration::kMillisecond; }
 
 // "aws:///us-east-1a/i-0123" -> "i-0123".
@@ -47,7 +44,7 @@ ManagerOptions OptionsFrom(const settings::Settings& settings) {
 Manager::Manager(ManagerSeams seams, ManagerOptions options)
     : seams_(seams),
       recorder_(seams.clock, seams.recorder),
-      own_unavailable_(seams.clock, [] { return kUnavailableOfferingMillis; }),
+      own_unavailable_(seams.clock, [] { return kUnavailableOfferingsTtlMillis; }),
       unavailable_(seams.unavailable != nullptr ? *seams.unavailable : own_unavailable_),
       provisioner_(controllers::ProvisionerSeams{seams.clock, seams.reader, seams.writer, recorder_,
                                                  seams.metrics},

@@ -7,6 +7,7 @@
 // seams are a real cluster and AWS, or fakes.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,6 +35,9 @@
 #include "src/settings/settings.h"
 
 namespace karpenter::manager {
+
+// Upstream's UnavailableOfferingsTTL: how long an offering out of capacity is left alone.
+inline constexpr int64_t kUnavailableOfferingsTtlMillis = 3 * 60 * 1000;
 
 struct ManagerSeams {
   Clock& clock;

@@ -3,15 +3,12 @@
 // terminated. The kubelet and kube-scheduler are played by the test.
 #include "src/manager/manager.h"
 
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "src/api/karpenter_labels.h"
-#include "src/api/manifest.h"
 #include "src/api/nodeclaim.h"
 #include "src/cloudprovider/catalog.h"
 #include "src/fakes/fake_clock.h"
@@ -27,17 +24,6 @@ namespace {
 
 constexpr int64_t kSecond = 1000;
 constexpr int64_t kMinute = 60 * kSecond;
-
-std::vector<api::Object> ReadExample(const std::string& file) {
-  std::ifstream in(std::string(KP_SOURCE_DIR) + "/examples/article/" + file);
-  std::stringstream text;
-  text << in.rdbuf();
-  absl::StatusOr<std::vector<api::Manifest>> manifests = api::DecodeManifests(text.str(), file);
-  EXPECT_TRUE(manifests.ok()) << manifests.status();
-  std::vector<api::Object> objects;
-  for (api::Manifest& manifest : *manifests) objects.push_back(std::move(*manifest.object));
-  return objects;
-}
 
 settings::Settings TestSettings() {
   absl::StatusOr<settings::Settings> parsed = settings::Parse({{"CLUSTER_NAME", "demo"}}, {});
@@ -60,9 +46,8 @@ struct Fixture {
     EXPECT_TRUE(catalog.ok()) << catalog.status();
     cloud.SetInstanceTypes(catalog->Types());
     for (const char* file : {"ec2nodeclass.yaml", "nodepool.yaml"}) {
-      for (const api::Object& object : ReadExample(file)) {
-        EXPECT_TRUE(cluster.Create(object).ok());
-      }
+      const std::string path = std::string(KP_SOURCE_DIR) + "/examples/article/" + file;
+      EXPECT_TRUE(fakes::CreateFromFile(cluster, path).ok()) << path;
     }
     // The EC2NodeClass is ready, as the AWS provider's node class controller reports.
     auto node_class = std::get<api::EC2NodeClass>(*cluster.Get({"EC2NodeClass", "", "default"}));
@@ -71,20 +56,7 @@ struct Fixture {
   }
 
   void AddPendingPod(const std::string& name) {
-    api::Pod pod;
-    pod.metadata.name = name;
-    pod.metadata.namespace_ = "default";
-    api::Container container;
-    container.name = "app";
-    container.image = "nginx";
-    container.resources.requests["cpu"] = api::Quantity::Parse("1").value();
-    container.resources.requests["memory"] = api::Quantity::Parse("1Gi").value();
-    pod.spec.containers.push_back(std::move(container));
-    pod = std::get<api::Pod>(*cluster.Create(pod));
-    pod.status.phase = "Pending";
-    pod.status.conditions.push_back(
-        {.type = "PodScheduled", .status = "False", .reason = "Unschedulable"});
-    EXPECT_TRUE(cluster.UpdateStatus(pod).ok());
+    EXPECT_TRUE(fakes::CreateUnschedulablePod(cluster, name, "1", "1Gi").ok());
   }
 
   std::vector<api::NodeClaim> Claims() const {
