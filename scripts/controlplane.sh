@@ -278,6 +278,14 @@ live_pid() {
   return 1
 }
 
+# True while PID is a live process. One `ps` answers both questions: a process that exits between
+# a `kill -0` and a `ps` leaves `ps` empty, which is not running either (nor is a zombie).
+pid_running() {
+  local stat
+  stat="$(ps -o stat= -p "$1" 2>/dev/null)" || return 1
+  [[ -n "${stat}" && "${stat}" != Z* ]]
+}
+
 cmd_stop() {
   local dir="$1"
   [[ -f "${dir}/pids" ]] || return 0
@@ -295,9 +303,12 @@ cmd_stop() {
   done
   local deadline=$((SECONDS + 15))
   for pid in "${pids[@]}"; do
-    while kill -0 "${pid}" 2>/dev/null && [[ "$(ps -o stat= -p "${pid}" 2>/dev/null)" != Z* ]]; do
+    while pid_running "${pid}"; do
       if ((SECONDS >= deadline)); then
         kill -KILL "${pid}" 2>/dev/null || true
+        # SIGKILL is not instant either: give the kernel a moment to take it away.
+        local killed_by=$((SECONDS + 5))
+        while pid_running "${pid}" && ((SECONDS < killed_by)); do sleep 0.1; done
         break
       fi
       sleep 0.2

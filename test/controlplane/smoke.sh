@@ -220,9 +220,12 @@ check_stopped() {
   pass "stop is idempotent"
   local pid
   for pid in ${pids}; do
-    # An exited process may linger as a zombie until its new parent reaps it: that is not running.
-    if kill -0 "${pid}" 2>/dev/null && [[ "$(ps -o stat= -p "${pid}")" != Z* ]]; then
-      fail "process ${pid} is still running after stop: $(ps -o pid=,args= -p "${pid}")"
+    # One `ps` decides: a zombie (not yet reaped by its new parent) is not running, and neither is
+    # a process reaped between two checks (CI once failed on exactly that race, with `ps` empty).
+    local seen
+    seen="$(ps -o stat=,pid=,args= -p "${pid}" 2>/dev/null)" || true
+    if [[ -n "${seen}" && "${seen}" != Z* ]]; then
+      fail "process ${pid} is still running after stop: ${seen}"
     fi
   done
   [[ -z "$(processes_of "${DIR}")" ]] || fail "processes left after stop: $(processes_of "${DIR}")"
