@@ -138,6 +138,7 @@ int RunController(const std::vector<std::string>& args,
     err << "karpenter controller: " << aws.status().message() << "\n";
     return 1;
   }
+  for (const std::string& note : (*aws)->notes()) Log(out, "INFO", note);
   metrics::Registry registry(metrics::KarpenterCatalog());
   kube::ApiEventRecorder events(client, *clock, "karpenter");
   manager::Manager manager(

@@ -5,9 +5,11 @@
 #include "absl/strings/str_cat.h"
 #include "src/aws/aws_client.h"
 #include "src/aws/aws_cloud_provider.h"
+#include "src/aws/background_receive_queue.h"
 #include "src/aws/clock.h"
 #include "src/aws/credential_chain.h"
 #include "src/aws/ec2_client.h"
+#include "src/aws/eks_client.h"
 #include "src/aws/endpoints.h"
 #include "src/aws/environment.h"
 #include "src/aws/imds.h"
@@ -35,6 +37,7 @@ struct AwsStack::Parts {
   std::unique_ptr<AwsClient> ssm_endpoint;
   std::unique_ptr<AwsClient> pricing_endpoint;
   std::unique_ptr<AwsClient> sqs_endpoint;
+  std::unique_ptr<AwsClient> eks_endpoint;
   std::unique_ptr<Ec2Client> ec2;
   std::unique_ptr<SsmClient> ssm;
   std::unique_ptr<PricingClient> pricing;
@@ -44,6 +47,8 @@ struct AwsStack::Parts {
   std::unique_ptr<NodeClassResolver> resolver;
   std::unique_ptr<AwsCloudProvider> cloud;
   std::unique_ptr<SqsInterruptionQueue> queue;
+  std::unique_ptr<BackgroundReceiveQueue> receiver;  // goes first: its thread uses `queue`
+  std::vector<std::string> notes;
 
   absl::StatusOr<std::unique_ptr<AwsClient>> ClientFor(const ServiceId& service,
                                                        const std::string& in_region) {
@@ -54,17 +59,52 @@ struct AwsStack::Parts {
   }
 };
 
+namespace {
+
+// The cluster facts node user data needs, as upstream's operator and launch-template provider
+// find them: the endpoint from CLUSTER_ENDPOINT or else DescribeCluster (then required), the
+// service CIDR (the cluster DNS address) from DescribeCluster when it answers.
+absl::StatusOr<ClusterInfo> ResolveCluster(const AwsStackOptions& options, AwsClient& eks,
+                                           std::vector<std::string>& notes) {
+  ClusterInfo info{.name = options.cluster_name,
+                   .endpoint = options.cluster_endpoint,
+                   .ca_bundle = options.cluster_ca_bundle};
+  absl::StatusOr<EksCluster> described = EksClient(eks).DescribeCluster(options.cluster_name);
+  if (!described.ok()) {
+    if (info.endpoint.empty()) {
+      return absl::Status(
+          described.status().code(),
+          absl::StrCat("failed to resolve cluster endpoint (set CLUSTER_ENDPOINT, or "
+                       "allow eks:DescribeCluster), ",
+                       described.status().message()));
+    }
+    notes.push_back(absl::StrCat("cannot describe EKS cluster ", options.cluster_name,
+                                 ", node user data assumes service CIDR ", info.service_cidr, ": ",
+                                 described.status().message()));
+    return info;
+  }
+  if (info.endpoint.empty()) {
+    info.endpoint = described->endpoint;
+    // EKS answers with a trailing '/'; nodes join at the URL without it, as the setting reads.
+    while (info.endpoint.ends_with('/')) info.endpoint.pop_back();
+    notes.push_back(absl::StrCat("discovered cluster endpoint ", info.endpoint));
+  }
+  if (!described->service_ipv4_cidr.empty()) {
+    info.service_cidr = described->service_ipv4_cidr;
+  } else if (!described->service_ipv6_cidr.empty()) {
+    info.service_cidr = described->service_ipv6_cidr;
+  }
+  return info;
+}
+
+}  // namespace
+
 AwsStack::AwsStack() : parts_(std::make_unique<Parts>()) {}
 AwsStack::~AwsStack() = default;
 
 absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
     AwsStackOptions options, const ClusterReader& cluster,
     cloudprovider::UnavailableOfferings& unavailable) {
-  if (options.cluster_endpoint.empty()) {
-    // Upstream asks EKS DescribeCluster; this provider has no EKS client yet.
-    return absl::InvalidArgumentError(
-        "CLUSTER_ENDPOINT is required (discovery through EKS DescribeCluster is not supported)");
-  }
   std::unique_ptr<AwsStack> stack(new AwsStack());
   Parts& p = *stack->parts_;
   p.credentials = std::make_unique<CredentialChain>(*p.transport, *p.env, *p.clock);
@@ -79,6 +119,7 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
        {std::tuple{&p.ec2_endpoint, &Ec2Service(), p.region},
         std::tuple{&p.ssm_endpoint, &SsmService(), p.region},
         std::tuple{&p.sqs_endpoint, &SqsService(), p.region},
+        std::tuple{&p.eks_endpoint, &EksService(), p.region},
         // The Pricing API answers in us-east-1 (and a few others) for every region.
         std::tuple{&p.pricing_endpoint, &PricingService(), std::string("us-east-1")}}) {
     absl::StatusOr<std::unique_ptr<AwsClient>> made = p.ClientFor(*service, in_region);
@@ -89,6 +130,8 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
   p.ssm = std::make_unique<SsmClient>(*p.ssm_endpoint);
   p.pricing = std::make_unique<PricingClient>(*p.pricing_endpoint);
   p.sqs = std::make_unique<SqsClient>(*p.sqs_endpoint);
+  absl::StatusOr<ClusterInfo> cluster_info = ResolveCluster(options, *p.eks_endpoint, p.notes);
+  if (!cluster_info.ok()) return cluster_info.status();
   absl::StatusOr<cloudprovider::Catalog> catalog = cloudprovider::Catalog::LoadEmbedded();
   if (!catalog.ok()) return catalog.status();
   p.catalog = std::make_unique<cloudprovider::Catalog>(*std::move(catalog));
@@ -98,25 +141,26 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
   p.resolver =
       std::make_unique<NodeClassResolver>(*p.ec2, *p.ssm, *p.clock, NodeClassResolverOptions{});
   p.cloud = std::make_unique<AwsCloudProvider>(*p.ec2, *p.instance_types, cluster, unavailable,
-                                               ClusterInfo{.name = options.cluster_name,
-                                                           .endpoint = options.cluster_endpoint,
-                                                           .ca_bundle = options.cluster_ca_bundle});
+                                               *std::move(cluster_info));
   if (!options.interruption_queue.empty()) {
-    // The interruption controller receives on the controllers' thread: a 20 s long poll, as
-    // upstream's goroutine makes, would stall every other controller that long. Until the
-    // receive has a thread of its own, it waits at most a second.
+    // Receives run on a thread of their own (the controllers share one), long-polling 5 s:
+    // upstream's 20 s would cost 3 calls a minute instead of 12, but a receive in flight cannot
+    // be cut short, and shutdown waits for it.
     absl::StatusOr<std::unique_ptr<SqsInterruptionQueue>> queue = SqsInterruptionQueue::Create(
         *p.sqs, *p.clock, options.interruption_queue,
-        SqsInterruptionQueueOptions{.wait_seconds = 1, .visibility_timeout_seconds = 20});
+        SqsInterruptionQueueOptions{.wait_seconds = kInterruptionLongPollSeconds,
+                                    .visibility_timeout_seconds = 20});
     if (!queue.ok()) return queue.status();
     p.queue = *std::move(queue);
+    p.receiver = std::make_unique<BackgroundReceiveQueue>(*p.queue);
   }
   return stack;
 }
 
 CloudProvider& AwsStack::cloud() { return *parts_->cloud; }
-InterruptionQueue* AwsStack::interruption_queue() { return parts_->queue.get(); }
+InterruptionQueue* AwsStack::interruption_queue() { return parts_->receiver.get(); }
 NodeClassResolver& AwsStack::node_classes() { return *parts_->resolver; }
 const std::string& AwsStack::region() const { return parts_->region; }
+const std::vector<std::string>& AwsStack::notes() const { return parts_->notes; }
 
 }  // namespace karpenter::aws

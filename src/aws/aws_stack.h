@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "karpenter/cloud_provider.h"
 #include "karpenter/common/status.h"
@@ -19,9 +20,14 @@ namespace karpenter::aws {
 
 class NodeClassResolver;
 
+// The interruption queue's long poll, on its own thread (BackgroundReceiveQueue); shutdown
+// waits for one in flight.
+inline constexpr int kInterruptionLongPollSeconds = 5;
+
 struct AwsStackOptions {
   std::string cluster_name;
-  // The API server URL and CA (base64 PEM) new nodes join with.
+  // The API server URL and CA (base64 PEM) new nodes join with; an empty URL is asked of EKS
+  // (DescribeCluster), as upstream does when CLUSTER_ENDPOINT is not set.
   std::string cluster_endpoint;
   std::string cluster_ca_bundle;
   // No Pricing API (no VPC endpoint for it): on-demand prices come from the catalog.
@@ -42,10 +48,14 @@ class AwsStack {
   AwsStack& operator=(const AwsStack&) = delete;
 
   CloudProvider& cloud();
-  // Null when interruption handling is off.
+  // Null when interruption handling is off. Receive never blocks: messages are received on a
+  // thread of the stack's own.
   InterruptionQueue* interruption_queue();
   NodeClassResolver& node_classes();
   const std::string& region() const;
+  // What was discovered or assumed while the stack was built, for the log (the endpoint from
+  // DescribeCluster; the service CIDR assumed when DescribeCluster is not allowed).
+  const std::vector<std::string>& notes() const;
 
  private:
   struct Parts;

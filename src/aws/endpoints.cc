@@ -28,6 +28,10 @@ const ServiceId& IamService() {
       .env_suffix = "IAM", .signing_name = "iam", .endpoint_prefix = "iam", .global = true};
   return kId;
 }
+const ServiceId& EksService() {
+  static const ServiceId kId{.env_suffix = "EKS", .signing_name = "eks", .endpoint_prefix = "eks"};
+  return kId;
+}
 const ServiceId& PricingService() {
   static const ServiceId kId{
       .env_suffix = "PRICING", .signing_name = "pricing", .endpoint_prefix = "api.pricing"};

@@ -26,6 +26,7 @@ const ServiceId& SsmService();
 const ServiceId& SqsService();
 const ServiceId& IamService();
 const ServiceId& PricingService();
+const ServiceId& EksService();
 
 struct ServiceEndpoint {
   std::string url;  // scheme://host[:port][/base], no trailing '/'

@@ -83,7 +83,7 @@ bool IsNotFoundCode(std::string_view code) {
                {"InvalidCapacityReservationId.NotFound", "InvalidInstanceID.NotFound",
                 "InvalidLaunchTemplateName.NotFoundException", "InvalidLaunchTemplateId.NotFound",
                 "QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue", "NoSuchEntity",
-                "ParameterNotFound"});
+                "ParameterNotFound", "ResourceNotFoundException"});
 }
 
 bool IsAlreadyExistsCode(std::string_view code) { return code == "EntityAlreadyExists"; }
