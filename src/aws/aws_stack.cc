@@ -12,7 +12,9 @@
 #include "src/aws/eks_client.h"
 #include "src/aws/endpoints.h"
 #include "src/aws/environment.h"
+#include "src/aws/iam_client.h"
 #include "src/aws/imds.h"
+#include "src/aws/instance_profiles.h"
 #include "src/aws/instance_type_provider.h"
 #include "src/aws/node_class_resolver.h"
 #include "src/aws/pricing_client.h"
@@ -38,10 +40,13 @@ struct AwsStack::Parts {
   std::unique_ptr<AwsClient> pricing_endpoint;
   std::unique_ptr<AwsClient> sqs_endpoint;
   std::unique_ptr<AwsClient> eks_endpoint;
+  std::unique_ptr<AwsClient> iam_endpoint;
   std::unique_ptr<Ec2Client> ec2;
   std::unique_ptr<SsmClient> ssm;
   std::unique_ptr<PricingClient> pricing;
   std::unique_ptr<SqsClient> sqs;
+  std::unique_ptr<IamClient> iam;
+  std::unique_ptr<InstanceProfiles> instance_profiles;
   std::unique_ptr<cloudprovider::Catalog> catalog;
   std::unique_ptr<InstanceTypeProvider> instance_types;
   std::unique_ptr<NodeClassResolver> resolver;
@@ -120,6 +125,7 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
         std::tuple{&p.ssm_endpoint, &SsmService(), p.region},
         std::tuple{&p.sqs_endpoint, &SqsService(), p.region},
         std::tuple{&p.eks_endpoint, &EksService(), p.region},
+        std::tuple{&p.iam_endpoint, &IamService(), p.region},
         // The Pricing API answers in us-east-1 (and a few others) for every region.
         std::tuple{&p.pricing_endpoint, &PricingService(), std::string("us-east-1")}}) {
     absl::StatusOr<std::unique_ptr<AwsClient>> made = p.ClientFor(*service, in_region);
@@ -138,8 +144,12 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
   p.instance_types = std::make_unique<InstanceTypeProvider>(
       *p.ec2, options.isolated_vpc ? nullptr : p.pricing.get(), *p.clock, *p.catalog,
       InstanceTypeProviderOptions{.region = p.region});
-  p.resolver =
-      std::make_unique<NodeClassResolver>(*p.ec2, *p.ssm, *p.clock, NodeClassResolverOptions{});
+  p.iam = std::make_unique<IamClient>(*p.iam_endpoint);
+  p.instance_profiles = std::make_unique<InstanceProfiles>(
+      *p.iam, *p.clock, *p.random,
+      InstanceProfileScope{.cluster_name = options.cluster_name, .region = p.region});
+  p.resolver = std::make_unique<NodeClassResolver>(
+      *p.ec2, *p.ssm, *p.clock, NodeClassResolverOptions{}, p.instance_profiles.get());
   p.cloud = std::make_unique<AwsCloudProvider>(*p.ec2, *p.instance_types, cluster, unavailable,
                                                *std::move(cluster_info));
   if (!options.interruption_queue.empty()) {

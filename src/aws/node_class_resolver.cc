@@ -266,19 +266,31 @@ absl::StatusOr<api::EC2NodeClassStatus> NodeClassResolver::Resolve(
                                             status.security_groups.empty(), "SecurityGroups"));
   status.conditions.push_back(
       MakeCondition(api::kConditionAMIsReady, amis.status(), status.amis.empty(), "AMIs"));
-  // An instance profile named in the spec is used as is; creating one from `role` is the
-  // instance-profile reconciler's job, which this resolver does not do yet.
-  status.instance_profile = node_class.spec.instance_profile.value_or("");
-  status.conditions.push_back(
-      status.instance_profile.empty()
-          ? api::Condition{.type = std::string(api::kConditionInstanceProfileReady),
-                           .status = "False",
-                           .reason = "InstanceProfileNotResolved",
-                           .message = "spec.role: instance profiles from a role are not created "
-                                      "by this provider yet; set spec.instanceProfile"}
-          : api::Condition{.type = std::string(api::kConditionInstanceProfileReady),
-                           .status = "True",
-                           .reason = "InstanceProfileReady"});
+  // spec.instanceProfile is used as is; for spec.role the provider's own profile (created here
+  // when the role has none), as upstream's instance-profile reconciler does.
+  absl::StatusOr<std::string> profile =
+      profiles_ != nullptr
+          ? profiles_->Reconcile(node_class)
+          : absl::StatusOr<std::string>(node_class.spec.instance_profile.value_or(""));
+  if (IsTransient(profile.status())) return profile.status();
+  if (profile.ok()) status.instance_profile = *profile;
+  if (!profile.ok()) {
+    status.conditions.push_back({.type = std::string(api::kConditionInstanceProfileReady),
+                                 .status = "False",
+                                 .reason = "InstanceProfileCreationFailed",
+                                 .message = std::string(profile.status().message())});
+  } else if (status.instance_profile.empty()) {
+    status.conditions.push_back(
+        {.type = std::string(api::kConditionInstanceProfileReady),
+         .status = "False",
+         .reason = "InstanceProfileNotResolved",
+         .message = "spec.role: this provider was built without IAM access to create instance "
+                    "profiles; set spec.instanceProfile"});
+  } else {
+    status.conditions.push_back({.type = std::string(api::kConditionInstanceProfileReady),
+                                 .status = "True",
+                                 .reason = "InstanceProfileReady"});
+  }
   std::string not_ready;
   for (const api::Condition& condition : status.conditions) {
     if (condition.status != "True" && not_ready.empty()) not_ready = condition.type;

@@ -2,7 +2,8 @@
 // pkg/controllers/nodeclass (the status reconcilers). Resolves an EC2NodeClass's selector terms
 // against EC2 and SSM into its status: subnets (most free IPs first), security groups, AMIs
 // (the newest non-deprecated image per architecture; `alias` through the EKS-optimized AMI SSM
-// parameters) and the instance profile, with one condition per part and Ready over all of them.
+// parameters) and the instance profile (instance_profiles.h), with one condition per part and
+// Ready over all of them.
 #pragma once
 
 #include <string>
@@ -12,6 +13,7 @@
 #include "src/api/ec2nodeclass.h"
 #include "src/aws/clock.h"
 #include "src/aws/ec2_client.h"
+#include "src/aws/instance_profiles.h"
 #include "src/aws/ssm_client.h"
 
 namespace karpenter::aws {
@@ -39,8 +41,10 @@ inline constexpr std::string_view kNodeClassHashVersion = "v4";
 
 class NodeClassResolver {
  public:
-  NodeClassResolver(Ec2Client& ec2, SsmClient& ssm, Clock& clock, NodeClassResolverOptions options)
-      : ec2_(ec2), ssm_(ssm), clock_(clock), options_(std::move(options)) {}
+  // Without `profiles` (no IAM), a class with spec.role is not Ready.
+  NodeClassResolver(Ec2Client& ec2, SsmClient& ssm, Clock& clock, NodeClassResolverOptions options,
+                    InstanceProfiles* profiles = nullptr)
+      : ec2_(ec2), ssm_(ssm), clock_(clock), options_(std::move(options)), profiles_(profiles) {}
 
   // The status the class should have now. A part that resolves to nothing, or that EC2 refuses
   // to describe, sets its condition False with the reason; calls that fail for transient reasons
@@ -60,6 +64,7 @@ class NodeClassResolver {
   SsmClient& ssm_;
   Clock& clock_;
   const NodeClassResolverOptions options_;
+  InstanceProfiles* profiles_;
 };
 
 // True when `node_class` has a Ready condition with status True.

@@ -1,0 +1,71 @@
+// Upstream: aws/karpenter-provider-aws pkg/providers/instanceprofile and the EC2NodeClass
+// instance-profile reconciler (pkg/controllers/nodeclass/instanceprofile.go). An EC2NodeClass
+// names either `instanceProfile` (used as is) or `role`: for a role the provider creates an
+// instance profile of its own, named <cluster>_<number> (the number hashes the region, the class
+// name and a random value, so a recreated class never reuses a name), under the path
+// /karpenter/<region>/<cluster>/<class uid>/, tagged as the cluster's, with the role attached.
+// A changed role gets a new profile; the old one is left for garbage collection.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "src/api/ec2nodeclass.h"
+#include "src/aws/clock.h"
+#include "src/aws/iam_client.h"
+
+namespace karpenter::aws {
+
+struct InstanceProfileScope {
+  std::string cluster_name;
+  std::string region;
+};
+
+// How long a described profile is trusted, and how long a role IAM said does not exist is
+// not asked about again.
+inline constexpr absl::Duration kInstanceProfileCacheTtl = absl::Minutes(15);
+inline constexpr absl::Duration kRoleNotFoundTtl = absl::Minutes(1);
+
+class InstanceProfiles {
+ public:
+  InstanceProfiles(IamClient& iam, Clock& clock, Random& random, InstanceProfileScope scope)
+      : iam_(iam), clock_(clock), random_(random), scope_(std::move(scope)) {}
+
+  // The instance profile the class's instances launch with: spec.instanceProfile as written, or
+  // for spec.role the provider's profile for that role (status.instanceProfile while its role is
+  // still the spec's; a new one otherwise). Errors name the profile or role; a role IAM does not
+  // know is kNotFound.
+  absl::StatusOr<std::string> Reconcile(const api::EC2NodeClass& node_class);
+
+  // A new profile name for the class (public for the naming test).
+  std::string NewProfileName(const api::EC2NodeClass& node_class);
+  static std::string ProfilePath(const InstanceProfileScope& scope, std::string_view class_uid);
+  static std::map<std::string, std::string> ProfileTags(const InstanceProfileScope& scope,
+                                                        const api::EC2NodeClass& node_class);
+
+ private:
+  absl::StatusOr<InstanceProfile> Get(const std::string& name);
+  // Creates `name` when missing and makes `role` its one role.
+  absl::Status Ensure(const std::string& name, const std::string& role,
+                      const api::EC2NodeClass& node_class);
+  void Forget(const std::string& name) { profiles_.erase(name); }
+
+  IamClient& iam_;
+  Clock& clock_;
+  Random& random_;
+  const InstanceProfileScope scope_;
+  struct Cached {
+    InstanceProfile profile;
+    absl::Time until;
+  };
+  std::map<std::string, Cached> profiles_;
+  std::map<std::string, absl::Time> missing_roles_;
+  // role + "/" + class uid -> the profile made for it: a status write that was lost must not
+  // make a second profile for the same role.
+  std::map<std::string, std::string> made_for_;
+};
+
+}  // namespace karpenter::aws
