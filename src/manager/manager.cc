@@ -64,6 +64,7 @@ Manager::Manager(ManagerSeams seams, ManagerOptions options)
                                                     seams.cloud, seams.metrics}),
       instance_garbage_collection_(controllers::CleanupSeams{
           seams.clock, seams.reader, seams.writer, seams.cloud, seams.metrics}),
+      consistency_(seams.clock, seams.reader, seams.writer, recorder_),
       readiness_(seams.clock, seams.reader, seams.writer),
       hash_(controllers::NodePoolSeams{seams.clock, seams.reader, seams.writer}),
       counter_(controllers::NodePoolSeams{seams.clock, seams.reader, seams.writer}),
@@ -84,6 +85,7 @@ void Manager::Start() {
   expiration_.Start();
   garbage_collection_.Start();
   instance_garbage_collection_.Start();
+  consistency_.Start();
   readiness_.Start();
   hash_.Start();
   counter_.Start();
