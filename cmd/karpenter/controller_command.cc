@@ -153,6 +153,10 @@ int RunController(const std::vector<std::string>& args,
                             .resolve_node_class =
                                 [&aws](const api::EC2NodeClass& node_class) {
                                   return (*aws)->node_classes().Resolve(node_class);
+                                },
+                            .clean_up_node_class =
+                                [&aws](const api::EC2NodeClass& node_class) {
+                                  return (*aws)->CleanUpNodeClass(node_class);
                                 }},
       manager::OptionsFrom(s));
 

@@ -239,6 +239,22 @@ absl::Status AwsCloudProvider::EnsureLaunchTemplate(const LaunchTemplateSpec& sp
   return absl::OkStatus();
 }
 
+absl::Status AwsCloudProvider::DeleteLaunchTemplates(const api::EC2NodeClass& node_class) {
+  auto templates = ec2_.DescribeLaunchTemplates(
+      {},
+      {{.name = "tag:karpenter.k8s.aws/cluster", .values = {info_.name}},
+       {.name = "tag:" + std::string(api::kLabelNodeClass), .values = {node_class.metadata.name}}});
+  if (absl::IsNotFound(templates.status())) return absl::OkStatus();
+  if (!templates.ok()) return templates.status();
+  for (const LaunchTemplate& found : *templates) {
+    absl::Status deleted = ec2_.DeleteLaunchTemplate(found.name);
+    if (!deleted.ok() && !absl::IsNotFound(deleted)) return deleted;
+    absl::MutexLock lock(&mu_);
+    known_templates_.erase(found.name);
+  }
+  return absl::OkStatus();
+}
+
 CloudOr<FleetResult> AwsCloudProvider::LaunchFleet(const Launch& launch,
                                                    const api::NodeClaim& node_claim,
                                                    const api::EC2NodeClass& node_class) {

@@ -57,6 +57,10 @@ class AwsCloudProvider : public CloudProvider {
   std::vector<RepairPolicy> RepairPolicies() const override;
   std::string_view Name() const override { return "aws"; }
 
+  // Deletes the launch templates made for `node_class` (tagged with this cluster and the class),
+  // as upstream does when the class goes.
+  absl::Status DeleteLaunchTemplates(const api::EC2NodeClass& node_class);
+
  private:
   struct Launch;  // one Create's chosen template, capacity type and overrides
 

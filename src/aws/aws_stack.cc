@@ -54,6 +54,7 @@ struct AwsStack::Parts {
   std::unique_ptr<SqsInterruptionQueue> queue;
   std::unique_ptr<BackgroundReceiveQueue> receiver;  // goes first: its thread uses `queue`
   std::vector<std::string> notes;
+  bool isolated_vpc = false;
 
   absl::StatusOr<std::unique_ptr<AwsClient>> ClientFor(const ServiceId& service,
                                                        const std::string& in_region) {
@@ -144,6 +145,7 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
   p.instance_types = std::make_unique<InstanceTypeProvider>(
       *p.ec2, options.isolated_vpc ? nullptr : p.pricing.get(), *p.clock, *p.catalog,
       InstanceTypeProviderOptions{.region = p.region});
+  p.isolated_vpc = options.isolated_vpc;
   p.iam = std::make_unique<IamClient>(*p.iam_endpoint);
   p.instance_profiles = std::make_unique<InstanceProfiles>(
       *p.iam, *p.clock, *p.random,
@@ -170,6 +172,15 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
 CloudProvider& AwsStack::cloud() { return *parts_->cloud; }
 InterruptionQueue* AwsStack::interruption_queue() { return parts_->receiver.get(); }
 NodeClassResolver& AwsStack::node_classes() { return *parts_->resolver; }
+
+absl::Status AwsStack::CleanUpNodeClass(const api::EC2NodeClass& node_class) {
+  if (!parts_->isolated_vpc) {
+    if (absl::Status profiles = parts_->instance_profiles->DeleteAll(node_class); !profiles.ok()) {
+      return profiles;
+    }
+  }
+  return parts_->cloud->DeleteLaunchTemplates(node_class);
+}
 const std::string& AwsStack::region() const { return parts_->region; }
 const std::vector<std::string>& AwsStack::notes() const { return parts_->notes; }
 

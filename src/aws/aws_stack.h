@@ -52,6 +52,9 @@ class AwsStack {
   // thread of the stack's own.
   InterruptionQueue* interruption_queue();
   NodeClassResolver& node_classes();
+  // What the provider made for an EC2NodeClass that is going: its instance profiles (not in an
+  // isolated VPC, where IAM is not called) and its launch templates.
+  absl::Status CleanUpNodeClass(const api::EC2NodeClass& node_class);
   const std::string& region() const;
   // What was discovered or assumed while the stack was built, for the log (the endpoint from
   // DescribeCluster; the service CIDR assumed when DescribeCluster is not allowed).

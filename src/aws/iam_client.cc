@@ -51,6 +51,26 @@ absl::StatusOr<InstanceProfile> IamClient::CreateInstanceProfile(
   return ProfileFrom(doc, "CreateInstanceProfileResult");
 }
 
+absl::StatusOr<std::vector<InstanceProfile>> IamClient::ListInstanceProfiles(
+    const std::string& path_prefix) {
+  std::vector<InstanceProfile> out;
+  std::string marker;
+  // IAM pages with Marker/IsTruncated; a bound keeps a misbehaving endpoint from looping.
+  for (int page = 0; page < 1000; ++page) {
+    QueryRequest request("ListInstanceProfiles", kApiVersion);
+    request.Set("PathPrefix", path_prefix);
+    if (!marker.empty()) request.Set("Marker", marker);
+    KP_ASSIGN_OR_RETURN(const XmlDocument doc, client_.CallQuery(request));
+    const XmlNode result = doc.Root().Child("ListInstanceProfilesResult");
+    for (const XmlNode& member : result.Child("InstanceProfiles").Children("member")) {
+      out.push_back(ReadProfile(member));
+    }
+    marker = result.ChildText("Marker");
+    if (result.ChildText("IsTruncated") != "true" || marker.empty()) return out;
+  }
+  return absl::InternalError("ListInstanceProfiles: more than 1000 pages");
+}
+
 absl::StatusOr<InstanceProfile> IamClient::GetInstanceProfile(const std::string& name) {
   QueryRequest request("GetInstanceProfile", kApiVersion);
   request.Set("InstanceProfileName", name);

@@ -32,6 +32,8 @@ class IamClient {
       const std::map<std::string, std::string>& tags);
   // kNotFound (NoSuchEntity) when there is none.
   absl::StatusOr<InstanceProfile> GetInstanceProfile(const std::string& name);
+  // Every profile whose path starts with `path_prefix`, all pages.
+  absl::StatusOr<std::vector<InstanceProfile>> ListInstanceProfiles(const std::string& path_prefix);
   absl::Status AddRoleToInstanceProfile(const std::string& profile, const std::string& role);
   absl::Status RemoveRoleFromInstanceProfile(const std::string& profile, const std::string& role);
   absl::Status TagInstanceProfile(const std::string& profile,

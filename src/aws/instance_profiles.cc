@@ -133,4 +133,26 @@ absl::StatusOr<std::string> InstanceProfiles::Reconcile(const api::EC2NodeClass&
   return name;
 }
 
+absl::Status InstanceProfiles::DeleteAll(const api::EC2NodeClass& node_class) {
+  const std::string path = ProfilePath(scope_, node_class.metadata.uid);
+  absl::StatusOr<std::vector<InstanceProfile>> made = iam_.ListInstanceProfiles(path);
+  if (!made.ok()) return made.status();
+  for (const InstanceProfile& profile : *made) {
+    // Checked here too: a profile of another class is never deleted, whatever the list holds
+    // (moto ignores PathPrefix).
+    if (!profile.path.starts_with(path)) continue;
+    for (const std::string& role : profile.roles) {
+      absl::Status removed = iam_.RemoveRoleFromInstanceProfile(profile.name, role);
+      if (!removed.ok() && !absl::IsNotFound(removed)) return removed;
+    }
+    absl::Status deleted = iam_.DeleteInstanceProfile(profile.name);
+    if (!deleted.ok() && !absl::IsNotFound(deleted)) return deleted;
+    Forget(profile.name);
+  }
+  std::erase_if(made_for_, [&](const auto& entry) {
+    return entry.first.ends_with(absl::StrCat("/", node_class.metadata.uid));
+  });
+  return absl::OkStatus();
+}
+
 }  // namespace karpenter::aws

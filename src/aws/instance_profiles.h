@@ -40,6 +40,10 @@ class InstanceProfiles {
   // know is kNotFound.
   absl::StatusOr<std::string> Reconcile(const api::EC2NodeClass& node_class);
 
+  // Deletes every profile this provider made for the class (all under its path: the current one
+  // and those a changed role left), roles detached first; gone ones are not an error.
+  absl::Status DeleteAll(const api::EC2NodeClass& node_class);
+
   // A new profile name for the class (public for the naming test).
   std::string NewProfileName(const api::EC2NodeClass& node_class);
   static std::string ProfilePath(const InstanceProfileScope& scope, std::string_view class_uid);

@@ -83,6 +83,23 @@ TEST_F(MotoProvider, LaunchTemplatesAreSharedByContentAndCarryTheImage) {
   EXPECT_EQ(recorder_.Calls("CreateLaunchTemplate").size(), 2u);
 }
 
+TEST_F(MotoProvider, AGoingNodeClassTakesItsLaunchTemplatesAlong) {
+  Launched(provider_->Create(Claim("default-a", {"m5.large"})));
+  const std::vector<Filter> ours = {
+      {.name = "tag:karpenter.k8s.aws/cluster", .values = {kCluster}},
+      {.name = "tag:karpenter.k8s.aws/ec2nodeclass", .values = {"default"}}};
+  auto before = ec2_->DescribeLaunchTemplates({}, ours);
+  ASSERT_TRUE(before.ok()) << before.status();
+  ASSERT_EQ(before->size(), 1u);
+  ASSERT_TRUE(provider_->DeleteLaunchTemplates(node_class_).ok());
+  auto after = ec2_->DescribeLaunchTemplates({}, ours);
+  EXPECT_TRUE(absl::IsNotFound(after.status()) || (after.ok() && after->empty())) << after.status();
+  // Nothing left to delete is not an error; a later launch makes the template again.
+  EXPECT_TRUE(provider_->DeleteLaunchTemplates(node_class_).ok());
+  Launched(provider_->Create(Claim("default-b", {"m5.large"})));
+  EXPECT_EQ(recorder_.Calls("CreateLaunchTemplate").size(), 2u);
+}
+
 TEST_F(MotoProvider, SpotIsPreferredWhenAllowedWithPriceCapacityOptimized) {
   const api::NodeClaim& claim =
       Launched(provider_->Create(Claim("default-a", {"m5.large"}, "spot")));

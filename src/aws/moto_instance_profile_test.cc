@@ -92,6 +92,25 @@ TEST_F(MotoInstanceProfiles, AChangedRoleGetsANewProfile) {
             std::vector<std::string>{"KarpenterNodeRole-demo"});
 }
 
+TEST_F(MotoInstanceProfiles, AGoingClassTakesEveryProfileMadeForIt) {
+  const std::string first = profiles_->Reconcile(node_class_).value_or("");
+  node_class_.status.instance_profile = first;
+  node_class_.spec.role = "OtherNodeRole";
+  const std::string second = profiles_->Reconcile(node_class_).value_or("");
+  ASSERT_FALSE(first.empty() || second.empty());
+  // Another class's profile is not touched.
+  api::EC2NodeClass other = node_class_;
+  other.metadata.uid = "other-uid";
+  const std::string theirs = profiles_->Reconcile(other).value_or("");
+  ASSERT_FALSE(theirs.empty());
+
+  ASSERT_TRUE(profiles_->DeleteAll(node_class_).ok());
+  EXPECT_EQ(iam_->GetInstanceProfile(first).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(iam_->GetInstanceProfile(second).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_TRUE(iam_->GetInstanceProfile(theirs).ok());
+  EXPECT_TRUE(profiles_->DeleteAll(node_class_).ok());
+}
+
 TEST_F(MotoInstanceProfiles, AnUnknownRoleIsNotFoundAndLeavesNoProfile) {
   node_class_.spec.role = "NoSuchRole";
   absl::StatusOr<std::string> name = profiles_->Reconcile(node_class_);

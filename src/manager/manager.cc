@@ -74,6 +74,8 @@ Manager::Manager(ManagerSeams seams, ManagerOptions options)
     node_classes_ = std::make_unique<controllers::NodeClassStatusController>(
         seams.clock, seams.reader, seams.writer, seams.resolve_node_class,
         options.node_class_refresh_millis);
+    node_class_termination_ = std::make_unique<controllers::NodeClassTermination>(
+        seams.clock, seams.reader, seams.writer, recorder_, seams.clean_up_node_class);
   }
 }
 
@@ -91,6 +93,7 @@ void Manager::Start() {
   counter_.Start();
   pod_events_.Start();
   if (node_classes_) node_classes_->Start();
+  if (node_class_termination_) node_class_termination_->Start();
   if (seams_.interruption_queue != nullptr) {
     interruption_loop_ = std::make_unique<controllers::SingletonLoop>(
         "interruption", seams_.clock,

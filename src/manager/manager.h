@@ -25,6 +25,7 @@
 #include "src/controllers/instance_gc.h"
 #include "src/controllers/interruption.h"
 #include "src/controllers/node_class_status.h"
+#include "src/controllers/node_class_termination.h"
 #include "src/controllers/node_termination.h"
 #include "src/controllers/nodeclaim_consistency.h"
 #include "src/controllers/nodeclaim_expiration.h"
@@ -56,6 +57,9 @@ struct ManagerSeams {
   // The provider's EC2NodeClass status resolution; empty: no node class status controller (the
   // classes' status is someone else's, as in the tests).
   controllers::NodeClassStatusController::Resolve resolve_node_class;
+  // What the provider removes when an EC2NodeClass goes (with resolve_node_class only: the
+  // classes' finalizer is the provider's).
+  controllers::NodeClassTermination::CleanUp clean_up_node_class;
 };
 
 struct ManagerOptions {
@@ -116,6 +120,7 @@ class Manager {
   controllers::InterruptionController interruption_;
   std::unique_ptr<controllers::SingletonLoop> interruption_loop_;
   std::unique_ptr<controllers::NodeClassStatusController> node_classes_;
+  std::unique_ptr<controllers::NodeClassTermination> node_class_termination_;
 };
 
 }  // namespace karpenter::manager
