@@ -109,6 +109,16 @@ int RunController(const std::vector<std::string>& args,
     err << "karpenter controller: " << config.status().message() << "\n";
     return 1;
   }
+  // The main thread only waits for a signal; SIGUSR1 means leadership was lost. Blocked before
+  // any thread starts, so every thread inherits the mask: a SIGUSR1 raised while the Lease is
+  // released on SIGTERM then stays pending instead of killing the process from the clock's
+  // thread (the controller exited by SIGUSR1, not 0, on every SIGTERM).
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGUSR1);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   std::mt19937_64 random(static_cast<uint64_t>(RealMonotonicMillis()) ^
                          (static_cast<uint64_t>(getpid()) << 32));
   std::unique_ptr<Clock> clock = kube::NewRealClock();
@@ -179,14 +189,6 @@ int RunController(const std::vector<std::string>& args,
     err << "karpenter controller: " << served.status().message() << "\n";
     return 1;
   }
-
-  // The main thread only waits for a signal; SIGUSR1 means leadership was lost.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGUSR1);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   controllers::SetReconcileErrorHandler(
       [&out](const std::string& controller, const std::string& key, const absl::Status& error) {
