@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <future>
 #include <iostream>
@@ -13,6 +14,7 @@
 
 #include "absl/strings/escaping.h"
 #include "cmd/karpenter/real_clock.h"
+#include "karpenter/logger.h"
 #include "nlohmann/json.hpp"
 #include "src/aws/aws_stack.h"
 #include "src/aws/node_class_resolver.h"
@@ -43,6 +45,26 @@ void Log(std::ostream& out, std::string_view level, std::string_view message,
   for (const auto& [key, value] : fields.items()) line[key] = value;
   out << line.dump() << std::endl;
 }
+
+// The controllers' info lines as JSON lines; a field named after a kind is upstream's object
+// reference ({"name": ...}).
+class JsonLogger : public Logger {
+ public:
+  explicit JsonLogger(std::ostream& out) : out_(out) {}
+  void Info(std::string_view message, const std::vector<LogField>& fields) override {
+    nlohmann::json values = nlohmann::json::object();
+    for (const LogField& field : fields) {
+      const bool kind =
+          !field.key.empty() && std::isupper(static_cast<unsigned char>(field.key[0]));
+      values[field.key] =
+          kind ? nlohmann::json{{"name", field.value}} : nlohmann::json(field.value);
+    }
+    Log(out_, "INFO", message, values);
+  }
+
+ private:
+  std::ostream& out_;
+};
 
 bool WantsHelp(const std::vector<std::string>& args) {
   for (const std::string& arg : args) {
@@ -150,6 +172,7 @@ int RunController(const std::vector<std::string>& args,
   }
   metrics::Registry registry(metrics::KarpenterCatalog());
   kube::ApiEventRecorder events(client, *clock, "karpenter");
+  JsonLogger logger(out);
   manager::Manager manager(
       manager::ManagerSeams{.clock = *clock,
                             .reader = informer,
@@ -162,7 +185,8 @@ int RunController(const std::vector<std::string>& args,
                             .resolve_node_class =
                                 [&aws](const api::EC2NodeClass& node_class) {
                                   return (*aws)->node_classes().Resolve(node_class);
-                                }},
+                                },
+                            .logger = &logger},
       manager::OptionsFrom(s));
 
   // Metrics are written on the controllers' thread: a scrape reads them there too.

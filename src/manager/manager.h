@@ -17,6 +17,7 @@
 #include "karpenter/event_recorder.h"
 #include "karpenter/interruption_queue.h"
 #include "karpenter/kube_cluster.h"
+#include "karpenter/logger.h"
 #include "karpenter/metrics.h"
 #include "src/cloudprovider/unavailable_offerings.h"
 #include "src/controllers/deduping_recorder.h"
@@ -54,6 +55,9 @@ struct ManagerSeams {
   // The provider's EC2NodeClass status resolution; empty: no node class status controller (the
   // classes' status is someone else's, as in the tests).
   controllers::NodeClassStatusController::Resolve resolve_node_class;
+  // Upstream's info lines (launched / registered / initialized / deleted nodeclaim, tainted /
+  // deleted node, disrupting node(s)); null: none.
+  Logger* logger = nullptr;
 };
 
 struct ManagerOptions {
