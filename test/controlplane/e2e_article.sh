@@ -376,9 +376,20 @@ print("all" if claims and len(done) == len(claims) else f"{len(done)}/{len(claim
 
 deploy_workload() {
   step "Phase 3: workload-sample (10 replicas); Karpenter launches nodes and the pods run on them"
+  # The article watches the nodes arrive.
+  k get nodes -l karpenter.sh/nodepool=default -w >"${WORK}/nodes-watch" 2>&1 &
+  local watch=$!
   k apply -f "${ROOT}/examples/article/workload-sample.yaml" >/dev/null
   wait_until 120 "10 0" pods_on_karpenter workload-sample ||
     fail "workload-sample did not all run on Karpenter nodes"
+  kill "${watch}" 2>/dev/null || true
+  wait "${watch}" 2>/dev/null || true
+  local node
+  for node in $(k get nodes -l karpenter.sh/nodepool=default -o name); do
+    grep -q "^${node#node/} " "${WORK}/nodes-watch" ||
+      fail "kubectl get nodes -l karpenter.sh/nodepool=default -w never showed ${node#node/}"
+  done
+  pass "kubectl get nodes -l karpenter.sh/nodepool=default -w saw every node arrive"
   wait_until 30 all nodeclaims_initialized || fail "NodeClaims not all initialized"
   k get nodes -l karpenter.sh/nodepool=default -L node.kubernetes.io/instance-type \
     -L karpenter.sh/capacity-type -L topology.kubernetes.io/zone | sed 's/^    //'
@@ -522,11 +533,23 @@ for entry in entries:
     missing = {"level", "time", "logger", "message"} - entry.keys()
     assert not missing, f"{entry} lacks {missing}"
 messages = {entry["message"] for entry in entries}
-want = {"starting manager", "starting controllers"}
-assert want <= messages, f"missing {want - messages} in {sorted(messages)}"
-print(f"  {len(entries)} JSON lines; messages: {sorted(messages)}")
+# Upstream's info lines for what this test made happen (pkg/controllers/... log.Info calls).
+want = {"starting manager", "starting controllers", "launched nodeclaim", "registered nodeclaim",
+        "initialized nodeclaim", "tainted node", "deleted node", "deleted nodeclaim",
+        "disrupting node(s)"}
+assert want <= messages, f"missing {sorted(want - messages)} in {sorted(messages)}"
+launched = [e for e in entries if e["message"] == "launched nodeclaim"]
+for entry in launched:
+    assert entry["NodeClaim"]["name"].startswith("default-"), entry
+    assert entry["provider-id"].startswith("aws:///us-east-1"), entry
+    assert entry["instance-type"] and entry["zone"] and entry["capacity-type"], entry
+registered = [e for e in entries if e["message"] == "registered nodeclaim"]
+assert all(e["Node"]["name"].endswith(".ec2.internal") for e in registered), registered
+assert any(e.get("reason") == "empty" or e.get("reason") == "underutilized"
+           for e in entries if e["message"] == "disrupting node(s)"), "no consolidation line"
+print(f"  {len(entries)} JSON lines, {len(launched)} launches; messages: {sorted(messages)}")
 PY
-  pass "every line is JSON with level, time, logger and message"
+  pass "every line is JSON (level, time, logger, message) and upstream's messages are there"
   curl -sf "http://127.0.0.1:${METRICS_PORT}/metrics" >"${WORK}/metrics" ||
     fail "GET /metrics failed on port ${METRICS_PORT}"
   local series
