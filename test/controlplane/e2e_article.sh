@@ -563,8 +563,23 @@ PY
   pass "/metrics: created, terminated, disrupted NodeClaims, interruption messages, drained pods, decisions"
 }
 
+# Peak RSS and CPU time of the controller so far (a figure for the report, not a check).
+report_controller_usage() {
+  local pid
+  pid="$(pgrep -P "${CONTROLLER_PID}" 2>/dev/null || true)"
+  [[ -r "/proc/${CONTROLLER_PID}/status" ]] && grep -q karpenter "/proc/${CONTROLLER_PID}/cmdline" &&
+    pid="${CONTROLLER_PID}"
+  [[ -n "${pid}" && -r "/proc/${pid}/status" ]] || return 0
+  local peak ticks
+  peak="$(awk '/^VmHWM:/ {printf "%.0f", $2 / 1024}' "/proc/${pid}/status")"
+  ticks="$(awk '{print $14 + $15}' "/proc/${pid}/stat")"
+  printf '  controller (%s): peak RSS %s MB, CPU %s s\n' "$(basename "${KARPENTER}")" "${peak}" \
+    "$(awk -v t="${ticks}" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f", t / hz}')"
+}
+
 stop_controller() {
   step "SIGTERM: the controller exits 0 and releases the Lease"
+  report_controller_usage
   kill -TERM "${CONTROLLER_PID}"
   local rc=0
   wait "${CONTROLLER_PID}" || rc=$?
