@@ -3,6 +3,7 @@
 # (../shared/reference/migration-article.txt) on the test control plane (scripts/controlplane.sh),
 # driven by the real kubectl, with moto as the AWS account. Run by scripts/test.sh; alone:
 #   KP_KARPENTER=build/asan/cmd/karpenter/karpenter test/controlplane/e2e_article.sh
+# KP_E2E_KEEP=1 keeps its work folder (logs, events.txt) after a successful run too.
 #
 # Who plays what:
 #   - kube-apiserver, kube-scheduler, kube-controller-manager: real (v1.33.13);
@@ -65,8 +66,15 @@ stop_all() {
 }
 
 cleanup() {
+  if [[ -n "${KUBECTL}" ]]; then
+    k get events -A --sort-by=.lastTimestamp >"${WORK}/events.txt" 2>&1 || true
+  fi
   stop_all
-  rm -rf "${WORK}"
+  if [[ "${KP_E2E_KEEP:-0}" == 1 ]]; then
+    echo "kept ${WORK} (KP_E2E_KEEP=1)"
+  else
+    rm -rf "${WORK}"
+  fi
 }
 trap cleanup EXIT
 
@@ -79,13 +87,14 @@ pass() {
 
 fail() {
   printf '  FAILED: %s\n' "$*" >&2
-  printf '  (logs kept in %s: controller.log, agent.log, moto.log, cluster/logs/)\n' "${WORK}" >&2
+  printf '  (logs kept in %s: controller.log, agent.log, moto.log, events.txt, cluster/logs/)\n' \
+    "${WORK}" >&2
   if [[ -n "${KUBECTL}" ]]; then
     k get nodeclaims,nodes -o wide >&2 || true
     k get pods -A -o wide >&2 || true
   fi
   tail -n 20 "${WORK}/controller.log" >&2 || true
-  trap stop_all EXIT
+  trap 'KP_E2E_KEEP=1 cleanup >/dev/null' EXIT
   exit 1
 }
 
