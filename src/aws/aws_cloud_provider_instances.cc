@@ -70,6 +70,17 @@ api::NodeClaim AwsCloudProvider::ToNodeClaim(
   labels[std::string(api::kLabelTopologyZone)] = instance.zone;
   labels[std::string(api::kCapacityTypeLabelKey)] = std::string(
       instance.lifecycle == "spot" ? api::kCapacityTypeSpot : api::kCapacityTypeOnDemand);
+  // The instance's age is what instance garbage collection waits on (upstream: CreationTimestamp
+  // is the launch time). An unparsable or missing time leaves it unset: never collected.
+  if (absl::StatusOr<api::Time> launched = api::Time::ParseRfc3339(instance.launch_time);
+      launched.ok()) {
+    out.metadata.creation_timestamp = *launched;
+  }
+  // A terminating instance is marked as a deleting NodeClaim, as upstream does. Only the mark is
+  // read; the provider has no clock, so the launch time stands in for upstream's "now".
+  if (instance.state == "shutting-down") {
+    out.metadata.deletion_timestamp = out.metadata.creation_timestamp.value_or(api::Time());
+  }
   const std::string node_pool = TagOr(instance.tags, api::kNodePoolLabelKey);
   if (!node_pool.empty()) labels[std::string(api::kNodePoolLabelKey)] = node_pool;
   const std::string node_class = TagOr(instance.tags, api::kLabelNodeClass);

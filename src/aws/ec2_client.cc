@@ -255,7 +255,8 @@ absl::StatusOr<std::vector<Instance>> Ec2Client::DescribeInstances(
                        .subnet_id = item.ChildText("subnetId"),
                        .lifecycle = item.ChildText("instanceLifecycle"),
                        .security_group_ids = GroupIds(item),
-                       .tags = ReadTags(item)});
+                       .tags = ReadTags(item),
+                       .launch_time = item.ChildText("launchTime")});
       }
     }
     return absl::OkStatus();

@@ -104,6 +104,7 @@ struct Instance {
   std::string lifecycle;  // "spot", or "" for on-demand
   std::vector<std::string> security_group_ids;
   Tags tags;
+  std::string launch_time;  // RFC 3339 as EC2 gives it; empty when not described
 };
 
 struct SpotPrice {

@@ -47,6 +47,9 @@ TEST_F(MotoProvider, CreateGetListDeleteEndToEnd) {
   ASSERT_EQ(std::get<std::vector<api::NodeClaim>>(listed).size(), 1u);
   EXPECT_EQ(std::get<std::vector<api::NodeClaim>>(listed)[0].status.provider_id,
             claim.status.provider_id);
+  // The launch time is the listed instance's age (instance garbage collection waits on it).
+  EXPECT_TRUE(std::get<std::vector<api::NodeClaim>>(listed)[0].metadata.creation_timestamp);
+  EXPECT_FALSE(std::get<std::vector<api::NodeClaim>>(listed)[0].metadata.deletion_timestamp);
 
   // The instance went to the subnet with the most free addresses in its zone.
   auto instances = ec2_->DescribeInstances({InstanceIdOf(claim.status.provider_id)}, {});

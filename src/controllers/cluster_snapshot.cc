@@ -3,6 +3,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace karpenter::controllers {
@@ -18,6 +19,16 @@ absl::StatusOr<state::ClusterSnapshot> SnapshotOf(const ClusterReader& reader) {
   }
   return state::ClusterSnapshot::FromObjects(std::move(objects),
                                              state::SnapshotOptions{.expand_workloads = false});
+}
+
+bool ClusterStateSynced(const ClusterReader& reader) {
+  if (!reader.Synced()) return false;
+  // A deleting claim that never launched still counts, as upstream's does until it is gone: its
+  // launch may be under way.
+  for (const api::Object& object : reader.List("NodeClaim")) {
+    if (std::get<api::NodeClaim>(object).status.provider_id.empty()) return false;
+  }
+  return true;
 }
 
 }  // namespace karpenter::controllers

@@ -74,8 +74,9 @@ absl::StatusOr<std::unique_ptr<DisruptionController::Planning>> DisruptionContro
 }
 
 absl::StatusOr<ReconcileResult> DisruptionController::Reconcile() {
-  // Decisions on a partial view of the cluster could disrupt nodes whose pods fit nowhere.
-  if (!seams_.reader.Synced()) return After(1000);
+  // Decisions on a partial view of the cluster, or while a NodeClaim is still launching, could
+  // disrupt nodes whose pods fit nowhere or are already on their way elsewhere.
+  if (!ClusterStateSynced(seams_.reader)) return After(1000);
   if (!awaiting_validation_.empty()) return Validate();
   if (absl::Status removed = RemoveOutdatedTaints(); !removed.ok()) {
     if (absl::IsAborted(removed)) return ReconcileResult{std::nullopt, true};

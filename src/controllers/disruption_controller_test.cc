@@ -10,6 +10,7 @@
 #include "src/api/manifest.h"
 #include "src/api/nodeclaim.h"
 #include "src/disruption/disruption_test_util.h"
+#include "src/disruption/validation.h"
 #include "src/fakes/fake_clock.h"
 #include "src/fakes/fake_event_recorder.h"
 #include "src/fakes/fake_kube_cluster.h"
@@ -335,6 +336,33 @@ TEST(DisruptionController, NothingHappensBeforeTheClusterViewIsSynced) {
   const size_t writes = f.cluster.writes().size();
   EXPECT_EQ(f.Poll().requeue_after_millis, std::optional<int64_t>(1'000));
   EXPECT_EQ(f.cluster.writes().size(), writes);
+}
+
+TEST(DisruptionController, NothingHappensWhileANodeClaimIsStillLaunching) {
+  Fixture f;
+  f.Apply({NodeYaml({.name = "a"}), NodeYaml({.name = "b"})});
+  // The provisioner's claim for pods still pending: where they go is not known yet.
+  f.Apply({R"(apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata: {name: launching, labels: {karpenter.sh/nodepool: default}}
+spec:
+  nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+  requirements:
+  - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large, m5.xlarge]}
+)"});
+  const size_t writes = f.cluster.writes().size();
+  EXPECT_EQ(f.Poll().requeue_after_millis, std::optional<int64_t>(1'000));
+  EXPECT_EQ(f.cluster.writes().size(), writes);
+  EXPECT_FALSE(f.Tainted("a"));
+  EXPECT_FALSE(f.Tainted("b"));
+
+  // Launched: the empty nodes are candidates again.
+  api::NodeClaim launched = *f.Claim("launching");
+  launched.status.provider_id = "aws:///us-east-1a/i-0launching";
+  ASSERT_TRUE(f.cluster.UpdateStatus(launched).ok());
+  EXPECT_EQ(f.Poll().requeue_after_millis,
+            std::optional<int64_t>(disruption::kCommandValidationDelay.Nanos() /
+                                   api::Duration::kMillisecond));
 }
 
 TEST(DisruptionController, TheLoopPollsValidatesAndDeletesOnItsOwn) {

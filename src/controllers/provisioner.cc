@@ -125,13 +125,9 @@ void Provisioner::Start() {
 
 void Provisioner::RecheckPendingPods() {
   seams_.clock.After(kPendingPodRecheckMillis, [this] { RecheckPendingPods(); });
-  // A NodeClaim not launched yet is not capacity the solve can count on, and its pods are still
-  // pending: solving again now would launch for them twice. They are looked at once it has
-  // launched, or has been deleted for want of capacity.
-  for (const api::Object& object : seams_.reader.List("NodeClaim")) {
-    const auto& claim = std::get<api::NodeClaim>(object);
-    if (claim.status.provider_id.empty() && !claim.metadata.deletion_timestamp) return;
-  }
+  // Pods waiting for a NodeClaim that has not launched are looked at once it has launched (or
+  // was deleted for want of capacity); until then a batch would only wait for the sync.
+  if (!ClusterStateSynced(seams_.reader)) return;
   for (const api::Object& object : seams_.reader.List("Pod")) {
     const auto* pod = std::get_if<api::Pod>(&object);
     if (pod != nullptr && state::IsProvisionable(*pod)) Trigger(pod->metadata.uid);
@@ -148,7 +144,9 @@ void Provisioner::OnBatchClosed() {
 
 absl::StatusOr<ProvisionOutcome> Provisioner::Provision() {
   ProvisionOutcome outcome;
-  if (!seams_.reader.Synced()) {
+  const bool synced = ClusterStateSynced(seams_.reader);
+  seams_.metrics.Set("karpenter_cluster_state_synced", {}, synced ? 1 : 0);
+  if (!synced) {
     outcome.synced = false;
     return outcome;
   }

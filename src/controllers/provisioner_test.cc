@@ -130,6 +130,32 @@ TEST(Provisioner, PodsStillPendingAreTriedAgainEveryTenSeconds) {
   EXPECT_NE(f.Claims()[0].metadata.name, first);
 }
 
+TEST(Provisioner, ANodeClaimStillLaunchingHoldsTheNextSolve) {
+  Fixture f;
+  f.AddPendingPod("a", "500m");
+  ASSERT_TRUE(f.provisioner.Provision().ok());
+  ASSERT_EQ(f.Claims().size(), 1u);
+  EXPECT_EQ(f.metrics.Value("karpenter_cluster_state_synced", {}), 1);
+  // Another pod arrives before the claim has launched: pod a is still pending, and the claim's
+  // type and size are not known, so a solve now would launch for pod a a second time.
+  f.AddPendingPod("b", "500m");
+  absl::StatusOr<ProvisionOutcome> outcome = f.provisioner.Provision();
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  EXPECT_FALSE(outcome->synced);
+  EXPECT_EQ(f.Claims().size(), 1u);
+  EXPECT_EQ(f.metrics.Value("karpenter_cluster_state_synced", {}), 0);
+
+  api::NodeClaim launched = f.Claims()[0];
+  launched.metadata.labels[std::string(api::kLabelInstanceTypeStable)] = "m5.large";
+  launched = std::get<api::NodeClaim>(*f.cluster.Update(launched));
+  launched.status.provider_id = "aws:///us-east-1a/i-0123";
+  ASSERT_TRUE(f.cluster.UpdateStatus(launched).ok());
+  outcome = f.provisioner.Provision();
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  EXPECT_TRUE(outcome->synced);
+  EXPECT_EQ(f.metrics.Value("karpenter_cluster_state_synced", {}), 1);
+}
+
 TEST(Provisioner, APodNothingCanTakeIsReportedAndNothingIsCreated) {
   Fixture f;
   f.AddPendingPod("huge", "4000");

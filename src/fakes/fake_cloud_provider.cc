@@ -117,7 +117,14 @@ CloudOr<std::vector<api::NodeClaim>> FakeCloudProvider::List() {
   calls_.push_back("List");
   if (CloudError error; TakeFailure(Method::kList, &error)) return error;
   std::vector<api::NodeClaim> all;
-  for (const auto& [id, claim] : instances_) all.push_back(claim);
+  for (const auto& [id, claim] : instances_) {
+    all.push_back(claim);
+    // As the AWS provider marks a shutting-down instance (the mark, not its time, is read).
+    if (terminating_.contains(id) && !claim.metadata.deletion_timestamp) {
+      all.back().metadata.deletion_timestamp =
+          claim.metadata.creation_timestamp.value_or(api::Time());
+    }
+  }
   return all;
 }
 

@@ -1,7 +1,9 @@
 // A CloudProvider for tests, with state: instances it launched, offerings that answer
 // insufficient capacity, injected errors per method, and a log of every call. Create launches
 // the cheapest available offering that the NodeClaim's requirements allow, as CreateFleet's
-// lowest-price strategy would.
+// lowest-price strategy would. A launched instance keeps the NodeClaim's metadata, so its
+// creationTimestamp (an instance's age) is the claim's; List marks terminating instances with a
+// deletionTimestamp, as the AWS provider marks shutting-down ones.
 #pragma once
 
 #include <cstdint>

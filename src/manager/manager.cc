@@ -63,6 +63,8 @@ Manager::Manager(ManagerSeams seams, ManagerOptions options)
                                             seams.metrics}),
       garbage_collection_(controllers::CleanupSeams{seams.clock, seams.reader, seams.writer,
                                                     seams.cloud, seams.metrics}),
+      instance_garbage_collection_(controllers::CleanupSeams{
+          seams.clock, seams.reader, seams.writer, seams.cloud, seams.metrics}),
       readiness_(seams.clock, seams.reader, seams.writer),
       hash_(controllers::NodePoolSeams{seams.clock, seams.reader, seams.writer}),
       counter_(controllers::NodePoolSeams{seams.clock, seams.reader, seams.writer}),
@@ -82,6 +84,7 @@ void Manager::Start() {
   disruption_.Start();
   expiration_.Start();
   garbage_collection_.Start();
+  instance_garbage_collection_.Start();
   readiness_.Start();
   hash_.Start();
   counter_.Start();

@@ -2,9 +2,9 @@
 // controller manager (pkg/controllers/controllers.go in both). The in-cluster controller's
 // reconcilers assembled over the seams, configured from the settings: provisioning,
 // NodeClaim lifecycle, node termination and eviction, disruption, expiration, garbage
-// collection, NodePool readiness, hash and counter, pod events and, with a queue,
-// interruption. Events go through upstream's de-duplication. Nothing here knows whether the
-// seams are a real cluster and AWS, or fakes.
+// collection of NodeClaims and of instances, NodePool readiness, hash and counter, pod events and,
+// with a queue, interruption. Events go through upstream's de-duplication. Nothing here knows
+// whether the seams are a real cluster and AWS, or fakes.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +23,7 @@
 #include "src/controllers/deduping_recorder.h"
 #include "src/controllers/disruption_controller.h"
 #include "src/controllers/eviction_queue.h"
+#include "src/controllers/instance_gc.h"
 #include "src/controllers/interruption.h"
 #include "src/controllers/node_class_status.h"
 #include "src/controllers/node_termination.h"
@@ -109,6 +110,7 @@ class Manager {
   controllers::DisruptionController disruption_;
   controllers::NodeClaimExpiration expiration_;
   controllers::NodeClaimGarbageCollection garbage_collection_;
+  controllers::InstanceGarbageCollection instance_garbage_collection_;
   controllers::NodePoolReadiness readiness_;
   controllers::NodePoolHashController hash_;
   controllers::NodePoolCounter counter_;
