@@ -149,6 +149,8 @@ start_control_plane() {
     crd/nodeclaims.karpenter.sh crd/ec2nodeclasses.karpenter.k8s.aws >/dev/null
   k create namespace karpenter >/dev/null
   pass "control plane up, CRDs established"
+  # The cluster is 1.33, but the controller's AMI resolver asks for 1.32's parameters (its
+  # default: it does not read the API server's version yet), so both are seeded.
   python3 "${HERE}/moto_eks.py" --cluster "${CLUSTER}" --instance-profile "${PROFILE}" \
     --queue "${QUEUE}" --kubernetes-version 1.32 --kubernetes-version 1.33 \
     >"${WORK}/moto.log" 2>&1 &
