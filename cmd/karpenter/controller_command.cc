@@ -26,6 +26,7 @@
 #include "src/kube/leader_election.h"
 #include "src/kube/real_clock.h"
 #include "src/kube/rest_config.h"
+#include "src/kube/server_version.h"
 #include "src/kube/transport.h"
 #include "src/manager/manager.h"
 #include "src/metrics/karpenter_metrics.h"
@@ -154,6 +155,12 @@ int RunController(const std::vector<std::string>& args,
     std::lock_guard<std::mutex> lock(random_mutex);
     return uniform(random);
   });
+  // Upstream asks the API server once at start and refuses to run without an answer.
+  absl::StatusOr<std::string> kubernetes_version = kube::ServerMinorVersion(client);
+  if (!kubernetes_version.ok()) {
+    err << "karpenter controller: " << kubernetes_version.status().message() << "\n";
+    return 1;
+  }
   cloudprovider::UnavailableOfferings unavailable(
       *clock, [] { return manager::kUnavailableOfferingsTtlMillis; });
   absl::StatusOr<std::unique_ptr<aws::AwsStack>> aws = aws::AwsStack::Create(
@@ -164,7 +171,8 @@ int RunController(const std::vector<std::string>& args,
                                                     ? absl::Base64Escape(config->ca_pem)
                                                     : s.cluster_ca_bundle,
                            .isolated_vpc = s.isolated_vpc,
-                           .interruption_queue = s.interruption_queue},
+                           .interruption_queue = s.interruption_queue,
+                           .kubernetes_version = *kubernetes_version},
       informer, unavailable);
   if (!aws.ok()) {
     err << "karpenter controller: " << aws.status().message() << "\n";

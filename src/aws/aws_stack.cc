@@ -95,8 +95,11 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
   p.instance_types = std::make_unique<InstanceTypeProvider>(
       *p.ec2, options.isolated_vpc ? nullptr : p.pricing.get(), *p.clock, *p.catalog,
       InstanceTypeProviderOptions{.region = p.region});
-  p.resolver =
-      std::make_unique<NodeClassResolver>(*p.ec2, *p.ssm, *p.clock, NodeClassResolverOptions{});
+  NodeClassResolverOptions resolver_options;
+  if (!options.kubernetes_version.empty()) {
+    resolver_options.kubernetes_version = options.kubernetes_version;
+  }
+  p.resolver = std::make_unique<NodeClassResolver>(*p.ec2, *p.ssm, *p.clock, resolver_options);
   p.cloud = std::make_unique<AwsCloudProvider>(*p.ec2, *p.instance_types, cluster, unavailable,
                                                ClusterInfo{.name = options.cluster_name,
                                                            .endpoint = options.cluster_endpoint,
