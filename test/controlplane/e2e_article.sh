@@ -149,10 +149,11 @@ start_control_plane() {
     crd/nodeclaims.karpenter.sh crd/ec2nodeclasses.karpenter.k8s.aws >/dev/null
   k create namespace karpenter >/dev/null
   pass "control plane up, CRDs established"
-  # The cluster is 1.33, but the controller's AMI resolver asks for 1.32's parameters (its
-  # default: it does not read the API server's version yet), so both are seeded.
+  # Only the cluster's version: the controller must ask the API server which AMIs to use.
   python3 "${HERE}/moto_eks.py" --cluster "${CLUSTER}" --instance-profile "${PROFILE}" \
-    --queue "${QUEUE}" --kubernetes-version 1.32 --kubernetes-version 1.33 \
+    --queue "${QUEUE}" --kubernetes-version "$(k version -o json |
+      python3 -c 'import json, sys; v = json.load(sys.stdin)["serverVersion"]
+print(v["major"] + "." + v["minor"].rstrip("+"))')" \
     >"${WORK}/moto.log" 2>&1 &
   MOTO_PID=$!
   local deadline=$((SECONDS + 60))
@@ -342,7 +343,7 @@ apply_nodepool_and_nodeclass() {
   [[ "$(k get ec2nodeclass default -o jsonpath='{.status.subnets[*].zone}' | tr ' ' '\n' |
     sort | tr '\n' ' ')" == "us-east-1a us-east-1b us-east-1c " ]] ||
     fail "subnets: $(k get ec2nodeclass default -o jsonpath='{.status.subnets}')"
-  pass "al2023@latest resolved through SSM to both architectures' AMIs; 3 subnets discovered"
+  pass "al2023@latest resolved through the cluster version's SSM parameters to both architectures' AMIs; 3 subnets discovered"
 }
 
 # Every NodeClaim's instance runs in moto with Karpenter's ownership tags.
