@@ -566,12 +566,13 @@ PY
   curl -sf "http://127.0.0.1:${METRICS_PORT}/metrics" >"${WORK}/metrics" ||
     fail "GET /metrics failed on port ${METRICS_PORT}"
   local series
-  for series in 'karpenter_nodeclaims_created_total{' 'karpenter_nodeclaims_terminated_total{' \
-    'karpenter_nodeclaims_disrupted_total{' 'karpenter_interruption_received_messages_total{' \
-    'karpenter_interruption_deleted_messages_total' 'karpenter_pods_drained_total{' \
-    'karpenter_voluntary_disruption_decisions_total{'; do
-    grep -F "${series}" "${WORK}/metrics" | grep -qv ' 0$' ||
-      fail "/metrics has no non-zero ${series%\{}"
+  for series in karpenter_nodeclaims_created_total karpenter_nodeclaims_terminated_total \
+    karpenter_nodeclaims_disrupted_total karpenter_interruption_received_messages_total \
+    karpenter_interruption_deleted_messages_total karpenter_pods_drained_total \
+    karpenter_voluntary_disruption_decisions_total; do
+    # A sample line of the series (not its # HELP / # TYPE) whose value is not 0.
+    awk -v s="${series}" '(index($0, s "{") == 1 || index($0, s " ") == 1) && $NF != 0 {ok = 1}
+      END {exit !ok}' "${WORK}/metrics" || fail "/metrics has no non-zero ${series}"
   done
   pass "/metrics: created, terminated, disrupted NodeClaims, interruption messages, drained pods, decisions"
 }
