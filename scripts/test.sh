@@ -105,12 +105,15 @@ run_ctest() {
 
 # The control plane's own tests: setup's Go toolchain logic, then a smoke test of start, kwok
 # Nodes and pods, a drain that a PodDisruptionBudget holds back, and stop; then the project's CRDs
-# on it: the API server and the asan build's `karpenter validate` agree on every manifest.
+# on it: the API server and the asan build's `karpenter validate` agree on every manifest; then
+# the article's migration end to end with `karpenter controller` and moto (skipped without moto).
 test_controlplane() {
   test/controlplane/setup_go_test.sh || die "setup --with-go test failed"
   test/controlplane/smoke.sh || die "control plane smoke test failed"
   KP_KARPENTER="build/asan/cmd/karpenter/karpenter" test/controlplane/crd_agreement.sh ||
     die "CRD agreement test failed"
+  KP_KARPENTER="build/asan/cmd/karpenter/karpenter" test/controlplane/e2e_article.sh ||
+    die "end-to-end test of karpenter controller (the article's migration) failed"
 }
 
 # Runs one libFuzzer binary for FUZZ_SECONDS and prints what happened; returns non-zero on a
@@ -249,7 +252,7 @@ main() {
   if skip_controlplane; then
     step "control plane: skipped (KP_SKIP_CONTROLPLANE=1)"
   else
-    step "control plane: setup --with-go test, the smoke test, the CRD agreement test (test/controlplane/)"
+    step "control plane: setup --with-go test, the smoke test, the CRD agreement test, the article end to end (test/controlplane/)"
     test_controlplane
   fi
 

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <future>
 #include <iostream>
@@ -13,6 +14,7 @@
 
 #include "absl/strings/escaping.h"
 #include "cmd/karpenter/real_clock.h"
+#include "karpenter/logger.h"
 #include "nlohmann/json.hpp"
 #include "src/aws/aws_stack.h"
 #include "src/aws/node_class_resolver.h"
@@ -24,6 +26,7 @@
 #include "src/kube/leader_election.h"
 #include "src/kube/real_clock.h"
 #include "src/kube/rest_config.h"
+#include "src/kube/server_version.h"
 #include "src/kube/transport.h"
 #include "src/manager/manager.h"
 #include "src/metrics/karpenter_metrics.h"
@@ -43,6 +46,26 @@ void Log(std::ostream& out, std::string_view level, std::string_view message,
   for (const auto& [key, value] : fields.items()) line[key] = value;
   out << line.dump() << std::endl;
 }
+
+// The controllers' info lines as JSON lines; a field named after a kind is upstream's object
+// reference ({"name": ...}).
+class JsonLogger : public Logger {
+ public:
+  explicit JsonLogger(std::ostream& out) : out_(out) {}
+  void Info(std::string_view message, const std::vector<LogField>& fields) override {
+    nlohmann::json values = nlohmann::json::object();
+    for (const LogField& field : fields) {
+      const bool kind =
+          !field.key.empty() && std::isupper(static_cast<unsigned char>(field.key[0]));
+      values[field.key] =
+          kind ? nlohmann::json{{"name", field.value}} : nlohmann::json(field.value);
+    }
+    Log(out_, "INFO", message, values);
+  }
+
+ private:
+  std::ostream& out_;
+};
 
 bool WantsHelp(const std::vector<std::string>& args) {
   for (const std::string& arg : args) {
@@ -109,6 +132,16 @@ int RunController(const std::vector<std::string>& args,
     err << "karpenter controller: " << config.status().message() << "\n";
     return 1;
   }
+  // The main thread only waits for a signal; SIGUSR1 means leadership was lost. Blocked before
+  // any thread starts, so every thread inherits the mask: a SIGUSR1 raised while the Lease is
+  // released on SIGTERM then stays pending instead of killing the process from the clock's
+  // thread (the controller exited by SIGUSR1, not 0, on every SIGTERM).
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGUSR1);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   std::mt19937_64 random(static_cast<uint64_t>(RealMonotonicMillis()) ^
                          (static_cast<uint64_t>(getpid()) << 32));
   std::unique_ptr<Clock> clock = kube::NewRealClock();
@@ -122,6 +155,12 @@ int RunController(const std::vector<std::string>& args,
     std::lock_guard<std::mutex> lock(random_mutex);
     return uniform(random);
   });
+  // Upstream asks the API server once at start and refuses to run without an answer.
+  absl::StatusOr<std::string> kubernetes_version = kube::ServerMinorVersion(client);
+  if (!kubernetes_version.ok()) {
+    err << "karpenter controller: " << kubernetes_version.status().message() << "\n";
+    return 1;
+  }
   cloudprovider::UnavailableOfferings unavailable(
       *clock, [] { return manager::kUnavailableOfferingsTtlMillis; });
   absl::StatusOr<std::unique_ptr<aws::AwsStack>> aws = aws::AwsStack::Create(
@@ -132,7 +171,8 @@ int RunController(const std::vector<std::string>& args,
                                                     ? absl::Base64Escape(config->ca_pem)
                                                     : s.cluster_ca_bundle,
                            .isolated_vpc = s.isolated_vpc,
-                           .interruption_queue = s.interruption_queue},
+                           .interruption_queue = s.interruption_queue,
+                           .kubernetes_version = *kubernetes_version},
       informer, unavailable);
   if (!aws.ok()) {
     err << "karpenter controller: " << aws.status().message() << "\n";
@@ -141,6 +181,7 @@ int RunController(const std::vector<std::string>& args,
   for (const std::string& note : (*aws)->notes()) Log(out, "INFO", note);
   metrics::Registry registry(metrics::KarpenterCatalog());
   kube::ApiEventRecorder events(client, *clock, "karpenter");
+  JsonLogger logger(out);
   manager::Manager manager(
       manager::ManagerSeams{.clock = *clock,
                             .reader = informer,
@@ -157,7 +198,8 @@ int RunController(const std::vector<std::string>& args,
                             .clean_up_node_class =
                                 [&aws](const api::EC2NodeClass& node_class) {
                                   return (*aws)->CleanUpNodeClass(node_class);
-                                }},
+                                },
+                            .logger = &logger},
       manager::OptionsFrom(s));
 
   // Metrics are written on the controllers' thread: a scrape reads them there too.
@@ -184,14 +226,6 @@ int RunController(const std::vector<std::string>& args,
     err << "karpenter controller: " << served.status().message() << "\n";
     return 1;
   }
-
-  // The main thread only waits for a signal; SIGUSR1 means leadership was lost.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGUSR1);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   controllers::SetReconcileErrorHandler(
       [&out](const std::string& controller, const std::string& key, const absl::Status& error) {

@@ -150,8 +150,12 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
   p.instance_profiles = std::make_unique<InstanceProfiles>(
       *p.iam, *p.clock, *p.random,
       InstanceProfileScope{.cluster_name = options.cluster_name, .region = p.region});
-  p.resolver = std::make_unique<NodeClassResolver>(
-      *p.ec2, *p.ssm, *p.clock, NodeClassResolverOptions{}, p.instance_profiles.get());
+  NodeClassResolverOptions resolver_options;
+  if (!options.kubernetes_version.empty()) {
+    resolver_options.kubernetes_version = options.kubernetes_version;
+  }
+  p.resolver = std::make_unique<NodeClassResolver>(*p.ec2, *p.ssm, *p.clock, resolver_options,
+                                                   p.instance_profiles.get());
   p.cloud = std::make_unique<AwsCloudProvider>(*p.ec2, *p.instance_types, cluster, unavailable,
                                                *std::move(cluster_info));
   if (!options.interruption_queue.empty()) {

@@ -34,6 +34,9 @@ struct AwsStackOptions {
   bool isolated_vpc = false;
   // The SQS queue's name; empty disables interruption handling.
   std::string interruption_queue;
+  // The cluster's Kubernetes version ("1.33"), whose EKS AMI parameters aliases resolve through;
+  // empty: the resolver's default.
+  std::string kubernetes_version;
 };
 
 class AwsStack {

@@ -29,6 +29,7 @@
 #include "karpenter/clock.h"
 #include "karpenter/event_recorder.h"
 #include "karpenter/kube_cluster.h"
+#include "karpenter/logger.h"
 #include "karpenter/metrics.h"
 #include "src/controllers/reconciler.h"
 #include "src/disruption/command.h"
@@ -52,6 +53,8 @@ struct DisruptionSeams {
   ClusterWriter& writer;
   EventRecorder& recorder;
   Metrics& metrics;
+  // Upstream's "disrupting node(s)" line for every command started; optional.
+  Logger* logger = nullptr;
 };
 
 struct DisruptionControllerOptions {
@@ -116,6 +119,8 @@ class DisruptionController {
   // Deletes the NodeClaim; termination drains the node.
   absl::Status DeleteCandidate(const PendingDelete& candidate);
   void CountDecision(const disruption::Command& command);
+  // Upstream's "disrupting node(s)" line for the command `id` just started.
+  void LogStarted(uint64_t id, const disruption::Command& command) const;
   // A candidate of a finished command whose NodeClaim deletion was asked for (the informer
   // may not show its deletionTimestamp yet): its taint stays.
   bool Deleting(const std::string& node) const { return marked_for_deletion_.contains(node); }

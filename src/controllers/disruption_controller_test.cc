@@ -14,6 +14,7 @@
 #include "src/fakes/fake_clock.h"
 #include "src/fakes/fake_event_recorder.h"
 #include "src/fakes/fake_kube_cluster.h"
+#include "src/fakes/fake_logger.h"
 #include "src/metrics/karpenter_metrics.h"
 #include "src/metrics/registry.h"
 
@@ -46,7 +47,8 @@ struct Fixture {
   fakes::FakeKubeCluster cluster{clock};
   fakes::FakeEventRecorder events;
   metrics::Registry metrics{metrics::KarpenterCatalog()};
-  DisruptionController controller{DisruptionSeams{clock, cluster, cluster, events, metrics},
+  fakes::FakeLogger log;
+  DisruptionController controller{DisruptionSeams{clock, cluster, cluster, events, metrics, &log},
                                   DisruptionControllerOptions{}};
 
   Fixture() { Apply({disruption::testing::kNodeClass, kNodePool}); }
@@ -154,6 +156,10 @@ TEST(DisruptionController, AnEmptyNodeGoesAfterValidationAndTheOtherStays) {
                              {"termination_mode", "graceful"}}),
             1);
   EXPECT_EQ(f.events.Count("DisruptionTerminating"), 2u);
+  EXPECT_EQ(f.log.lines(),
+            std::vector<std::string>{"disrupting node(s) command-id=1 reason=empty decision=delete "
+                                     "disrupted-node-count=1 replacement-node-count=0 pod-count=0 "
+                                     "disrupted-nodes=b/claim-b replacement-nodes="});
 }
 
 TEST(DisruptionController, AReplacementMustBeInitializedBeforeTheCandidateIsDeleted) {

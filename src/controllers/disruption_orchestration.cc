@@ -9,6 +9,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/nodeclaim.h"
 #include "src/controllers/conditions.h"
@@ -95,9 +96,28 @@ absl::Status DisruptionController::Execute(const disruption::Command& command,
         1);
   }
   CountDecision(command);
+  LogStarted(id, command);
   ++commands_started_;
   ReconcileQueue();
   return absl::OkStatus();
+}
+
+void DisruptionController::LogStarted(uint64_t id, const disruption::Command& command) const {
+  if (seams_.logger == nullptr) return;
+  const Running& running = running_.at(id);
+  std::vector<std::string> disrupted;
+  for (const std::string& node : command.candidates) {
+    disrupted.push_back(absl::StrCat(node, "/", running.claims.at(node)));
+  }
+  seams_.logger->Info("disrupting node(s)",
+                      {{"command-id", absl::StrCat(id)},
+                       {"reason", LowerReason(command.reason)},
+                       {"decision", command.replacements.empty() ? "delete" : "replace"},
+                       {"disrupted-node-count", absl::StrCat(command.candidates.size())},
+                       {"replacement-node-count", absl::StrCat(command.replacements.size())},
+                       {"pod-count", absl::StrCat(command.destinations.size())},
+                       {"disrupted-nodes", absl::StrJoin(disrupted, ",")},
+                       {"replacement-nodes", absl::StrJoin(running.replacements, ",")}});
 }
 
 void DisruptionController::CountDecision(const disruption::Command& command) {

@@ -166,6 +166,12 @@ absl::Status NodeTermination::Taint(api::Node& node) {
   absl::StatusOr<api::Object> written = seams_.writer.Update(node);
   if (!written.ok()) return written.status();
   node = std::get<api::Node>(std::move(*written));
+  if (seams_.logger != nullptr && !disruption::HasDisruptedTaint(stored)) {
+    seams_.logger->Info("tainted node", {{"Node", node.metadata.name},
+                                         {"taint.Key", std::string(api::kDisruptedTaintKey)},
+                                         {"taint.Value", ""},
+                                         {"taint.Effect", "NoSchedule"}});
+  }
   return absl::OkStatus();
 }
 
@@ -315,6 +321,7 @@ absl::Status NodeTermination::RemoveFinalizer(const api::Node& node) {
   absl::StatusOr<api::Object> patched =
       seams_.writer.MergePatch(ObjectKey{"Node", "", node.metadata.name}, patch.dump());
   if (!patched.ok()) return patched.status();
+  if (seams_.logger != nullptr) seams_.logger->Info("deleted node", {{"Node", node.metadata.name}});
   const std::string pool = LabelOf(node.metadata.labels, api::kNodePoolLabelKey);
   seams_.metrics.Add(
       "karpenter_nodes_terminated_total",

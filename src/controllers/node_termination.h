@@ -20,6 +20,7 @@
 #include "karpenter/cloud_provider.h"
 #include "karpenter/event_recorder.h"
 #include "karpenter/kube_cluster.h"
+#include "karpenter/logger.h"
 #include "karpenter/metrics.h"
 #include "src/api/node.h"
 #include "src/api/nodeclaim.h"
@@ -39,6 +40,8 @@ struct TerminationSeams {
   CloudProvider& cloud;
   EventRecorder& recorder;
   Metrics& metrics;
+  // Upstream's "tainted node" and "deleted node" lines; optional.
+  Logger* logger = nullptr;
 };
 
 class NodeTermination {

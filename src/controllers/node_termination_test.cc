@@ -9,6 +9,7 @@
 #include "src/fakes/fake_cloud_provider.h"
 #include "src/fakes/fake_event_recorder.h"
 #include "src/fakes/fake_kube_cluster.h"
+#include "src/fakes/fake_logger.h"
 #include "src/metrics/karpenter_metrics.h"
 #include "src/metrics/registry.h"
 
@@ -32,8 +33,9 @@ struct Fixture {
   fakes::FakeEventRecorder events;
   metrics::Registry metrics{metrics::KarpenterCatalog()};
   EvictionQueue evictions{clock, cluster, cluster, events, metrics};
-  NodeTermination termination{TerminationSeams{clock, cluster, cluster, cloud, events, metrics},
-                              evictions};
+  fakes::FakeLogger log;
+  NodeTermination termination{
+      TerminationSeams{clock, cluster, cluster, cloud, events, metrics, &log}, evictions};
   std::string provider_id;
 
   // A registered NodeClaim and its Ready Node "n1", with the instance running.
@@ -140,6 +142,9 @@ TEST(NodeTermination, DrainsInTiersThenTerminatesTheInstanceThenLetsTheNodeGo) {
   EXPECT_EQ(tainted.metadata.labels.at("node.kubernetes.io/exclude-from-external-load-balancers"),
             "karpenter");
   EXPECT_EQ(ConditionOf(f.Claim(), "Drained"), "Unknown/Draining");
+  EXPECT_EQ(f.log.lines(),
+            std::vector<std::string>{"tainted node Node=n1 taint.Key=karpenter.sh/"
+                                     "disrupted taint.Value= taint.Effect=NoSchedule"});
 
   // One tier at a time: each is queued only once the one before is gone.
   for (const char* expected : {"web", "agent", "dns", "proxy"}) {
@@ -168,6 +173,9 @@ TEST(NodeTermination, DrainsInTiersThenTerminatesTheInstanceThenLetsTheNodeGo) {
   EXPECT_EQ(
       f.metrics.Value("karpenter_nodes_terminated_total", {{"nodepool", "default"}, {"zone", ""}}),
       1);
+  // Tainted once although reconciled many times; deleted once.
+  ASSERT_EQ(f.log.lines().size(), 2u);
+  EXPECT_EQ(f.log.lines()[1], "deleted node Node=n1");
 }
 
 TEST(NodeTermination, ANotReadyNodeWhoseInstanceIsGoneIsLetGoWithoutADrain) {

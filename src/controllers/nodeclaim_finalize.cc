@@ -95,6 +95,7 @@ absl::StatusOr<ReconcileResult> NodeClaimLifecycle::Finalize(api::NodeClaim& cla
                                                               patched.status().message()));
   }
   launched_.erase(claim.metadata.uid);
+  Log("deleted nodeclaim", claim, {{"Node", claim.status.node_name}});
   seams_.metrics.Observe("karpenter_nodeclaims_termination_duration_seconds",
                          {{"nodepool", LabelOf(claim.metadata.labels, api::kNodePoolLabelKey)}},
                          SecondsSince(seams_.clock, claim.metadata.deletion_timestamp));

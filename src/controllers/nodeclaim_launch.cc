@@ -81,6 +81,12 @@ absl::StatusOr<ReconcileResult> NodeClaimLifecycle::Launch(api::NodeClaim& claim
   launched_[uid] = Launched{launched, seams_.clock.NowMillis() + kLaunchCacheMillis};
   CopyLaunched(launched, claim);
   conditions.SetTrue(api::kConditionTypeLaunched);
+  Log("launched nodeclaim", claim,
+      {{"provider-id", claim.status.provider_id},
+       {"instance-type", LabelOf(claim.metadata.labels, api::kLabelInstanceTypeStable)},
+       {"zone", LabelOf(claim.metadata.labels, api::kLabelTopologyZone)},
+       {"capacity-type", LabelOf(claim.metadata.labels, api::kCapacityTypeLabelKey)},
+       {"allocatable", ResourceListText(claim.status.allocatable)}});
   return ReconcileResult{};
 }
 

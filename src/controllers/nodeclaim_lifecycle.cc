@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
 #include "src/api/karpenter_labels.h"
 #include "src/controllers/object_fields.h"
@@ -171,6 +172,21 @@ void NodeClaimLifecycle::Publish(const api::NodeClaim& claim, std::string_view r
   seams_.recorder.Publish(
       Event{ObjectReference{"NodeClaim", "", claim.metadata.name, claim.metadata.uid},
             EventType::kWarning, std::string(reason), std::move(message)});
+}
+
+void NodeClaimLifecycle::Log(std::string_view message, const api::NodeClaim& claim,
+                             std::vector<LogField> fields) const {
+  if (seams_.logger == nullptr) return;
+  fields.insert(fields.begin(), LogField{"NodeClaim", claim.metadata.name});
+  seams_.logger->Info(message, fields);
+}
+
+std::string ResourceListText(const api::ResourceList& resources) {
+  std::vector<std::string> parts;
+  for (const auto& [name, quantity] : resources) {
+    parts.push_back(absl::StrCat(name, "=", quantity.String()));
+  }
+  return absl::StrJoin(parts, ",");
 }
 
 absl::Status NodeClaimLifecycle::DeleteForReason(const api::NodeClaim& claim,

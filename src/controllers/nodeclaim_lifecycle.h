@@ -24,6 +24,7 @@
 #include "karpenter/cloud_provider.h"
 #include "karpenter/event_recorder.h"
 #include "karpenter/kube_cluster.h"
+#include "karpenter/logger.h"
 #include "karpenter/metrics.h"
 #include "src/api/nodeclaim.h"
 #include "src/controllers/conditions.h"
@@ -48,6 +49,8 @@ struct LifecycleSeams {
   EventRecorder& recorder;
   Metrics& metrics;
   NodePoolHealth& health;
+  // Upstream's "launched", "registered", "initialized" and "deleted nodeclaim" lines; optional.
+  Logger* logger = nullptr;
 };
 
 class NodeClaimLifecycle {
@@ -79,6 +82,9 @@ class NodeClaimLifecycle {
   // Writes the claim's metadata (labels, annotations) and status when a step changed them.
   absl::Status WriteChanges(const api::NodeClaim& stored, const api::NodeClaim& claim);
   void Publish(const api::NodeClaim& claim, std::string_view reason, std::string message);
+  // One log line about `claim` (its name first, as upstream's "NodeClaim" key).
+  void Log(std::string_view message, const api::NodeClaim& claim,
+           std::vector<LogField> fields = {}) const;
 
   LifecycleSeams seams_;
   KeyedController controller_;
@@ -94,5 +100,8 @@ class NodeClaimLifecycle {
 // upstream's metrics label for how a NodeClaim's pods are ended: "graceful" without a
 // terminationGracePeriod, "forceful" with a zero one, "eventual" otherwise.
 std::string_view TerminationMode(const api::NodeClaim& claim);
+
+// "cpu=1930m,memory=3Gi": a resource list as a log field's value.
+std::string ResourceListText(const api::ResourceList& resources);
 
 }  // namespace karpenter::controllers

@@ -8,6 +8,7 @@
 #include "src/fakes/fake_cloud_provider.h"
 #include "src/fakes/fake_event_recorder.h"
 #include "src/fakes/fake_kube_cluster.h"
+#include "src/fakes/fake_logger.h"
 #include "src/metrics/karpenter_metrics.h"
 #include "src/metrics/registry.h"
 
@@ -37,8 +38,9 @@ struct Fixture {
   fakes::FakeEventRecorder events;
   metrics::Registry metrics{metrics::KarpenterCatalog()};
   NodePoolHealth health;
+  fakes::FakeLogger log;
   NodeClaimLifecycle lifecycle{
-      LifecycleSeams{clock, cluster, cluster, cloud, events, metrics, health}};
+      LifecycleSeams{clock, cluster, cluster, cloud, events, metrics, health, &log}};
   std::string pool_uid;
 
   Fixture() {
@@ -381,6 +383,47 @@ TEST(NodeClaimLifecycle, FinalizationDeletesTheNodeThenTheInstanceThenTheFinaliz
   EXPECT_EQ(f.metrics.Value("karpenter_nodeclaims_instance_termination_duration_seconds",
                             {{"nodepool", "default"}}),
             1);
+}
+
+TEST(NodeClaimLifecycle, LogsUpstreamsLinesOnceAtEachStep) {
+  Fixture f;
+  f.CreateClaim(f.NewClaim());
+  f.Reconcile();
+  const std::string provider_id = f.Claim()->status.provider_id;
+  ASSERT_EQ(f.log.lines().size(), 1u);
+  EXPECT_EQ(f.log.lines()[0],
+            "launched nodeclaim NodeClaim=default-abc provider-id=" + provider_id +
+                " instance-type=m5.large zone=us-east-1a capacity-type=on-demand "
+                "allocatable=" +
+                ResourceListText(f.Claim()->status.allocatable));
+  f.RegisterNode(*f.Claim());
+  f.Reconcile();
+  f.Reconcile();
+  ASSERT_EQ(f.log.lines().size(), 2u);
+  EXPECT_EQ(f.log.lines()[1], "registered nodeclaim NodeClaim=default-abc Node=ip-10-0-0-1");
+  f.UpdateNode([](api::Node& node) {
+    std::erase_if(node.spec.taints,
+                  [](const api::Taint& t) { return t.key == "node.kubernetes.io/not-ready"; });
+  });
+  f.UpdateNodeStatus([](api::Node& node) {
+    node.status.conditions.push_back({"Ready", "True"});
+    node.status.allocatable["cpu"] = api::Quantity::Parse("1930m").value();
+  });
+  f.Reconcile();
+  f.Reconcile();
+  ASSERT_EQ(f.log.lines().size(), 3u);
+  EXPECT_EQ(f.log.lines()[2],
+            "initialized nodeclaim NodeClaim=default-abc Node=ip-10-0-0-1 allocatable=cpu=1930m");
+
+  ASSERT_TRUE(f.cluster.Delete({"NodeClaim", "", "default-abc"}).ok());
+  f.Reconcile();
+  f.UpdateNode([](api::Node& node) { node.metadata.finalizers.clear(); });
+  f.Reconcile();
+  f.cloud.FinishTerminations();
+  f.Reconcile();
+  ASSERT_FALSE(f.Claim().has_value());
+  ASSERT_EQ(f.log.lines().size(), 4u);
+  EXPECT_EQ(f.log.lines()[3], "deleted nodeclaim NodeClaim=default-abc Node=ip-10-0-0-1");
 }
 
 TEST(NodeClaimLifecycle, DeletionWithAGracePeriodRecordsTheDeadline) {

@@ -120,6 +120,7 @@ absl::StatusOr<ReconcileResult> NodeClaimLifecycle::Register(api::NodeClaim& cla
   }
   conditions.SetTrue(api::kConditionTypeRegistered);
   claim.status.node_name = node->metadata.name;
+  Log("registered nodeclaim", claim, {{"Node", node->metadata.name}});
   seams_.metrics.Add("karpenter_nodes_created_total",
                      {{"nodepool", claim.metadata.labels[std::string(api::kNodePoolLabelKey)]},
                       {"zone", claim.metadata.labels[std::string(api::kLabelTopologyZone)]}},
@@ -184,6 +185,8 @@ absl::StatusOr<ReconcileResult> NodeClaimLifecycle::Initialize(api::NodeClaim& c
     if (!written.ok()) return written.status();
   }
   conditions.SetTrue(api::kConditionTypeInitialized);
+  Log("initialized nodeclaim", claim,
+      {{"Node", node->metadata.name}, {"allocatable", ResourceListText(node->status.allocatable)}});
   return ReconcileResult{};
 }
 

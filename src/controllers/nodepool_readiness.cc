@@ -1,8 +1,10 @@
 #include "src/controllers/nodepool_readiness.h"
 
+#include "absl/strings/str_join.h"
 #include "src/api/ec2nodeclass.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/nodepool.h"
+#include "src/api/nodepool_validation.h"
 #include "src/controllers/conditions.h"
 
 namespace karpenter::controllers {
@@ -11,6 +13,21 @@ namespace {
 std::vector<std::string> NodePoolDependentConditions() {
   return {std::string(api::kConditionTypeValidationSucceeded),
           std::string(api::kConditionTypeNodeClassReady)};
+}
+
+// Upstream: pkg/controllers/nodepool/validation. What the API server accepted but a NodePool still
+// must not carry (restricted labels, duplicate taints, unsupported requirements).
+void SetValidationSucceeded(const api::NodePool& pool, ConditionSet& conditions) {
+  api::FieldErrors errors;
+  api::RuntimeValidateNodePool(pool, &errors);
+  if (errors.empty()) {
+    conditions.SetTrue(api::kConditionTypeValidationSucceeded);
+    return;
+  }
+  std::vector<std::string> messages;
+  for (const api::FieldError& error : errors.errors()) messages.push_back(error.ToString());
+  conditions.SetFalse(api::kConditionTypeValidationSucceeded, "NodePoolValidationFailed",
+                      absl::StrJoin(messages, "; "));
 }
 
 }  // namespace
@@ -49,6 +66,7 @@ absl::StatusOr<ReconcileResult> NodePoolReadiness::Reconcile(const std::string& 
   const api::NodePool stored = pool;
   ConditionSet conditions(pool.status.conditions, NodePoolDependentConditions(), clock_,
                           pool.metadata.generation);
+  SetValidationSucceeded(pool, conditions);
   std::optional<api::Object> class_object = reader_.Get(ObjectKey{"EC2NodeClass", "", ref->name});
   const auto* node_class = class_object ? std::get_if<api::EC2NodeClass>(&*class_object) : nullptr;
   if (node_class == nullptr) {

@@ -1,8 +1,10 @@
-// Upstream: kubernetes-sigs/karpenter pkg/controllers/nodepool/readiness. A NodePool's
-// NodeClassReady condition follows its node class's Ready condition (False with the class's
-// reason, or NodeClassNotFound / NodeClassTerminating / NodeClassReadinessUnknown), so a
-// NodePool whose EC2NodeClass cannot launch is not provisioned from. NodePools referring to a
-// node class kind this provider does not serve are left alone.
+// Upstream: kubernetes-sigs/karpenter pkg/controllers/nodepool/readiness and validation: the two
+// conditions a NodePool's Ready rests on. ValidationSucceeded says whether the pool passes the
+// runtime validation (False with every field error otherwise). NodeClassReady follows its node
+// class's Ready condition (False with the class's reason, or NodeClassNotFound /
+// NodeClassTerminating / NodeClassReadinessUnknown), so a NodePool whose EC2NodeClass cannot
+// launch is not provisioned from. NodePools referring to a node class kind this provider does not
+// serve are left alone.
 #pragma once
 
 #include <string>

@@ -37,11 +37,15 @@ struct Fixture {
         {.type = "Ready", .status = std::move(status), .reason = std::move(reason)}};
     EXPECT_TRUE(cluster.UpdateStatus(node_class).ok());
   }
-  std::string NodeClassReady() {
+  std::string NodeClassReady() { return Condition("NodeClassReady"); }
+  // "status/reason" of the pool's condition `type` after a reconcile.
+  std::string Condition(std::string_view type, std::string* message = nullptr) {
     EXPECT_TRUE(readiness.Reconcile("default").ok());
     const auto pool = std::get<api::NodePool>(*cluster.Get({"NodePool", "", "default"}));
     for (const api::Condition& condition : pool.status.conditions) {
-      if (condition.type == "NodeClassReady") return condition.status + "/" + condition.reason;
+      if (condition.type != type) continue;
+      if (message != nullptr) *message = condition.message;
+      return condition.status + "/" + condition.reason;
     }
     return "absent";
   }
@@ -56,6 +60,27 @@ TEST(NodePoolReadiness, FollowsTheNodeClassReadyCondition) {
   EXPECT_EQ(f.NodeClassReady(), "False/SubnetsNotFound");
   f.SetClassReady("True");
   EXPECT_EQ(f.NodeClassReady(), "True/NodeClassReady");
+}
+
+TEST(NodePoolReadiness, ValidPoolWithReadyClassIsReady) {
+  Fixture f;
+  f.SetClassReady("True");
+  EXPECT_EQ(f.Condition("ValidationSucceeded"), "True/ValidationSucceeded");
+  EXPECT_EQ(f.Condition("Ready"), "True/Ready");
+}
+
+TEST(NodePoolReadiness, PoolFailingRuntimeValidationIsNotReady) {
+  Fixture f;
+  f.SetClassReady("True");
+  auto pool = std::get<api::NodePool>(*f.cluster.Get({"NodePool", "", "default"}));
+  // The API server accepts it; upstream's runtime validation refuses the pool's own label.
+  pool.spec.template_.spec.requirements = {
+      {.key = "karpenter.sh/nodepool", .operator_ = "In", .values = {"other"}}};
+  ASSERT_TRUE(f.cluster.Update(pool).ok());
+  std::string message;
+  EXPECT_EQ(f.Condition("ValidationSucceeded", &message), "False/NodePoolValidationFailed");
+  EXPECT_NE(message.find("spec.template.spec.requirements[0]"), std::string::npos) << message;
+  EXPECT_EQ(f.Condition("Ready"), "False/NodePoolValidationFailed");
 }
 
 TEST(NodePoolReadiness, StartReactsToTheNodeClass) {

@@ -17,6 +17,7 @@
 #include "karpenter/event_recorder.h"
 #include "karpenter/interruption_queue.h"
 #include "karpenter/kube_cluster.h"
+#include "karpenter/logger.h"
 #include "karpenter/metrics.h"
 #include "src/cloudprovider/unavailable_offerings.h"
 #include "src/controllers/deduping_recorder.h"
@@ -60,6 +61,9 @@ struct ManagerSeams {
   // What the provider removes when an EC2NodeClass goes (with resolve_node_class only: the
   // classes' finalizer is the provider's).
   controllers::NodeClassTermination::CleanUp clean_up_node_class;
+  // Upstream's info lines (launched / registered / initialized / deleted nodeclaim, tainted /
+  // deleted node, disrupting node(s)); null: none.
+  Logger* logger = nullptr;
 };
 
 struct ManagerOptions {
