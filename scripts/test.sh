@@ -105,12 +105,15 @@ run_ctest() {
 
 # The control plane's own tests: setup's Go toolchain logic, then a smoke test of start, kwok
 # Nodes and pods, a drain that a PodDisruptionBudget holds back, and stop; then the project's CRDs
-# on it: the API server and the asan build's `karpenter validate` agree on every manifest.
+# on it: the API server and the asan build's `karpenter validate` agree on every manifest; then the
+# Helm chart: golden renders, upstream's RBAC, and its Deployment's command run on a control plane.
 test_controlplane() {
   test/controlplane/setup_go_test.sh || die "setup --with-go test failed"
   test/controlplane/smoke.sh || die "control plane smoke test failed"
   KP_KARPENTER="build/asan/cmd/karpenter/karpenter" test/controlplane/crd_agreement.sh ||
     die "CRD agreement test failed"
+  KP_KARPENTER="build/asan/cmd/karpenter/karpenter" test/controlplane/helm_chart.sh ||
+    die "Helm chart test failed"
 }
 
 # Runs one libFuzzer binary for FUZZ_SECONDS and prints what happened; returns non-zero on a
