@@ -106,7 +106,8 @@ run_ctest() {
 # The control plane's own tests: setup's Go toolchain logic, then a smoke test of start, kwok
 # Nodes and pods, a drain that a PodDisruptionBudget holds back, and stop; then the project's CRDs
 # on it: the API server and the asan build's `karpenter validate` agree on every manifest; then the
-# Helm chart: golden renders, upstream's RBAC, and its Deployment's command run on a control plane.
+# Helm chart: golden renders, upstream's RBAC, and its Deployment's command run on a control plane;
+# and the container image (scripts/image.sh): its config, and the binary run from its files alone.
 test_controlplane() {
   test/controlplane/setup_go_test.sh || die "setup --with-go test failed"
   test/controlplane/smoke.sh || die "control plane smoke test failed"
@@ -114,6 +115,8 @@ test_controlplane() {
     die "CRD agreement test failed"
   KP_KARPENTER="build/asan/cmd/karpenter/karpenter" test/controlplane/helm_chart.sh ||
     die "Helm chart test failed"
+  KP_KARPENTER="build/asan/cmd/karpenter/karpenter" test/image/image_test.sh ||
+    die "container image test failed"
 }
 
 # Runs one libFuzzer binary for FUZZ_SECONDS and prints what happened; returns non-zero on a
@@ -252,7 +255,7 @@ main() {
   if skip_controlplane; then
     step "control plane: skipped (KP_SKIP_CONTROLPLANE=1)"
   else
-    step "control plane: setup --with-go test, the smoke test, the CRD agreement test (test/controlplane/)"
+    step "control plane: setup --with-go, smoke, CRD agreement, Helm chart and image tests"
     test_controlplane
   fi
 
