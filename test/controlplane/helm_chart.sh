@@ -14,8 +14,9 @@
 #   5. on a started control plane: the CRDs are applied, then both renders pass
 #      `kubectl apply --dry-run=server`, and the article's render is applied for real;
 #   6. the rendered container's command runs with the rendered environment against that control
-#      plane, as the chart's ServiceAccount: /healthz and /readyz answer on the rendered ports, it
-#      takes the leader-election Lease, no request is forbidden by the chart's RBAC, and on SIGTERM
+#      plane, as the chart's ServiceAccount, with the article's EC2NodeClass and NodePool applied:
+#      /healthz and /readyz answer on the rendered ports, it takes the leader-election Lease, it
+#      writes both objects' status, no request is forbidden by the chart's RBAC, and on SIGTERM
 #      it releases the Lease and exits 0; an unknown setting makes the same command exit 1 with
 #      one line.
 # What step 6 substitutes for the pod, and nothing else: the binary's path for the image's
@@ -283,6 +284,11 @@ current-context: ${RELEASE}
 YAML
 }
 
+# KIND's object "default" (the article's) carries status conditions.
+has_conditions() {
+  k get "$1" default -o jsonpath='{.status.conditions[*].type}' | grep -q .
+}
+
 http_ok() { curl -sf -o /dev/null "http://127.0.0.1:$1$2"; }
 
 lease_holder() {
@@ -301,6 +307,9 @@ check_rendered_command_runs() {
   render -f "${ARTICLE_VALUES}" --set "controller.metrics.port=${metrics_port}" \
     --set "controller.healthProbe.port=${health_port}" >"${WORK}/run.yaml"
   k apply -f "${WORK}/run.yaml" >/dev/null || fail "applying the render failed"
+  # The article's objects give the controllers status to write (with the chart's RBAC).
+  k apply -f "${ROOT}/examples/article/ec2nodeclass.yaml" -f "${ROOT}/examples/article/nodepool.yaml" \
+    >/dev/null || fail "applying the article's EC2NodeClass and NodePool failed"
   queue="$(sed -n 's/^INTERRUPTION_QUEUE=//p' < <(python3 "${CHECKS}" run-env "${WORK}/run.yaml"))"
   [[ -n "${queue}" ]] || fail "the article's render sets no INTERRUPTION_QUEUE"
   start_moto "${moto_port}" "${queue}"
@@ -335,10 +344,15 @@ check_rendered_command_runs() {
   pass "the leader-election Lease in ${NAMESPACE} is held"
   http_ok "${metrics_port}" /metrics || fail "no /metrics on the rendered METRICS_PORT"
   pass "/metrics answers on the rendered METRICS_PORT"
+  wait_for 60 has_conditions ec2nodeclass ||
+    fail "the EC2NodeClass got no status: $(tail -20 "${WORK}/controller.log")"
+  wait_for 60 has_conditions nodepool ||
+    fail "the NodePool got no status: $(tail -20 "${WORK}/controller.log")"
+  pass "it wrote the article's EC2NodeClass and NodePool status"
   if grep -i 'forbidden' "${WORK}/controller.log"; then
     fail "the chart's RBAC refused a request (above)"
   fi
-  pass "no request was forbidden"
+  pass "no request refused as forbidden in the controller's log"
   kill -TERM "${CONTROLLER_PID}"
   rc=0
   wait "${CONTROLLER_PID}" || rc=$?
