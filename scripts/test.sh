@@ -233,6 +233,9 @@ main() {
   step "banned API check (tools/check_banned.sh)"
   tools/check_banned.sh || die "banned APIs found"
 
+  step "IAM policy check (test/iam/iam_policy_test.sh: docs/iam/ against the calls in src/aws)"
+  test/iam/iam_policy_test.sh || die "IAM policy test failed"
+
   step "configure + build: asan preset (-j${JOBS})"
   cmake --preset asan
   cmake --build --preset asan -j"${JOBS}"

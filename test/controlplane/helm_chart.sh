@@ -16,7 +16,8 @@
 #   6. the rendered container's command runs with the rendered environment against that control
 #      plane, as the chart's ServiceAccount, with the article's EC2NodeClass and NodePool applied:
 #      /healthz and /readyz answer on the rendered ports, it takes the leader-election Lease, it
-#      writes both objects' status, no request is forbidden by the chart's RBAC, and on SIGTERM
+#      writes both objects' status, no request is forbidden by the chart's RBAC, every AWS request
+#      it made is an action docs/iam/controller-policy.json grants, and on SIGTERM
 #      it releases the Lease and exits 0; an unknown setting makes the same command exit 1 with
 #      one line.
 # What step 6 substitutes for the pod, and nothing else: the binary's path for the image's
@@ -249,7 +250,9 @@ check_server_dry_run() {
 
 start_moto() {
   local port="$1"
-  setsid python3 -m moto.server -H 127.0.0.1 -p "${port}" >"${WORK}/moto.log" 2>&1 &
+  # moto records every request it answers, for the IAM policy check.
+  MOTO_ENABLE_RECORDING=True MOTO_RECORDER_FILEPATH="${WORK}/aws-requests.jsonl" \
+    setsid python3 -m moto.server -H 127.0.0.1 -p "${port}" >"${WORK}/moto.log" 2>&1 &
   MOTO_PID=$!
   wait_for 60 curl -sf "http://127.0.0.1:${port}/moto-api/" ||
     fail "moto did not start: $(tail -5 "${WORK}/moto.log")"
@@ -258,6 +261,9 @@ import sys, boto3
 boto3.client("sqs", endpoint_url=sys.argv[1], region_name="us-west-2", aws_access_key_id="test",
              aws_secret_access_key="test").create_queue(QueueName=sys.argv[2])
 PY
+  # The queue is the fixture's: only the controller's own requests are checked.
+  curl -sf -X POST "http://127.0.0.1:${port}/moto-api/recorder/reset-recording" >/dev/null ||
+    fail "moto's recorder did not reset"
 }
 
 # A kubeconfig that is what the pod's mounted token would be: the ServiceAccount's token and the
@@ -349,6 +355,12 @@ check_rendered_command_runs() {
   wait_for 60 has_conditions nodepool ||
     fail "the NodePool got no status: $(tail -20 "${WORK}/controller.log")"
   pass "it wrote the article's EC2NodeClass and NodePool status"
+  local actions
+  actions="$(python3 "${ROOT}/test/iam/iam_policy_check.py" recorded "${WORK}/aws-requests.jsonl" \
+    "${ROOT}/docs/iam/controller-policy.json" 2>&1)" ||
+    fail "the controller called AWS beyond docs/iam/controller-policy.json: ${actions}"
+  [[ -n "${actions}" ]] || fail "moto recorded no request of the controller"
+  pass "every AWS call it made is granted by docs/iam/controller-policy.json (${actions})"
   if grep -i 'forbidden' "${WORK}/controller.log"; then
     fail "the chart's RBAC refused a request (above)"
   fi
