@@ -3,15 +3,16 @@
 #   1. builds helm from its pinned Go module (test/controlplane/helm) into the cache, once;
 #   2. `helm lint --strict`; a render without settings.clusterName or settings.clusterEndpoint
 #      fails with a message naming the value;
-#   3. renders with the default values (plus the two required settings) and with the article's
-#      values (test/controlplane/helm/article-values.yaml) and compares both with the golden
-#      manifests in test/controlplane/helm/golden/ (`--regen` rewrites them instead);
+#   3. renders with the default values (plus the two required settings), with the article's
+#      values (test/controlplane/helm/article-values.yaml) and with every value changed
+#      (all-values.yaml), and compares each with its golden manifest in
+#      test/controlplane/helm/golden/ (`--regen` rewrites them instead);
 #   4. on the renders: the Roles and ClusterRoles grant exactly upstream's rules
 #      (test/controlplane/helm/upstream_rbac.txt) to the controller's ServiceAccount only, the pod
 #      runs restricted, every environment variable the container gets is a setting
 #      `karpenter controller --help` lists, the IRSA annotation reaches the ServiceAccount, and a
 #      ServiceMonitor appears only when enabled and served;
-#   5. on a started control plane: the CRDs are applied, then both renders pass
+#   5. on a started control plane: the CRDs are applied, then the three renders pass
 #      `kubectl apply --dry-run=server`, and the article's render is applied for real;
 #   6. the rendered container's command runs with the rendered environment against that control
 #      plane, as the chart's ServiceAccount, with the article's EC2NodeClass and NodePool applied:
@@ -183,6 +184,7 @@ check_renders() {
   step "render the default and the article's values; compare with the golden manifests"
   check_golden default "${REQUIRED_SETTINGS[@]}"
   check_golden article -f "${ARTICLE_VALUES}"
+  check_golden all-values -f "${MODULE}/all-values.yaml"
 }
 
 # --- 4. what the renders hold --------------------------------------------------------------------
@@ -229,7 +231,7 @@ ${out}"
 # --- 5. the API server ---------------------------------------------------------------------------
 
 check_server_dry_run() {
-  step "a control plane: the CRDs, then kubectl apply --dry-run=server of both renders"
+  step "a control plane: the CRDs, then kubectl apply --dry-run=server of the renders"
   "${CP}" start "${DIR}" >/dev/null
   # shellcheck disable=SC1091  # written by start
   KUBECTL="$(source "${DIR}/env" && printf '%s' "${KP_KUBECTL}")"
@@ -239,7 +241,7 @@ check_server_dry_run() {
     fail "the CRDs were not Established"
   k create namespace "${NAMESPACE}" >/dev/null
   local name out
-  for name in default article; do
+  for name in default article all-values; do
     out="$(k apply --dry-run=server --validate=strict -f "${WORK}/${name}.yaml" 2>&1)" ||
       fail "the API server refuses the ${name} render: ${out}"
     pass "the API server accepts the ${name} render ($(grep -c . <<<"${out}") objects)"
