@@ -115,10 +115,11 @@ install_chromium() {
 }
 
 # What scripts/controlplane.sh runs besides its own binaries: curl (health checks), openssl (the
-# cluster's certificates) and python3 (free ports; the smoke test reads JSON with it).
+# cluster's certificates) and python3 (free ports; the smoke test reads JSON with it); and umoci
+# and skopeo, which scripts/image.sh builds the container image with in the same test stage.
 install_controlplane_tools() {
   local missing=() pkg
-  for pkg in curl openssl python3; do
+  for pkg in curl openssl python3 umoci skopeo; do
     is_installed "${pkg}" || command -v "${pkg}" >/dev/null 2>&1 || missing+=("${pkg}")
   done
   if [[ "${#missing[@]}" -eq 0 ]]; then

@@ -105,8 +105,10 @@ run_ctest() {
 
 # The control plane's own tests: setup's Go toolchain logic, then a smoke test of start, kwok
 # Nodes and pods, a drain that a PodDisruptionBudget holds back, and stop; then the project's CRDs
-# on it: the API server and the asan build's `karpenter validate` agree on every manifest; then
-# the article's migration end to end with `karpenter controller` and moto (skipped without moto).
+# on it: the API server and the asan build's `karpenter validate` agree on every manifest; the
+# article's migration end to end with `karpenter controller` and moto (skipped without moto); the
+# Helm chart: golden renders, upstream's RBAC, and its Deployment's command run on a control plane;
+# and the container image (scripts/image.sh): its config, and the binary run from its files alone.
 test_controlplane() {
   test/controlplane/setup_go_test.sh || die "setup --with-go test failed"
   test/controlplane/smoke.sh || die "control plane smoke test failed"
@@ -114,6 +116,10 @@ test_controlplane() {
     die "CRD agreement test failed"
   KP_KARPENTER="build/asan/cmd/karpenter/karpenter" test/controlplane/e2e_article.sh ||
     die "end-to-end test of karpenter controller (the article's migration) failed"
+  KP_KARPENTER="build/asan/cmd/karpenter/karpenter" test/controlplane/helm_chart.sh ||
+    die "Helm chart test failed"
+  KP_KARPENTER="build/asan/cmd/karpenter/karpenter" test/image/image_test.sh ||
+    die "container image test failed"
 }
 
 # Runs one libFuzzer binary for FUZZ_SECONDS and prints what happened; returns non-zero on a
@@ -230,6 +236,9 @@ main() {
   step "banned API check (tools/check_banned.sh)"
   tools/check_banned.sh || die "banned APIs found"
 
+  step "IAM policy check (test/iam/iam_policy_test.sh: docs/iam/ against the calls in src/aws)"
+  test/iam/iam_policy_test.sh || die "IAM policy test failed"
+
   step "configure + build: asan preset (-j${JOBS})"
   cmake --preset asan
   cmake --build --preset asan -j"${JOBS}"
@@ -252,7 +261,7 @@ main() {
   if skip_controlplane; then
     step "control plane: skipped (KP_SKIP_CONTROLPLANE=1)"
   else
-    step "control plane: setup --with-go test, the smoke test, the CRD agreement test, the article end to end (test/controlplane/)"
+    step "control plane: setup --with-go, smoke, CRD agreement, the article end to end, Helm chart and image tests"
     test_controlplane
   fi
 

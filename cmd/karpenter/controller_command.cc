@@ -124,6 +124,16 @@ int RunController(const std::vector<std::string>& args,
     return 1;
   }
   const settings::Settings& s = *parsed;
+  // The main thread only waits for a signal; SIGUSR1 means leadership was lost. Blocked before
+  // any thread starts, so that every thread inherits the mask and only sigwait receives them: a
+  // thread that did not block SIGUSR1 was killed by the one the elector sends when it releases
+  // the Lease on SIGTERM (exit 138 instead of 0).
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGUSR1);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   const kube::GetEnv env = EnvOf(environment);
   absl::StatusOr<kube::RestConfig> config = environment.contains("KUBERNETES_SERVICE_HOST")
                                                 ? kube::LoadInClusterConfig(env)
@@ -132,16 +142,6 @@ int RunController(const std::vector<std::string>& args,
     err << "karpenter controller: " << config.status().message() << "\n";
     return 1;
   }
-  // The main thread only waits for a signal; SIGUSR1 means leadership was lost. Blocked before
-  // any thread starts, so every thread inherits the mask: a SIGUSR1 raised while the Lease is
-  // released on SIGTERM then stays pending instead of killing the process from the clock's
-  // thread (the controller exited by SIGUSR1, not 0, on every SIGTERM).
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGUSR1);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   std::mt19937_64 random(static_cast<uint64_t>(RealMonotonicMillis()) ^
                          (static_cast<uint64_t>(getpid()) << 32));
   std::unique_ptr<Clock> clock = kube::NewRealClock();
