@@ -25,12 +25,15 @@ NOT_GRANTED = {
     "sqs:SendMessage": "the tests' fixture; EventBridge sends the interruption messages",
     "sts:GetCallerIdentity": "needs no permission (AWS answers it for any credentials)",
     "sts:AssumeRoleWithWebIdentity": "IRSA: unsigned, allowed by the role's trust policy",
+    "eks:CreateCluster": "the tests' fixture; the cluster is the user's",
 }
 # The service of each source file that builds query-protocol requests.
 QUERY_SERVICE = {"ec2_client.cc": "ec2", "ec2_launch.cc": "ec2", "iam_client.cc": "iam",
                  "sts_client.cc": "sts", "credential_chain.cc": "sts"}
 # JSON-protocol target prefixes and their IAM service prefixes.
 JSON_SERVICE = {"AmazonSSM": "ssm", "AWSPriceListService": "pricing", "AmazonSQS": "sqs"}
+# REST-JSON clients (operation named in their `Send` call) and their IAM service prefixes.
+REST_SERVICE = {"eks_client.cc": "eks"}
 PLACEHOLDERS = {"Partition", "Region", "AccountId", "ClusterName", "NodeRoleArn",
                 "InterruptionQueueArn"}
 READ_ONLY = re.compile(r":(Describe|Get|List)[A-Z]")
@@ -89,6 +92,9 @@ def code_actions(src_aws):
             actions.add(f"{JSON_SERVICE[prefix]}:{operation}")
         if name == "sqs_client.cc":
             actions.update(f"sqs:{op}" for op in re.findall(r'\bCall\(\s*"(\w+)"', text))
+        if name in REST_SERVICE:
+            actions.update(f"{REST_SERVICE[name]}:{op}"
+                           for op in re.findall(r'\.Send\([^;]*?"([A-Z]\w+)"\)', text, re.S))
     return actions, problems
 
 
@@ -102,7 +108,7 @@ def check_code(src_aws, policy_path):
     for action in sorted(set(NOT_GRANTED) & grants):
         problems.append(f"{action} is granted although NOT_GRANTED says: {NOT_GRANTED[action]}")
     # A fixture-only call must stay fixture-only: no production caller outside its own client.
-    for action in ("sqs:CreateQueue", "sqs:SendMessage"):
+    for action in ("sqs:CreateQueue", "sqs:SendMessage", "eks:CreateCluster"):
         method = action.split(":")[1]
         for name, text in production_sources(src_aws):
             if name != "sqs_client.cc" and re.search(rf"\.{method}\(", text):
@@ -130,6 +136,10 @@ def recorded_action(entry):
     fields = parse_qs(body)
     fields.update(parse_qs(urlparse(entry.get("url", "")).query))
     operation = fields.get("Action", [None])[0]
+    # EKS speaks REST: GET /clusters/<name> is DescribeCluster.
+    if service == "eks" and not operation and entry.get("method", "GET") == "GET" and \
+            re.match(r"^/clusters/[^/]+$", urlparse(entry.get("url", "")).path):
+        return "eks:DescribeCluster"
     return f"{service}:{operation}" if operation else f"{service}:? {entry.get('url')}"
 
 
