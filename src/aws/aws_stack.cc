@@ -89,7 +89,14 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
   p.ssm = std::make_unique<SsmClient>(*p.ssm_endpoint);
   p.pricing = std::make_unique<PricingClient>(*p.pricing_endpoint);
   p.sqs = std::make_unique<SqsClient>(*p.sqs_endpoint);
-  absl::StatusOr<cloudprovider::Catalog> catalog = cloudprovider::Catalog::LoadEmbedded();
+  // The catalog of the controller's region gives the fallback prices and zones; a region the
+  // catalog lacks (GovCloud, China, a newer region) still runs on what EC2 and the Pricing API
+  // answer, with us-east-1's table as the fallback.
+  cloudprovider::CatalogOptions catalog_options;
+  catalog_options.resolve.region = p.region;
+  absl::StatusOr<cloudprovider::Catalog> catalog =
+      cloudprovider::Catalog::LoadEmbedded(catalog_options);
+  if (absl::IsNotFound(catalog.status())) catalog = cloudprovider::Catalog::LoadEmbedded();
   if (!catalog.ok()) return catalog.status();
   p.catalog = std::make_unique<cloudprovider::Catalog>(*std::move(catalog));
   p.instance_types = std::make_unique<InstanceTypeProvider>(
@@ -118,5 +125,6 @@ CloudProvider& AwsStack::cloud() { return *parts_->cloud; }
 InterruptionQueue* AwsStack::interruption_queue() { return parts_->queue.get(); }
 NodeClassResolver& AwsStack::node_classes() { return *parts_->resolver; }
 const std::string& AwsStack::region() const { return parts_->region; }
+const cloudprovider::Catalog& AwsStack::catalog() const { return *parts_->catalog; }
 
 }  // namespace karpenter::aws

@@ -46,6 +46,8 @@ class AwsStack {
   InterruptionQueue* interruption_queue();
   NodeClassResolver& node_classes();
   const std::string& region() const;
+  // The embedded catalog of the region (us-east-1's when the catalog lacks the region).
+  const cloudprovider::Catalog& catalog() const;
 
  private:
   struct Parts;
