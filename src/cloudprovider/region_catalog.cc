@@ -134,4 +134,10 @@ absl::StatusOr<double> RegionPriceFactor(std::string_view region_prices_text,
 
 std::vector<std::string> EmbeddedRegions() { return OfferingRegions(EmbeddedOfferings()); }
 
+absl::StatusOr<std::vector<std::string>> EmbeddedRegionZones(std::string_view region) {
+  absl::StatusOr<RegionOfferings> offerings = ParseRegionOfferings(EmbeddedOfferings(), region);
+  if (!offerings.ok()) return offerings.status();
+  return std::move(offerings->zones);
+}
+
 }  // namespace karpenter::cloudprovider

@@ -44,4 +44,7 @@ absl::StatusOr<double> RegionPriceFactor(std::string_view region_prices_text,
 // The regions of the embedded catalog, sorted.
 std::vector<std::string> EmbeddedRegions();
 
+// Every zone of `region` in the embedded catalog, sorted (NotFound as ParseRegionOfferings).
+absl::StatusOr<std::vector<std::string>> EmbeddedRegionZones(std::string_view region);
+
 }  // namespace karpenter::cloudprovider
