@@ -41,8 +41,11 @@ TEST(CliDisruption, JsonAddsCommandsAndBlockedToThePlanDocument) {
   ASSERT_FALSE(out.is_discarded()) << run.out;
   std::vector<std::string> keys;
   for (const auto& item : out.items()) keys.push_back(item.key());
-  EXPECT_EQ(keys, (std::vector<std::string>{"nodeClaims", "existingNodes", "unschedulable",
-                                            "summary", "commands", "blocked"}));
+  // `warnings` and `assumptions` extend the plan document (issue 28); the contract keys stay.
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"nodeClaims", "existingNodes", "unschedulable", "summary",
+                                      "warnings", "assumptions", "commands", "blocked"}));
+  EXPECT_EQ(out["assumptions"]["policies"]["featureGates"], "");
   ASSERT_EQ(out["commands"].size(), 1u) << run.out;
   const nlohmann::ordered_json& command = out["commands"][0];
   EXPECT_EQ(command["method"], "SingleNodeConsolidation");

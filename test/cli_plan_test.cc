@@ -90,9 +90,10 @@ TEST(CliPlan, JsonHasExactlyTheContractKeys) {
     for (auto it = object.begin(); it != object.end(); ++it) out.push_back(it.key());
     return out;
   };
-  // nlohmann sorts keys, so these lists are alphabetical.
-  EXPECT_EQ(keys(plan),
-            (std::vector<std::string>{"existingNodes", "nodeClaims", "summary", "unschedulable"}));
+  // nlohmann sorts keys, so these lists are alphabetical. `warnings` and `assumptions` extend
+  // the DESIGN.md §3 document (issue 28); every contract key is still there.
+  EXPECT_EQ(keys(plan), (std::vector<std::string>{"assumptions", "existingNodes", "nodeClaims",
+                                                  "summary", "unschedulable", "warnings"}));
   EXPECT_EQ(keys(plan["summary"]),
             (std::vector<std::string>{"newNodeClaims", "pendingPods", "pricePerHour",
                                       "scheduledPods", "solveMillis"}));

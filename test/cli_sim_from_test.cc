@@ -106,4 +106,24 @@ TEST(CliSimFrom, ABadSnapshotFailsWithFieldPathsAndWritesNothing) {
   EXPECT_NE(missing.err.find("/nonexistent/snapshot.yaml: "), std::string::npos) << missing.err;
 }
 
+// The snapshot names us-east-1 through its nodes' zones; the twin refuses another region rather
+// than simulating it at us-east-1's zones and prices.
+TEST(CliSimFrom, ChecksTheSnapshotsRegion) {
+  CliRun flag = RunCli("sim --from " + Snapshot() + " --region eu-west-1 --duration 10m --json");
+  EXPECT_EQ(flag.exit_code, 1);
+  EXPECT_NE(flag.err.find("--region eu-west-1 disagrees with the input: Node/"), std::string::npos)
+      << flag.err;
+  fs::path node = TempPath("eu-node.yaml");
+  std::ofstream(node) << "apiVersion: v1\nkind: Node\nmetadata:\n  name: eu\n  labels:\n"
+                         "    topology.kubernetes.io/zone: eu-west-1a\n";
+  CliRun eu = RunCli("sim --from " + node.string() + " --duration 10m --json");
+  EXPECT_EQ(eu.exit_code, 1);
+  EXPECT_NE(eu.err.find("--from: the simulator models us-east-1 only; the snapshot is in "
+                        "eu-west-1 (Node/eu: metadata.labels[topology.kubernetes.io/zone] "
+                        "eu-west-1a)"),
+            std::string::npos)
+      << eu.err;
+  EXPECT_EQ(RunCli("sim --region us-east-1 --duration 10m").exit_code, 1);
+}
+
 }  // namespace

@@ -120,4 +120,44 @@ TEST(CliUsage, UsageErrorsExitOneAndNameTheProblem) {
       << search.err;
 }
 
+TEST(CliValidate, ObjectsInTwoRegionsOrAnotherThanTheFlagFailNamingTheField) {
+  const std::string node_class = WriteTemp("region_class.yaml", R"(apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: default}
+spec:
+  amiSelectorTerms: [{alias: al2023@latest}]
+  role: r
+  subnetSelectorTerms: [{tags: {k: v}}]
+  securityGroupSelectorTerms: [{tags: {k: v}}]
+status:
+  subnets: [{id: subnet-1, zone: eu-west-1a}]
+)")
+                                     .string();
+  const std::string node = WriteTemp("region_node.yaml", R"(apiVersion: v1
+kind: Node
+metadata:
+  name: n1
+  labels: {topology.kubernetes.io/zone: us-east-1a}
+)")
+                               .string();
+  EXPECT_EQ(RunCli("validate -f " + node_class).exit_code, 0);
+  EXPECT_EQ(RunCli("validate -f " + node_class + " --region eu-west-1").exit_code, 0);
+  CliRun flag = RunCli("validate -f " + node_class + " --region us-west-2");
+  EXPECT_EQ(flag.exit_code, 1);
+  EXPECT_NE(flag.out.find("region: --region us-west-2 disagrees with the input: "
+                          "EC2NodeClass/default: status.subnets[0].zone eu-west-1a"),
+            std::string::npos)
+      << flag.out;
+  CliRun two = RunCli("validate -f " + node_class + " -f " + node);
+  EXPECT_EQ(two.exit_code, 1);
+  EXPECT_NE(two.out.find("region: the input names two regions"), std::string::npos) << two.out;
+  // A file that names no region: the flag alone decides, and is unknown.
+  CliRun unknown =
+      RunCli("validate -f " + Source("examples/article/nodepool.yaml") + " --region xx-1");
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.out.find("unknown region \"xx-1\"; known regions: af-south-1"),
+            std::string::npos)
+      << unknown.out;
+}
+
 }  // namespace

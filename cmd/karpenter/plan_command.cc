@@ -12,8 +12,10 @@
 #include "src/api/manifest.h"
 #include "src/api/validation.h"
 #include "src/cloudprovider/catalog.h"
+#include "src/cloudprovider/region_catalog.h"
 #include "src/disruption/disruption.h"
 #include "src/disruption/report.h"
+#include "src/provisioning/input_region.h"
 #include "src/provisioning/plan.h"
 #include "src/state/snapshot.h"
 
@@ -73,8 +75,10 @@ absl::Status AddSpotPrice(const std::string& entry, const cloudprovider::Catalog
 }
 
 absl::StatusOr<provisioning::PlanOptions> ParseOptions(const PlanCommandOptions& options,
-                                                       const PlanClocks& clocks) {
+                                                       const PlanClocks& clocks,
+                                                       const std::string& region) {
   provisioning::PlanOptions out;
+  out.region = region;
   out.scheduler.preference_policy = options.preference_policy == "Ignore"
                                         ? provisioning::PreferencePolicy::kIgnore
                                         : provisioning::PreferencePolicy::kRespect;
@@ -96,7 +100,10 @@ absl::StatusOr<provisioning::PlanOptions> ParseOptions(const PlanCommandOptions&
     out.now = clocks.now();
   }
   if (options.spot_prices.empty()) return out;
-  KP_ASSIGN_OR_RETURN(const cloudprovider::Catalog catalog, cloudprovider::Catalog::LoadEmbedded());
+  cloudprovider::CatalogOptions catalog_options;
+  catalog_options.resolve.region = region;
+  KP_ASSIGN_OR_RETURN(const cloudprovider::Catalog catalog,
+                      cloudprovider::Catalog::LoadEmbedded(catalog_options));
   for (const std::string& entry : options.spot_prices) {
     absl::Status added = AddSpotPrice(entry, catalog, out.spot_prices);
     if (!added.ok()) {
@@ -124,8 +131,31 @@ absl::StatusOr<disruption::DisruptionOptions> ParseFeatureGates(const std::strin
   return options;
 }
 
+// What the plan assumed, for both outputs.
+provisioning::PlanAssumptions Assumptions(const PlanCommandOptions& options,
+                                          const state::ClusterSnapshot& snapshot,
+                                          const provisioning::RegionChoice& region,
+                                          const provisioning::PlanOptions& plan_options) {
+  absl::StatusOr<std::vector<std::string>> zones =
+      cloudprovider::EmbeddedRegionZones(region.region);
+  std::map<std::string, std::string> policies = {
+      {"preferencePolicy", options.preference_policy},
+      {"minValuesPolicy", options.min_values_policy},
+      {"packing", options.packing},
+      {"claimTies", options.claim_ties},
+  };
+  if (options.disruption) {
+    policies["featureGates"] = options.feature_gates;
+    policies["consolidationSearch"] = options.consolidation_search;
+  }
+  return provisioning::DescribeAssumptions(snapshot, region,
+                                           zones.ok() ? *zones : std::vector<std::string>(),
+                                           plan_options.spot_prices, std::move(policies));
+}
+
 // The plan and the disruption decisions on one scheduler input.
 int RunDisruption(const PlanCommandOptions& options, const state::ClusterSnapshot& snapshot,
+                  const provisioning::RegionChoice& region,
                   const provisioning::PlanOptions& plan_options,
                   const provisioning::MillisClock& clock, std::ostream& out, std::ostream& err) {
   absl::StatusOr<disruption::DisruptionOptions> disruption_options =
@@ -146,14 +176,15 @@ int RunDisruption(const PlanCommandOptions& options, const state::ClusterSnapsho
     return 1;
   }
   disruption_options->consolidation_search = *search;
-  provisioning::CatalogCache catalogs(plan_options.spot_prices);
+  provisioning::CatalogCache catalogs(plan_options.spot_prices, plan_options.region);
   absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
       provisioning::BuildSchedulerInput(snapshot, plan_options, catalogs);
   if (!input.ok()) {
     err << "plan: " << input.status().message() << "\n";
     return 1;
   }
-  const provisioning::PlanResult plan = provisioning::PlanFromInput(*input, clock);
+  provisioning::PlanResult plan = provisioning::PlanFromInput(*input, clock);
+  plan.assumptions = Assumptions(options, snapshot, region, plan_options);
   const disruption::DisruptionResult result =
       disruption::ComputeDisruption(snapshot, *input, plan_options.now, *disruption_options);
   for (const std::string& warning : plan.warnings) err << "warning: " << warning << "\n";
@@ -218,6 +249,9 @@ void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code) 
   cmd->add_option("--spot-price", options.spot_prices,
                   "Pin a spot price, INSTANCE_TYPE:ZONE=USD_PER_HOUR (repeatable); default: the "
                   "documented discount model");
+  cmd->add_option("--region", options.region,
+                  "AWS region of the snapshot; default: the region its nodes and EC2NodeClass "
+                  "subnets name, else us-east-1 (stated as an assumption)");
   cmd->callback([&options, &exit_code] {
     PlanClocks clocks{RealMonotonicMillis, RealNow};
     exit_code = RunPlan(options, clocks, std::cout, std::cerr);
@@ -228,15 +262,24 @@ int RunPlan(const PlanCommandOptions& options, const PlanClocks& clocks, std::os
             std::ostream& err) {
   std::optional<std::vector<api::Manifest>> manifests = LoadValidManifests(options.files, err);
   if (!manifests) return 1;
-  absl::StatusOr<provisioning::PlanOptions> plan_options = ParseOptions(options, clocks);
-  if (!plan_options.ok()) {
-    err << plan_options.status().message() << "\n";
-    return 1;
-  }
   absl::StatusOr<state::ClusterSnapshot> snapshot =
       state::ClusterSnapshot::FromManifests(*std::move(manifests));
   if (!snapshot.ok()) {
     err << snapshot.status().message() << "\n";
+    return 1;
+  }
+  const std::vector<std::string> regions = cloudprovider::EmbeddedRegions();
+  absl::StatusOr<provisioning::RegionChoice> region = provisioning::ChooseRegion(
+      provisioning::RegionEvidenceOf(snapshot->nodes(), snapshot->ec2_node_classes(), regions),
+      options.region, regions);
+  if (!region.ok()) {
+    err << "plan: " << region.status().message() << "\n";
+    return 1;
+  }
+  absl::StatusOr<provisioning::PlanOptions> plan_options =
+      ParseOptions(options, clocks, region->region);
+  if (!plan_options.ok()) {
+    err << plan_options.status().message() << "\n";
     return 1;
   }
   provisioning::MillisClock clock;
@@ -245,7 +288,7 @@ int RunPlan(const PlanCommandOptions& options, const PlanClocks& clocks, std::os
     err << "skipped: " << skipped << " (kind not modelled)\n";
   }
   if (options.disruption) {
-    return RunDisruption(options, *snapshot, *plan_options, clock, out, err);
+    return RunDisruption(options, *snapshot, *region, *plan_options, clock, out, err);
   }
   absl::StatusOr<provisioning::PlanResult> plan =
       provisioning::Plan(*snapshot, *plan_options, clock);
@@ -253,6 +296,7 @@ int RunPlan(const PlanCommandOptions& options, const PlanClocks& clocks, std::os
     err << "plan: " << plan.status().message() << "\n";
     return 1;
   }
+  plan->assumptions = Assumptions(options, *snapshot, *region, *plan_options);
   for (const std::string& warning : plan->warnings) err << "warning: " << warning << "\n";
   if (options.output == "json") {
     out << provisioning::EncodePlanJson(*plan) << "\n";

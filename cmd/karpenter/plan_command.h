@@ -43,6 +43,8 @@ struct PlanCommandOptions {
   // "TYPE:ZONE=USD" entries pinning spot prices, which otherwise come from the documented
   // discount model (docs/catalog.md): what CreateFleet would pick if spot were priced so.
   std::vector<std::string> spot_prices;
+  // The AWS region; empty: the one the input names (node labels, subnet zones), else us-east-1.
+  std::string region;
 };
 
 // The host's clocks, injected so tests and the deterministic mode need no real time.

@@ -13,6 +13,8 @@
 #include "src/api/duration.h"
 #include "src/api/manifest.h"
 #include "src/cloudprovider/catalog.h"
+#include "src/cloudprovider/region_catalog.h"
+#include "src/provisioning/input_region.h"
 #include "src/sim/builtin_scenario.h"
 #include "src/sim/progress.h"
 #include "src/sim/report.h"
@@ -71,9 +73,38 @@ sim::Scenario EmptyTrace(const std::vector<std::string>& files) {
   return trace;
 }
 
+// The twin runs in the default region only (its hosts share one catalog and scenarios name
+// us-east-1 zones): a snapshot of another region, or one naming two regions, is refused rather
+// than simulated at the wrong zones and prices.
+absl::Status CheckSnapshotRegion(const std::vector<api::Manifest>& snapshot,
+                                 const std::string& flag) {
+  std::vector<api::Node> nodes;
+  std::vector<api::EC2NodeClass> node_classes;
+  for (const api::Manifest& manifest : snapshot) {
+    if (!manifest.object) continue;
+    if (const auto* node = std::get_if<api::Node>(&*manifest.object)) nodes.push_back(*node);
+    if (const auto* node_class = std::get_if<api::EC2NodeClass>(&*manifest.object)) {
+      node_classes.push_back(*node_class);
+    }
+  }
+  const std::vector<std::string> regions = cloudprovider::EmbeddedRegions();
+  KP_ASSIGN_OR_RETURN(
+      provisioning::RegionChoice region,
+      provisioning::ChooseRegion(provisioning::RegionEvidenceOf(nodes, node_classes, regions), flag,
+                                 regions));
+  if (region.region != cloudprovider::kDefaultRegion) {
+    return absl::InvalidArgumentError("--from: the simulator models " +
+                                      std::string(cloudprovider::kDefaultRegion) +
+                                      " only; the snapshot is in " + region.region + " (" +
+                                      region.source + "); `karpenter plan` plans any region");
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<sim::Scenario> LoadScenario(const SimCommandOptions& options) {
   if (options.from.empty()) {
     if (!options.asgs.empty()) return absl::InvalidArgumentError("--asgs: needs --from");
+    if (!options.region.empty()) return absl::InvalidArgumentError("--region: needs --from");
     return options.scenario.empty() ? sim::BuiltinScenario()
                                     : sim::LoadScenarioFile(options.scenario);
   }
@@ -85,6 +116,7 @@ absl::StatusOr<sim::Scenario> LoadScenario(const SimCommandOptions& options) {
     }
     std::move(manifests->begin(), manifests->end(), std::back_inserter(snapshot));
   }
+  KP_RETURN_IF_ERROR(CheckSnapshotRegion(snapshot, options.region));
   sim::Scenario trace = EmptyTrace(options.from);
   if (!options.scenario.empty()) {
     KP_ASSIGN_OR_RETURN(trace, sim::LoadScenarioFile(options.scenario));
@@ -145,6 +177,8 @@ void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
                   "Start from your cluster: files of Nodes, workloads, PDBs, NodePools and "
                   "EC2NodeClasses (kubectl get ... -o yaml); the scenario file, if any, is the "
                   "workload trace");
+  cmd->add_option("--region", options.region,
+                  "With --from: the AWS region of the snapshot (the simulator models us-east-1)");
   cmd->add_option("--asgs", options.asgs,
                   "With --from: the Auto Scaling groups (aws autoscaling "
                   "describe-auto-scaling-groups output) for the node groups' bounds and tags");

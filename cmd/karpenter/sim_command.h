@@ -23,6 +23,8 @@ struct SimCommandOptions {
   std::vector<std::string> from;
   // With `from`: `aws autoscaling describe-auto-scaling-groups` output, or empty.
   std::string asgs;
+  // With `from`: the AWS region the snapshot must be in (empty: the one it names, else us-east-1).
+  std::string region;
   uint64_t seed = 1;
   // Simulated seconds to run instead of the scenario's durationSeconds (0: the scenario's); the
   // trace is cut there, e.g. the first hour of a day-long scenario.

@@ -4,14 +4,41 @@
 
 #include "src/api/manifest.h"
 #include "src/api/validation.h"
+#include "src/cloudprovider/region_catalog.h"
+#include "src/provisioning/input_region.h"
 
 namespace karpenter::cli {
+namespace {
+
+// The region the objects name (node labels, EC2NodeClass status.subnets zones), checked against
+// `--region`: objects that name two regions, or another region than the flag, or an unknown one,
+// cannot be planned in one catalog.
+absl::Status CheckRegion(const std::vector<api::Manifest>& manifests, const std::string& flag) {
+  std::vector<api::Node> nodes;
+  std::vector<api::EC2NodeClass> node_classes;
+  for (const api::Manifest& manifest : manifests) {
+    if (!manifest.object) continue;
+    if (const auto* node = std::get_if<api::Node>(&*manifest.object)) nodes.push_back(*node);
+    if (const auto* node_class = std::get_if<api::EC2NodeClass>(&*manifest.object)) {
+      node_classes.push_back(*node_class);
+    }
+  }
+  const std::vector<std::string> regions = cloudprovider::EmbeddedRegions();
+  return provisioning::ChooseRegion(provisioning::RegionEvidenceOf(nodes, node_classes, regions),
+                                    flag, regions)
+      .status();
+}
+
+}  // namespace
 
 void AddValidateCommand(CLI::App& app, ValidateOptions& options, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "validate", "Validate NodePool, NodeClaim, EC2NodeClass and core manifests offline");
   cmd->add_option("-f,--filename", options.files, "Manifest file (YAML or JSON; - for stdin)")
       ->required();
+  cmd->add_option("--region", options.region,
+                  "AWS region the objects must agree with (node zone labels, EC2NodeClass "
+                  "status.subnets); without it they must agree with each other");
   cmd->callback([&options, &exit_code] { exit_code = RunValidate(options, std::cout, std::cerr); });
 }
 
@@ -19,6 +46,7 @@ int RunValidate(const ValidateOptions& options, std::ostream& out, std::ostream&
   size_t objects = 0;
   size_t invalid = 0;
   bool failed = false;
+  std::vector<api::Manifest> all;
   for (const std::string& file : options.files) {
     auto manifests = api::LoadManifestFile(file);
     if (!manifests.ok()) {
@@ -40,6 +68,11 @@ int RunValidate(const ValidateOptions& options, std::ostream& out, std::ostream&
         out << manifest.source << ": " << manifest.Ref() << ": " << e.ToString() << "\n";
       }
     }
+    all.insert(all.end(), manifests->begin(), manifests->end());
+  }
+  if (absl::Status region = CheckRegion(all, options.region); !region.ok()) {
+    out << "region: " << region.message() << "\n";
+    failed = true;
   }
   if (failed || invalid > 0) {
     err << invalid << " of " << objects << " object(s) invalid\n";

@@ -12,6 +12,8 @@ namespace karpenter::cli {
 
 struct ValidateOptions {
   std::vector<std::string> files;
+  // The AWS region the objects must agree with; empty: they need only agree with each other.
+  std::string region;
 };
 
 void AddValidateCommand(CLI::App& app, ValidateOptions& options, int& exit_code);

@@ -139,7 +139,14 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
   p.sqs = std::make_unique<SqsClient>(*p.sqs_endpoint);
   absl::StatusOr<ClusterInfo> cluster_info = ResolveCluster(options, *p.eks_endpoint, p.notes);
   if (!cluster_info.ok()) return cluster_info.status();
-  absl::StatusOr<cloudprovider::Catalog> catalog = cloudprovider::Catalog::LoadEmbedded();
+  // The catalog of the controller's region gives the fallback prices and zones; a region the
+  // catalog lacks (GovCloud, China, a newer region) still runs on what EC2 and the Pricing API
+  // answer, with us-east-1's table as the fallback.
+  cloudprovider::CatalogOptions catalog_options;
+  catalog_options.resolve.region = p.region;
+  absl::StatusOr<cloudprovider::Catalog> catalog =
+      cloudprovider::Catalog::LoadEmbedded(catalog_options);
+  if (absl::IsNotFound(catalog.status())) catalog = cloudprovider::Catalog::LoadEmbedded();
   if (!catalog.ok()) return catalog.status();
   p.catalog = std::make_unique<cloudprovider::Catalog>(*std::move(catalog));
   p.instance_types = std::make_unique<InstanceTypeProvider>(
@@ -187,5 +194,6 @@ absl::Status AwsStack::CleanUpNodeClass(const api::EC2NodeClass& node_class) {
 }
 const std::string& AwsStack::region() const { return parts_->region; }
 const std::vector<std::string>& AwsStack::notes() const { return parts_->notes; }
+const cloudprovider::Catalog& AwsStack::catalog() const { return *parts_->catalog; }
 
 }  // namespace karpenter::aws

@@ -62,6 +62,8 @@ class AwsStack {
   // What was discovered or assumed while the stack was built, for the log (the endpoint from
   // DescribeCluster; the service CIDR assumed when DescribeCluster is not allowed).
   const std::vector<std::string>& notes() const;
+  // The embedded catalog of the region (us-east-1's when the catalog lacks the region).
+  const cloudprovider::Catalog& catalog() const;
 
  private:
   struct Parts;

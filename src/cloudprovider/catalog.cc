@@ -8,6 +8,7 @@
 #include "src/api/karpenter_labels.h"
 #include "src/cloudprovider/embedded_data.h"
 #include "src/cloudprovider/on_demand_prices.h"
+#include "src/cloudprovider/region_catalog.h"
 
 namespace karpenter::cloudprovider {
 namespace {
@@ -53,12 +54,44 @@ absl::StatusOr<Catalog> Catalog::Load(std::string_view instance_types_json,
                                       const CatalogOptions& options) {
   KP_ASSIGN_OR_RETURN(CatalogData data, ParseCatalogData(instance_types_json));
   KP_ASSIGN_OR_RETURN(OnDemandPriceTable table, OnDemandPriceTable::Parse(on_demand_prices));
+  std::map<std::string, double> prices = table.PricesFor(data.instance_types);
+  return Build(std::move(data), std::move(prices), options);
+}
+
+absl::StatusOr<Catalog> Catalog::LoadEmbedded(const CatalogOptions& options) {
+  const std::string region =
+      options.resolve.region.empty() ? std::string(kDefaultRegion) : options.resolve.region;
+  KP_ASSIGN_OR_RETURN(RegionOfferings offerings, ParseRegionOfferings(EmbeddedOfferings(), region));
+  KP_ASSIGN_OR_RETURN(CatalogData data, ParseCatalogData(EmbeddedInstanceTypesJson()));
+  KP_ASSIGN_OR_RETURN(OnDemandPriceTable table,
+                      OnDemandPriceTable::Parse(EmbeddedOnDemandPrices()));
+  // Priced over every type, not only the region's: a bare-metal size is priced from its family's
+  // reference size, which a region may not sell.
+  const std::map<std::string, double> us_east_1 = table.PricesFor(data.instance_types);
+  KP_ASSIGN_OR_RETURN(double factor, RegionPriceFactor(EmbeddedRegionPrices(), region, us_east_1));
+  std::vector<InstanceTypeInfo> offered;
+  std::map<std::string, double> prices;
+  for (InstanceTypeInfo& info : data.instance_types) {
+    auto zones = offerings.zones_by_type.find(info.name);
+    if (zones == offerings.zones_by_type.end()) continue;
+    info.zones = zones->second;
+    if (auto price = us_east_1.find(info.name); price != us_east_1.end()) {
+      prices.emplace(info.name, price->second * factor);
+    }
+    offered.push_back(std::move(info));
+  }
+  data.instance_types = std::move(offered);
+  data.region = region;
+  data.zones = std::move(offerings.zones);
+  return Build(std::move(data), std::move(prices), options);
+}
+
+absl::StatusOr<Catalog> Catalog::Build(CatalogData data, std::map<std::string, double> prices,
+                                       const CatalogOptions& options) {
   Catalog catalog;
   catalog.region_ = data.region;
   catalog.zones_ = std::move(data.zones);
-  for (auto& [name, price] : table.PricesFor(data.instance_types)) {
-    catalog.on_demand_prices_.emplace(name, price);
-  }
+  for (auto& [name, price] : prices) catalog.on_demand_prices_.emplace(name, price);
   ResolveOptions resolve = options.resolve;
   if (resolve.region.empty()) resolve.region = catalog.region_;
   catalog.types_.reserve(data.instance_types.size());
@@ -70,10 +103,6 @@ absl::StatusOr<Catalog> Catalog::Load(std::string_view instance_types_json,
   catalog.infos_ = std::move(data.instance_types);
   catalog.spot_prices_ = options.spot;
   return catalog;
-}
-
-absl::StatusOr<Catalog> Catalog::LoadEmbedded(const CatalogOptions& options) {
-  return Load(EmbeddedInstanceTypesJson(), EmbeddedOnDemandPrices(), options);
 }
 
 const InstanceType* Catalog::Find(std::string_view name) const {

@@ -18,7 +18,8 @@
 namespace karpenter::cloudprovider {
 
 struct CatalogOptions {
-  // How types resolve (AMI family, kubelet overrides, ...). An empty region means the catalog's.
+  // How types resolve (AMI family, kubelet overrides, ...). An empty region means the catalog's
+  // (for LoadEmbedded: kDefaultRegion, us-east-1).
   ResolveOptions resolve;
   SpotPriceModel spot = DefaultSpotPriceModel();
 };
@@ -29,7 +30,9 @@ class Catalog {
   static absl::StatusOr<Catalog> Load(std::string_view instance_types_json,
                                       std::string_view on_demand_prices,
                                       const CatalogOptions& options);
-  // From the copies compiled into the binary.
+  // From the copies compiled into the binary, for the region `options.resolve.region` (us-east-1
+  // when empty): the types and zones moto's data offers there, priced at the region's level.
+  // NotFound, listing the known regions, for a region the catalog does not have.
   static absl::StatusOr<Catalog> LoadEmbedded(const CatalogOptions& options);
   static absl::StatusOr<Catalog> LoadEmbedded() { return LoadEmbedded(CatalogOptions()); }
 
@@ -51,6 +54,10 @@ class Catalog {
   const SpotPriceModel& spot_prices() const { return spot_prices_; }
 
  private:
+  // `data` carries the region, its zones and each type's zones; `prices` the on-demand prices.
+  static absl::StatusOr<Catalog> Build(CatalogData data, std::map<std::string, double> prices,
+                                       const CatalogOptions& options);
+
   std::string region_;
   std::vector<std::string> zones_;
   std::vector<InstanceTypeInfo> infos_;  // parallel to types_

@@ -220,7 +220,8 @@ absl::StatusOr<CatalogData> ParseCatalogData(std::string_view json) {
   }
   FieldReader reader(root, "instance-type catalog");
   CatalogData data;
-  data.region = reader.String("region");
+  // Absent in the region-independent specs file; the region comes from the offerings then.
+  data.region = reader.String("region", /*required=*/false);
   data.source = reader.String("source", /*required=*/false);
   data.zones = reader.Strings("zones");
   std::sort(data.zones.begin(), data.zones.end());

@@ -141,7 +141,9 @@ std::optional<InstanceTypeView> ToInstanceTypeView(const cloudprovider::Instance
 }
 
 absl::StatusOr<const cloudprovider::Catalog*> CatalogCache::Get(
-    const cloudprovider::ResolveOptions& options) {
+    const cloudprovider::ResolveOptions& requested) {
+  cloudprovider::ResolveOptions options = requested;
+  if (options.region.empty()) options.region = region_;
   std::string key = CacheKey(options);
   auto it = catalogs_.find(key);
   if (it != catalogs_.end()) return it->second.get();

@@ -39,8 +39,11 @@ class CatalogCache {
  public:
   // Every catalog it loads prices spot offerings with `spot` (a snapshot or scenario may override
   // the default discounts and pin exact prices).
-  explicit CatalogCache(cloudprovider::SpotPriceModel spot = cloudprovider::DefaultSpotPriceModel())
-      : spot_(std::move(spot)) {}
+  // `region` picks the embedded catalog of that region (empty: us-east-1) for options that name
+  // none.
+  explicit CatalogCache(cloudprovider::SpotPriceModel spot = cloudprovider::DefaultSpotPriceModel(),
+                        std::string region = "")
+      : spot_(std::move(spot)), region_(std::move(region)) {}
 
   absl::StatusOr<const cloudprovider::Catalog*> Get(const cloudprovider::ResolveOptions& options);
 
@@ -52,6 +55,7 @@ class CatalogCache {
 
  private:
   cloudprovider::SpotPriceModel spot_;
+  std::string region_;
   std::map<std::string, std::unique_ptr<cloudprovider::Catalog>> catalogs_;
   std::map<std::string, SharedVector<InstanceTypeView>> views_;
 };

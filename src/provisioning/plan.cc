@@ -58,7 +58,7 @@ PlanResult PlanFromInput(const SnapshotSchedulerInput& input, const MillisClock&
 
 absl::StatusOr<PlanResult> Plan(const state::ClusterSnapshot& snapshot, const PlanOptions& options,
                                 const MillisClock& clock) {
-  CatalogCache catalogs(options.spot_prices);
+  CatalogCache catalogs(options.spot_prices, options.region);
   KP_ASSIGN_OR_RETURN(SnapshotSchedulerInput input,
                       BuildSchedulerInput(snapshot, options, catalogs));
   return PlanFromInput(input, clock);

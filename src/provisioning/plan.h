@@ -6,12 +6,14 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "karpenter/common/status.h"
 #include "src/api/json_writer.h"
 #include "src/provisioning/launch.h"
+#include "src/provisioning/plan_assumptions.h"
 #include "src/provisioning/snapshot_input.h"
 #include "src/provisioning/types.h"
 #include "src/state/snapshot.h"
@@ -42,6 +44,8 @@ struct PlanResult {
   std::vector<UnschedulablePod> unschedulable;      // by pod
   std::vector<std::string> warnings;                // sorted
   PlanSummary summary;
+  // What the host assumed (region, zones, prices, policies); set by `karpenter plan`.
+  std::optional<PlanAssumptions> assumptions;
 };
 
 // Milliseconds on some monotonic clock; the host supplies it so the engine never reads time.
@@ -66,7 +70,8 @@ double RoundPrice(double price);
 
 // A table for people: per NodeClaim its pool, launch, price and pods (at most
 // `max_pods_listed` names each), then pods placed on existing nodes, unschedulable pods with
-// their reasons, warnings, and a summary line.
+// their reasons, a summary line and the assumptions. Warnings are not repeated here: the host
+// prints them once, to stderr.
 std::string RenderPlanText(const PlanResult& plan, size_t max_pods_listed = 5);
 
 }  // namespace karpenter::provisioning

@@ -134,6 +134,8 @@ void WritePlanFields(api::JsonWriter& json, const PlanResult& plan) {
   }
   json.EndArray();
   WriteSummary(json, plan.summary);
+  WriteStrings(json, "warnings", plan.warnings);
+  if (plan.assumptions) WriteAssumptionsJson(json, *plan.assumptions);
 }
 
 std::string RenderPlanText(const PlanResult& plan, size_t max_pods_listed) {
@@ -157,13 +159,13 @@ std::string RenderPlanText(const PlanResult& plan, size_t max_pods_listed) {
   for (const UnschedulablePod& pod : plan.unschedulable) {
     out += fmt::format("  {}: {}\n", pod.pod, pod.reason);
   }
-  for (const std::string& warning : plan.warnings) out += "warning: " + warning + "\n";
   const PlanSummary& summary = plan.summary;
   out += fmt::format(
       "summary: {} pending pod(s), {} scheduled, {} unschedulable, {} new nodeclaim(s), "
       "${:.4f}/hour, solved in {} ms\n",
       summary.pending_pods, summary.scheduled_pods, plan.unschedulable.size(),
       summary.new_node_claims, RoundPrice(summary.price_per_hour), summary.solve_millis);
+  if (plan.assumptions) out += RenderAssumptionsText(*plan.assumptions);
   return out;
 }
 

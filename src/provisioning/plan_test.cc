@@ -18,6 +18,7 @@ using ::testing::HasSubstr;
 using testing::MakeNode;
 using testing::MakeNodePool;
 using testing::MakePod;
+using ::testing::Not;
 
 // A pool limited to t.small in zone A: one exact, predictable claim.
 SnapshotSchedulerInput SmallInput() {
@@ -47,7 +48,33 @@ TEST(PlanFromInput, EncodesTheDesignShapeExactly) {
             R"("unschedulable":[{"pod":"default/ignored","reason":"it has a restricted label"},)"
             R"({"pod":"default/quoted","reason":"label \"x\" is restricted"}],)"
             R"("summary":{"pendingPods":3,"scheduledPods":1,"newNodeClaims":1,)"
-            R"("pricePerHour":0.003,"solveMillis":0}})");
+            R"("pricePerHour":0.003,"solveMillis":0},"warnings":[]})");
+}
+
+TEST(PlanFromInput, WarningsAndAssumptionsFollowTheSummary) {
+  SnapshotSchedulerInput input = SmallInput();
+  input.warnings = {"nodepool \"x\" is not ready"};
+  PlanResult plan = PlanFromInput(input);
+  plan.assumptions = PlanAssumptions{.region = "eu-west-1",
+                                     .region_source = "--region",
+                                     .zones = {"eu-west-1a"},
+                                     .zones_source = "EC2NodeClass status.subnets",
+                                     .on_demand_prices = "table",
+                                     .spot_prices = "model",
+                                     .policies = {{"packing", "upstream"}}};
+  EXPECT_THAT(EncodePlanJson(plan),
+              HasSubstr(R"("solveMillis":0},"warnings":["nodepool \"x\" is not ready"],)"
+                        R"("assumptions":{"region":"eu-west-1","regionSource":"--region",)"
+                        R"("regionAssumed":false,"zones":["eu-west-1a"],)"
+                        R"("zonesSource":"EC2NodeClass status.subnets","onDemandPrices":"table",)"
+                        R"("spotPrices":"model","policies":{"packing":"upstream"}}})"));
+  const std::string text = RenderPlanText(plan);
+  // Warnings go to stderr, once, from the host; the text names the assumptions.
+  EXPECT_THAT(text, Not(HasSubstr("not ready")));
+  EXPECT_THAT(text, HasSubstr("assumed region: eu-west-1 (--region)\n"));
+  EXPECT_THAT(text, HasSubstr("assumed zones: eu-west-1a (EC2NodeClass status.subnets)\n"));
+  EXPECT_THAT(text, HasSubstr("prices: on-demand from the table; spot model\n"));
+  EXPECT_THAT(text, HasSubstr("policies: packing=upstream\n"));
 }
 
 TEST(WriteNodeClaimJson, AReservedLaunchAddsItsReservationLabels) {

@@ -57,6 +57,8 @@ struct PlanOptions {
   // When the plan is evaluated: decides whether a time-limited `karpenter.sh/do-not-disrupt`
   // still pins a pod to its deleting node.
   api::Time now;
+  // The region whose embedded catalog prices and places NodeClaims; empty: us-east-1.
+  std::string region;
   // How spot offerings are priced (DescribeSpotPriceHistory is not asked).
   cloudprovider::SpotPriceModel spot_prices = cloudprovider::DefaultSpotPriceModel();
   // Not owned; null: every node's bound pods are summed.

@@ -1,11 +1,12 @@
 // kp_catalog_gen: turns the EC2 instance-type data that ships inside the moto Python package
 // (DescribeInstanceTypes and DescribeInstanceTypeOfferings answers, already decompressed) into the
-// compact catalog committed as data/catalog/instance-types.json. Run by hand through
-// tools/gen_catalog.sh; the product only reads the committed output.
+// compact catalog committed as data/catalog/instance-types.json (the specs, which do not vary by
+// region) and data/catalog/offerings.txt (per region, which zones offer which type). Run by hand
+// through tools/gen_catalog.sh; the product only reads the committed output.
 //
 // Only types Karpenter would list are kept: HVM virtualization, an x86_64 or arm64 architecture,
-// and at least one availability zone of the region that offers them. Each kept type becomes one
-// line holding only the facts the catalog needs (docs/catalog.md describes every field).
+// and at least one availability zone of some given region that offers them. Each kept type becomes
+// one line holding only the facts the catalog needs (docs/catalog.md describes every field).
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -90,17 +91,54 @@ absl::StatusOr<Json> ReadJson(const std::string& path) {
   return parsed;
 }
 
-// type name -> zones of the region offering it, from the availability-zone offerings list.
-absl::StatusOr<std::map<std::string, std::set<std::string>>> ZonesByType(const Json& offerings) {
+using ZonesByType = std::map<std::string, std::set<std::string>>;
+
+// The region of an availability zone: its name without the trailing zone letter(s)
+// ("us-east-1a" -> "us-east-1").
+std::string RegionOfZone(const std::string& zone) {
+  size_t end = zone.size();
+  while (end > 0 && zone[end - 1] >= 'a' && zone[end - 1] <= 'z') --end;
+  return zone.substr(0, end);
+}
+
+// region -> type name -> zones offering it, from availability-zone offerings lists.
+absl::Status AddOfferings(const Json& offerings, std::map<std::string, ZonesByType>& by_region) {
   if (!offerings.is_array()) return absl::InvalidArgumentError("offerings: expected an array");
-  std::map<std::string, std::set<std::string>> zones;
   for (const Json& row : offerings) {
     std::optional<std::string> type = String(row, "InstanceType");
     std::optional<std::string> zone = String(row, "Location");
     if (!type || !zone) return absl::InvalidArgumentError("offerings: row without type/location");
-    zones[*type].insert(*zone);
+    by_region[RegionOfZone(*zone)][*type].insert(*zone);
   }
-  return zones;
+  return absl::OkStatus();
+}
+
+// One region of data/catalog/offerings.txt: "region <name> <zone suffixes>", then one line per
+// distinct zone set, "<suffixes> <family>.<size>[,<size>...] ...", listing the kept types offered
+// in exactly those zones with each family written once.
+std::string OfferingsText(const std::string& region, const ZonesByType& zones_by_type,
+                          const std::set<std::string>& kept) {
+  std::set<std::string> suffixes;
+  std::map<std::string, std::map<std::string, std::vector<std::string>>> groups;
+  for (const auto& [type, zones] : zones_by_type) {
+    if (kept.count(type) == 0) continue;
+    std::string key;
+    for (const std::string& zone : zones) {
+      key += zone.substr(region.size());
+      suffixes.insert(zone.substr(region.size()));
+    }
+    size_t dot = type.find('.');
+    groups[key][type.substr(0, dot)].push_back(type.substr(dot + 1));
+  }
+  std::string out = absl::StrCat("region ", region, " ", absl::StrJoin(suffixes, " "), "\n");
+  for (const auto& [key, families] : groups) {
+    out += key;
+    for (const auto& [family, sizes] : families) {
+      absl::StrAppend(&out, " ", family, ".", absl::StrJoin(sizes, ","));
+    }
+    out += "\n";
+  }
+  return out;
 }
 
 bool KarpenterWouldList(const Json& info) {
@@ -198,8 +236,7 @@ void AddStorageAndNetwork(const Json& info, OrderedJson& out) {
   }
 }
 
-absl::StatusOr<OrderedJson> Convert(const std::string& name, const Json& info,
-                                    const std::set<std::string>& zones) {
+absl::StatusOr<OrderedJson> Convert(const std::string& name, const Json& info) {
   const Json& network = Child(info, "NetworkInfo");
   const Json& processor = Child(info, "ProcessorInfo");
   std::optional<int64_t> vcpus = Int(Child(info, "VCpuInfo"), "DefaultVCpus");
@@ -231,7 +268,6 @@ absl::StatusOr<OrderedJson> Convert(const std::string& name, const Json& info,
     if (usage_class == "on-demand" || usage_class == "spot") usage.push_back(usage_class);
   }
   out["usage"] = usage;
-  out["zones"] = OrderedJson(std::vector<std::string>(zones.begin(), zones.end()));
   return out;
 }
 
@@ -239,32 +275,50 @@ std::string Dump(const OrderedJson& value) {
   return value.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
 }
 
-absl::Status Generate(const std::string& types_path, const std::string& offerings_path,
-                      const std::string& region, const std::string& source,
-                      const std::string& out_path) {
+absl::Status WriteFile(const std::string& path, const std::string& content) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return absl::PermissionDeniedError(absl::StrCat("cannot write ", path));
+  out << content;
+  if (!out) return absl::DataLossError(absl::StrCat("short write to ", path));
+  return absl::OkStatus();
+}
+
+absl::Status Generate(const std::string& types_path,
+                      const std::vector<std::string>& offerings_paths, const std::string& source,
+                      const std::string& out_path, const std::string& offerings_out_path) {
   KP_ASSIGN_OR_RETURN(Json types, ReadJson(types_path));
-  KP_ASSIGN_OR_RETURN(Json offerings, ReadJson(offerings_path));
   if (!types.is_object()) return absl::InvalidArgumentError("instance types: expected an object");
-  KP_ASSIGN_OR_RETURN(auto zones_by_type, ZonesByType(offerings));
+  std::map<std::string, ZonesByType> by_region;
+  for (const std::string& path : offerings_paths) {
+    KP_ASSIGN_OR_RETURN(Json offerings, ReadJson(path));
+    KP_RETURN_IF_ERROR(AddOfferings(offerings, by_region));
+  }
+  std::set<std::string> offered;
+  for (const auto& [region, zones_by_type] : by_region) {
+    for (const auto& [type, zones] : zones_by_type) offered.insert(type);
+  }
 
   std::vector<std::string> lines;
-  std::set<std::string> region_zones;
+  std::set<std::string> kept;
   for (const auto& [name, info] : types.items()) {  // nlohmann objects iterate in key order
-    auto zones = zones_by_type.find(name);
-    if (zones == zones_by_type.end() || !KarpenterWouldList(info)) continue;
-    KP_ASSIGN_OR_RETURN(OrderedJson entry, Convert(name, info, zones->second));
+    if (offered.count(name) == 0 || !KarpenterWouldList(info)) continue;
+    KP_ASSIGN_OR_RETURN(OrderedJson entry, Convert(name, info));
     lines.push_back(Dump(entry));
-    region_zones.insert(zones->second.begin(), zones->second.end());
+    kept.insert(name);
   }
-  OrderedJson zone_list(std::vector<std::string>(region_zones.begin(), region_zones.end()));
-  std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
-  if (!out) return absl::PermissionDeniedError(absl::StrCat("cannot write ", out_path));
-  out << "{\"region\":" << Dump(region) << ",\"source\":" << Dump(source)
-      << ",\"zones\":" << Dump(zone_list) << ",\n\"instanceTypes\":[\n"
-      << absl::StrJoin(lines, ",\n") << "\n]}\n";
-  if (!out) return absl::DataLossError(absl::StrCat("short write to ", out_path));
-  std::cerr << "kp_catalog_gen: " << lines.size() << " instance types in " << region_zones.size()
-            << " zones -> " << out_path << "\n";
+  KP_RETURN_IF_ERROR(
+      WriteFile(out_path, absl::StrCat("{\"source\":", Dump(source), ",\n\"instanceTypes\":[\n",
+                                       absl::StrJoin(lines, ",\n"), "\n]}\n")));
+  std::string offerings_text =
+      absl::StrCat("# Generated by tools/gen_catalog.sh from ", source,
+                   " (DescribeInstanceTypeOfferings per availability zone). Do not edit.\n"
+                   "# docs/catalog.md describes the format.\n");
+  for (const auto& [region, zones_by_type] : by_region) {
+    offerings_text += OfferingsText(region, zones_by_type, kept);
+  }
+  KP_RETURN_IF_ERROR(WriteFile(offerings_out_path, offerings_text));
+  std::cerr << "kp_catalog_gen: " << lines.size() << " instance types in " << by_region.size()
+            << " regions -> " << out_path << ", " << offerings_out_path << "\n";
   return absl::OkStatus();
 }
 
@@ -273,17 +327,20 @@ absl::Status Generate(const std::string& types_path, const std::string& offering
 
 int main(int argc, char** argv) {
   CLI::App app{"Generate the embedded instance-type catalog from moto's EC2 data"};
-  std::string types_path, offerings_path, out_path, region = "us-east-1", source = "moto";
+  std::string types_path, out_path, offerings_out_path, source = "moto";
+  std::vector<std::string> offerings_paths;
   app.add_option("--instance-types", types_path, "instance_types.json (decompressed)")->required();
-  app.add_option("--offerings", offerings_path,
-                 "instance_type_offerings/availability-zone/<region>.json (decompressed)")
+  app.add_option("--offerings", offerings_paths,
+                 "instance_type_offerings/availability-zone/<region>.json (decompressed; one per "
+                 "region, repeatable)")
       ->required();
-  app.add_option("--out", out_path, "catalog JSON to write")->required();
-  app.add_option("--region", region, "region the offerings describe");
+  app.add_option("--out", out_path, "instance-type specs JSON to write")->required();
+  app.add_option("--offerings-out", offerings_out_path, "per-region offerings text to write")
+      ->required();
   app.add_option("--source", source, "provenance recorded in the output");
   CLI11_PARSE(app, argc, argv);
   absl::Status status =
-      karpenter::tools::Generate(types_path, offerings_path, region, source, out_path);
+      karpenter::tools::Generate(types_path, offerings_paths, source, out_path, offerings_out_path);
   if (!status.ok()) {
     std::cerr << "kp_catalog_gen: " << status << "\n";
     return 1;
