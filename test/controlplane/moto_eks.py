@@ -40,7 +40,7 @@ def seed_eks_ami_parameters(versions):
                           last_modified_date=0, version=1, data_type="text"))
 
 
-def seed_account(url, cluster, instance_profile, queue):
+def seed_account(url, cluster, node_role, queue):
     session = boto3.Session(aws_access_key_id="testing", aws_secret_access_key="testing",
                             region_name=REGION)
     ec2 = session.client("ec2", endpoint_url=url)
@@ -53,8 +53,11 @@ def seed_account(url, cluster, instance_profile, queue):
     ec2.create_security_group(
         GroupName=f"{cluster}-node", Description="nodes", VpcId=vpc,
         TagSpecifications=[{"ResourceType": "security-group", "Tags": discovery}])
-    session.client("iam", endpoint_url=url).create_instance_profile(
-        InstanceProfileName=instance_profile)
+    # The node role the article's EC2NodeClass names; the controller makes its instance profile.
+    session.client("iam", endpoint_url=url).create_role(
+        RoleName=node_role,
+        AssumeRolePolicyDocument='{"Version":"2012-10-17","Statement":[{"Effect":"Allow",'
+        '"Principal":{"Service":"ec2.amazonaws.com"},"Action":"sts:AssumeRole"}]}')
     if queue:
         session.client("sqs", endpoint_url=url).create_queue(QueueName=queue)
 
@@ -63,7 +66,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--cluster", required=True)
-    parser.add_argument("--instance-profile", required=True)
+    parser.add_argument("--node-role", required=True)
     parser.add_argument("--queue", default="")
     parser.add_argument("--kubernetes-version", action="append", default=[])
     args = parser.parse_args()
@@ -71,7 +74,7 @@ def main():
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=args.port, verbose=False)
     server.start()
     port = server.get_host_and_port()[1]
-    seed_account(f"http://127.0.0.1:{port}", args.cluster, args.instance_profile, args.queue)
+    seed_account(f"http://127.0.0.1:{port}", args.cluster, args.node_role, args.queue)
     print(f"moto ready on {port}", flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
