@@ -249,13 +249,11 @@ legacy_pods_running() {
 
 start_controller() {
   step "karpenter controller starts, holds the leader Lease and is ready"
-  local endpoint
-  # shellcheck disable=SC1091  # written by start
-  endpoint="$(source "${DIR}/env" && printf '%s' "${KP_APISERVER_URL}")"
   (
     cd "${WORK}"
+    # No CLUSTER_ENDPOINT, as the article's Helm install leaves it: the controller asks EKS
+    # DescribeCluster (moto_eks.py made the cluster) for it and for the service CIDR.
     exec env CLUSTER_NAME="${CLUSTER}" \
-      CLUSTER_ENDPOINT="${endpoint}" \
       KUBECONFIG="${DIR}/kubeconfig" AWS_REGION=us-east-1 AWS_ENDPOINT_URL="${AWS_URL}" \
       AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing INTERRUPTION_QUEUE="${QUEUE}" \
       LEADER_ELECTION_NAMESPACE=karpenter METRICS_PORT=0 HEALTH_PROBE_PORT=0 \
@@ -410,6 +408,12 @@ deploy_workload() {
 Karpenter nodes; every NodeClaim Launched, Registered, Initialized"
   check_instances_owned
   pass "every NodeClaim's instance runs in moto with the 5 ownership tags"
+  # The nodes join with the cluster's own service CIDR (cluster DNS), from DescribeCluster.
+  python3 "${HERE}/e2e_aws.py" "${AWS_URL}" user-data >"${WORK}/user-data.txt" ||
+    fail "cannot read the launch templates' user data"
+  grep -q '^    cidr: 172.20.0.0/16$' "${WORK}/user-data.txt" ||
+    fail "node user data lacks the cluster's service CIDR 172.20.0.0/16: $(head -c 600 "${WORK}/user-data.txt")"
+  pass "node user data carries the service CIDR DescribeCluster answered"
   [[ -z "$(k get nodes -l karpenter.sh/nodepool=default \
     -o jsonpath='{.items[*].spec.taints[?(@.key=="karpenter.sh/unregistered")].key}')" ]] ||
     fail "a registered Node kept the karpenter.sh/unregistered taint"
@@ -552,6 +556,8 @@ want = {"starting manager", "starting controllers", "launched nodeclaim", "regis
         "initialized nodeclaim", "tainted node", "deleted node", "deleted nodeclaim",
         "disrupting node(s)"}
 assert want <= messages, f"missing {sorted(want - messages)} in {sorted(messages)}"
+assert any(m.startswith("discovered cluster endpoint https://") for m in messages), \
+    f"the endpoint was not discovered through DescribeCluster: {sorted(messages)}"
 launched = [e for e in entries if e["message"] == "launched nodeclaim"]
 for entry in launched:
     assert entry["NodeClaim"]["name"].startswith("default-"), entry

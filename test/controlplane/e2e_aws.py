@@ -3,10 +3,13 @@
 
   e2e_aws.py ENDPOINT instances
       one line per instance: ID STATE LIFECYCLE TYPE ZONE TAGS (TAGS as key=value,...; sorted)
+  e2e_aws.py ENDPOINT user-data
+      the user data of every launch template's latest version, decoded, one template after another
   e2e_aws.py ENDPOINT interrupt QUEUE INSTANCE-ID...
       sends one EC2 Spot Instance Interruption Warning per instance to the SQS queue QUEUE, as
       EventBridge's rule would forward it
 """
+import base64
 import datetime
 import json
 import sys
@@ -32,6 +35,16 @@ def instances(endpoint):
                 print(instance["InstanceId"], instance["State"]["Name"],
                       instance.get("InstanceLifecycle", "on-demand"), instance["InstanceType"],
                       instance["Placement"]["AvailabilityZone"], tags or "-")
+
+
+def user_data(endpoint):
+    ec2 = client(endpoint, "ec2")
+    for template in ec2.describe_launch_templates()["LaunchTemplates"]:
+        versions = ec2.describe_launch_template_versions(
+            LaunchTemplateId=template["LaunchTemplateId"], Versions=["$Latest"])
+        for version in versions["LaunchTemplateVersions"]:
+            encoded = version["LaunchTemplateData"].get("UserData", "")
+            print(base64.b64decode(encoded).decode("utf-8", "replace"))
 
 
 def interrupt(endpoint, queue, instance_ids):
@@ -61,6 +74,8 @@ def interrupt(endpoint, queue, instance_ids):
 def main(argv):
     if len(argv) >= 3 and argv[2] == "instances":
         instances(argv[1])
+    elif len(argv) >= 3 and argv[2] == "user-data":
+        user_data(argv[1])
     elif len(argv) >= 5 and argv[2] == "interrupt":
         interrupt(argv[1], argv[3], argv[4:])
     else:

@@ -40,6 +40,9 @@ def seed_eks_ami_parameters(versions):
                           last_modified_date=0, version=1, data_type="text"))
 
 
+SERVICE_CIDR = "172.20.0.0/16"
+
+
 def seed_account(url, cluster, node_role, queue):
     session = boto3.Session(aws_access_key_id="testing", aws_secret_access_key="testing",
                             region_name=REGION)
@@ -50,6 +53,14 @@ def seed_account(url, cluster, node_role, queue):
         ec2.create_subnet(
             VpcId=vpc, CidrBlock=f"10.0.{index * 32}.0/19", AvailabilityZone=zone,
             TagSpecifications=[{"ResourceType": "subnet", "Tags": discovery}])
+    subnets = [subnet["SubnetId"] for subnet in ec2.describe_subnets(
+        Filters=[{"Name": "vpc-id", "Values": [vpc]}])["Subnets"]]
+    # The EKS cluster the controller describes at start: its endpoint (the test sets no
+    # CLUSTER_ENDPOINT) and its service CIDR, which node user data carries.
+    session.client("eks", endpoint_url=url).create_cluster(
+        name=cluster, roleArn="arn:aws:iam::123456789012:role/eks-cluster",
+        resourcesVpcConfig={"subnetIds": subnets},
+        kubernetesNetworkConfig={"serviceIpv4Cidr": SERVICE_CIDR})
     ec2.create_security_group(
         GroupName=f"{cluster}-node", Description="nodes", VpcId=vpc,
         TagSpecifications=[{"ResourceType": "security-group", "Tags": discovery}])
