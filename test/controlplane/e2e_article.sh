@@ -24,6 +24,8 @@
 #
 # Exits non-zero on the first failed check. Timeouts bound waits; nothing asserts a timing.
 set -euo pipefail
+# shellcheck source=../lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/checks.sh"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 readonly ROOT
@@ -38,7 +40,6 @@ readonly LEGACY="eks.amazonaws.com/nodegroup=legacy-workload-group"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/kp-e2e-article.XXXXXX")"
 readonly WORK
 readonly DIR="${WORK}/cluster"
-PASSED=0
 KUBECTL=""
 AWS_URL=""
 MOTO_PID=""
@@ -76,15 +77,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-step() { printf '\n--> %s\n' "$*"; }
 
-pass() {
-  PASSED=$((PASSED + 1))
-  printf '  ok: %s\n' "$*"
-}
 
-fail() {
-  printf '  FAILED: %s\n' "$*" >&2
+on_failure() {
   printf '  (logs kept in %s: controller.log, agent.log, moto.log, events.txt, cluster/logs/)\n' \
     "${WORK}" >&2
   if [[ -n "${KUBECTL}" ]]; then
@@ -93,25 +88,12 @@ fail() {
   fi
   tail -n 20 "${WORK}/controller.log" >&2 || true
   trap 'KP_E2E_KEEP=1 cleanup >/dev/null' EXIT
-  exit 1
 }
 
 k() { "${KUBECTL}" --kubeconfig "${DIR}/kubeconfig" "$@"; }
 aws() { python3 "${HERE}/e2e_aws.py" "${AWS_URL}" "$@"; }
 
 # Polls COMMAND until it prints EXPECTED, for at most SECONDS.
-wait_until() {
-  local seconds="$1" expected="$2"
-  shift 2
-  local deadline=$((SECONDS + seconds)) got=""
-  while ((SECONDS < deadline)); do
-    got="$("$@" 2>/dev/null || true)"
-    [[ "${got}" == "${expected}" ]] && return 0
-    sleep 1
-  done
-  printf '  waited %ss for "%s", last saw "%s"\n' "${seconds}" "${expected}" "${got}" >&2
-  return 1
-}
 
 # "<Running on Karpenter Nodes> <other>" for the pods labelled app=APP.
 pods_on_karpenter() {

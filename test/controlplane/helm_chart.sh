@@ -30,6 +30,8 @@
 # build/asan/cmd/karpenter/karpenter), KP_CACHE_DIR, KP_HELM_CHART_KEEP=1 keeps the work folder.
 # Timeouts here bound waits; nothing asserts a timing.
 set -euo pipefail
+# shellcheck source=../lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/checks.sh"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 readonly ROOT
@@ -49,7 +51,6 @@ readonly NAMESPACE="karpenter"
 readonly REQUIRED_SETTINGS=(--set settings.clusterName=demo
   --set settings.clusterEndpoint=https://demo.example.com)
 REGEN=0
-PASSED=0
 WORK=""
 DIR=""
 KUBECTL=""
@@ -57,17 +58,8 @@ HELM=""
 MOTO_PID=""
 CONTROLLER_PID=""
 
-step() { printf '\n--> %s\n' "$*"; }
 
-pass() {
-  PASSED=$((PASSED + 1))
-  printf '  ok: %s\n' "$*"
-}
 
-fail() {
-  printf '  FAILED: %s\n' "$*" >&2
-  exit 1
-}
 
 cleanup() {
   if [[ -n "${CONTROLLER_PID}" ]]; then kill "${CONTROLLER_PID}" 2>/dev/null || true; fi

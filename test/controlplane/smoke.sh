@@ -8,6 +8,8 @@
 #   5. stop (twice) leaves no process of the control plane running.
 # Exits non-zero on the first failed check. Timeouts here bound waits; nothing asserts a timing.
 set -euo pipefail
+# shellcheck source=../lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/checks.sh"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 readonly ROOT
@@ -17,7 +19,6 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/kp-controlplane-smoke.XXXXXX")"
 readonly WORK
 readonly DIR="${WORK}/cluster"
 readonly ANNOTATION_KEY="kwok.x-k8s.io/node"
-PASSED=0
 KUBECTL=""  # the kubectl `build` made, from DIR/env
 
 cleanup() {
@@ -27,20 +28,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-step() { printf '\n--> %s\n' "$*"; }
 
-pass() {
-  PASSED=$((PASSED + 1))
-  printf '  ok: %s\n' "$*"
-}
 
-fail() {
-  printf '  FAILED: %s\n' "$*" >&2
+on_failure() {
   if [[ -d "${DIR}/logs" ]]; then
     printf '  (control plane logs in %s/logs; kept: the work folder is not removed)\n' "${DIR}" >&2
     trap '"${CP}" stop "${DIR}" >/dev/null 2>&1 || true' EXIT
   fi
-  exit 1
 }
 
 k() { "${KUBECTL}" --kubeconfig "${DIR}/kubeconfig" "$@"; }
@@ -53,18 +47,6 @@ processes_of() {
 }
 
 # Polls COMMAND until it prints EXPECTED, for at most SECONDS.
-wait_until() {
-  local seconds="$1" expected="$2"
-  shift 2
-  local deadline=$((SECONDS + seconds)) got=""
-  while ((SECONDS < deadline)); do
-    got="$("$@" 2>/dev/null || true)"
-    [[ "${got}" == "${expected}" ]] && return 0
-    sleep 1
-  done
-  printf '  waited %ss for "%s", last saw "%s"\n' "${seconds}" "${expected}" "${got}" >&2
-  return 1
-}
 
 check_failed_start_cleans_up() {
   step "a start whose kube-apiserver exits fails and stops etcd"

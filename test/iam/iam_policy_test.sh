@@ -10,6 +10,8 @@
 # The recording check runs on real traffic in test/controlplane/helm_chart.sh (the controller
 # against moto).
 set -euo pipefail
+# shellcheck source=../lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/checks.sh"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 readonly ROOT
@@ -18,17 +20,8 @@ readonly POLICY="${ROOT}/docs/iam/controller-policy.json"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/kp-iam-policy.XXXXXX")"
 readonly WORK
 trap 'rm -rf "${WORK}"' EXIT
-PASSED=0
 
-pass() {
-  PASSED=$((PASSED + 1))
-  printf '  ok: %s\n' "$*"
-}
 
-fail() {
-  printf '  FAILED: %s\n' "$*" >&2
-  exit 1
-}
 
 # One moto recorder line: METHOD URL AUTH-SERVICE TARGET BODY (an empty service: unsigned).
 record() {

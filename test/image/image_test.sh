@@ -12,23 +12,16 @@
 # Skips (exit 0) when umoci or skopeo is missing. Environment: KP_KARPENTER (default
 # build/asan/cmd/karpenter/karpenter), KP_IMAGE_TEST_KEEP=1 keeps the work folder.
 set -euo pipefail
+# shellcheck source=../lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/checks.sh"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 readonly ROOT
 readonly KARPENTER="${KP_KARPENTER:-${ROOT}/build/asan/cmd/karpenter/karpenter}"
 readonly TAG="test"
-PASSED=0
 WORK=""
 
-pass() {
-  PASSED=$((PASSED + 1))
-  printf '  ok: %s\n' "$*"
-}
 
-fail() {
-  printf '  FAILED: %s\n' "$*" >&2
-  exit 1
-}
 
 cleanup() {
   if [[ -z "${WORK}" ]]; then return; fi
