@@ -70,6 +70,7 @@ Manager::Manager(ManagerSeams seams, ManagerOptions options)
       hash_(controllers::NodePoolSeams{seams.clock, seams.reader, seams.writer}),
       counter_(controllers::NodePoolSeams{seams.clock, seams.reader, seams.writer}),
       pod_events_(controllers::PodEventSeams{seams.clock, seams.reader, seams.writer}),
+      state_metrics_(seams.clock, seams.reader, seams.metrics),
       interruption_(unavailable_, seams.metrics, InterruptionHooksOverApi()) {
   if (seams.resolve_node_class) {
     node_classes_ = std::make_unique<controllers::NodeClassStatusController>(
@@ -93,6 +94,7 @@ void Manager::Start() {
   hash_.Start();
   counter_.Start();
   pod_events_.Start();
+  state_metrics_.Start();
   if (node_classes_) node_classes_->Start();
   if (node_class_termination_) node_class_termination_->Start();
   if (seams_.interruption_queue != nullptr) {

@@ -3,8 +3,9 @@
 // reconcilers assembled over the seams, configured from the settings: provisioning,
 // NodeClaim lifecycle, node termination and eviction, disruption, expiration, garbage
 // collection of NodeClaims and of instances, consistency, NodePool readiness, hash and counter, pod
-// events and, with a queue, interruption. Events go through upstream's de-duplication. Nothing here
-// knows whether the seams are a real cluster and AWS, or fakes.
+// events, the node/pod/NodePool state metrics and, with a queue, interruption. Events go through
+// upstream's de-duplication. Nothing here knows whether the seams are a real cluster and AWS, or
+// fakes.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +37,7 @@
 #include "src/controllers/nodepool_status.h"
 #include "src/controllers/pod_events.h"
 #include "src/controllers/provisioner.h"
+#include "src/controllers/state_metrics.h"
 #include "src/settings/settings.h"
 
 namespace karpenter::manager {
@@ -121,6 +123,7 @@ class Manager {
   controllers::NodePoolHashController hash_;
   controllers::NodePoolCounter counter_;
   controllers::PodEvents pod_events_;
+  controllers::StateMetrics state_metrics_;
   controllers::InterruptionController interruption_;
   std::unique_ptr<controllers::SingletonLoop> interruption_loop_;
   std::unique_ptr<controllers::NodeClassStatusController> node_classes_;
