@@ -21,8 +21,6 @@ void KeyedController::ScheduleDrain() {
   clock_.After(0, [this] { Drain(); });
 }
 
-// Processes every key ready now, one after the other: what a worker does while its queue has
-// items. Keys requeued with a delay come back through the queue's timers.
 namespace {
 
 ReconcileErrorHandler& Handler() {
@@ -30,20 +28,49 @@ ReconcileErrorHandler& Handler() {
   return handler;
 }
 
+ReconcileObserver& Observer() {
+  static ReconcileObserver observer;
+  return observer;
+}
+
+// Calls `reconcile` and tells the observer how it went and how long it took.
+template <class Reconcile>
+auto Observed(const std::string& controller, const Clock& clock, Reconcile&& reconcile) {
+  const api::Time start = clock.Now();
+  absl::StatusOr<ReconcileResult> result = reconcile();
+  if (Observer()) {
+    std::string_view outcome = "success";
+    if (!result.ok()) {
+      outcome = "error";
+    } else if (result->requeue_after_millis && *result->requeue_after_millis > 0) {
+      outcome = "requeue_after";
+    } else if (result->requeue) {
+      outcome = "requeue";
+    }
+    Observer()(controller, outcome, static_cast<double>((clock.Now() - start).Nanos()) / 1e9);
+  }
+  return result;
+}
+
 }  // namespace
 
 void SetReconcileErrorHandler(ReconcileErrorHandler handler) { Handler() = std::move(handler); }
+
+void SetReconcileObserver(ReconcileObserver observer) { Observer() = std::move(observer); }
 
 void ReportReconcileError(const std::string& controller, const std::string& key,
                           const absl::Status& error) {
   if (Handler()) Handler()(controller, key, error);
 }
 
+// Processes every key ready now, one after the other: what a worker does while its queue has
+// items. Keys requeued with a delay come back through the queue's timers.
 void KeyedController::Drain() {
   drain_scheduled_ = false;
   while (std::optional<std::string> key = queue_.Get()) {
     ++reconciles_;
-    absl::StatusOr<ReconcileResult> result = reconcile_(*key);
+    absl::StatusOr<ReconcileResult> result =
+        Observed(name_, clock_, [&] { return reconcile_(*key); });
     if (!result.ok()) {
       ++errors_;
       ReportReconcileError(name_, *key, result.status());
@@ -75,7 +102,7 @@ void SingletonLoop::Start(int64_t delay_millis) {
 void SingletonLoop::Run() {
   if (stopped_) return;
   ++reconciles_;
-  absl::StatusOr<ReconcileResult> result = reconcile_();
+  absl::StatusOr<ReconcileResult> result = Observed(name_, clock_, [&] { return reconcile_(); });
   int64_t delay = 0;
   if (!result.ok()) {
     ++errors_;

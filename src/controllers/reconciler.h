@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "karpenter/clock.h"
 #include "karpenter/common/status.h"
@@ -32,6 +33,14 @@ using ReconcileErrorHandler =
 void SetReconcileErrorHandler(ReconcileErrorHandler handler);
 void ReportReconcileError(const std::string& controller, const std::string& key,
                           const absl::Status& error);
+
+// Every reconcile's outcome, as controller-runtime counts them: `result` is "success", "error",
+// "requeue" or "requeue_after", `seconds` the time it took on the Clock. The controller host
+// turns them into controller_runtime_reconcile_* metrics; none by default. Set before the
+// controllers run; called on their thread.
+using ReconcileObserver =
+    std::function<void(const std::string& controller, std::string_view result, double seconds)>;
+void SetReconcileObserver(ReconcileObserver observer);
 
 class KeyedController {
  public:

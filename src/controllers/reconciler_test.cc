@@ -55,6 +55,51 @@ TEST(KeyedController, ErrorsReachTheHostsHandler) {
   loop.Stop();
 }
 
+// A clock whose wall time a reconcile can move without running timers, as real work takes time.
+class SlowWorkClock : public fakes::FakeClock {
+ public:
+  api::Time Now() const override {
+    return FakeClock::Now() + api::Duration::FromMillis(worked_millis);
+  }
+  int64_t worked_millis = 0;
+};
+
+TEST(KeyedController, EveryOutcomeReachesTheObserverWithItsDuration) {
+  SlowWorkClock clock;
+  std::vector<std::string> outcomes;
+  double seconds = 0;
+  SetReconcileObserver([&](const std::string& controller, std::string_view result, double took) {
+    outcomes.push_back(controller + " " + std::string(result));
+    seconds += took;
+  });
+  int call = 0;
+  KeyedController controller("metrics.pod", clock, [&](const std::string&) {
+    switch (call++) {
+      case 0:
+        return absl::StatusOr<ReconcileResult>(absl::AbortedError("conflict"));
+      case 1:
+        return absl::StatusOr<ReconcileResult>(ReconcileResult{.requeue = true});
+      case 2:
+        return absl::StatusOr<ReconcileResult>(ReconcileResult{.requeue_after_millis = 10});
+      default:
+        return absl::StatusOr<ReconcileResult>(ReconcileResult{});
+    }
+  });
+  SingletonLoop loop("metrics.node", clock, [&clock] {
+    clock.worked_millis += 250;
+    return absl::StatusOr<ReconcileResult>(ReconcileResult{.requeue_after_millis = 60'000});
+  });
+  controller.Enqueue("default/a");
+  loop.Start();
+  clock.Advance(1000);
+  SetReconcileObserver(nullptr);
+  loop.Stop();
+  EXPECT_EQ(outcomes, (std::vector<std::string>{"metrics.pod error", "metrics.node requeue_after",
+                                                "metrics.pod requeue", "metrics.pod requeue_after",
+                                                "metrics.pod success"}));
+  EXPECT_DOUBLE_EQ(seconds, 0.25) << "the loop's reconcile took 250 ms on the clock";
+}
+
 TEST(KeyedController, RequeueAfterComesBackThenAndResetsBackoff) {
   fakes::FakeClock clock;
   std::vector<int64_t> attempts;

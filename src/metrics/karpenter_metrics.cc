@@ -136,6 +136,24 @@ std::vector<MetricDescription> KarpenterCatalog() {
   };
 }
 
+std::vector<double> ReconcileTimeBuckets() {
+  std::vector<double> buckets = DurationBuckets();
+  std::erase_if(buckets, [](double bound) { return bound > 60; });
+  return buckets;
+}
+
+std::vector<MetricDescription> RuntimeCatalog() {
+  return {
+      Counter("controller_runtime_reconcile_total", "Reconciles, by controller and result.",
+              {"controller", "result"}),
+      Counter("controller_runtime_reconcile_errors_total", "Reconciles that failed.",
+              {"controller"}),
+      Histogram("controller_runtime_reconcile_time_seconds", "Time one reconcile took.",
+                {"controller"}, ReconcileTimeBuckets()),
+      Gauge("leader_election_master_status", "1 while this replica holds the Lease.", {"name"}),
+  };
+}
+
 std::vector<std::string_view> DashboardMetricNames() {
   return {"karpenter_nodes_created_total",
           "karpenter_nodes_terminated_total",

@@ -18,6 +18,13 @@ std::vector<double> DurationBuckets();
 // Every metric the controllers may emit.
 std::vector<MetricDescription> KarpenterCatalog();
 
+// What the controller process adds under controller-runtime's and client-go's names: reconciles
+// per controller and result, their errors and duration, and whether this replica leads.
+std::vector<MetricDescription> RuntimeCatalog();
+
+// controller-runtime's reconcile_time_seconds buckets: DurationBuckets() up to 60 s.
+std::vector<double> ReconcileTimeBuckets();
+
 // The names the dashboards shipped in upstream's docs query (capacity and performance
 // dashboards), without the `karpenter_` prefix's histogram suffixes.
 std::vector<std::string_view> DashboardMetricNames();

@@ -88,6 +88,26 @@ TEST(KarpenterCatalog, DeclaresEveryDashboardMetricOnceWithTheKarpenterPrefix) {
   EXPECT_EQ(registry.catalog().size(), declared) << "no name declared twice";
 }
 
+TEST(RuntimeCatalog, ControllerRuntimeNamesBesideKarpentersWithoutClashing) {
+  std::vector<MetricDescription> catalog = KarpenterCatalog();
+  const size_t karpenter = catalog.size();
+  for (MetricDescription& runtime : RuntimeCatalog()) {
+    EXPECT_TRUE(runtime.name.starts_with("controller_runtime_reconcile_") ||
+                runtime.name == "leader_election_master_status")
+        << runtime.name;
+    catalog.push_back(std::move(runtime));
+  }
+  Registry registry(catalog);
+  EXPECT_EQ(registry.catalog().size(), karpenter + RuntimeCatalog().size());
+  registry.Observe("controller_runtime_reconcile_time_seconds", {{"controller", "provisioner"}},
+                   0.02);
+  EXPECT_EQ(
+      registry.Value("controller_runtime_reconcile_time_seconds", {{"controller", "provisioner"}}),
+      1);
+  EXPECT_TRUE(registry.undeclared().empty());
+  EXPECT_EQ(ReconcileTimeBuckets().back(), 60) << "controller-runtime's last bucket";
+}
+
 TEST(KarpenterCatalog, DurationBucketsAscend) {
   std::vector<double> buckets = DurationBuckets();
   EXPECT_TRUE(std::is_sorted(buckets.begin(), buckets.end()));
