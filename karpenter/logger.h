@@ -1,8 +1,9 @@
 // The log seam: upstream's structured log lines, the ones operators grep `kubectl logs` for
 // ("launched nodeclaim", "tainted node", "disrupting node(s)", ...). Controllers say what
 // happened in upstream's words and keys; the host chooses the encoding (the controller writes
-// zap-style JSON lines). Only what upstream logs at info level goes through here: failures are
-// reconcile errors, and what the cluster should see are Events.
+// zap-style JSON lines, and drops what LOG_LEVEL leaves out). What upstream logs at info level
+// and the V(1) lines it logs at debug level go through here: failures are reconcile errors, and
+// what the cluster should see are Events.
 #pragma once
 
 #include <string>
@@ -16,6 +17,9 @@ struct LogField {
   // upstream's klog.KObj does; hosts may render it as upstream's {"name": ...}.
   std::string key;
   std::string value;
+  // `value` is a JSON document (a count, a resource list as an object) that hosts may embed as
+  // it is, where upstream logs a number or a map; otherwise it is text.
+  bool json = false;
   friend bool operator==(const LogField&, const LogField&) = default;
 };
 
@@ -24,6 +28,8 @@ class Logger {
   virtual ~Logger() = default;
   // One informational line. Called on the controllers' thread.
   virtual void Info(std::string_view message, const std::vector<LogField>& fields) = 0;
+  // One line upstream logs at V(1): shown only with LOG_LEVEL=debug.
+  virtual void Debug(std::string_view message, const std::vector<LogField>& fields) = 0;
 };
 
 }  // namespace karpenter

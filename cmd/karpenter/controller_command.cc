@@ -3,7 +3,6 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <cctype>
 #include <chrono>
 #include <future>
 #include <iostream>
@@ -15,7 +14,6 @@
 #include "absl/strings/escaping.h"
 #include "cmd/karpenter/real_clock.h"
 #include "karpenter/logger.h"
-#include "nlohmann/json.hpp"
 #include "src/aws/aws_stack.h"
 #include "src/aws/node_class_resolver.h"
 #include "src/controllers/reconciler.h"
@@ -28,6 +26,7 @@
 #include "src/kube/rest_config.h"
 #include "src/kube/server_version.h"
 #include "src/kube/transport.h"
+#include "src/logging/json_logger.h"
 #include "src/manager/manager.h"
 #include "src/metrics/karpenter_metrics.h"
 #include "src/metrics/registry.h"
@@ -36,36 +35,13 @@
 namespace karpenter::cli {
 namespace {
 
-// One JSON line with upstream's keys (zap's production encoder as Karpenter configures it).
-void Log(std::ostream& out, std::string_view level, std::string_view message,
-         const nlohmann::json& fields = nlohmann::json::object()) {
-  nlohmann::json line = {{"level", std::string(level)},
-                         {"time", RealNow().Rfc3339Nano()},
-                         {"logger", "controller"},
-                         {"message", std::string(message)}};
-  for (const auto& [key, value] : fields.items()) line[key] = value;
-  out << line.dump() << std::endl;
-}
-
-// The controllers' info lines as JSON lines; a field named after a kind is upstream's object
-// reference ({"name": ...}).
-class JsonLogger : public Logger {
- public:
-  explicit JsonLogger(std::ostream& out) : out_(out) {}
-  void Info(std::string_view message, const std::vector<LogField>& fields) override {
-    nlohmann::json values = nlohmann::json::object();
-    for (const LogField& field : fields) {
-      const bool kind =
-          !field.key.empty() && std::isupper(static_cast<unsigned char>(field.key[0]));
-      values[field.key] =
-          kind ? nlohmann::json{{"name", field.value}} : nlohmann::json(field.value);
-    }
-    Log(out_, "INFO", message, values);
-  }
-
- private:
-  std::ostream& out_;
-};
+// The build as karpenter_build_info and every log line's `commit` name it.
+constexpr std::string_view kVersion = KARPENTER_VERSION;
+#if defined(__aarch64__)
+constexpr std::string_view kArch = "arm64";
+#else
+constexpr std::string_view kArch = "amd64";
+#endif
 
 bool WantsHelp(const std::vector<std::string>& args) {
   for (const std::string& arg : args) {
@@ -124,6 +100,12 @@ int RunController(const std::vector<std::string>& args,
     return 1;
   }
   const settings::Settings& s = *parsed;
+  absl::StatusOr<logging::Level> level = logging::ParseLevel(s.log_level);
+  if (!level.ok()) {
+    err << "karpenter controller: " << level.status().message() << "\n";
+    return 1;
+  }
+  logging::JsonLogger logger(out, *level, RealNow, std::string(kVersion));
   // The main thread only waits for a signal; SIGUSR1 means leadership was lost. Blocked before
   // any thread starts, so that every thread inherits the mask and only sigwait receives them: a
   // thread that did not block SIGUSR1 was killed by the one the elector sends when it releases
@@ -178,10 +160,19 @@ int RunController(const std::vector<std::string>& args,
     err << "karpenter controller: " << aws.status().message() << "\n";
     return 1;
   }
-  for (const std::string& note : (*aws)->notes()) Log(out, "INFO", note);
-  metrics::Registry registry(metrics::KarpenterCatalog());
+  for (const std::string& note : (*aws)->notes()) logger.Info(note, {});
+  std::vector<metrics::MetricDescription> catalog = metrics::KarpenterCatalog();
+  for (metrics::MetricDescription& runtime : metrics::RuntimeCatalog()) {
+    catalog.push_back(std::move(runtime));
+  }
+  metrics::Registry registry(std::move(catalog));
+  registry.Set("karpenter_build_info",
+               {{"version", std::string(kVersion)},
+                {"goversion", "gcc-" __VERSION__},
+                {"goarch", std::string(kArch)},
+                {"commit", std::string(kVersion)}},
+               1);
   kube::ApiEventRecorder events(client, *clock, "karpenter");
-  JsonLogger logger(out);
   manager::Manager manager(
       manager::ManagerSeams{.clock = *clock,
                             .reader = informer,
@@ -228,13 +219,28 @@ int RunController(const std::vector<std::string>& args,
   }
 
   controllers::SetReconcileErrorHandler(
-      [&out](const std::string& controller, const std::string& key, const absl::Status& error) {
-        Log(out, "ERROR", "Reconciler error",
+      [&logger](const std::string& controller, const std::string& key, const absl::Status& error) {
+        logger.Error(
+            "Reconciler error",
             {{"controller", controller}, {"key", key}, {"error", std::string(error.message())}});
       });
+  // Reconciles run on the loop's thread, as metrics are written there.
+  controllers::SetReconcileObserver([&registry](const std::string& controller,
+                                                std::string_view result, double seconds) {
+    registry.Add("controller_runtime_reconcile_total",
+                 {{"controller", controller}, {"result", std::string(result)}}, 1);
+    if (result == "error") {
+      registry.Add("controller_runtime_reconcile_errors_total", {{"controller", controller}}, 1);
+    }
+    registry.Observe("controller_runtime_reconcile_time_seconds", {{"controller", controller}},
+                     seconds);
+  });
   std::unique_ptr<kube::LeaderElector> elector;
   const auto start = [&] {
-    Log(out, "INFO", "starting controllers", {{"commit", "karpenter-cpp"}});
+    logger.Info("starting controllers", {});
+    if (!s.disable_leader_election) {
+      registry.Set("leader_election_master_status", {{"name", s.leader_election_name}}, 1);
+    }
     manager.Start();
   };
   if (s.disable_leader_election) {
@@ -253,14 +259,15 @@ int RunController(const std::vector<std::string>& args,
   }
   informer.Start();
   if (elector) elector->Start();
-  Log(out, "INFO", "starting manager",
-      {{"metrics-port", (*served)->metrics_port()},
-       {"health-probe-port", (*served)->health_port()}});
+  logger.Info("starting manager",
+              {{"metrics-port", std::to_string((*served)->metrics_port()), /*json=*/true},
+               {"health-probe-port", std::to_string((*served)->health_port()), /*json=*/true}});
 
   int signal = 0;
   sigwait(&signals, &signal);
   const bool lost = signal == SIGUSR1;
-  Log(out, lost ? "ERROR" : "INFO", lost ? "leader election lost" : "shutting down");
+  logger.Write(lost ? logging::Level::kError : logging::Level::kInfo,
+               lost ? "leader election lost" : "shutting down", {});
   served->reset();  // no scrape posts to the loop any more
   if (elector) {
     // Attempts run on the loop's thread: stopping and releasing there cannot race one.

@@ -1,4 +1,4 @@
-// A Logger for tests: keeps every line as "message key=value ..." in order.
+// A Logger for tests: keeps every line as "message key=value ..." in order, debug lines apart.
 #pragma once
 
 #include <string>
@@ -12,15 +12,24 @@ namespace karpenter::fakes {
 class FakeLogger : public Logger {
  public:
   void Info(std::string_view message, const std::vector<LogField>& fields) override {
-    std::string line(message);
-    for (const LogField& field : fields) line += " " + field.key + "=" + field.value;
-    lines_.push_back(std::move(line));
+    lines_.push_back(Line(message, fields));
+  }
+  void Debug(std::string_view message, const std::vector<LogField>& fields) override {
+    debug_lines_.push_back(Line(message, fields));
   }
 
   const std::vector<std::string>& lines() const { return lines_; }
+  const std::vector<std::string>& debug_lines() const { return debug_lines_; }
 
  private:
+  static std::string Line(std::string_view message, const std::vector<LogField>& fields) {
+    std::string line(message);
+    for (const LogField& field : fields) line += " " + field.key + "=" + field.value;
+    return line;
+  }
+
   std::vector<std::string> lines_;
+  std::vector<std::string> debug_lines_;
 };
 
 }  // namespace karpenter::fakes
