@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "nlohmann/json.hpp"
 #include "src/api/karpenter_labels.h"
 #include "src/controllers/cluster_snapshot.h"
 #include "src/provisioning/plan.h"
@@ -48,6 +49,38 @@ void Nominate(EventRecorder& recorder, const ClusterReader& reader, const std::s
   recorder.Publish(
       Event{ObjectReference{"Pod", pod->metadata.namespace_, pod->metadata.name, pod->metadata.uid},
             EventType::kNormal, "Nominated", absl::StrCat("Pod should schedule on: ", target)});
+}
+
+// Upstream's pretty.Slice: the first `shown` items, then " and N other(s)".
+std::string FirstItems(const std::vector<std::string>& items, size_t shown) {
+  std::string text;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i == shown) {
+      absl::StrAppend(&text, " and ", items.size() - i, " other(s)");
+      break;
+    }
+    if (i > 0) text += ", ";
+    text += items[i];
+  }
+  return text;
+}
+
+LogField Count(std::string key, size_t value) {
+  return LogField{std::move(key), std::to_string(value), /*json=*/true};
+}
+
+// A resource list as upstream's logger writes one: {"cpu":"1500m","pods":"3"}.
+LogField Resources(std::string key, const api::ResourceList& resources) {
+  nlohmann::json object = nlohmann::json::object();
+  for (const auto& [name, quantity] : resources) object[name] = quantity.String();
+  return LogField{std::move(key), object.dump(), /*json=*/true};
+}
+
+std::vector<std::string> InstanceTypesOf(const api::NodeClaim& claim) {
+  for (const api::NodeSelectorRequirementWithMinValues& requirement : claim.spec.requirements) {
+    if (requirement.key == api::kLabelInstanceTypeStable) return requirement.values;
+  }
+  return {};
 }
 
 }  // namespace
@@ -160,19 +193,35 @@ absl::StatusOr<ProvisionOutcome> Provisioner::Provision() {
       provisioning::BuildSchedulerInput(*snapshot, plan_options, catalogs_);
   if (!input.ok()) return input.status();
   if (input->input.pending_pods.empty()) return outcome;
+  if (seams_.logger != nullptr) {
+    seams_.logger->Debug(
+        "computing scheduling decision for provisionable pod(s)",
+        {{"controller", "provisioner"}, Count("pending-pods", input->input.pending_pods.size())});
+  }
+  const int64_t solve_start = seams_.clock.NowMillis();
   provisioning::PlanResult plan = provisioning::PlanFromInput(*input);
+  LogSolve(*input, plan, seams_.clock.NowMillis() - solve_start);
 
   absl::Status failed;
   for (const provisioning::PlannedNodeClaim& planned : plan.node_claims) {
     const api::NodePool* pool = snapshot->FindNodePool(planned.claim.node_pool);
     if (pool == nullptr) continue;
-    absl::StatusOr<api::Object> created = seams_.writer.Create(ToNodeClaim(planned.claim, *pool));
+    const api::NodeClaim claim = ToNodeClaim(planned.claim, *pool);
+    absl::StatusOr<api::Object> created = seams_.writer.Create(claim);
     if (!created.ok()) {
       if (failed.ok()) failed = created.status();
       continue;
     }
     const std::string name = KeyOf(*created).name;
     outcome.created.push_back(name);
+    if (seams_.logger != nullptr) {
+      seams_.logger->Info("created nodeclaim",
+                          {{"controller", "provisioner"},
+                           {"NodePool", pool->metadata.name},
+                           {"NodeClaim", name},
+                           Resources("requests", claim.spec.resources.requests),
+                           {"instance-types", FirstItems(InstanceTypesOf(claim), 5)}});
+    }
     seams_.metrics.Add(
         "karpenter_nodeclaims_created_total",
         {{"reason", "provisioning"},
@@ -203,6 +252,38 @@ absl::StatusOr<ProvisionOutcome> Provisioner::Provision() {
   }
   if (!failed.ok()) return failed;
   return outcome;
+}
+
+void Provisioner::LogSolve(const provisioning::SnapshotSchedulerInput& input,
+                           const provisioning::PlanResult& plan, int64_t solve_millis) const {
+  if (seams_.logger == nullptr || plan.node_claims.empty()) return;
+  std::vector<std::string> pods;
+  for (const api::Pod& pod : input.input.pending_pods) {
+    pods.push_back(absl::StrCat(pod.metadata.namespace_, "/", pod.metadata.name));
+  }
+  seams_.logger->Info("found provisionable pod(s)",
+                      {{"controller", "provisioner"},
+                       {"Pods", FirstItems(pods, 5)},
+                       {"duration", api::Duration::FromMillis(solve_millis).String()}});
+  size_t new_pods = 0;
+  for (const provisioning::PlannedNodeClaim& planned : plan.node_claims) {
+    new_pods += planned.claim.pods.size();
+  }
+  seams_.logger->Info("computed new nodeclaim(s) to fit pod(s)",
+                      {{"controller", "provisioner"},
+                       Count("nodeclaims", plan.node_claims.size()),
+                       Count("pods", new_pods)});
+  size_t nodes = 0;
+  size_t existing_pods = 0;
+  for (const provisioning::PlannedExistingNode& node : plan.existing_nodes) {
+    if (node.pods.empty()) continue;
+    ++nodes;
+    existing_pods += node.pods.size();
+  }
+  if (existing_pods == 0) return;
+  seams_.logger->Info(
+      "computed unready node(s) will fit pod(s)",
+      {{"controller", "provisioner"}, Count("nodes", nodes), Count("pods", existing_pods)});
 }
 
 }  // namespace karpenter::controllers

@@ -14,12 +14,14 @@
 #include "karpenter/clock.h"
 #include "karpenter/event_recorder.h"
 #include "karpenter/kube_cluster.h"
+#include "karpenter/logger.h"
 #include "karpenter/metrics.h"
 #include "src/api/nodeclaim.h"
 #include "src/api/nodepool.h"
 #include "src/controllers/batcher.h"
 #include "src/controllers/reconciler.h"
 #include "src/provisioning/node_class_catalog.h"
+#include "src/provisioning/plan.h"
 #include "src/provisioning/snapshot_input.h"
 #include "src/provisioning/types.h"
 
@@ -37,6 +39,9 @@ struct ProvisionerSeams {
   ClusterWriter& writer;
   EventRecorder& recorder;
   Metrics& metrics;
+  // Upstream's lines: "found provisionable pod(s)", "computed new nodeclaim(s) to fit pod(s)",
+  // "created nodeclaim", ...; null: none.
+  Logger* logger = nullptr;
 };
 
 struct ProvisionerOptions {
@@ -68,6 +73,9 @@ class Provisioner {
  private:
   void OnBatchClosed();
   void RecheckPendingPods();
+  // What upstream logs once a solve has placed pods (nothing when it placed none on new claims).
+  void LogSolve(const provisioning::SnapshotSchedulerInput& input,
+                const provisioning::PlanResult& plan, int64_t solve_millis) const;
 
   ProvisionerSeams seams_;
   ProvisionerOptions options_;

@@ -2,11 +2,13 @@
 
 #include <variant>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "src/api/karpenter_labels.h"
 #include "src/fakes/fake_clock.h"
 #include "src/fakes/fake_event_recorder.h"
 #include "src/fakes/fake_kube_cluster.h"
+#include "src/fakes/fake_logger.h"
 #include "src/metrics/karpenter_metrics.h"
 #include "src/metrics/registry.h"
 
@@ -18,7 +20,8 @@ struct Fixture {
   fakes::FakeKubeCluster cluster{clock};
   fakes::FakeEventRecorder events;
   metrics::Registry metrics{metrics::KarpenterCatalog()};
-  Provisioner provisioner{ProvisionerSeams{clock, cluster, cluster, events, metrics},
+  fakes::FakeLogger logger;
+  Provisioner provisioner{ProvisionerSeams{clock, cluster, cluster, events, metrics, &logger},
                           ProvisionerOptions{}};
 
   // The article's NodePool and EC2NodeClass.
@@ -101,6 +104,35 @@ TEST(Provisioner, CreatesTheNodeClaimsTheSolveWantsAndNominatesThePods) {
   ASSERT_TRUE(outcome.ok()) << outcome.status();
   EXPECT_TRUE(outcome->created.empty());
   EXPECT_EQ(f.Claims().size(), 1u);
+}
+
+TEST(Provisioner, LogsUpstreamsLinesForASolveThatLaunches) {
+  Fixture f;
+  for (const char* name : {"a", "b", "c", "d", "e", "f", "g"}) f.AddPendingPod(name, "100m");
+  absl::StatusOr<ProvisionOutcome> outcome = f.provisioner.Provision();
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  ASSERT_EQ(outcome->created.size(), 1u);
+  const std::vector<std::string>& lines = f.logger.lines();
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0],
+            "found provisionable pod(s) controller=provisioner Pods=default/a, default/b, "
+            "default/c, default/d, default/e and 2 other(s) duration=0s");
+  EXPECT_EQ(lines[1],
+            "computed new nodeclaim(s) to fit pod(s) controller=provisioner nodeclaims=1 pods=7");
+  const api::NodeClaim claim = f.Claims()[0];
+  const auto* types = Requirement(claim, api::kLabelInstanceTypeStable);
+  ASSERT_NE(types, nullptr);
+  ASSERT_GT(types->values.size(), 5u);
+  EXPECT_EQ(lines[2],
+            absl::StrCat("created nodeclaim controller=provisioner NodePool=default "
+                         "NodeClaim=",
+                         claim.metadata.name, " requests={\"cpu\":\"700m\",",
+                         "\"memory\":\"3584Mi\",\"pods\":\"7\"} instance-types=", types->values[0],
+                         ", ", types->values[1], ", ", types->values[2], ", ", types->values[3],
+                         ", ", types->values[4], " and ", types->values.size() - 5, " other(s)"));
+  EXPECT_EQ(f.logger.debug_lines(),
+            std::vector<std::string>{"computing scheduling decision for provisionable pod(s) "
+                                     "controller=provisioner pending-pods=7"});
 }
 
 TEST(Provisioner, PodsAlreadyPendingAtStartAreProvisioned) {

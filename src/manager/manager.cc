@@ -47,7 +47,7 @@ Manager::Manager(ManagerSeams seams, ManagerOptions options)
       own_unavailable_(seams.clock, [] { return kUnavailableOfferingsTtlMillis; }),
       unavailable_(seams.unavailable != nullptr ? *seams.unavailable : own_unavailable_),
       provisioner_(controllers::ProvisionerSeams{seams.clock, seams.reader, seams.writer, recorder_,
-                                                 seams.metrics},
+                                                 seams.metrics, seams.logger},
                    std::move(options.provisioner)),
       lifecycle_(controllers::LifecycleSeams{seams.clock, seams.reader, seams.writer, seams.cloud,
                                              recorder_, seams.metrics, health_, seams.logger}),
@@ -130,17 +130,27 @@ controllers::InterruptionHooks Manager::InterruptionHooksOverApi() {
       .received =
           [this](const controllers::InterruptedInstance& instance,
                  const interruption::Message& message, const interruption::Action& action) {
-            if (action.event_reason.empty()) return;
-            std::optional<api::Object> claim =
+            std::optional<api::Object> object =
                 seams_.reader.Get(ObjectKey{"NodeClaim", "", instance.node_claim});
-            recorder_.Publish(Event{
-                ObjectReference{
-                    "NodeClaim", "", instance.node_claim,
-                    claim ? std::visit([](const auto& typed) { return typed.metadata.uid; }, *claim)
-                          : std::string()},
-                EventType::kWarning, std::string(action.event_reason),
-                absl::StrCat(std::string(interruption::KindName(message.kind)), " for instance ",
-                             instance.instance_id)});
+            const auto* claim = object ? std::get_if<api::NodeClaim>(&*object) : nullptr;
+            const std::string kind(interruption::KindName(message.kind));
+            if (action.delete_node_claim && seams_.logger != nullptr && claim != nullptr &&
+                !claim->metadata.deletion_timestamp) {
+              std::vector<LogField> fields = {{"controller", "interruption"},
+                                              {"messageKind", kind},
+                                              {"NodeClaim", instance.node_claim},
+                                              {"action", "CordonAndDrain"}};
+              if (!claim->status.node_name.empty()) {
+                fields.push_back({"Node", claim->status.node_name});
+              }
+              seams_.logger->Info("initiating delete from interruption message", fields);
+            }
+            if (action.event_reason.empty()) return;
+            recorder_.Publish(
+                Event{ObjectReference{"NodeClaim", "", instance.node_claim,
+                                      claim != nullptr ? claim->metadata.uid : std::string()},
+                      EventType::kWarning, std::string(action.event_reason),
+                      absl::StrCat(kind, " for instance ", instance.instance_id)});
           },
       .delete_node_claim =
           [this](const controllers::InterruptedInstance& instance) {

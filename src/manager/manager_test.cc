@@ -3,6 +3,7 @@
 // terminated. The kubelet and kube-scheduler are played by the test.
 #include "src/manager/manager.h"
 
+#include <algorithm>
 #include <string>
 #include <variant>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "src/fakes/fake_event_recorder.h"
 #include "src/fakes/fake_interruption_queue.h"
 #include "src/fakes/fake_kube_cluster.h"
+#include "src/fakes/fake_logger.h"
 #include "src/metrics/karpenter_metrics.h"
 #include "src/metrics/registry.h"
 
@@ -38,7 +40,15 @@ struct Fixture {
   fakes::FakeEventRecorder events;
   fakes::FakeInterruptionQueue queue;
   metrics::Registry metrics{metrics::KarpenterCatalog()};
-  Manager manager{ManagerSeams{clock, cluster, cluster, cloud, events, metrics, &queue},
+  fakes::FakeLogger logger;
+  Manager manager{ManagerSeams{.clock = clock,
+                               .reader = cluster,
+                               .writer = cluster,
+                               .cloud = cloud,
+                               .recorder = events,
+                               .metrics = metrics,
+                               .interruption_queue = &queue,
+                               .logger = &logger},
                   OptionsFrom(TestSettings())};
 
   Fixture() {
@@ -145,8 +155,10 @@ TEST(Manager, ASpotInterruptionDeletesTheNodeClaim) {
   Fixture f;
   f.manager.Start();
   f.AddPendingPod("web-0");
-  f.clock.Advance(2 * kSecond);
+  f.clock.Advance(5 * kSecond);
   ASSERT_EQ(f.Claims().size(), 1u);
+  // The state metrics run with the rest: the launched claim is one node of cluster state.
+  EXPECT_EQ(f.metrics.Value("karpenter_cluster_state_node_count", {}), 1);
   const api::NodeClaim claim = f.Claims()[0];
   const std::string instance =
       claim.status.provider_id.substr(claim.status.provider_id.rfind('/') + 1);
@@ -157,6 +169,12 @@ TEST(Manager, ASpotInterruptionDeletesTheNodeClaim) {
   const std::optional<api::Object> after = f.cluster.Get({"NodeClaim", "", claim.metadata.name});
   EXPECT_TRUE(!after || std::get<api::NodeClaim>(*after).metadata.deletion_timestamp.has_value());
   EXPECT_GE(f.events.Count("SpotInterrupted"), 1u);
+  const std::string line =
+      "initiating delete from interruption message controller=interruption "
+      "messageKind=spot_interrupted NodeClaim=" +
+      claim.metadata.name + " action=CordonAndDrain";
+  EXPECT_EQ(std::count(f.logger.lines().begin(), f.logger.lines().end(), line), 1)
+      << "once, although the claim stays until drained";
 }
 
 TEST(Manager, TheProvidersNodeClassResolutionKeepsTheClassStatus) {
