@@ -1,5 +1,6 @@
 #include "src/metrics/karpenter_metrics.h"
 
+#include <algorithm>
 #include <string>
 
 namespace karpenter::metrics {
@@ -18,6 +19,12 @@ MetricDescription Histogram(std::string name, std::string help, std::vector<std:
                             std::vector<double> buckets = DurationBuckets()) {
   return {std::move(name), MetricType::kHistogram, std::move(help), std::move(labels),
           std::move(buckets)};
+}
+
+// Upstream's SummaryObjectives(): these quantiles of a summary are reported.
+MetricDescription Summary(std::string name, std::string help, std::vector<std::string> labels) {
+  return {std::move(name),         MetricType::kSummary, std::move(help), std::move(labels), {},
+          {0, 0.5, 0.9, 0.99, 1.0}};
 }
 
 // The node gauges' labels: the snake-cased suffix of each well-known label plus the node's own.
@@ -57,8 +64,8 @@ std::vector<MetricDescription> KarpenterCatalog() {
       Counter("karpenter_nodes_terminated_total", "Nodes terminated, by NodePool and zone.",
               {"nodepool", "zone"}),
       Counter("karpenter_nodes_drained_total", "Nodes drained, by NodePool.", {"nodepool"}),
-      Histogram("karpenter_nodes_termination_duration_seconds",
-                "Node deletion request to finalizer removed.", {"nodepool"}),
+      Summary("karpenter_nodes_termination_duration_seconds",
+              "Node deletion request to finalizer removed.", {"nodepool"}),
       Histogram("karpenter_nodes_lifetime_duration_seconds", "Node creation to deletion.",
                 {"nodepool"}),
       Gauge("karpenter_nodes_allocatable", "Node allocatable, per resource.", NodeLabels()),
@@ -80,7 +87,7 @@ std::vector<MetricDescription> KarpenterCatalog() {
       Gauge("karpenter_pods_state", "One per pod, labelled by its state and node.",
             {"name", "namespace", "owner", "node", "nodepool", "zone", "arch", "capacity_type",
              "instance_type", "phase", "scheduled", "ready", "managed"}),
-      Histogram("karpenter_pods_startup_duration_seconds", "Pod creation to Running.", {}),
+      Summary("karpenter_pods_startup_duration_seconds", "Pod creation to Running.", {}),
       Histogram("karpenter_pods_bound_duration_seconds", "Pod creation to bound.", {}),
       Counter("karpenter_pods_drained_total", "Pods drained by Karpenter, by reason.", {"reason"}),
       Counter("karpenter_pods_eviction_requests_total", "Eviction requests, by response code.",

@@ -15,12 +15,22 @@ std::vector<std::pair<std::string, std::string>> Sorted(const MetricLabels& labe
   return sorted;
 }
 
+// The nearest-rank quantile of ascending `sorted` (NaN when empty, as client_golang reports).
+double Quantile(const std::vector<double>& sorted, double quantile) {
+  if (sorted.empty()) return std::numeric_limits<double>::quiet_NaN();
+  const double rank = std::ceil(quantile * static_cast<double>(sorted.size()));
+  const size_t index = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
+  return sorted[std::min(index, sorted.size() - 1)];
+}
+
 std::string_view TypeName(MetricType type) {
   switch (type) {
     case MetricType::kCounter:
       return "counter";
     case MetricType::kGauge:
       return "gauge";
+    case MetricType::kSummary:
+      return "summary";
     case MetricType::kHistogram:
       return "histogram";
   }
@@ -96,6 +106,16 @@ void Registry::Set(std::string_view name, const MetricLabels& labels, double val
 }
 
 void Registry::Observe(std::string_view name, const MetricLabels& labels, double value) {
+  auto declared = catalog_.find(name);
+  if (declared != catalog_.end() && declared->second.type == MetricType::kSummary) {
+    Family* family = Find(name, MetricType::kSummary);
+    Series& series = family->series[Sorted(labels)];
+    series.value += value;
+    ++series.count;
+    series.recent.push_back(value);
+    if (series.recent.size() > kSummaryWindow) series.recent.pop_front();
+    return;
+  }
   Family* family = Find(name, MetricType::kHistogram);
   if (family == nullptr) return;
   const std::vector<double>& bounds = catalog_.find(name)->second.buckets;
@@ -118,8 +138,9 @@ double Registry::Value(std::string_view name, const MetricLabels& labels) const 
   auto series = it->second.series.find(Sorted(labels));
   if (series == it->second.series.end()) return 0;
   const MetricType type = catalog_.find(name)->second.type;
-  return type == MetricType::kHistogram ? static_cast<double>(series->second.count)
-                                        : series->second.value;
+  return type == MetricType::kHistogram || type == MetricType::kSummary
+             ? static_cast<double>(series->second.count)
+             : series->second.value;
 }
 
 std::string Registry::PrometheusText() const {
@@ -130,6 +151,18 @@ std::string Registry::PrometheusText() const {
     out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, description.help, name,
                        TypeName(description.type));
     for (const auto& [labels, series] : family.series) {
+      if (description.type == MetricType::kSummary) {
+        std::vector<double> sorted(series.recent.begin(), series.recent.end());
+        std::sort(sorted.begin(), sorted.end());
+        for (double quantile : description.quantiles) {
+          out +=
+              fmt::format("{}{} {}\n", name, LabelText(labels, "quantile", FormatValue(quantile)),
+                          FormatValue(Quantile(sorted, quantile)));
+        }
+        out += fmt::format("{}_sum{} {}\n", name, LabelText(labels), FormatValue(series.value));
+        out += fmt::format("{}_count{} {}\n", name, LabelText(labels), series.count);
+        continue;
+      }
       if (description.type != MetricType::kHistogram) {
         out += fmt::format("{}{} {}\n", name, LabelText(labels), FormatValue(series.value));
         continue;

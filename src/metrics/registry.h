@@ -5,6 +5,8 @@
 // than inventing a series no dashboard knows.
 #pragma once
 
+#include <cstddef>
+#include <deque>
 #include <map>
 #include <set>
 #include <string>
@@ -15,7 +17,12 @@
 
 namespace karpenter::metrics {
 
-enum class MetricType { kCounter, kGauge, kHistogram };
+enum class MetricType { kCounter, kGauge, kHistogram, kSummary };
+
+// A summary's quantiles are computed over its most recent observations (client_golang keeps a
+// 10-minute window; the registry has no clock, so it keeps a count instead); its sum and count
+// cover every observation.
+inline constexpr size_t kSummaryWindow = 1000;
 
 struct MetricDescription {
   std::string name;  // full name, karpenter_ prefix included
@@ -23,6 +30,7 @@ struct MetricDescription {
   std::string help;
   std::vector<std::string> labels;  // the label names upstream uses, for docs and checks
   std::vector<double> buckets;      // histograms: upper bounds, ascending
+  std::vector<double> quantiles;    // summaries: the quantiles reported, ascending
 };
 
 class Registry : public Metrics {
@@ -38,7 +46,8 @@ class Registry : public Metrics {
   // labels.
   std::string PrometheusText() const;
 
-  // The value of a counter or gauge series, or of a histogram's count; 0 when absent.
+  // The value of a counter or gauge series, or of a histogram's or summary's count; 0 when
+  // absent.
   double Value(std::string_view name, const MetricLabels& labels) const;
   const std::set<std::string>& undeclared() const { return undeclared_; }
   const std::map<std::string, MetricDescription, std::less<>>& catalog() const { return catalog_; }
@@ -49,6 +58,7 @@ class Registry : public Metrics {
     double value = 0;  // counter or gauge; histogram sum
     uint64_t count = 0;
     std::vector<uint64_t> bucket_counts;  // histogram, per upper bound (not cumulative)
+    std::deque<double> recent;            // summary: the latest observations, oldest first
   };
   struct Family {
     std::map<LabelKey, Series> series;

@@ -71,6 +71,32 @@ TEST(Registry, CountersNeverGoDownAndDeleteDropsASeries) {
   EXPECT_EQ(registry.Value("karpenter_nodes_created_total", {{"nodepool", "a"}}), 0);
 }
 
+TEST(Registry, SummariesReportUpstreamsQuantilesOverRecentObservations) {
+  Registry registry(KarpenterCatalog());
+  for (int seconds = 1; seconds <= 10; ++seconds) {
+    registry.Observe("karpenter_pods_startup_duration_seconds", {}, seconds);
+  }
+  const std::string text = registry.PrometheusText();
+  EXPECT_NE(text.find("# TYPE karpenter_pods_startup_duration_seconds summary\n"
+                      "karpenter_pods_startup_duration_seconds{quantile=\"0\"} 1\n"
+                      "karpenter_pods_startup_duration_seconds{quantile=\"0.5\"} 5\n"
+                      "karpenter_pods_startup_duration_seconds{quantile=\"0.9\"} 9\n"
+                      "karpenter_pods_startup_duration_seconds{quantile=\"0.99\"} 10\n"
+                      "karpenter_pods_startup_duration_seconds{quantile=\"1\"} 10\n"
+                      "karpenter_pods_startup_duration_seconds_sum 55\n"
+                      "karpenter_pods_startup_duration_seconds_count 10\n"),
+            std::string::npos)
+      << text;
+  // Old observations leave the quantiles, not the count.
+  for (size_t i = 0; i < kSummaryWindow; ++i) {
+    registry.Observe("karpenter_pods_startup_duration_seconds", {}, 100);
+  }
+  const std::string later = registry.PrometheusText();
+  EXPECT_NE(later.find("karpenter_pods_startup_duration_seconds{quantile=\"0\"} 100\n"),
+            std::string::npos);
+  EXPECT_EQ(registry.Value("karpenter_pods_startup_duration_seconds", {}), 10 + kSummaryWindow);
+}
+
 TEST(Registry, LabelValuesAreEscaped) {
   EXPECT_EQ(EscapeLabelValue("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
 }

@@ -529,14 +529,18 @@ check_logs_and_metrics() {
 import json, sys
 lines = [line for line in open(sys.argv[1]) if line.strip()]
 entries = [json.loads(line) for line in lines]
+import re
 for entry in entries:
-    missing = {"level", "time", "logger", "message"} - entry.keys()
+    missing = {"level", "time", "logger", "message", "commit"} - entry.keys()
     assert not missing, f"{entry} lacks {missing}"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", entry["time"]), entry
+    assert entry["level"] in ("INFO", "ERROR"), f"LOG_LEVEL is info: {entry}"
 messages = {entry["message"] for entry in entries}
 # Upstream's info lines for what this test made happen (pkg/controllers/... log.Info calls).
-want = {"starting manager", "starting controllers", "launched nodeclaim", "registered nodeclaim",
-        "initialized nodeclaim", "tainted node", "deleted node", "deleted nodeclaim",
-        "disrupting node(s)"}
+want = {"starting manager", "starting controllers", "found provisionable pod(s)",
+        "computed new nodeclaim(s) to fit pod(s)", "created nodeclaim", "launched nodeclaim",
+        "registered nodeclaim", "initialized nodeclaim", "tainted node", "deleted node",
+        "deleted nodeclaim", "disrupting node(s)", "initiating delete from interruption message"}
 assert want <= messages, f"missing {sorted(want - messages)} in {sorted(messages)}"
 assert any(m.startswith("discovered cluster endpoint https://") for m in messages), \
     f"the endpoint was not discovered through DescribeCluster: {sorted(messages)}"
@@ -545,6 +549,15 @@ for entry in launched:
     assert entry["NodeClaim"]["name"].startswith("default-"), entry
     assert entry["provider-id"].startswith("aws:///us-east-1"), entry
     assert entry["instance-type"] and entry["zone"] and entry["capacity-type"], entry
+created = [e for e in entries if e["message"] == "created nodeclaim"]
+for entry in created:
+    assert entry["NodePool"] == {"name": "default"}, entry
+    assert "cpu" in entry["requests"] and entry["instance-types"], entry
+for entry in (e for e in entries if e["message"] == "computed new nodeclaim(s) to fit pod(s)"):
+    assert entry["nodeclaims"] >= 1 and entry["pods"] >= 1, entry
+interrupted = [e for e in entries if e["message"] == "initiating delete from interruption message"]
+assert all(e["messageKind"] == "spot_interrupted" and e["action"] == "CordonAndDrain"
+           for e in interrupted), interrupted
 registered = [e for e in entries if e["message"] == "registered nodeclaim"]
 assert all(e["Node"]["name"].endswith(".ec2.internal") for e in registered), registered
 assert any(e.get("reason") == "empty" or e.get("reason") == "underutilized"
@@ -564,6 +577,9 @@ PY
       END {exit !ok}' "${WORK}/metrics" || fail "/metrics has no non-zero ${series}"
   done
   pass "/metrics: created, terminated, disrupted NodeClaims, interruption messages, drained pods, decisions"
+  python3 "${HERE}/dashboard_check.py" "${HERE}/dashboard_series.txt" "${WORK}/metrics" ||
+    fail "a query of upstream's Grafana dashboards finds no series"
+  pass "every query of upstream's capacity and performance dashboards resolves to our series"
 }
 
 # Peak RSS and CPU time of the controller so far (a figure for the report, not a check).
