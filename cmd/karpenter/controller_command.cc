@@ -151,10 +151,17 @@ int RunController(const std::vector<std::string>& args,
                       *clock, kube::NewCurlTransport(*config));
   std::uniform_real_distribution<double> uniform(0, 1);
   std::mutex random_mutex;  // the informer's threads draw their jitter concurrently
-  kube::Informer informer(client, *clock, [&] {
-    std::lock_guard<std::mutex> lock(random_mutex);
-    return uniform(random);
-  });
+  // A 410 is logged as client-go's reflector does it (at V(4), our debug).
+  kube::Informer informer(
+      client, *clock,
+      [&] {
+        std::lock_guard<std::mutex> lock(random_mutex);
+        return uniform(random);
+      },
+      kube::InformerOptions{
+          .on_expired = [&out](const std::string& kind, const std::string& error) {
+            Log(out, "DEBUG", "watch closed, listing again", {{"kind", kind}, {"error", error}});
+          }});
   // Upstream asks the API server once at start and refuses to run without an answer.
   absl::StatusOr<std::string> kubernetes_version = kube::ServerMinorVersion(client);
   if (!kubernetes_version.ok()) {

@@ -165,8 +165,11 @@ absl::Status Informer::WatchOnce(const std::string& kind) {
   if (status.ok()) status = outcome;
   if (absl::IsOutOfRange(status)) {
     // 410 Gone: the server has compacted past our version; only a new list is consistent.
-    std::lock_guard<std::mutex> lock(mu_);
-    kinds_[kind].needs_list = true;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      kinds_[kind].needs_list = true;
+    }
+    if (options_.on_expired) options_.on_expired(kind, std::string(status.message()));
     return absl::OkStatus();
   }
   return status;
