@@ -168,6 +168,26 @@ TEST(Informer, OtherWatchErrorsAreReportedForBackoff) {
   EXPECT_FALSE(g.informer->Synced());
 }
 
+TEST(Informer, AWatchCutAfterItRanResumesAtOnceOneThatNeverRanBacksOff) {
+  Fixture f;
+  f.transport->Answer("GET /api/v1/pods?limit=500", 200, List("Pod", "10", ""));
+  ASSERT_TRUE(f.informer->Step("Pod").ok());
+  // Events came, then the connection broke: no error, so no backoff; the next watch resumes
+  // from the last version seen.
+  f.transport->CutWatch({Event("ADDED", PodJson("a", "n1", "11"))});
+  EXPECT_TRUE(f.informer->Step("Pod").ok());
+  EXPECT_THAT(f.PodNames(), ElementsAre("a"));
+  // Quiet for a second before the cut: it ran too.
+  f.transport->CutWatch({}, [&] { f.clock.Advance(1000); });
+  EXPECT_TRUE(f.informer->Step("Pod").ok());
+  f.transport->CutWatch({});
+  // Cut at once, nothing delivered: it never got going, and backs off.
+  EXPECT_TRUE(absl::IsUnavailable(f.informer->Step("Pod")));
+  f.transport->AnswerWatch({});
+  ASSERT_TRUE(f.informer->Step("Pod").ok());
+  EXPECT_THAT(f.transport->sent().back().request.path, HasSubstr("resourceVersion=11"));
+}
+
 TEST(Informer, BackoffDoublesToThirtySecondsWithJitter) {
   Fixture f;
   EXPECT_EQ(f.informer->BackoffMillis(1), 800);
