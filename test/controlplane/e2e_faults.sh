@@ -311,7 +311,7 @@ import json, sys
 kinds = {json.loads(l).get("kind") for l in open(sys.argv[1])
          if "watch closed, listing again" in l and "410" in l}
 print(" ".join(sorted(k for k in kinds if k)))' "${WORK}/${leader_name}.log")"
-  pass "the leader logged 410 and listed again: ${kinds}"
+  pass "the leader logged 410 and listed again (kinds so far: ${kinds})"
   scale_and_wait 7 "after the 410"
   pass "the pod created while the watches were down got its node: 7/7 on 7 NodeClaims"
 }
