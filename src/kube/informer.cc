@@ -166,15 +166,15 @@ absl::Status Informer::WatchOnce(const std::string& kind) {
   absl::Status status = client_.Watch(
       kind, resource_version, timeout,
       [&](const WatchEvent& event) {
-        ++events;
+        if (event.type != "ERROR") ++events;
         return Apply(kind, event, outcome);
       },
       stopping_);
   if (status.ok()) status = outcome;
-  // A watch that ran (events came, or a second passed) and then broke (a connection cut, a
-  // load balancer, a restarting server) is resumed at once, as client-go's reflector does; only
-  // a watch that could not get going backs off. Otherwise every cut would lengthen the backoff,
-  // and under cuts every few seconds the cache would fall half a minute behind.
+  // A watch that ran (objects or bookmarks came, or a second passed) and then broke (a connection
+  // cut, a load balancer, a restarting server) is resumed at once, as client-go's reflector does;
+  // only a watch that could not get going backs off. Otherwise every cut would lengthen the
+  // backoff, and under cuts every few seconds the cache would fall half a minute behind.
   if (!status.ok() && !absl::IsOutOfRange(status) &&
       (events > 0 || clock_.NowMillis() - started >= kShortWatchMillis)) {
     return absl::OkStatus();

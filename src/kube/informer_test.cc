@@ -162,6 +162,9 @@ TEST(Informer, OtherWatchErrorsAreReportedForBackoff) {
   EXPECT_TRUE(absl::IsUnavailable(f.informer->Step("Pod")));
   f.transport->AnswerWatch({"not json"});
   EXPECT_FALSE(f.informer->Step("Pod").ok());
+  // An error event is no progress: it backs off like an error status.
+  f.transport->AnswerWatch({Event("ERROR", R"({"kind":"Status","code":500})")});
+  EXPECT_TRUE(absl::IsUnavailable(f.informer->Step("Pod")));
   // A failed list leaves the kind unsynced.
   Fixture g;
   EXPECT_FALSE(g.informer->Step("Pod").ok());
