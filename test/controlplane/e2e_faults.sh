@@ -285,11 +285,17 @@ etcd_port() {
   tr '\0' '\n' <"/proc/${pid}/cmdline" | sed -n 's#^--listen-client-urls=http://127.0.0.1:##p'
 }
 
+# The 410 relists controller NAME has logged.
+relists() { grep -c '"message":"watch closed, listing again"' "${WORK}/$1.log" || true; }
+
+# "yes" once controller NAME has logged more than BEFORE relists.
+relisted_since() { (($(relists "$1") > $2)) && echo yes; }
+
 gone() {
   step "2. 410 Gone: while the proxy holds, a 7th pod comes and etcd is compacted past every watch"
   local leader_name relists_before port revision
   leader_name="$(leader)"
-  relists_before="$(grep -c '"message":"watch closed, listing again"' "${WORK}/${leader_name}.log" || true)"
+  relists_before="$(relists "${leader_name}")"
   kill -USR2 "${API_PROXY_PID}"  # hold: new connections closed at once
   kill -USR1 "${API_PROXY_PID}"  # and cut the open ones
   sleep 1
@@ -302,8 +308,7 @@ gone() {
     fail "etcd did not compact at ${revision}"
   kill -USR2 "${API_PROXY_PID}"  # release
   pass "etcd compacted at revision ${revision} while the controllers could not reach the API server"
-  wait_until 30 yes eval "(( \$(grep -c '\"message\":\"watch closed, listing again\"' \
-    '${WORK}/${leader_name}.log' || true) > relists_before )) && echo yes" ||
+  wait_until 30 yes relisted_since "${leader_name}" "${relists_before}" ||
     fail "the leader ${leader_name} never logged a 410 relist"
   local kinds
   kinds="$(python3 -c '

@@ -4,6 +4,7 @@
 # KARPENTER, CLUSTER, QUEUE, NODE_ROLE, WORK and DIR first; start_control_plane sets KUBECTL,
 # AWS_URL and MOTO_PID. test/lib/checks.sh must be sourced too.
 # shellcheck shell=bash
+# shellcheck disable=SC2034  # the globals set here are the sourcing script's to read
 
 KUBECTL=""
 AWS_URL=""
@@ -75,7 +76,7 @@ launch_controller() {
   local name="$1" kubeconfig="$2" endpoint="$3"
   shift 3
   (
-    cd "${WORK}"
+    cd "${WORK}" || exit 1
     exec env CLUSTER_NAME="${CLUSTER}" \
       KUBECONFIG="${kubeconfig}" AWS_REGION=us-east-1 AWS_ENDPOINT_URL="${endpoint}" \
       AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing INTERRUPTION_QUEUE="${QUEUE}" \
