@@ -8,6 +8,10 @@
 #   scripts/controlplane.sh start DIR   builds if needed, starts everything with its state in DIR,
 #                                       writes DIR/kubeconfig (admin) and DIR/env (sourceable)
 #   scripts/controlplane.sh stop DIR    stops what `start DIR` started; a no-op when stopped
+#   scripts/controlplane.sh restart-apiserver DIR
+#                                       stops kube-apiserver alone (SIGTERM) and starts it again
+#                                       with the same flags, port and etcd; waits until it is ready
+#                                       (fault tests: clients must ride through the restart)
 #
 # Nodes: kwok manages only the Nodes annotated `kwok.x-k8s.io/node=fake` (see
 # docs/controlplane.md): it makes them Ready, renews their Leases, and runs the pods bound to them.
@@ -471,6 +475,34 @@ cmd_start() {
   log "ready in $((SECONDS - started))s at ${url} (source ${dir}/env for KUBECONFIG and the PIDs)"
 }
 
+# The kube-apiserver of DIR, stopped and started again with the command line it ran: same
+# port, certificates and etcd, so that clients and their watches just reconnect. Its log goes on
+# in the same file.
+cmd_restart_apiserver() {
+  local dir="$1" pid
+  pid="$(live_pid "${dir}" kube-apiserver)" || die "no kube-apiserver of ${dir} is running"
+  local argv=()
+  mapfile -d '' argv <"/proc/${pid}/cmdline"
+  KUBECTL="$(dirname "${argv[0]}")/kubectl"
+  local started="${SECONDS}"
+  kill -TERM "${pid}"
+  # Its graceful shutdown waits up to a minute for open watches to end; 2 s of it closes the
+  # listener and the short requests, as a rolled API server replica would.
+  local deadline=$((SECONDS + 2))
+  while pid_running "${pid}" && ((SECONDS < deadline)); do sleep 0.1; done
+  kill -KILL "${pid}" 2>/dev/null || true
+  while pid_running "${pid}"; do sleep 0.1; done
+  mv "${dir}/logs/kube-apiserver.log" "${dir}/logs/kube-apiserver.before-restart.log"
+  # The pids line of the old process goes; launch appends the new one.
+  awk '$1 != "kube-apiserver"' "${dir}/pids" >"${dir}/pids.new"
+  mv "${dir}/pids.new" "${dir}/pids"
+  launch "${dir}" kube-apiserver "${argv[@]}"
+  wait_for "${dir}" kube-apiserver $((SECONDS + START_TIMEOUT)) apiserver_ready "${dir}"
+  pid="$(live_pid "${dir}" kube-apiserver)"
+  sed -i "s/^export KP_KUBE_APISERVER_PID=.*/export KP_KUBE_APISERVER_PID=${pid}/" "${dir}/env"
+  log "kube-apiserver of ${dir} restarted in $((SECONDS - started))s (pid ${pid})"
+}
+
 usage() {
   sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2
   exit 2
@@ -484,6 +516,7 @@ main() {
     build) [[ $# -eq 0 ]] || usage; cmd_build ;;
     start) [[ $# -eq 1 ]] || usage; cmd_start "$1" ;;
     stop) [[ $# -eq 1 ]] || usage; cmd_stop "$1" ;;
+    restart-apiserver) [[ $# -eq 1 ]] || usage; cmd_restart_apiserver "$1" ;;
     *) usage ;;
   esac
 }

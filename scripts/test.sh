@@ -106,8 +106,9 @@ run_ctest() {
 # The control plane's own tests: setup's Go toolchain logic, then a smoke test of start, kwok
 # Nodes and pods, a drain that a PodDisruptionBudget holds back, and stop; then the project's CRDs
 # on it: the API server and the asan build's `karpenter validate` agree on every manifest; the
-# article's migration end to end with `karpenter controller` and moto (skipped without moto); the
-# Helm chart: golden renders, upstream's RBAC, and its Deployment's command run on a control plane;
+# article's migration end to end with `karpenter controller` and moto, then the same under faults
+# (connection cuts, 410 Gone, an API server restart, 409 storms, the leader killed mid-launch;
+# both skipped without moto); the Helm chart: golden renders, upstream's RBAC, and its Deployment's command run on a control plane;
 # and the container image (scripts/image.sh): its config, and the binary run from its files alone.
 test_controlplane() {
   test/controlplane/setup_go_test.sh || die "setup --with-go test failed"
@@ -116,6 +117,8 @@ test_controlplane() {
     die "CRD agreement test failed"
   KP_KARPENTER="build/asan/cmd/karpenter/karpenter" test/controlplane/e2e_article.sh ||
     die "end-to-end test of karpenter controller (the article's migration) failed"
+  KP_KARPENTER="build/asan/cmd/karpenter/karpenter" test/controlplane/e2e_faults.sh ||
+    die "fault tests of karpenter controller failed"
   KP_KARPENTER="build/asan/cmd/karpenter/karpenter" test/controlplane/helm_chart.sh ||
     die "Helm chart test failed"
   KP_KARPENTER="build/asan/cmd/karpenter/karpenter" test/image/image_test.sh ||

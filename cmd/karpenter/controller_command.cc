@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <future>
 #include <iostream>
 #include <memory>
@@ -133,10 +134,17 @@ int RunController(const std::vector<std::string>& args,
                       *clock, kube::NewCurlTransport(*config));
   std::uniform_real_distribution<double> uniform(0, 1);
   std::mutex random_mutex;  // the informer's threads draw their jitter concurrently
-  kube::Informer informer(client, *clock, [&] {
-    std::lock_guard<std::mutex> lock(random_mutex);
-    return uniform(random);
-  });
+  // A 410 is logged as client-go's reflector does it (at V(4), our debug).
+  kube::Informer informer(
+      client, *clock,
+      [&] {
+        std::lock_guard<std::mutex> lock(random_mutex);
+        return uniform(random);
+      },
+      kube::InformerOptions{
+          .on_expired = [&logger](const std::string& kind, const std::string& error) {
+            logger.Debug("watch closed, listing again", {{"kind", kind}, {"error", error}});
+          }});
   // Upstream asks the API server once at start and refuses to run without an answer.
   absl::StatusOr<std::string> kubernetes_version = kube::ServerMinorVersion(client);
   if (!kubernetes_version.ok()) {
@@ -235,6 +243,10 @@ int RunController(const std::vector<std::string>& args,
     registry.Observe("controller_runtime_reconcile_time_seconds", {{"controller", controller}},
                      seconds);
   });
+  // The Lease is renewed on a thread of its own, as client-go's elector runs in its own
+  // goroutine: on the controllers' thread a slow reconcile (a launch waits on CreateFleet) held
+  // renewals back past the lease, and a standby led while this one still reconciled.
+  std::unique_ptr<Clock> election_clock = kube::NewRealClock();
   std::unique_ptr<kube::LeaderElector> elector;
   const auto start = [&] {
     logger.Info("starting controllers", {});
@@ -251,11 +263,11 @@ int RunController(const std::vector<std::string>& args,
             ? s.leader_election_namespace
             : (config->namespace_.empty() ? std::string("default") : config->namespace_);
     elector = std::make_unique<kube::LeaderElector>(
-        client, *clock,
+        client, *election_clock,
         kube::LeaderElectionConfig{.namespace_ = lease_namespace,
                                    .name = s.leader_election_name,
                                    .identity = Identity(random)},
-        start, [] { kill(getpid(), SIGUSR1); });
+        [&] { clock->After(0, start); }, [] { kill(getpid(), SIGUSR1); });
   }
   informer.Start();
   if (elector) elector->Start();
@@ -268,22 +280,29 @@ int RunController(const std::vector<std::string>& args,
   const bool lost = signal == SIGUSR1;
   logger.Write(lost ? logging::Level::kError : logging::Level::kInfo,
                lost ? "leader election lost" : "shutting down", {});
+  if (lost) {
+    // Another controller may lead already: not one more write, not even from the reconcile
+    // running now (upstream's manager does not wait for its reconciles either).
+    out.flush();
+    std::_Exit(1);
+  }
   served->reset();  // no scrape posts to the loop any more
   if (elector) {
-    // Attempts run on the loop's thread: stopping and releasing there cannot race one.
+    // Attempts run on the election thread: stopping and releasing there cannot race one.
     auto released = std::make_shared<std::promise<void>>();
     std::future<void> done = released->get_future();
-    clock->After(0, [&elector, released, lost] {
+    election_clock->After(0, [&elector, released] {
       elector->Stop();
-      if (!lost) (void)elector->Release();
+      (void)elector->Release();
       released->set_value();
     });
     done.wait_for(std::chrono::seconds(5));
   }
+  election_clock.reset();  // its thread ends before the elector it runs
   informer.Stop();
   // The loop's thread goes before what its timers refer to; timers still pending never run.
   clock.reset();
-  return lost ? 1 : 0;
+  return 0;
 }
 
 }  // namespace karpenter::cli

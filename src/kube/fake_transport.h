@@ -3,6 +3,7 @@
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -29,6 +30,12 @@ class FakeTransport : public Transport {
   void AnswerWatch(std::vector<std::string> lines, int status = 200, std::string body = {}) {
     std::lock_guard<std::mutex> lock(mu_);
     watches_.push_back(Watch{std::move(lines), status, std::move(body)});
+  }
+  // The next watch gets these lines, then `meanwhile` runs (a test advances its clock), then
+  // the connection breaks (a transport error).
+  void CutWatch(std::vector<std::string> lines, std::function<void()> meanwhile = {}) {
+    std::lock_guard<std::mutex> lock(mu_);
+    watches_.push_back(Watch{std::move(lines), 200, {}, /*cut=*/true, std::move(meanwhile)});
   }
 
   absl::StatusOr<Response> Send(const Request& request, const Credential& credential) override {
@@ -63,6 +70,8 @@ class FakeTransport : public Transport {
     for (const std::string& line : watch.lines) {
       if (!on_line(line)) break;
     }
+    if (watch.meanwhile) watch.meanwhile();
+    if (watch.cut) return absl::UnavailableError("connection cut");
     return Response{200, ""};
   }
 
@@ -76,6 +85,8 @@ class FakeTransport : public Transport {
     std::vector<std::string> lines;
     int status = 200;
     std::string body;
+    bool cut = false;
+    std::function<void()> meanwhile;
   };
   mutable std::mutex mu_;
   std::map<std::string, std::deque<Response>> answers_;

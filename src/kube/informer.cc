@@ -10,6 +10,8 @@ namespace {
 
 // Keeps the cache's memory of bad objects bounded.
 constexpr size_t kMaxDecodeErrors = 100;
+// A watch that ends sooner with no event did not get going (client-go's "very short watch").
+constexpr int64_t kShortWatchMillis = 1000;
 
 const std::string& ResourceVersionOf(const api::Object& object) {
   return std::visit(
@@ -159,14 +161,31 @@ absl::Status Informer::WatchOnce(const std::string& kind) {
   }
   const int timeout = static_cast<int>(options_.min_watch_timeout_seconds * (1 + uniform01_()));
   absl::Status outcome;
+  int events = 0;
+  const int64_t started = clock_.NowMillis();
   absl::Status status = client_.Watch(
       kind, resource_version, timeout,
-      [&](const WatchEvent& event) { return Apply(kind, event, outcome); }, stopping_);
+      [&](const WatchEvent& event) {
+        if (event.type != "ERROR") ++events;
+        return Apply(kind, event, outcome);
+      },
+      stopping_);
   if (status.ok()) status = outcome;
+  // A watch that ran (objects or bookmarks came, or a second passed) and then broke (a connection
+  // cut, a load balancer, a restarting server) is resumed at once, as client-go's reflector does;
+  // only a watch that could not get going backs off. Otherwise every cut would lengthen the
+  // backoff, and under cuts every few seconds the cache would fall half a minute behind.
+  if (!status.ok() && !absl::IsOutOfRange(status) &&
+      (events > 0 || clock_.NowMillis() - started >= kShortWatchMillis)) {
+    return absl::OkStatus();
+  }
   if (absl::IsOutOfRange(status)) {
     // 410 Gone: the server has compacted past our version; only a new list is consistent.
-    std::lock_guard<std::mutex> lock(mu_);
-    kinds_[kind].needs_list = true;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      kinds_[kind].needs_list = true;
+    }
+    if (options_.on_expired) options_.on_expired(kind, std::string(status.message()));
     return absl::OkStatus();
   }
   return status;

@@ -57,6 +57,10 @@ struct InformerOptions {
   // many clients spread out (client-go: 5 min).
   int min_watch_timeout_seconds = 300;
   int list_page_size = 500;
+  // Told when a kind's watch ended with 410 Gone (the server no longer has the version the watch
+  // resumed from), before that kind is listed again; as client-go's reflector logs it. Runs on
+  // the kind's informer thread. Empty: nobody is told.
+  std::function<void(const std::string& kind, const std::string& error)> on_expired;
 };
 
 class Informer : public ClusterReader {

@@ -123,6 +123,37 @@ TEST(Informer, GoneRelistsAndDropsWhatTheListLacks) {
   }
 }
 
+TEST(Informer, GoneIsToldBeforeTheRelist) {
+  fakes::FakeClock clock;
+  auto owned = std::make_unique<FakeTransport>();
+  FakeTransport& transport = *owned;
+  Client client(RestConfig{.server = "https://k"}, ClientLimits{}, clock, std::move(owned));
+  std::vector<std::string> told;
+  Informer informer(
+      client, clock, [] { return 0.0; },
+      InformerOptions{.kinds = {"Pod"},
+                      .on_expired = [&](const std::string& kind, const std::string& error) {
+                        told.push_back(kind + ": " + error);
+                      }});
+  transport.Answer("GET /api/v1/pods?limit=500", 200, List("Pod", "10", ""));
+  ASSERT_TRUE(informer.Step("Pod").ok());
+  transport.AnswerWatch({}, 500, "");
+  EXPECT_FALSE(informer.Step("Pod").ok());
+  EXPECT_THAT(told, ::testing::IsEmpty());  // only a 410 is told
+  transport.AnswerWatch({Event("ERROR", R"({"kind":"Status","code":410,"reason":"Expired"})")});
+  ASSERT_TRUE(informer.Step("Pod").ok());
+  ASSERT_EQ(told.size(), 1u);
+  EXPECT_THAT(told[0], HasSubstr("Pod: watch Pod: 410 Gone"));
+  transport.Answer("GET /api/v1/pods?limit=500", 200, List("Pod", "30", ""));
+  ASSERT_TRUE(informer.Step("Pod").ok());  // the relist, told nothing more
+  EXPECT_EQ(transport.sent().back().request.path, "/api/v1/pods?limit=500");
+  EXPECT_EQ(told.size(), 1u);
+  transport.AnswerWatch({}, 410, R"({"kind":"Status","code":410})");  // as the HTTP status
+  ASSERT_TRUE(informer.Step("Pod").ok());
+  ASSERT_EQ(told.size(), 2u);
+  EXPECT_THAT(told[1], HasSubstr("410"));
+}
+
 TEST(Informer, OtherWatchErrorsAreReportedForBackoff) {
   Fixture f;
   f.transport->Answer("GET /api/v1/pods?limit=500", 200, List("Pod", "10", ""));
@@ -131,10 +162,33 @@ TEST(Informer, OtherWatchErrorsAreReportedForBackoff) {
   EXPECT_TRUE(absl::IsUnavailable(f.informer->Step("Pod")));
   f.transport->AnswerWatch({"not json"});
   EXPECT_FALSE(f.informer->Step("Pod").ok());
+  // An error event is no progress: it backs off like an error status.
+  f.transport->AnswerWatch({Event("ERROR", R"({"kind":"Status","code":500})")});
+  EXPECT_TRUE(absl::IsUnavailable(f.informer->Step("Pod")));
   // A failed list leaves the kind unsynced.
   Fixture g;
   EXPECT_FALSE(g.informer->Step("Pod").ok());
   EXPECT_FALSE(g.informer->Synced());
+}
+
+TEST(Informer, AWatchCutAfterItRanResumesAtOnceOneThatNeverRanBacksOff) {
+  Fixture f;
+  f.transport->Answer("GET /api/v1/pods?limit=500", 200, List("Pod", "10", ""));
+  ASSERT_TRUE(f.informer->Step("Pod").ok());
+  // Events came, then the connection broke: no error, so no backoff; the next watch resumes
+  // from the last version seen.
+  f.transport->CutWatch({Event("ADDED", PodJson("a", "n1", "11"))});
+  EXPECT_TRUE(f.informer->Step("Pod").ok());
+  EXPECT_THAT(f.PodNames(), ElementsAre("a"));
+  // Quiet for a second before the cut: it ran too.
+  f.transport->CutWatch({}, [&] { f.clock.Advance(1000); });
+  EXPECT_TRUE(f.informer->Step("Pod").ok());
+  f.transport->CutWatch({});
+  // Cut at once, nothing delivered: it never got going, and backs off.
+  EXPECT_TRUE(absl::IsUnavailable(f.informer->Step("Pod")));
+  f.transport->AnswerWatch({});
+  ASSERT_TRUE(f.informer->Step("Pod").ok());
+  EXPECT_THAT(f.transport->sent().back().request.path, HasSubstr("resourceVersion=11"));
 }
 
 TEST(Informer, BackoffDoublesToThirtySecondsWithJitter) {

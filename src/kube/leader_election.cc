@@ -156,8 +156,16 @@ void LeaderElector::Tick() {
     leading_ = false;
     if (on_stopped_) on_stopped_();
   }
+  int64_t next = config_.retry_period_millis;
+  // Waiting out another holder's lease: look again the moment it runs out by our clock rather
+  // than up to a retry period later, so that a dead leader's successor leads within a lease
+  // duration and one retry period of its last renewal.
+  if (!leading_ && !observed_.holder.empty() && observed_.holder != config_.identity) {
+    const int64_t expires_in = observed_at_millis_ + config_.lease_duration_millis - now;
+    if (expires_in > 0 && expires_in < next) next = expires_in;
+  }
   std::shared_ptr<Shared> shared = shared_;
-  clock_.After(config_.retry_period_millis, [this, shared] {
+  clock_.After(next, [this, shared] {
     if (shared->alive) Tick();
   });
 }

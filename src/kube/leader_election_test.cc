@@ -84,6 +84,22 @@ TEST(LeaderElector, ARenewingHolderKeepsTheLease) {
   EXPECT_EQ(*f.elector->TryAcquireOrRenew(), false);
 }
 
+TEST(LeaderElector, AStandbyTriesAgainTheMomentTheHoldersLeaseRunsOut) {
+  Fixture f;
+  const std::string held = LeaseJson("other", "t1", 1);  // never renewed: its holder died
+  for (int i = 0; i < 9; ++i) f.transport->Answer(std::string("GET ") + kLease, 200, held);
+  f.transport->Answer(std::string("PUT ") + kLease, 200, "{}");
+  f.elector->Start();
+  f.clock.RunDue();  // first look at 0 s; then every 2 s
+  f.clock.Advance(14'000);
+  EXPECT_FALSE(f.elector->IsLeader());
+  // The lease runs out at 15 s: the next attempt is then, not at the 16 s retry.
+  f.clock.Advance(1'000);
+  EXPECT_TRUE(f.elector->IsLeader());
+  EXPECT_EQ(f.started, 1);
+  f.elector->Stop();
+}
+
 TEST(LeaderElector, LosingTheWriteRaceIsNotLeading) {
   Fixture f;
   f.transport->Answer(std::string("GET ") + kLease, 200, LeaseJson("", "t", 1));

@@ -26,6 +26,8 @@
 set -euo pipefail
 # shellcheck source=../lib/checks.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/checks.sh"
+# shellcheck source=e2e_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 readonly ROOT
@@ -40,22 +42,8 @@ readonly LEGACY="eks.amazonaws.com/nodegroup=legacy-workload-group"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/kp-e2e-article.XXXXXX")"
 readonly WORK
 readonly DIR="${WORK}/cluster"
-KUBECTL=""
-AWS_URL=""
-MOTO_PID=""
 CONTROLLER_PID=""
 AGENT_PID=""
-METRICS_PORT=""
-HEALTH_PORT=""
-
-stop_pid() {
-  local pid="$1"
-  [[ -n "${pid}" ]] || return 0
-  kill "${pid}" 2>/dev/null || return 0
-  local deadline=$((SECONDS + 15))
-  while kill -0 "${pid}" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
-  kill -9 "${pid}" 2>/dev/null || true
-}
 
 stop_all() {
   stop_pid "${AGENT_PID}"
@@ -88,63 +76,6 @@ on_failure() {
   fi
   tail -n 20 "${WORK}/controller.log" >&2 || true
   trap 'KP_E2E_KEEP=1 cleanup >/dev/null' EXIT
-}
-
-k() { "${KUBECTL}" --kubeconfig "${DIR}/kubeconfig" "$@"; }
-aws() { python3 "${HERE}/e2e_aws.py" "${AWS_URL}" "$@"; }
-
-# Polls COMMAND until it prints EXPECTED, for at most SECONDS.
-
-# "<Running on Karpenter Nodes> <other>" for the pods labelled app=APP.
-pods_on_karpenter() {
-  local app="$1"
-  k get pods -l "app=${app}" -o json >"${WORK}/pods.json"
-  k get nodes -l karpenter.sh/nodepool=default -o name >"${WORK}/karpenter-nodes"
-  python3 - "${WORK}/pods.json" "${WORK}/karpenter-nodes" <<'PY'
-import json, sys
-pods = [p for p in json.load(open(sys.argv[1]))["items"] if not p["metadata"].get("deletionTimestamp")]
-nodes = {line.strip().removeprefix("node/") for line in open(sys.argv[2])}
-on = sum(1 for p in pods if p["status"].get("phase") == "Running" and p["spec"].get("nodeName") in nodes)
-print(on, len(pods) - on)
-PY
-}
-
-claims() { k get nodeclaims -o jsonpath='{range .items[*]}{.metadata.name}{"\n"}{end}' | sort; }
-
-# provider ID -> instance id for every NodeClaim: "NAME INSTANCE-ID".
-claim_instances() {
-  k get nodeclaims -o jsonpath='{range .items[*]}{.metadata.name} {.status.providerID}{"\n"}{end}' |
-    awk '{n = split($2, p, "/"); print $1, p[n]}' | sort
-}
-
-instance_state() { aws instances | awk -v id="$1" '$1 == id {print $2}'; }
-
-start_control_plane() {
-  step "control plane, the project's CRDs, moto"
-  "${CP}" start "${DIR}" >/dev/null
-  # shellcheck disable=SC1091  # written by start
-  KUBECTL="$(source "${DIR}/env" && printf '%s' "${KP_KUBECTL}")"
-  k apply -f "${ROOT}/charts/karpenter/crds/" >/dev/null
-  k wait --for=condition=Established --timeout=60s crd/nodepools.karpenter.sh \
-    crd/nodeclaims.karpenter.sh crd/ec2nodeclasses.karpenter.k8s.aws >/dev/null
-  k create namespace karpenter >/dev/null
-  pass "control plane up, CRDs established"
-  # Only the cluster's version: the controller must ask the API server which AMIs to use.
-  python3 "${HERE}/moto_eks.py" --cluster "${CLUSTER}" --node-role "${NODE_ROLE}" \
-    --queue "${QUEUE}" --kubernetes-version "$(k version -o json |
-      python3 -c 'import json, sys; v = json.load(sys.stdin)["serverVersion"]
-print(v["major"] + "." + v["minor"].rstrip("+"))')" \
-    >"${WORK}/moto.log" 2>&1 &
-  MOTO_PID=$!
-  local deadline=$((SECONDS + 60))
-  until grep -q '^moto ready on' "${WORK}/moto.log"; do
-    if ((SECONDS >= deadline)) || ! kill -0 "${MOTO_PID}" 2>/dev/null; then
-      fail "moto did not start: $(tail -n 5 "${WORK}/moto.log")"
-    fi
-    sleep 0.5
-  done
-  AWS_URL="http://127.0.0.1:$(sed -n 's/^moto ready on //p' "${WORK}/moto.log")"
-  pass "moto at ${AWS_URL} with the cluster's VPC, subnets, security group and queue"
 }
 
 # Phase 1 as the article leaves the cluster: a managed node group of two nodes running a legacy
@@ -231,33 +162,9 @@ legacy_pods_running() {
 
 start_controller() {
   step "karpenter controller starts, holds the leader Lease and is ready"
-  (
-    cd "${WORK}"
-    # No CLUSTER_ENDPOINT, as the article's Helm install leaves it: the controller asks EKS
-    # DescribeCluster (moto_eks.py made the cluster) for it and for the service CIDR.
-    exec env CLUSTER_NAME="${CLUSTER}" \
-      KUBECONFIG="${DIR}/kubeconfig" AWS_REGION=us-east-1 AWS_ENDPOINT_URL="${AWS_URL}" \
-      AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing INTERRUPTION_QUEUE="${QUEUE}" \
-      LEADER_ELECTION_NAMESPACE=karpenter METRICS_PORT=0 HEALTH_PROBE_PORT=0 \
-      "${KARPENTER}" controller >"${WORK}/controller.log" 2>"${WORK}/controller.err"
-  ) &
-  CONTROLLER_PID=$!
-  local deadline=$((SECONDS + 60))
-  until grep -q '"message":"starting manager"' "${WORK}/controller.log" 2>/dev/null; do
-    if ((SECONDS >= deadline)) || ! kill -0 "${CONTROLLER_PID}" 2>/dev/null; then
-      fail "the controller did not start: $(cat "${WORK}/controller.err")"
-    fi
-    sleep 0.5
-  done
-  read -r METRICS_PORT HEALTH_PORT < <(python3 -c '
-import json, sys
-for line in open(sys.argv[1]):
-    entry = json.loads(line)
-    if entry.get("message") == "starting manager":
-        print(entry["metrics-port"], entry["health-probe-port"])
-        break' "${WORK}/controller.log")
-  local holder=""
-  deadline=$((SECONDS + 30))
+  launch_controller controller "${DIR}/kubeconfig" "${AWS_URL}"
+  CONTROLLER_PID="${LAUNCHED_PID}"
+  local holder="" deadline=$((SECONDS + 30))
   while [[ -z "${holder}" ]] && ((SECONDS < deadline)); do
     holder="$(k -n karpenter get lease karpenter-leader-election \
       -o jsonpath='{.spec.holderIdentity}' 2>/dev/null || true)"
@@ -272,15 +179,7 @@ for line in open(sys.argv[1]):
   wait_until 30 200 curl -s -o /dev/null -w '%{http_code}' \
     "http://127.0.0.1:${HEALTH_PORT}/readyz" || fail "/readyz never answered 200"
   pass "/readyz answers 200 on port ${HEALTH_PORT}"
-  python3 "${HERE}/node_agent.py" --kubectl "${KUBECTL}" --kubeconfig "${DIR}/kubeconfig" \
-    --aws-endpoint "${AWS_URL}" >"${WORK}/agent.log" 2>&1 &
-  AGENT_PID=$!
-}
-
-lease_renewed_since() {
-  local now
-  now="$(k -n karpenter get lease karpenter-leader-election -o jsonpath='{.spec.renewTime}')"
-  [[ "${now}" != "$1" ]] && echo changed
+  start_node_agent
 }
 
 apply_nodepool_and_nodeclass() {
@@ -327,46 +226,6 @@ apply_nodepool_and_nodeclass() {
   pass "al2023@latest resolved through the cluster version's SSM parameters to both architectures' AMIs; 3 subnets discovered"
 }
 
-# Every NodeClaim's instance runs in moto with Karpenter's ownership tags.
-check_instances_owned() {
-  local name id line
-  aws instances >"${WORK}/instances"
-  while read -r name id; do
-    line="$(awk -v id="${id}" '$1 == id' "${WORK}/instances")"
-    [[ -n "${line}" ]] || fail "NodeClaim ${name}: instance ${id} is not in moto"
-    [[ "$(awk '{print $2}' <<<"${line}")" == running ]] || fail "instance ${id}: ${line}"
-    for tag in "kubernetes.io/cluster/${CLUSTER}=owned" "karpenter.sh/nodepool=default" \
-      "karpenter.sh/nodeclaim=${name}" "karpenter.k8s.aws/ec2nodeclass=default" \
-      "eks:eks-cluster-name=${CLUSTER}"; do
-      [[ ",$(awk '{print $6}' <<<"${line}")," == *",${tag},"* ]] ||
-        fail "instance ${id} of ${name} lacks the tag ${tag}: ${line}"
-    done
-  done < <(claim_instances)
-}
-
-# Every running instance of the cluster belongs to a NodeClaim, and every NodeClaim to one.
-check_no_orphans() {
-  local running claimed
-  running="$(aws instances | awk -v c="kubernetes.io/cluster/${CLUSTER}=owned" \
-    '$2 == "running" && index("," $6 ",", "," c ",") {print $1}' | sort)"
-  claimed="$(claim_instances | awk '{print $2}' | sort)"
-  [[ "${running}" == "${claimed}" ]] ||
-    fail "running instances [${running//$'\n'/ }] != NodeClaims' [${claimed//$'\n'/ }]"
-}
-
-# NodeClaims all Launched, Registered and Initialized; their Nodes carry the pool's label,
-# karpenter.sh/initialized and no unregistered taint.
-nodeclaims_initialized() {
-  k get nodeclaims -o json | python3 -c '
-import json, sys
-claims = json.load(sys.stdin)["items"]
-def true(claim, kind):
-    return any(c["type"] == kind and c["status"] == "True"
-               for c in claim.get("status", {}).get("conditions", []))
-done = [c for c in claims if all(true(c, k) for k in ("Launched", "Registered", "Initialized"))]
-print("all" if claims and len(done) == len(claims) else f"{len(done)}/{len(claims)}")'
-}
-
 deploy_workload() {
   step "Phase 3: workload-sample (10 replicas); Karpenter launches nodes and the pods run on them"
   # The article watches the nodes arrive.
@@ -405,20 +264,6 @@ Karpenter nodes; every NodeClaim Launched, Registered, Initialized"
   pass "registration removed the unregistered taint; every node is labelled initialized"
 }
 
-# Until killed: a line in FILE for every sample (0.5 s apart) where legacy-app has fewer
-# available pods than its PDB's minAvailable (1).
-watch_pdb() {
-  local file="$1"
-  : >"${file}"
-  while true; do
-    local ready
-    ready="$(k get deployment legacy-app -o jsonpath='{.status.availableReplicas}' 2>/dev/null ||
-      echo err)"
-    [[ "${ready}" == err || "${ready:-0}" -ge 1 ]] || echo "$(date +%T) available=${ready:-0}" >>"${file}"
-    sleep 0.5
-  done
-}
-
 drain_legacy_node_group() {
   step "Phase 4: scale Cluster Autoscaler to 0, cordon and drain the legacy node group"
   k scale deployment cluster-autoscaler -n kube-system --replicas=0
@@ -426,7 +271,7 @@ drain_legacy_node_group() {
   [[ "$(k get nodes -l "${LEGACY}" -o jsonpath='{.items[*].spec.unschedulable}')" == "true true" ]] ||
     fail "cordon left a legacy node schedulable"
   pass "both legacy nodes cordoned"
-  watch_pdb "${WORK}/pdb-violations" &
+  watch_pdb "${WORK}/pdb-violations" legacy-app 1 &
   local watcher=$!
   local rc=0
   # The article's command, bounded: a drain the PDB held forever would hang the test.
@@ -607,7 +452,7 @@ stop_controller() {
 }
 
 main() {
-  if ! python3 -c 'import moto, boto3' 2>/dev/null; then
+  if ! have_moto; then
     echo "e2e_article: skipped (python3 with moto and boto3 is needed)"
     return 0
   fi
