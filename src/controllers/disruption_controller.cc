@@ -15,6 +15,23 @@
 namespace karpenter::controllers {
 namespace {
 
+// The reason label of a method's eligible-node gauge: upstream's lower-cased disruption reason.
+std::string EligibilityReason(disruption::Method method) {
+  switch (method) {
+    case disruption::Method::kEmptiness:
+      return "empty";
+    case disruption::Method::kStaticDrift:
+    case disruption::Method::kDrift:
+      return "drifted";
+    case disruption::Method::kMultiNodeConsolidation:
+    case disruption::Method::kSingleNodeConsolidation:
+      return "underutilized";
+    case disruption::Method::kExpiration:
+      return "expired";
+  }
+  return "";
+}
+
 // The validation wait on the controllers' clock.
 int64_t ValidationDelayMillis() {
   return disruption::kCommandValidationDelay.Nanos() / api::Duration::kMillisecond;
@@ -90,6 +107,10 @@ absl::StatusOr<ReconcileResult> DisruptionController::Reconcile() {
   disruption::DisruptionResult result = disruption::ComputeDisruption(
       (*planning)->snapshot, (*planning)->input, seams_.clock.Now(), options);
   for (disruption::Method method : result.now_consolidated) consolidated_at_[method] = state;
+  for (const auto& [method, count] : result.eligible_nodes) {
+    seams_.metrics.Set("karpenter_voluntary_disruption_eligible_nodes",
+                       {{"reason", EligibilityReason(method)}}, static_cast<double>(count));
+  }
   std::vector<disruption::Command> commands;
   for (disruption::Command& command : result.commands) {
     // NodeClaimExpiration deletes expired claims; the engine only reports them.

@@ -133,6 +133,11 @@ TEST(DisruptionController, AnEmptyNodeGoesAfterValidationAndTheOtherStays) {
   // The command waits the validation delay before anything is touched.
   EXPECT_EQ(f.Poll().requeue_after_millis, std::optional<int64_t>(15'000));
   EXPECT_FALSE(f.Tainted("b"));
+  // Emptiness ran, and found one of the two nodes eligible; nothing after it ran.
+  EXPECT_EQ(f.metrics.Value("karpenter_voluntary_disruption_eligible_nodes", {{"reason", "empty"}}),
+            1);
+  EXPECT_EQ(f.metrics.PrometheusText().find("eligible_nodes{reason=\"underutilized\"}"),
+            std::string::npos);
   EXPECT_TRUE(f.Claim("claim-b").has_value());
 
   f.clock.Advance(15'000);

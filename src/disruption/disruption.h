@@ -20,6 +20,7 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -73,6 +74,9 @@ struct DisruptionResult {
   // budget holding them back: a long-running host records them as consolidated for the
   // present cluster state (upstream markConsolidated) and passes them back in `consolidated`.
   std::vector<Method> now_consolidated;
+  // How many candidates each method that ran found eligible (upstream's
+  // voluntary_disruption_eligible_nodes, set per method before it decides).
+  std::map<Method, size_t> eligible_nodes;
 };
 
 // Builds the scheduler input from the snapshot and the embedded catalog, then decides.

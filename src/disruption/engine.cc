@@ -33,6 +33,7 @@ struct Context {
   std::vector<std::string>& notes;
   std::map<std::string, PoolTotals> pool_totals;  // Balanced policy
   std::vector<Method>& now_consolidated;
+  std::map<Method, size_t>& eligible_nodes;
   // Set by another thread when nobody wants the pass's result any more (see Consolidate).
   const std::atomic<bool>* cancelled = nullptr;
   bool Cancelled() const { return cancelled != nullptr && cancelled->load(); }
@@ -106,6 +107,7 @@ std::vector<Command> Emptiness(Context& ctx, const std::vector<const Candidate*>
   for (const Candidate* c : candidates) {
     if (EmptinessEligible(*c, ctx.now)) empty.push_back(c);
   }
+  ctx.eligible_nodes[Method::kEmptiness] = empty.size();
   if (empty.empty() || ctx.Consolidated(Method::kEmptiness)) return {};
   SortBySavingsRatio(empty);
   auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kEmpty, ctx.expired);
@@ -161,6 +163,7 @@ std::vector<Drifted> CollectDrifted(const Context& ctx,
 std::vector<Command> StaticDriftMethod(Context& ctx,
                                        const std::vector<const Candidate*>& candidates) {
   const std::vector<Drifted> drifted = CollectDrifted(ctx, candidates, /*static_pools=*/true);
+  ctx.eligible_nodes[Method::kStaticDrift] = drifted.size();
   std::map<std::string, std::vector<const Drifted*>> by_pool;
   for (const Drifted& d : drifted) by_pool[d.candidate->node_pool->metadata.name].push_back(&d);
   auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kDrifted, ctx.expired);
@@ -210,6 +213,7 @@ std::vector<Command> StaticDriftMethod(Context& ctx,
 
 std::vector<Command> DriftMethod(Context& ctx, const std::vector<const Candidate*>& candidates) {
   const std::vector<Drifted> drifted = CollectDrifted(ctx, candidates, /*static_pools=*/false);
+  ctx.eligible_nodes[Method::kDrift] = drifted.size();
   auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kDrifted, ctx.expired);
   for (const Drifted& d : drifted) {
     if (budgets[d.candidate->node_pool->metadata.name].remaining == 0) {
@@ -382,9 +386,16 @@ struct DisruptionPass::State {
         types(IndexInstanceTypes(input.input)),
         set(BuildCandidates(snapshot, types, now)),
         simulator(snapshot, input),
-        ctx{snapshot,     simulator, input.input,
-            now,          options,   {},
-            result.notes, {},        result.now_consolidated} {}
+        ctx{snapshot,
+            simulator,
+            input.input,
+            now,
+            options,
+            {},
+            result.notes,
+            {},
+            result.now_consolidated,
+            result.eligible_nodes} {}
 
   DisruptionOptions options;  // `consolidated` may grow before Consolidate
   const PoolInstanceTypes types;
@@ -437,6 +448,8 @@ void DisruptionPass::Consolidate(const std::atomic<bool>* cancelled) {
   if (!s.commands.empty() || consolidated_ || s.ctx.Cancelled()) return;
   consolidated_ = true;
   const std::vector<const Candidate*> eligible = ConsolidationCandidates(s.ctx, s.live);
+  s.ctx.eligible_nodes[Method::kMultiNodeConsolidation] = eligible.size();
+  s.ctx.eligible_nodes[Method::kSingleNodeConsolidation] = eligible.size();
   s.commands = MultiNode(s.ctx, eligible);
   if (s.commands.empty()) s.commands = SingleNode(s.ctx, eligible);
   if (s.commands.empty() && !s.ctx.Cancelled()) {
