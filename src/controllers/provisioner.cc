@@ -200,7 +200,14 @@ absl::StatusOr<ProvisionOutcome> Provisioner::Provision() {
   }
   const int64_t solve_start = seams_.clock.NowMillis();
   provisioning::PlanResult plan = provisioning::PlanFromInput(*input);
-  LogSolve(*input, plan, seams_.clock.NowMillis() - solve_start);
+  const int64_t solve_millis = seams_.clock.NowMillis() - solve_start;
+  seams_.metrics.Observe("karpenter_scheduler_scheduling_duration_seconds",
+                         {{"controller", "provisioner"}},
+                         static_cast<double>(solve_millis) / 1000.0);
+  seams_.metrics.Set("karpenter_scheduler_unschedulable_pods_count",
+                     {{"controller", "provisioner"}},
+                     static_cast<double>(plan.unschedulable.size()));
+  LogSolve(*input, plan, solve_millis);
 
   absl::Status failed;
   for (const provisioning::PlannedNodeClaim& planned : plan.node_claims) {

@@ -197,6 +197,13 @@ TEST(Provisioner, APodNothingCanTakeIsReportedAndNothingIsCreated) {
   EXPECT_EQ(outcome->unschedulable_pods, 1u);
   ASSERT_EQ(f.events.Count("FailedScheduling"), 1u);
   EXPECT_TRUE(f.events.events()[0].message.starts_with("Failed to schedule pod, "));
+  EXPECT_EQ(f.metrics.Value("karpenter_scheduler_unschedulable_pods_count",
+                            {{"controller", "provisioner"}}),
+            1);
+  EXPECT_EQ(f.metrics.Value("karpenter_scheduler_scheduling_duration_seconds",
+                            {{"controller", "provisioner"}}),
+            1)
+      << "one solve observed";
 }
 
 TEST(Provisioner, WaitsForTheClusterViewToSync) {

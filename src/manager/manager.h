@@ -26,6 +26,7 @@
 #include "src/controllers/eviction_queue.h"
 #include "src/controllers/instance_gc.h"
 #include "src/controllers/interruption.h"
+#include "src/controllers/metered_cloud_provider.h"
 #include "src/controllers/node_class_status.h"
 #include "src/controllers/node_class_termination.h"
 #include "src/controllers/node_termination.h"
@@ -110,6 +111,12 @@ class Manager {
   controllers::NodePoolHealth health_;
   cloudprovider::UnavailableOfferings own_unavailable_;
   cloudprovider::UnavailableOfferings& unavailable_;
+  // The cloud as each controller that calls it sees it: timed and counted under its name.
+  controllers::MeteredCloudProvider lifecycle_cloud_;
+  controllers::MeteredCloudProvider termination_cloud_;
+  controllers::MeteredCloudProvider expiration_cloud_;
+  controllers::MeteredCloudProvider garbage_collection_cloud_;
+  controllers::MeteredCloudProvider instance_garbage_collection_cloud_;
   controllers::Provisioner provisioner_;
   controllers::NodeClaimLifecycle lifecycle_;
   controllers::EvictionQueue evictions_;

@@ -6,9 +6,11 @@
   code SRC_AWS POLICY      the actions the provider's production sources can send (QueryRequest
                            and JSON-protocol targets in src/aws/*.cc, tests excluded) equal the
                            policy's actions, apart from NOT_GRANTED below
-  recorded FILE POLICY     every signed request in a moto recording (MOTO_ENABLE_RECORDING) is an
+  recorded FILE POLICY [ACCESS_KEY]
+                           every signed request in a moto recording (MOTO_ENABLE_RECORDING) is an
                            action the policy grants (or sts:GetCallerIdentity, which needs none);
-                           prints the actions seen
+                           with ACCESS_KEY, only requests signed with it (the controller's, not
+                           the test fixtures'); prints the actions seen
 
 Each prints what is wrong and exits 1.
 """
@@ -143,14 +145,24 @@ def recorded_action(entry):
     return f"{service}:{operation}" if operation else f"{service}:? {entry.get('url')}"
 
 
-def check_recorded(recording, policy_path):
-    # Only what needs no permission is let through; a fixture's own calls are not recorded.
+def access_key_of(entry):
+    headers = {k.lower(): v for k, v in entry.get("headers", {}).items()}
+    match = re.search(r"Credential=([^/]+)/", headers.get("authorization", ""))
+    return match.group(1) if match else None
+
+
+def check_recorded(recording, policy_path, access_key=None):
+    # Only what needs no permission is let through. A fixture's own calls are either not
+    # recorded or signed with another access key than the controller's (`access_key`).
     grants = granted(load_policy(policy_path)) | {"sts:GetCallerIdentity"}
     seen, problems = set(), []
     with open(recording, encoding="utf-8") as f:
         for line in f:
             if line.strip():
-                action = recorded_action(json.loads(line))
+                entry = json.loads(line)
+                if access_key and access_key_of(entry) != access_key:
+                    continue
+                action = recorded_action(entry)
                 if action:
                     seen.add(action)
     for action in sorted(seen - grants):
@@ -164,8 +176,8 @@ def main(argv):
         problems = lint(argv[2])
     elif len(argv) == 4 and argv[1] == "code":
         problems = check_code(argv[2], argv[3])
-    elif len(argv) == 4 and argv[1] == "recorded":
-        problems = check_recorded(argv[2], argv[3])
+    elif len(argv) in (4, 5) and argv[1] == "recorded":
+        problems = check_recorded(argv[2], argv[3], argv[4] if len(argv) == 5 else None)
     else:
         print(__doc__, file=sys.stderr)
         return 2

@@ -74,6 +74,11 @@ PY
     fail "a recorded RunInstances passed"
   grep -q 'called ec2:RunInstances' <<<"${out}" || fail "RunInstances was not named: ${out}"
   pass "a recorded call the policy does not grant fails, naming it"
+  out="$(python3 "${CHECK}" recorded "${WORK}/granted.jsonl" "${POLICY}" test 2>/dev/null)" &&
+    fail "RunInstances signed with the controller's key passed"
+  out="$(python3 "${CHECK}" recorded "${WORK}/granted.jsonl" "${POLICY}" fixture 2>&1)" ||
+    fail "calls signed with another key than the controller's were counted: ${out}"
+  pass "given the controller's access key, calls signed with other keys (fixtures) do not count"
   printf '\niam_policy_test: %d passed, 0 failed\n' "${PASSED}"
 }
 
