@@ -26,6 +26,8 @@
 set -euo pipefail
 # shellcheck source=../lib/checks.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/checks.sh"
+# shellcheck source=karpenter_env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/karpenter_env.sh"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 readonly ROOT
@@ -40,29 +42,6 @@ readonly LEGACY="eks.amazonaws.com/nodegroup=legacy-workload-group"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/kp-e2e-article.XXXXXX")"
 readonly WORK
 readonly DIR="${WORK}/cluster"
-KUBECTL=""
-AWS_URL=""
-MOTO_PID=""
-CONTROLLER_PID=""
-AGENT_PID=""
-METRICS_PORT=""
-HEALTH_PORT=""
-
-stop_pid() {
-  local pid="$1"
-  [[ -n "${pid}" ]] || return 0
-  kill "${pid}" 2>/dev/null || return 0
-  local deadline=$((SECONDS + 15))
-  while kill -0 "${pid}" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
-  kill -9 "${pid}" 2>/dev/null || true
-}
-
-stop_all() {
-  stop_pid "${AGENT_PID}"
-  stop_pid "${CONTROLLER_PID}"
-  stop_pid "${MOTO_PID}"
-  "${CP}" stop "${DIR}" >/dev/null 2>&1 || true
-}
 
 cleanup() {
   if [[ -n "${KUBECTL}" ]]; then
@@ -77,8 +56,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-
-
 on_failure() {
   printf '  (logs kept in %s: controller.log, agent.log, moto.log, events.txt, cluster/logs/)\n' \
     "${WORK}" >&2
@@ -89,11 +66,6 @@ on_failure() {
   tail -n 20 "${WORK}/controller.log" >&2 || true
   trap 'KP_E2E_KEEP=1 cleanup >/dev/null' EXIT
 }
-
-k() { "${KUBECTL}" --kubeconfig "${DIR}/kubeconfig" "$@"; }
-aws() { python3 "${HERE}/e2e_aws.py" "${AWS_URL}" "$@"; }
-
-# Polls COMMAND until it prints EXPECTED, for at most SECONDS.
 
 # "<Running on Karpenter Nodes> <other>" for the pods labelled app=APP.
 pods_on_karpenter() {
@@ -118,34 +90,6 @@ claim_instances() {
 }
 
 instance_state() { aws instances | awk -v id="$1" '$1 == id {print $2}'; }
-
-start_control_plane() {
-  step "control plane, the project's CRDs, moto"
-  "${CP}" start "${DIR}" >/dev/null
-  # shellcheck disable=SC1091  # written by start
-  KUBECTL="$(source "${DIR}/env" && printf '%s' "${KP_KUBECTL}")"
-  k apply -f "${ROOT}/charts/karpenter/crds/" >/dev/null
-  k wait --for=condition=Established --timeout=60s crd/nodepools.karpenter.sh \
-    crd/nodeclaims.karpenter.sh crd/ec2nodeclasses.karpenter.k8s.aws >/dev/null
-  k create namespace karpenter >/dev/null
-  pass "control plane up, CRDs established"
-  # Only the cluster's version: the controller must ask the API server which AMIs to use.
-  python3 "${HERE}/moto_eks.py" --cluster "${CLUSTER}" --node-role "${NODE_ROLE}" \
-    --queue "${QUEUE}" --kubernetes-version "$(k version -o json |
-      python3 -c 'import json, sys; v = json.load(sys.stdin)["serverVersion"]
-print(v["major"] + "." + v["minor"].rstrip("+"))')" \
-    >"${WORK}/moto.log" 2>&1 &
-  MOTO_PID=$!
-  local deadline=$((SECONDS + 60))
-  until grep -q '^moto ready on' "${WORK}/moto.log"; do
-    if ((SECONDS >= deadline)) || ! kill -0 "${MOTO_PID}" 2>/dev/null; then
-      fail "moto did not start: $(tail -n 5 "${WORK}/moto.log")"
-    fi
-    sleep 0.5
-  done
-  AWS_URL="http://127.0.0.1:$(sed -n 's/^moto ready on //p' "${WORK}/moto.log")"
-  pass "moto at ${AWS_URL} with the cluster's VPC, subnets, security group and queue"
-}
 
 # Phase 1 as the article leaves the cluster: a managed node group of two nodes running a legacy
 # workload guarded by a PodDisruptionBudget, and Cluster Autoscaler.
@@ -231,32 +175,8 @@ legacy_pods_running() {
 
 start_controller() {
   step "karpenter controller starts, holds the leader Lease and is ready"
-  (
-    cd "${WORK}"
-    # No CLUSTER_ENDPOINT, as the article's Helm install leaves it: the controller asks EKS
-    # DescribeCluster (moto_eks.py made the cluster) for it and for the service CIDR.
-    exec env CLUSTER_NAME="${CLUSTER}" \
-      KUBECONFIG="${DIR}/kubeconfig" AWS_REGION=us-east-1 AWS_ENDPOINT_URL="${AWS_URL}" \
-      AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing INTERRUPTION_QUEUE="${QUEUE}" \
-      LEADER_ELECTION_NAMESPACE=karpenter METRICS_PORT=0 HEALTH_PROBE_PORT=0 \
-      "${KARPENTER}" controller >"${WORK}/controller.log" 2>"${WORK}/controller.err"
-  ) &
-  CONTROLLER_PID=$!
-  local deadline=$((SECONDS + 60))
-  until grep -q '"message":"starting manager"' "${WORK}/controller.log" 2>/dev/null; do
-    if ((SECONDS >= deadline)) || ! kill -0 "${CONTROLLER_PID}" 2>/dev/null; then
-      fail "the controller did not start: $(cat "${WORK}/controller.err")"
-    fi
-    sleep 0.5
-  done
-  read -r METRICS_PORT HEALTH_PORT < <(python3 -c '
-import json, sys
-for line in open(sys.argv[1]):
-    entry = json.loads(line)
-    if entry.get("message") == "starting manager":
-        print(entry["metrics-port"], entry["health-probe-port"])
-        break' "${WORK}/controller.log")
-  local holder=""
+  launch_controller
+  local holder="" deadline
   deadline=$((SECONDS + 30))
   while [[ -z "${holder}" ]] && ((SECONDS < deadline)); do
     holder="$(k -n karpenter get lease karpenter-leader-election \
@@ -272,9 +192,7 @@ for line in open(sys.argv[1]):
   wait_until 30 200 curl -s -o /dev/null -w '%{http_code}' \
     "http://127.0.0.1:${HEALTH_PORT}/readyz" || fail "/readyz never answered 200"
   pass "/readyz answers 200 on port ${HEALTH_PORT}"
-  python3 "${HERE}/node_agent.py" --kubectl "${KUBECTL}" --kubeconfig "${DIR}/kubeconfig" \
-    --aws-endpoint "${AWS_URL}" >"${WORK}/agent.log" 2>&1 &
-  AGENT_PID=$!
+  start_node_agent
 }
 
 lease_renewed_since() {
