@@ -179,6 +179,11 @@ int RunController(const std::vector<std::string>& args,
     return 1;
   }
   for (const std::string& note : (*aws)->notes()) Log(out, "INFO", note);
+  // As upstream's instance-type and pricing controllers at start: the first launch of a burst
+  // would wait for them otherwise. One that fails here is read again at that launch.
+  if (absl::Status read = (*aws)->RefreshInstanceTypes(); !read.ok()) {
+    Log(out, "ERROR", "reading instance types", {{"error", std::string(read.message())}});
+  }
   metrics::Registry registry(metrics::KarpenterCatalog());
   kube::ApiEventRecorder events(client, *clock, "karpenter");
   JsonLogger logger(out);
