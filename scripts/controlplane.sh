@@ -22,6 +22,9 @@
 #   KP_CONTROLPLANE_TIMEOUT=120           seconds `start` waits for the control plane to be ready
 #   KP_APISERVER_EXTRA_ARGS=""            more kube-apiserver flags, split on spaces (feature
 #                                         gates, fault tests)
+#   KP_SCHEDULER_EXTRA_ARGS=""            more kube-scheduler flags, split on spaces (benchmarks:
+#                                         "--kube-api-qps=5000 --kube-api-burst=10000" lifts its
+#                                         client's 50 requests/s, as kwokctl --disable-qps-limits)
 #   GOCACHE, GOMODCACHE                   the go command's own defaults unless set
 set -euo pipefail
 
@@ -414,7 +417,8 @@ launch_apiserver() {
 # manager's, the scheduler's and kwok's.
 launch_clients() {
   local dir="$1" bin="$2" kcm_port="$3" sched_port="$4" kwok_port="$5" pki="$1/pki"
-  local kubeconfig="${dir}/kubeconfig"
+  local kubeconfig="${dir}/kubeconfig" scheduler_extra=()
+  read -r -a scheduler_extra <<<"${KP_SCHEDULER_EXTRA_ARGS:-}"
   local delegated=(--kubeconfig="${kubeconfig}" --authentication-kubeconfig="${kubeconfig}"
     --authorization-kubeconfig="${kubeconfig}" --bind-address=127.0.0.1 --leader-elect=false
     --profiling=false)
@@ -426,7 +430,7 @@ launch_clients() {
     --service-account-private-key-file="${pki}/sa.key" --root-ca-file="${pki}/ca.crt" \
     --cluster-signing-cert-file="${pki}/ca.crt" --cluster-signing-key-file="${pki}/ca.key"
   launch "${dir}" kube-scheduler "${bin}/kube-scheduler" "${delegated[@]}" \
-    --secure-port="${sched_port}"
+    --secure-port="${sched_port}" ${scheduler_extra[@]+"${scheduler_extra[@]}"}
   launch "${dir}" kwok "${bin}/kwok" --kubeconfig="${kubeconfig}" \
     --config="${bin}/kwok-stages.yaml" \
     --manage-all-nodes=false --manage-nodes-with-annotation-selector="${KWOK_NODE_SELECTOR}" \

@@ -169,6 +169,11 @@ int RunController(const std::vector<std::string>& args,
     return 1;
   }
   for (const std::string& note : (*aws)->notes()) logger.Info(note, {});
+  // As upstream's instance-type and pricing controllers at start: the first launch of a burst
+  // would wait for them otherwise. One that fails here is read again at that launch.
+  if (absl::Status read = (*aws)->RefreshInstanceTypes(); !read.ok()) {
+    logger.Error("reading instance types", {{"error", std::string(read.message())}});
+  }
   std::vector<metrics::MetricDescription> catalog = metrics::KarpenterCatalog();
   for (metrics::MetricDescription& runtime : metrics::RuntimeCatalog()) {
     catalog.push_back(std::move(runtime));

@@ -193,6 +193,7 @@ absl::Status AwsStack::CleanUpNodeClass(const api::EC2NodeClass& node_class) {
   return parts_->cloud->DeleteLaunchTemplates(node_class);
 }
 const std::string& AwsStack::region() const { return parts_->region; }
+absl::Status AwsStack::RefreshInstanceTypes() { return parts_->instance_types->Refresh(); }
 const std::vector<std::string>& AwsStack::notes() const { return parts_->notes; }
 const cloudprovider::Catalog& AwsStack::catalog() const { return *parts_->catalog; }
 

@@ -59,6 +59,8 @@ class AwsStack {
   // isolated VPC, where IAM is not called) and its launch templates.
   absl::Status CleanUpNodeClass(const api::EC2NodeClass& node_class);
   const std::string& region() const;
+  // Reads EC2's instance types, offerings and prices (InstanceTypeProvider::Refresh).
+  absl::Status RefreshInstanceTypes();
   // What was discovered or assumed while the stack was built, for the log (the endpoint from
   // DescribeCluster; the service CIDR assumed when DescribeCluster is not allowed).
   const std::vector<std::string>& notes() const;

@@ -168,6 +168,13 @@ absl::StatusOr<std::vector<cloudprovider::InstanceType>> InstanceTypeProvider::L
   return out;
 }
 
+absl::Status InstanceTypeProvider::Refresh() {
+  absl::MutexLock lock(&mu_);
+  KP_RETURN_IF_ERROR(RefreshFacts());
+  RefreshPrices();
+  return absl::OkStatus();
+}
+
 PriceSource InstanceTypeProvider::on_demand_source() const {
   absl::MutexLock lock(&mu_);
   return prices_.on_demand_source;

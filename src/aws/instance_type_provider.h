@@ -60,6 +60,11 @@ class InstanceTypeProvider {
       const cloudprovider::ResolveOptions& resolve, const std::set<std::string>& zones,
       const cloudprovider::UnavailableOfferings& unavailable);
 
+  // Reads the types, offerings and prices now where they are stale, as upstream's instance-type
+  // and pricing controllers do at start, so that the first launch finds them cached (against
+  // moto, DescribeInstanceTypes alone takes seconds). Fails as List does.
+  absl::Status Refresh();
+
   PriceSource on_demand_source() const;
   PriceSource spot_source() const;
 

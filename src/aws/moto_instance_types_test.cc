@@ -128,6 +128,18 @@ TEST_F(MotoInstanceTypes, CachedForFiveMinutes) {
   EXPECT_EQ(recorder_.Calls("DescribeInstanceTypeOfferings").size(), 2u);
 }
 
+TEST_F(MotoInstanceTypes, RefreshAtStartLeavesTheFirstLaunchNothingToRead) {
+  ASSERT_TRUE(instance_types_->Refresh().ok());
+  EXPECT_EQ(recorder_.Calls("DescribeInstanceTypes").size(), 1u);
+  EXPECT_EQ(recorder_.Calls("DescribeInstanceTypeOfferings").size(), 1u);
+  const size_t spot_reads = recorder_.Calls("DescribeSpotPriceHistory").size();
+  EXPECT_GE(spot_reads, 1u);
+  EXPECT_FALSE(Types(*provider_).empty());
+  EXPECT_EQ(recorder_.Calls("DescribeInstanceTypes").size(), 1u);
+  EXPECT_EQ(recorder_.Calls("DescribeInstanceTypeOfferings").size(), 1u);
+  EXPECT_EQ(recorder_.Calls("DescribeSpotPriceHistory").size(), spot_reads);
+}
+
 TEST_F(MotoInstanceTypes, StaleTypesAreServedWhenEc2FailsAndAnErrorWhenNothingIsCached) {
   faults_.AddRule({.operation = "DescribeInstanceTypes", .kind = FaultKind::kServerError});
   auto first = provider_->GetInstanceTypes(Pool());

@@ -4,10 +4,14 @@
 #include <memory>
 #include <mutex>
 
+#include "src/kube/real_clock.h"
+
 namespace karpenter::kube {
 
 void WaitOnClock(Clock& clock, int64_t delay_millis) {
   if (delay_millis <= 0) return;
+  // The controllers' own thread runs the timers: it cannot wait for one.
+  if (SleepIfRealClockTimerThread(delay_millis)) return;
   struct Latch {
     std::mutex mu;
     std::condition_variable cv;

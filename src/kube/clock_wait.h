@@ -10,7 +10,8 @@
 namespace karpenter::kube {
 
 // Returns once `clock` has run a timer set `delay_millis` from now; at once when `delay_millis`
-// is not positive.
+// is not positive. On a real clock's timer thread (a controller's write) it sleeps as long
+// instead, since that thread would have to run the timer.
 void WaitOnClock(Clock& clock, int64_t delay_millis);
 
 }  // namespace karpenter::kube

@@ -52,11 +52,55 @@ std::string ApiEventRecorder::EventJson(const Event& event, const std::string& c
   return body.dump();
 }
 
+ApiEventRecorder::ApiEventRecorder(Client& client, const Clock& clock, std::string component)
+    : client_(client),
+      clock_(clock),
+      component_(std::move(component)),
+      poster_([this] { PostQueued(); }) {}
+
+ApiEventRecorder::~ApiEventRecorder() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  poster_.join();
+}
+
 void ApiEventRecorder::Publish(const Event& event) {
-  const std::string body = EventJson(event, component_, clock_.Now(), ++sequence_);
-  absl::StatusOr<std::string> posted = client_.Call(
-      "POST", absl::StrCat("/api/v1/namespaces/", NamespaceOf(event.object), "/events"), body);
-  if (!posted.ok()) ++failed_;
+  Post post{absl::StrCat("/api/v1/namespaces/", NamespaceOf(event.object), "/events"),
+            EventJson(event, component_, clock_.Now(), ++sequence_)};
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (queue_.size() >= kMaxQueuedEvents) {
+      ++dropped_;
+      return;
+    }
+    queue_.push_back(std::move(post));
+  }
+  changed_.notify_all();
+}
+
+void ApiEventRecorder::Drain() {
+  std::unique_lock<std::mutex> lock(mu_);
+  changed_.wait(lock, [this] { return stopping_ || (queue_.empty() && !posting_); });
+}
+
+void ApiEventRecorder::PostQueued() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+    if (stopping_) return;
+    Post post = std::move(queue_.front());
+    queue_.pop_front();
+    posting_ = true;
+    lock.unlock();
+    absl::StatusOr<std::string> posted = client_.Call("POST", post.path, post.body);
+    if (!posted.ok()) ++failed_;
+    lock.lock();
+    posting_ = false;
+    changed_.notify_all();
+  }
 }
 
 }  // namespace karpenter::kube

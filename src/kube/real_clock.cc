@@ -11,6 +11,9 @@
 namespace karpenter::kube {
 namespace {
 
+// Set on the timer thread of every RealClock.
+thread_local bool t_runs_real_clock_timers = false;
+
 class RealClock final : public Clock {
  public:
   RealClock() : origin_(std::chrono::steady_clock::now()), thread_([this] { Loop(); }) {}
@@ -55,6 +58,7 @@ class RealClock final : public Clock {
   };
 
   void Loop() {
+    t_runs_real_clock_timers = true;
     std::unique_lock<std::mutex> lock(mu_);
     while (!stopping_) {
       if (timers_.empty()) {
@@ -86,5 +90,11 @@ class RealClock final : public Clock {
 }  // namespace
 
 std::unique_ptr<Clock> NewRealClock() { return std::make_unique<RealClock>(); }
+
+bool SleepIfRealClockTimerThread(int64_t delay_millis) {
+  if (!t_runs_real_clock_timers) return false;
+  if (delay_millis > 0) std::this_thread::sleep_for(std::chrono::milliseconds(delay_millis));
+  return true;
+}
 
 }  // namespace karpenter::kube

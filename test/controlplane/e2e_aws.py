@@ -8,6 +8,9 @@
   e2e_aws.py ENDPOINT interrupt QUEUE INSTANCE-ID...
       sends one EC2 Spot Instance Interruption Warning per instance to the SQS queue QUEUE, as
       EventBridge's rule would forward it
+  e2e_aws.py ENDPOINT fleets
+      one line per CreateFleet call moto answered (moto keeps every fleet, instant ones too):
+      FLEET-ID INSTANCES
 """
 import base64
 import datetime
@@ -71,11 +74,20 @@ def interrupt(endpoint, queue, instance_ids):
         sqs.send_message(QueueUrl=url, MessageBody=json.dumps(body))
 
 
+def fleets(endpoint):
+    ec2 = client(endpoint, "ec2")
+    for fleet in ec2.describe_fleets()["Fleets"]:
+        launched = sum(len(group.get("InstanceIds", [])) for group in fleet.get("Instances", []))
+        print(fleet["FleetId"], launched)
+
+
 def main(argv):
     if len(argv) >= 3 and argv[2] == "instances":
         instances(argv[1])
     elif len(argv) >= 3 and argv[2] == "user-data":
         user_data(argv[1])
+    elif len(argv) >= 3 and argv[2] == "fleets":
+        fleets(argv[1])
     elif len(argv) >= 5 and argv[2] == "interrupt":
         interrupt(argv[1], argv[3], argv[4:])
     else:
