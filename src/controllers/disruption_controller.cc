@@ -107,6 +107,13 @@ absl::StatusOr<ReconcileResult> DisruptionController::Reconcile() {
   disruption::DisruptionResult result = disruption::ComputeDisruption(
       (*planning)->snapshot, (*planning)->input, seams_.clock.Now(), options);
   for (disruption::Method method : result.now_consolidated) consolidated_at_[method] = state;
+  for (const auto& [key, budget] : result.budgets) {
+    // Upstream labels these with the reason as the API spells it ("Underutilized").
+    const MetricLabels labels = {{"nodepool", key.first},
+                                 {"reason", std::string(disruption::ReasonName(key.second))}};
+    seams_.metrics.Set("karpenter_nodepools_allowed_disruptions", labels, budget.allowed);
+    seams_.metrics.Set("karpenter_nodepools_nodes_consuming_budgets", labels, budget.disrupting);
+  }
   for (const auto& [method, count] : result.eligible_nodes) {
     seams_.metrics.Set("karpenter_voluntary_disruption_eligible_nodes",
                        {{"reason", EligibilityReason(method)}}, static_cast<double>(count));

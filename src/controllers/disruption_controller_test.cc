@@ -138,6 +138,17 @@ TEST(DisruptionController, AnEmptyNodeGoesAfterValidationAndTheOtherStays) {
             1);
   EXPECT_EQ(f.metrics.PrometheusText().find("eligible_nodes{reason=\"underutilized\"}"),
             std::string::npos);
+  // The pool's budget (100% of nodes) allows both nodes; none of them is disrupting yet.
+  EXPECT_EQ(f.metrics.Value("karpenter_nodepools_allowed_disruptions",
+                            {{"nodepool", "default"}, {"reason", "Empty"}}),
+            2);
+  EXPECT_EQ(f.metrics.Value("karpenter_nodepools_nodes_consuming_budgets",
+                            {{"nodepool", "default"}, {"reason", "Empty"}}),
+            0);
+  EXPECT_NE(f.metrics.PrometheusText().find(
+                "karpenter_nodepools_nodes_consuming_budgets{nodepool=\"default\","
+                "reason=\"Empty\"} 0"),
+            std::string::npos);
   EXPECT_TRUE(f.Claim("claim-b").has_value());
 
   f.clock.Advance(15'000);

@@ -26,10 +26,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "karpenter/common/status.h"
 #include "src/api/time.h"
+#include "src/disruption/budgets.h"
 #include "src/disruption/candidates.h"
 #include "src/disruption/command.h"
 #include "src/provisioning/snapshot_input.h"
@@ -77,6 +79,9 @@ struct DisruptionResult {
   // How many candidates each method that ran found eligible (upstream's
   // voluntary_disruption_eligible_nodes, set per method before it decides).
   std::map<Method, size_t> eligible_nodes;
+  // Every NodePool budget the methods that ran computed, by pool and reason (upstream's
+  // nodepools_allowed_disruptions and nodepools_nodes_consuming_budgets).
+  std::map<std::pair<std::string, Reason>, PoolBudget> budgets;
 };
 
 // Builds the scheduler input from the snapshot and the embedded catalog, then decides.

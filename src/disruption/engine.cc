@@ -34,6 +34,7 @@ struct Context {
   std::map<std::string, PoolTotals> pool_totals;  // Balanced policy
   std::vector<Method>& now_consolidated;
   std::map<Method, size_t>& eligible_nodes;
+  std::map<std::pair<std::string, Reason>, PoolBudget>& budgets;
   // Set by another thread when nobody wants the pass's result any more (see Consolidate).
   const std::atomic<bool>* cancelled = nullptr;
   bool Cancelled() const { return cancelled != nullptr && cancelled->load(); }
@@ -45,6 +46,12 @@ struct Context {
   // skip it until the cluster changes.
   void FoundNothing(Method method, bool constrained_by_budgets) {
     if (!constrained_by_budgets) now_consolidated.push_back(method);
+  }
+  // The pools' budgets for `reason` now, remembered for the host's metrics.
+  std::map<std::string, PoolBudget> Budgets(Reason reason) {
+    std::map<std::string, PoolBudget> mapping = BuildBudgetMapping(snapshot, now, reason, expired);
+    for (const auto& [pool, budget] : mapping) budgets[{pool, reason}] = budget;
+    return mapping;
   }
 };
 
@@ -110,7 +117,7 @@ std::vector<Command> Emptiness(Context& ctx, const std::vector<const Candidate*>
   ctx.eligible_nodes[Method::kEmptiness] = empty.size();
   if (empty.empty() || ctx.Consolidated(Method::kEmptiness)) return {};
   SortBySavingsRatio(empty);
-  auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kEmpty, ctx.expired);
+  auto budgets = ctx.Budgets(Reason::kEmpty);
   Command command{.method = Method::kEmptiness, .reason = Reason::kEmpty};
   bool constrained = false;
   for (const Candidate* c : empty) {
@@ -166,7 +173,7 @@ std::vector<Command> StaticDriftMethod(Context& ctx,
   ctx.eligible_nodes[Method::kStaticDrift] = drifted.size();
   std::map<std::string, std::vector<const Drifted*>> by_pool;
   for (const Drifted& d : drifted) by_pool[d.candidate->node_pool->metadata.name].push_back(&d);
-  auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kDrifted, ctx.expired);
+  auto budgets = ctx.Budgets(Reason::kDrifted);
   std::vector<Command> commands;
   for (const auto& [pool_name, pool_drifted] : by_pool) {
     const PoolBudget& budget = budgets[pool_name];
@@ -214,7 +221,7 @@ std::vector<Command> StaticDriftMethod(Context& ctx,
 std::vector<Command> DriftMethod(Context& ctx, const std::vector<const Candidate*>& candidates) {
   const std::vector<Drifted> drifted = CollectDrifted(ctx, candidates, /*static_pools=*/false);
   ctx.eligible_nodes[Method::kDrift] = drifted.size();
-  auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kDrifted, ctx.expired);
+  auto budgets = ctx.Budgets(Reason::kDrifted);
   for (const Drifted& d : drifted) {
     if (budgets[d.candidate->node_pool->metadata.name].remaining == 0) {
       TakeBudget(ctx, budgets, *d.candidate, Reason::kDrifted);
@@ -253,7 +260,7 @@ std::vector<const Candidate*> ConsolidationCandidates(Context& ctx,
 
 std::vector<Command> MultiNode(Context& ctx, const std::vector<const Candidate*>& eligible) {
   if (eligible.empty() || ctx.Consolidated(Method::kMultiNodeConsolidation)) return {};
-  auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kUnderutilized, ctx.expired);
+  auto budgets = ctx.Budgets(Reason::kUnderutilized);
   std::vector<const Candidate*> within;
   for (const Candidate* c : eligible) {
     if (TakeBudget(ctx, budgets, *c, Reason::kUnderutilized)) within.push_back(c);
@@ -275,7 +282,7 @@ std::vector<Command> MultiNode(Context& ctx, const std::vector<const Candidate*>
 
 std::vector<Command> SingleNode(Context& ctx, const std::vector<const Candidate*>& eligible) {
   if (eligible.empty() || ctx.Consolidated(Method::kSingleNodeConsolidation)) return {};
-  auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kUnderutilized, ctx.expired);
+  auto budgets = ctx.Budgets(Reason::kUnderutilized);
   bool constrained = false;
   for (const Candidate* c : InterleaveByNodePool(eligible)) {
     if (ctx.Cancelled()) return {};
@@ -319,7 +326,7 @@ std::vector<Command> ExtendedConsolidation(Context& ctx,
   if (ctx.options.consolidation_search != ConsolidationSearch::kExtended || eligible.size() < 2) {
     return {};
   }
-  auto budgets = BuildBudgetMapping(ctx.snapshot, ctx.now, Reason::kUnderutilized, ctx.expired);
+  auto budgets = ctx.Budgets(Reason::kUnderutilized);
   std::vector<const Candidate*> within;
   for (const Candidate* c : eligible) {
     if (TakeBudget(ctx, budgets, *c, Reason::kUnderutilized)) within.push_back(c);
@@ -395,7 +402,8 @@ struct DisruptionPass::State {
             result.notes,
             {},
             result.now_consolidated,
-            result.eligible_nodes} {}
+            result.eligible_nodes,
+            result.budgets} {}
 
   DisruptionOptions options;  // `consolidated` may grow before Consolidate
   const PoolInstanceTypes types;

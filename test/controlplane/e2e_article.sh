@@ -425,6 +425,15 @@ PY
   python3 "${HERE}/dashboard_check.py" "${HERE}/dashboard_series.txt" "${WORK}/metrics" ||
     fail "a query of upstream's Grafana dashboards finds no series"
   pass "every query of upstream's capacity and performance dashboards resolves to our series"
+  local actions action
+  actions="$(python3 "${ROOT}/test/iam/iam_policy_check.py" recorded "${WORK}/aws-requests.jsonl" \
+    "${ROOT}/docs/iam/controller-policy.json" "${CONTROLLER_ACCESS_KEY}" 2>&1)" ||
+    fail "the controller called AWS beyond docs/iam/controller-policy.json: ${actions}"
+  for action in ec2:CreateFleet ec2:TerminateInstances ec2:CreateLaunchTemplate \
+    sqs:ReceiveMessage sqs:DeleteMessage iam:CreateInstanceProfile eks:DescribeCluster; do
+    grep -qw "${action}" <<<"${actions}" || fail "moto recorded no ${action} of the controller"
+  done
+  pass "docs/iam/controller-policy.json grants every AWS call of the whole run (${actions})"
 }
 
 # Peak RSS and CPU time of the controller so far (a figure for the report, not a check).

@@ -55,7 +55,10 @@ start_control_plane() {
   k create namespace karpenter >/dev/null
   pass "control plane up, CRDs established"
   # Only the cluster's version: the controller must ask the API server which AMIs to use.
-  start_helper "${WORK}/moto.log" "${HERE}/moto_eks.py" --cluster "${CLUSTER}" \
+  # moto records every request it answers (WORK/aws-requests.jsonl): the controller's, signed
+  # with its own access key, are checked against the IAM policy.
+  MOTO_ENABLE_RECORDING=True MOTO_RECORDER_FILEPATH="${WORK}/aws-requests.jsonl" \
+    start_helper "${WORK}/moto.log" "${HERE}/moto_eks.py" --cluster "${CLUSTER}" \
     --node-role "${NODE_ROLE}" --queue "${QUEUE}" --kubernetes-version "$(k version -o json |
       python3 -c 'import json, sys; v = json.load(sys.stdin)["serverVersion"]
 print(v["major"] + "." + v["minor"].rstrip("+"))')"
@@ -70,6 +73,8 @@ print(v["major"] + "." + v["minor"].rstrip("+"))')"
 # leaves it: the controller asks EKS DescribeCluster (moto_eks.py made the cluster) for it and
 # for the service CIDR.
 LAUNCHED_PID=""
+# The controllers' AWS access key: moto takes any, and it tells their requests from the fixtures'.
+readonly CONTROLLER_ACCESS_KEY="karpenter-controller"
 METRICS_PORT=""
 HEALTH_PORT=""
 launch_controller() {
@@ -79,8 +84,8 @@ launch_controller() {
     cd "${WORK}" || exit 1
     exec env CLUSTER_NAME="${CLUSTER}" \
       KUBECONFIG="${kubeconfig}" AWS_REGION=us-east-1 AWS_ENDPOINT_URL="${endpoint}" \
-      AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing INTERRUPTION_QUEUE="${QUEUE}" \
-      LEADER_ELECTION_NAMESPACE=karpenter METRICS_PORT=0 HEALTH_PROBE_PORT=0 "$@" \
+      AWS_ACCESS_KEY_ID="${CONTROLLER_ACCESS_KEY}" AWS_SECRET_ACCESS_KEY=testing \
+      INTERRUPTION_QUEUE="${QUEUE}" LEADER_ELECTION_NAMESPACE=karpenter METRICS_PORT=0 HEALTH_PROBE_PORT=0 "$@" \
       "${KARPENTER}" controller >"${WORK}/${name}.log" 2>"${WORK}/${name}.err"
   ) &
   LAUNCHED_PID=$!  # the subshell exec's the controller: the same process
