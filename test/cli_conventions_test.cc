@@ -2,7 +2,9 @@
 // exit codes, and help texts that cite only files the repository has.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
@@ -114,6 +116,34 @@ TEST(CliConventions, RecursiveReadsSubdirectories) {
   EXPECT_EQ(empty.exit_code, 1);
   EXPECT_NE(empty.err.find("a directory without .json, .yaml or .yml files"), std::string::npos)
       << empty.err;
+}
+
+// What bash completes for `words` (the last one being completed) with the generated script.
+std::string Complete(const std::string& script, const std::string& words) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path();
+  const std::filesystem::path script_file = dir / "kp_cli_completion.bash";
+  const std::filesystem::path driver = dir / "kp_cli_completion_driver.bash";
+  const std::filesystem::path result = dir / "kp_cli_completion.out";
+  std::ofstream(script_file) << script;
+  std::ofstream(driver) << "source " << script_file << "\nCOMP_WORDS=(" << words
+                        << ")\nCOMP_CWORD=$((${#COMP_WORDS[@]} - 1))\n_karpenter\n"
+                        << "echo \"${COMPREPLY[*]}\" > " << result << "\n";
+  if (std::system(("bash " + driver.string()).c_str()) != 0) return "<bash failed>";
+  std::ifstream in(result);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+TEST(CliConventions, BashCompletionKnowsCommandsFlagsAndFormats) {
+  CliRun run = RunKarpenter({"completion", "bash"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("complete -o default -F _karpenter karpenter"), std::string::npos);
+  EXPECT_EQ(Complete(run.out, "karpenter pl"), "plan");
+  EXPECT_EQ(Complete(run.out, "karpenter plan -f x.yaml --dr"), "--drain");
+  EXPECT_EQ(Complete(run.out, "karpenter bench sched"), "scheduling");
+  EXPECT_EQ(Complete(run.out, "karpenter bench scheduling --po"), "--pods --pods-file");
+  EXPECT_EQ(Complete(run.out, "karpenter plan -o y"), "yaml");
 }
 
 TEST(CliConventions, PlanYamlIsTheJsonDocumentInBlockStyle) {

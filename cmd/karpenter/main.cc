@@ -10,6 +10,7 @@
 #include "CLI/CLI.hpp"
 #include "cmd/karpenter/bench_command.h"
 #include "cmd/karpenter/bench_disruption_command.h"
+#include "cmd/karpenter/completion_command.h"
 #include "cmd/karpenter/controller_command.h"
 #include "cmd/karpenter/plan_command.h"
 #include "cmd/karpenter/sim_command.h"
@@ -110,6 +111,8 @@ int main(int argc, char** argv) {
   karpenter::cli::AddSimCommand(app, sim, exit_code);
   karpenter::cli::ControllerOptions controller;
   karpenter::cli::AddControllerCommand(app, controller, exit_code);
+  std::string completion_shell;
+  karpenter::cli::AddCompletionCommand(app, completion_shell);
   if (const int usage = ParseCommandLine(app, argc, argv); usage >= 0) {
     return FlushStandardOutput(usage);
   }
