@@ -19,8 +19,9 @@ namespace {
 // two underutilized nodes, one with a pod behind a PDB that allows no disruption. One file per
 // test: ctest runs each test in its own process, in parallel, and a shared file could be read
 // while another process is rewriting it.
-std::string ClusterFile() {
-  std::ifstream in(SourcePath("test/scenarios/disruption/blocked-pdb-zero-disruptions.yaml"));
+std::string ClusterFile(
+    const std::string& relative = "test/scenarios/disruption/blocked-pdb-zero-disruptions.yaml") {
+  std::ifstream in(SourcePath(relative));
   std::stringstream text;
   text << in.rdbuf();
   const std::string scenario = text.str();
@@ -41,10 +42,11 @@ TEST(CliDisruption, JsonAddsCommandsAndBlockedToThePlanDocument) {
   ASSERT_FALSE(out.is_discarded()) << run.out;
   std::vector<std::string> keys;
   for (const auto& item : out.items()) keys.push_back(item.key());
-  // `warnings` and `assumptions` extend the plan document (issue 28); the contract keys stay.
+  // `warnings`, `assumptions` and `notes` extend the plan document (issue 28); the contract
+  // keys stay.
   EXPECT_EQ(keys,
             (std::vector<std::string>{"nodeClaims", "existingNodes", "unschedulable", "summary",
-                                      "warnings", "assumptions", "commands", "blocked"}));
+                                      "warnings", "assumptions", "commands", "blocked", "notes"}));
   EXPECT_EQ(out["assumptions"]["policies"]["featureGates"], "");
   ASSERT_EQ(out["commands"].size(), 1u) << run.out;
   const nlohmann::ordered_json& command = out["commands"][0];
@@ -69,6 +71,30 @@ TEST(CliDisruption, TextExplainsEachDecision) {
   EXPECT_NE(run.out.find("node n1 blocked: PDB default/web allows 0 disruptions"),
             std::string::npos)
       << run.out;
+}
+
+TEST(CliDisruption, JsonNotesAreTheTextNotes) {
+  const std::string file = ClusterFile("test/scenarios/disruption/budget-per-nodepool.yaml");
+  const std::vector<std::string> args = {
+      "plan", "-f", file, "--disruption", "--deterministic", "--now", "2026-12-02T00:00:00Z"};
+  CliRun text = RunKarpenter(args);
+  std::vector<std::string> json_args = args;
+  json_args.insert(json_args.end(), {"-o", "json"});
+  CliRun json = RunKarpenter(json_args);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  nlohmann::json out = nlohmann::json::parse(json.out, nullptr, false);
+  ASSERT_FALSE(out["notes"].empty()) << json.out;
+  size_t notes_in_text = 0;
+  for (size_t at = text.out.find("  note: "); at != std::string::npos;
+       at = text.out.find("  note: ", at + 1)) {
+    ++notes_in_text;
+  }
+  EXPECT_EQ(notes_in_text, out["notes"].size()) << text.out;
+  for (const auto& note : out["notes"]) {
+    EXPECT_NE(text.out.find("  note: " + note.get<std::string>() + "\n"), std::string::npos)
+        << note;
+  }
 }
 
 TEST(CliDisruption, WithoutTheFlagThePlanIsUnchanged) {

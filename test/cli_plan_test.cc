@@ -97,12 +97,21 @@ TEST(CliPlan, JsonHasExactlyTheContractKeys) {
   EXPECT_EQ(keys(plan["summary"]),
             (std::vector<std::string>{"newNodeClaims", "pendingPods", "pricePerHour",
                                       "scheduledPods", "solveMillis"}));
+  // `instanceTypeCount` and `allocatable` (of the launched type) say why the claim is what it
+  // is (issue 28).
   EXPECT_EQ(keys(plan["nodeClaims"][0]),
-            (std::vector<std::string>{"capacityTypes", "instanceTypes", "labels", "launch",
-                                      "nodePool", "pods", "requests", "zones"}));
+            (std::vector<std::string>{"allocatable", "capacityTypes", "instanceTypeCount",
+                                      "instanceTypes", "labels", "launch", "nodePool", "pods",
+                                      "requests", "zones"}));
   EXPECT_EQ(keys(plan["nodeClaims"][0]["launch"]),
             (std::vector<std::string>{"capacityType", "instanceType", "pricePerHour", "zone"}));
   EXPECT_EQ(plan["summary"]["solveMillis"], 0);
+  for (const nlohmann::json& claim : plan["nodeClaims"]) {
+    EXPECT_EQ(claim["instanceTypeCount"], claim["instanceTypes"].size());
+    // The launched type holds what the claim requests.
+    ASSERT_TRUE(claim["allocatable"].contains("cpu")) << claim;
+    ASSERT_TRUE(claim["allocatable"].contains("memory")) << claim;
+  }
   // Keys come out in the contract's order, not alphabetically.
   EXPECT_EQ(run.out.rfind(R"({"nodeClaims":[{"nodePool":"default","instanceTypes":[)", 0), 0u);
 }

@@ -161,3 +161,77 @@ metadata:
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CliValidate, V1beta1NodePoolGetsTheV1SpellingOfEachMovedField) {
+  fs::path file = WriteTemp("v1beta1_nodepool.yaml", R"(apiVersion: karpenter.sh/v1beta1
+kind: NodePool
+metadata:
+  name: legacy
+spec:
+  template:
+    spec:
+      nodeClassRef: {apiVersion: karpenter.k8s.aws/v1beta1, name: default}
+      kubelet: {maxPods: 110}
+  disruption:
+    consolidationPolicy: WhenUnderutilized
+    expireAfter: 720h
+)");
+  CliRun run = RunCli("validate -f " + file.string());
+  EXPECT_EQ(run.exit_code, 1);
+  const std::string prefix = file.string() + ": NodePool/legacy: ";
+  EXPECT_NE(run.out.find(prefix + "apiVersion: Unsupported value: \"karpenter.sh/v1beta1\": "
+                                  "Karpenter v1 serves NodePool (karpenter.sh/v1)\n"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(
+      run.out.find(prefix +
+                   "spec.disruption.expireAfter: moved in v1: spec.template.spec.expireAfter\n"),
+      std::string::npos)
+      << run.out;
+  EXPECT_NE(
+      run.out.find(prefix + "spec.template.spec.kubelet: moved in v1: EC2NodeClass spec.kubelet"),
+      std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find(prefix + "spec.template.spec.nodeClassRef.apiVersion: moved in v1: "
+                                  "spec.template.spec.nodeClassRef.group"),
+            std::string::npos)
+      << run.out;
+  EXPECT_EQ(run.out.find("<unnamed>"), std::string::npos) << run.out;
+}
+
+TEST(CliValidate, V1alpha5ProvisionerIsInvalidWithItsNodePoolSpelling) {
+  fs::path file = WriteTemp("v1alpha5_provisioner.yaml", R"(apiVersion: karpenter.sh/v1alpha5
+kind: Provisioner
+metadata:
+  name: old
+spec:
+  ttlSecondsAfterEmpty: 30
+  ttlSecondsUntilExpired: 2592000
+  providerRef: {name: default}
+  requirements:
+  - {key: karpenter.sh/capacity-type, operator: In, values: [spot]}
+)");
+  CliRun run = RunCli("validate -f " + file.string());
+  EXPECT_EQ(run.exit_code, 1);
+  const std::string prefix = file.string() + ": Provisioner/old: ";
+  EXPECT_NE(run.out.find(prefix + "spec.ttlSecondsAfterEmpty: moved in v1: NodePool "
+                                  "spec.disruption.consolidationPolicy: WhenEmpty"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find(prefix + "spec.ttlSecondsUntilExpired: moved in v1: NodePool "
+                                  "spec.template.spec.expireAfter"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find(prefix + "spec.requirements: moved in v1: NodePool "
+                                  "spec.template.spec.requirements"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find(prefix + "spec.providerRef: moved in v1: NodePool "
+                                  "spec.template.spec.nodeClassRef"),
+            std::string::npos)
+      << run.out;
+}
+
+}  // namespace

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "cmd/karpenter/output_format.h"
 #include "cmd/karpenter/real_clock.h"
 #include "src/api/manifest.h"
 #include "src/bench/catalog_file.h"
@@ -82,6 +83,7 @@ int RunWorkloadFile(const BenchSchedulingOptions& options) {
 
 int RunBenchScheduling(const BenchSchedulingOptions& options) {
   if (!options.pods_file.empty()) return RunWorkloadFile(options);
+  bool first_document = true;
   for (int pods : options.pods) {
     bench::SchedulingBenchmarkOptions run;
     run.pods = pods;
@@ -99,6 +101,18 @@ int RunBenchScheduling(const BenchSchedulingOptions& options) {
       return 1;
     }
     report->peak_rss_mb = PeakRssMb();
+    if (options.output == "yaml") {
+      // One YAML document per size, as --json prints one JSON line per size.
+      absl::StatusOr<std::string> yaml = JsonToYaml(ReportJson(*report));
+      if (!yaml.ok()) {
+        std::fprintf(stderr, "bench scheduling: %s\n", yaml.status().ToString().c_str());
+        return 1;
+      }
+      std::printf("%s%s", first_document ? "" : "---\n", yaml->c_str());
+      first_document = false;
+      std::fflush(stdout);
+      continue;
+    }
     const std::string line = options.json ? ReportJson(*report) : ReportText(*report);
     std::printf("%s\n", line.c_str());
     std::fflush(stdout);
@@ -127,7 +141,13 @@ void AddBenchCommand(CLI::App& app, BenchSchedulingOptions& options, int& exit_c
       ->check(CLI::IsMember({"respect", "ignore"}));
   scheduling->add_option("--seed", options.seed, "Seed of the pod generator")
       ->capture_default_str();
-  scheduling->add_flag("--json", options.json, "One JSON object per size");
+  scheduling->add_flag("--json", options.json, "One JSON object per size (-o json)");
+  scheduling
+      ->add_option("-o,--output", options.output,
+                   "json: one JSON object per size (--json); yaml: one YAML document per size; "
+                   "text and wide: one line per size")
+      ->check(CLI::IsMember(kOutputFormats))
+      ->excludes("--json");
   scheduling
       ->add_option("--packing", options.packing,
                    "upstream (default): upstream's placement decisions; cost: fill the capacity "
@@ -165,7 +185,10 @@ void AddBenchCommand(CLI::App& app, BenchSchedulingOptions& options, int& exit_c
       ->check(CLI::IsMember({"Strict", "BestEffort"}))
       ->needs(pods_file)
       ->capture_default_str();
-  scheduling->callback([&options, &exit_code] { exit_code = RunBenchScheduling(options); });
+  scheduling->callback([&options, &exit_code] {
+    options.json = options.json || options.output == "json";
+    exit_code = RunBenchScheduling(options);
+  });
 }
 
 }  // namespace karpenter::cli

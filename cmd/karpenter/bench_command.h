@@ -20,6 +20,7 @@ struct BenchSchedulingOptions {
   std::string preferences;  // "" (the diverse mix), "respect" or "ignore"
   uint64_t seed = bench::kDefaultPodSeed;
   bool json = false;
+  std::string output = "text";          // -o: json | yaml | text | wide
   std::string packing = "upstream";     // provisioning::PackingPolicy: upstream | cost
   std::string claim_ties = "upstream";  // provisioning::ClaimTieOrder: upstream | creation
   bool breakdown = false;

@@ -7,8 +7,10 @@
 #include <memory>
 #include <string>
 
+#include "cmd/karpenter/output_format.h"
 #include "cmd/karpenter/real_clock.h"
 #include "fmt/format.h"
+#include "fmt/printf.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/manifest.h"
 #include "src/api/pod_resources.h"
@@ -449,7 +451,7 @@ int RunBenchDisruption(const BenchDisruptionOptions& options) {
       if (options.breakdown) stable_text += "\n" + bench::GapBreakdownText(stable->gap);
     }
     if (options.json) {
-      std::printf(
+      const std::string line = fmt::sprintf(
           "{\"nodes\":%d,\"pods\":%d,\"decisionMillis\":%.1f,\"decisionCpuMillis\":%.1f,"
           "\"method\":\"%s\",\"candidates\":%zu,"
           "\"costPerHourBefore\":%.4f,\"costPerHourAfterOneCommand\":%.4f,"
@@ -458,6 +460,15 @@ int RunBenchDisruption(const BenchDisruptionOptions& options) {
           figures.cost_before, figures.cost_before - savings, figures.lower_bound,
           MethodAloneJson(multi_node).c_str(), MethodAloneJson(single_node).c_str(),
           stable_json.c_str());
+      if (options.output != "yaml") {
+        std::printf("%s", line.c_str());
+      } else if (absl::StatusOr<std::string> yaml = JsonToYaml(line); yaml.ok()) {
+        // One YAML document per size, as -o json prints one JSON line per size.
+        std::printf("%s%s", nodes == options.nodes.front() ? "" : "---\n", yaml->c_str());
+      } else {
+        std::fprintf(stderr, "bench disruption: %s\n", yaml.status().ToString().c_str());
+        return 1;
+      }
     } else {
       std::printf(
           "%d nodes, %d pods: decided in %.1f ms (%.1f ms CPU): %s of %zu node(s); $%.4f/h "
@@ -483,7 +494,12 @@ void AddBenchDisruptionCommand(CLI::App& bench, BenchDisruptionOptions& options,
       ->check(CLI::Range(1, kMaxBenchNodes))
       ->capture_default_str();
   cmd->add_option("--seed", options.seed, "Cluster generator seed")->capture_default_str();
-  cmd->add_flag("--json", options.json, "One JSON object per size");
+  cmd->add_flag("--json", options.json, "One JSON object per size (-o json)");
+  cmd->add_option("-o,--output", options.output,
+                  "json: one JSON object per size (--json); yaml: one YAML document per size; "
+                  "text and wide: the text report")
+      ->check(CLI::IsMember(kOutputFormats))
+      ->excludes("--json");
   cmd->add_flag("--until-stable", options.until_stable,
                 "Apply each decision and decide again until nothing is left to do");
   cmd->add_option("--consolidation-search", options.consolidation_search,
@@ -501,7 +517,10 @@ void AddBenchDisruptionCommand(CLI::App& bench, BenchDisruptionOptions& options,
   cmd->add_flag("--trace", options.trace,
                 "With --until-stable: one line per decision on stderr as it is taken (what it "
                 "decided, the cluster's nodes and $/h, wall and CPU time)");
-  cmd->callback([&options, &exit_code] { exit_code = RunBenchDisruption(options); });
+  cmd->callback([&options, &exit_code] {
+    options.json = options.json || options.output == "json" || options.output == "yaml";
+    exit_code = RunBenchDisruption(options);
+  });
 }
 
 }  // namespace karpenter::cli

@@ -34,6 +34,7 @@ struct BenchDisruptionOptions {
   std::vector<int> nodes = {100};
   uint64_t seed = 1;
   bool json = false;
+  std::string output = "text";  // -o: json | yaml | text | wide
   bool until_stable = false;
   bool breakdown = false;
   bool trace = false;

@@ -37,7 +37,7 @@ namespace karpenter::cli {
 namespace {
 
 // The build as karpenter_build_info and every log line's `commit` name it.
-constexpr std::string_view kVersion = KARPENTER_VERSION;
+constexpr std::string_view kVersion = KP_VERSION;
 #if defined(__aarch64__)
 constexpr std::string_view kArch = "arm64";
 #else

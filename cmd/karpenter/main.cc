@@ -10,6 +10,7 @@
 #include "CLI/CLI.hpp"
 #include "cmd/karpenter/bench_command.h"
 #include "cmd/karpenter/bench_disruption_command.h"
+#include "cmd/karpenter/completion_command.h"
 #include "cmd/karpenter/controller_command.h"
 #include "cmd/karpenter/plan_command.h"
 #include "cmd/karpenter/sim_command.h"
@@ -63,12 +64,40 @@ int FlushStandardOutput(int exit_code) {
   return 1;
 }
 
+// The build's version and the APIs it reads, as `karpenter version` and `--version` print them.
+std::string VersionText() {
+  return std::string("karpenter ") + KP_VERSION +
+         " (Karpenter v1 in C++: karpenter.sh/v1, karpenter.k8s.aws/v1)";
+}
+
+void AddVersionCommand(CLI::App& app, std::string& output) {
+  CLI::App* cmd = app.add_subcommand("version", "Print the version of this build");
+  cmd->add_option("-o,--output", output, "Output format")
+      ->check(CLI::IsMember({"json", "yaml", "text", "wide"}))
+      ->capture_default_str();
+  cmd->callback([&output] {
+    if (output == "json") {
+      std::cout << R"({"version":")" << KP_VERSION
+                << R"(","apis":["karpenter.sh/v1","karpenter.k8s.aws/v1"]})"
+                << "\n";
+    } else if (output == "yaml") {
+      std::cout << "version: " << KP_VERSION
+                << "\napis:\n- karpenter.sh/v1\n- karpenter.k8s.aws/v1\n";
+    } else {
+      std::cout << VersionText() << "\n";
+    }
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Karpenter C++: group-less node autoscaler for Amazon EKS"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", VersionText());
   int exit_code = 0;
+  std::string version_output = "text";
+  AddVersionCommand(app, version_output);
   karpenter::cli::ValidateOptions validate;
   karpenter::cli::AddValidateCommand(app, validate, exit_code);
   karpenter::cli::PlanCommandOptions plan;
@@ -82,6 +111,8 @@ int main(int argc, char** argv) {
   karpenter::cli::AddSimCommand(app, sim, exit_code);
   karpenter::cli::ControllerOptions controller;
   karpenter::cli::AddControllerCommand(app, controller, exit_code);
+  std::string completion_shell;
+  karpenter::cli::AddCompletionCommand(app, completion_shell);
   if (const int usage = ParseCommandLine(app, argc, argv); usage >= 0) {
     return FlushStandardOutput(usage);
   }

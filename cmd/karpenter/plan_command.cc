@@ -8,6 +8,10 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "cmd/karpenter/input_files.h"
+#include "cmd/karpenter/output_format.h"
+#include "cmd/karpenter/plan_drain.h"
+#include "cmd/karpenter/plan_explain.h"
 #include "cmd/karpenter/real_clock.h"
 #include "src/api/manifest.h"
 #include "src/api/validation.h"
@@ -153,11 +157,103 @@ provisioning::PlanAssumptions Assumptions(const PlanCommandOptions& options,
                                            plan_options.spot_prices, std::move(policies));
 }
 
-// The plan and the disruption decisions on one scheduler input.
-int RunDisruption(const PlanCommandOptions& options, const state::ClusterSnapshot& snapshot,
+// The snapshot as planned, and with --drain what it was before the drain and what the drain did.
+struct PlanInput {
+  state::ClusterSnapshot snapshot;
+  std::optional<state::ClusterSnapshot> before_drain;
+  std::optional<state::DrainResult> drain;
+};
+
+// With no NodePool at all, "no nodepool has an instance type compatible" would send the reader
+// looking at requirements; the input simply has nothing Karpenter may launch.
+void ExplainMissingNodePools(const state::ClusterSnapshot& snapshot,
+                             provisioning::PlanResult& plan) {
+  if (!snapshot.node_pools().empty()) return;
+  for (provisioning::UnschedulablePod& pod : plan.unschedulable) {
+    pod.reason = "no NodePools in the input: add NodePool and EC2NodeClass manifests with -f";
+  }
+  plan.warnings.push_back("no NodePools in the input: Karpenter would launch nothing");
+  std::sort(plan.warnings.begin(), plan.warnings.end());
+}
+
+// What every plan carries besides the solve: assumptions, the drain report, the missing-pool
+// explanation. Fails only when the catalog cannot price the drained nodes.
+absl::Status CompletePlan(const PlanCommandOptions& options, const PlanInput& input,
+                          const provisioning::RegionChoice& region,
+                          const provisioning::PlanOptions& plan_options,
+                          provisioning::PlanResult& plan) {
+  plan.assumptions = Assumptions(options, input.snapshot, region, plan_options);
+  ExplainMissingNodePools(input.snapshot, plan);
+  if (!input.drain) return absl::OkStatus();
+  return AttachDrain(*input.drain, *input.before_drain, plan_options, plan);
+}
+
+// 2 when --fail-on-unschedulable and some pod cannot be placed, else 0 (a plan was made).
+int PlanExitCode(const PlanCommandOptions& options, const provisioning::PlanResult& plan) {
+  return options.fail_on_unschedulable && !plan.unschedulable.empty() ? 2 : 0;
+}
+
+// -o json and -o yaml print the document; text and wide print tables.
+bool IsDocumentOutput(const PlanCommandOptions& options) {
+  return options.output == "json" || options.output == "yaml";
+}
+
+// `json` as -o asks; 0, or 1 if it cannot be converted.
+int PrintDocument(const PlanCommandOptions& options, const std::string& json, std::ostream& out,
+                  std::ostream& err) {
+  if (options.output != "yaml") {
+    out << json << "\n";
+    return 0;
+  }
+  absl::StatusOr<std::string> yaml = JsonToYaml(json);
+  if (!yaml.ok()) {
+    err << "plan: " << yaml.status().message() << "\n";
+    return 1;
+  }
+  out << *yaml;
+  return 0;
+}
+
+// -o wide: per NodeClaim, why it is what it is (the JSON's instanceTypeCount, requests and
+// allocatable).
+std::string WideClaimLines(const provisioning::PlanResult& plan) {
+  std::string out;
+  for (size_t i = 0; i < plan.node_claims.size(); ++i) {
+    const provisioning::PlannedNodeClaim& planned = plan.node_claims[i];
+    std::string requests;
+    for (const auto& [name, quantity] : planned.claim.requests) {
+      auto allocatable = planned.launch.allocatable.find(name);
+      requests += absl::StrCat(
+          " ", name, "=", quantity.String(), "/",
+          allocatable == planned.launch.allocatable.end() ? "?" : allocatable->second.String());
+    }
+    out += absl::StrCat("nodeclaim #", i + 1, ": ", planned.claim.instance_types.size(),
+                        " compatible instance type(s); requested/allocatable:", requests, "\n");
+  }
+  return out;
+}
+
+// --explain's answer in the output format asked for; exit 1 when the target is not in the input.
+int PrintExplanation(const PlanCommandOptions& options,
+                     const absl::StatusOr<Explanation>& explanation, std::ostream& out,
+                     std::ostream& err) {
+  if (!explanation.ok()) {
+    err << explanation.status().message() << "\n";
+    return 1;
+  }
+  if (IsDocumentOutput(options))
+    return PrintDocument(options, EncodeExplanationJson(*explanation), out, err);
+  out << RenderExplanationText(*explanation);
+  return 0;
+}
+
+// The plan and the disruption decisions on one scheduler input; with --explain, one object's
+// part of them.
+int RunDisruption(const PlanCommandOptions& options, const PlanInput& plan_input,
                   const provisioning::RegionChoice& region,
                   const provisioning::PlanOptions& plan_options,
                   const provisioning::MillisClock& clock, std::ostream& out, std::ostream& err) {
+  const state::ClusterSnapshot& snapshot = plan_input.snapshot;
   absl::StatusOr<disruption::DisruptionOptions> disruption_options =
       ParseFeatureGates(options.feature_gates);
   if (!disruption_options.ok()) {
@@ -184,16 +280,49 @@ int RunDisruption(const PlanCommandOptions& options, const state::ClusterSnapsho
     return 1;
   }
   provisioning::PlanResult plan = provisioning::PlanFromInput(*input, clock);
-  plan.assumptions = Assumptions(options, snapshot, region, plan_options);
+  if (absl::Status completed = CompletePlan(options, plan_input, region, plan_options, plan);
+      !completed.ok()) {
+    err << "plan: " << completed.message() << "\n";
+    return 1;
+  }
+  for (const std::string& warning : plan.warnings) err << "warning: " << warning << "\n";
+  std::optional<ExplainTarget> target;
+  if (!options.explain.empty()) target = *ParseExplainTarget(options.explain);  // checked early
+  if (target && target->kind == "pod") {
+    return PrintExplanation(options, ExplainPod(*target, snapshot, *input, plan), out, err);
+  }
   const disruption::DisruptionResult result =
       disruption::ComputeDisruption(snapshot, *input, plan_options.now, *disruption_options);
-  for (const std::string& warning : plan.warnings) err << "warning: " << warning << "\n";
-  if (options.output == "json") {
-    out << disruption::EncodeDisruptionJson(plan, result) << "\n";
+  if (target) return PrintExplanation(options, ExplainNode(*target, snapshot, result), out, err);
+  if (IsDocumentOutput(options)) {
+    if (PrintDocument(options, disruption::EncodeDisruptionJson(plan, result), out, err) != 0) {
+      return 1;
+    }
   } else {
-    out << provisioning::RenderPlanText(plan) << disruption::RenderDisruptionText(result);
+    out << provisioning::RenderPlanText(plan)
+        << (options.output == "wide" ? WideClaimLines(plan) : "")
+        << disruption::RenderDisruptionText(result);
   }
-  return 0;
+  return PlanExitCode(options, plan);
+}
+
+// The snapshot of the files, drained as --drain asks.
+absl::StatusOr<PlanInput> BuildPlanInput(const PlanCommandOptions& options,
+                                         std::vector<api::Manifest> manifests) {
+  KP_ASSIGN_OR_RETURN(const std::vector<state::DrainSelector> selectors,
+                      ParseDrainSelectors(options.drain));
+  if (selectors.empty()) {
+    KP_ASSIGN_OR_RETURN(state::ClusterSnapshot snapshot,
+                        state::ClusterSnapshot::FromManifests(std::move(manifests)));
+    return PlanInput{std::move(snapshot), std::nullopt, std::nullopt};
+  }
+  KP_ASSIGN_OR_RETURN(state::ClusterSnapshot before,
+                      state::ClusterSnapshot::FromManifests(manifests));
+  state::DrainResult drain = state::SimulateDrain(before, selectors);
+  state::ApplyDrain(drain, manifests);
+  KP_ASSIGN_OR_RETURN(state::ClusterSnapshot after,
+                      state::ClusterSnapshot::FromManifests(std::move(manifests)));
+  return PlanInput{std::move(after), std::move(before), std::move(drain)};
 }
 
 }  // namespace
@@ -201,10 +330,14 @@ int RunDisruption(const PlanCommandOptions& options, const state::ClusterSnapsho
 void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "plan", "Show the NodeClaims Karpenter would launch for a snapshot of a cluster");
-  cmd->add_option("-f,--filename", options.files, "Manifest file (YAML or JSON; - for stdin)")
+  cmd->add_option("-f,--filename", options.files,
+                  "Manifest file (YAML or JSON; - for stdin), directory of them, or a comma "
+                  "list, as kubectl reads -f")
       ->required();
+  cmd->add_flag("-R,--recursive", options.recursive,
+                "Read the directories -f names and their subdirectories");
   cmd->add_option("-o,--output", options.output, "Output format")
-      ->check(CLI::IsMember({"json", "text"}))
+      ->check(CLI::IsMember(kOutputFormats))
       ->capture_default_str();
   cmd->add_option("--preference-policy", options.preference_policy,
                   "Respect or Ignore preferred affinities and ScheduleAnyway spreads")
@@ -252,6 +385,32 @@ void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code) 
   cmd->add_option("--region", options.region,
                   "AWS region of the snapshot; default: the region its nodes and EC2NodeClass "
                   "subnets name, else us-east-1 (stated as an assumption)");
+  cmd->add_option("--drain", options.drain,
+                  "What-if: the nodes this label selector picks (kubectl -l syntax: a=b,c!=d,"
+                  "e in (x,y),f notin (z),g,!h; repeatable) cordoned and drained as kubectl "
+                  "drain --ignore-daemonsets --delete-emptydir-data would, the NodeClaims "
+                  "Karpenter launches for their pods, and the cost delta");
+  cmd->add_option("--explain", options.explain,
+                  "pod/NAMESPACE/NAME: where the pod lands and, for every NodePool, whether it "
+                  "fits and the scheduler's reason if not; node/NAME: the disruption commands "
+                  "that take the node now, or why it is left alone (budgets, PDBs, "
+                  "do-not-disrupt, consolidation). Prints the answer instead of the plan");
+  cmd->add_flag("--fail-on-unschedulable", options.fail_on_unschedulable,
+                "Exit 2 (after printing the whole plan) when some pod cannot be placed");
+  cmd->footer(
+      "Examples:\n"
+      "  karpenter plan -f examples/article/ec2nodeclass.yaml -f examples/article/nodepool.yaml "
+      "-f examples/article/workload-sample.yaml\n"
+      "  karpenter plan -f cluster.yaml -f karpenter.yaml --disruption -o json\n"
+      "  karpenter plan -f examples/article/ec2nodeclass.yaml -f examples/article/nodepool.yaml "
+      "-f examples/drain/managed-node-group.yaml --drain eks.amazonaws.com/nodegroup=ng-1\n"
+      "  karpenter plan -f cluster.yaml -f karpenter.yaml --explain pod/default/web-7d9f8-a1\n"
+      "  karpenter plan -f cluster.yaml -f karpenter.yaml --explain node/ip-10-0-1-5.ec2.internal\n"
+      "\n"
+      "Exit codes: 0 a plan was made; 1 bad input or flags (nothing on stdout); 2 with "
+      "--fail-on-unschedulable, the plan was printed and some pod cannot be placed.\n"
+      "The snapshot: kubectl get nodes,pods,pdb,daemonsets,deployments,replicasets,statefulsets,"
+      "jobs -A -o yaml (README.md, \"Use it on your cluster\").");
   cmd->callback([&options, &exit_code] {
     PlanClocks clocks{RealMonotonicMillis, RealNow};
     exit_code = RunPlan(options, clocks, std::cout, std::cerr);
@@ -260,14 +419,20 @@ void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code) 
 
 int RunPlan(const PlanCommandOptions& options, const PlanClocks& clocks, std::ostream& out,
             std::ostream& err) {
-  std::optional<std::vector<api::Manifest>> manifests = LoadValidManifests(options.files, err);
-  if (!manifests) return 1;
-  absl::StatusOr<state::ClusterSnapshot> snapshot =
-      state::ClusterSnapshot::FromManifests(*std::move(manifests));
-  if (!snapshot.ok()) {
-    err << snapshot.status().message() << "\n";
+  absl::StatusOr<std::vector<std::string>> files =
+      ExpandFilenames(options.files, options.recursive);
+  if (!files.ok()) {
+    err << files.status().message() << "\n";
     return 1;
   }
+  std::optional<std::vector<api::Manifest>> manifests = LoadValidManifests(*files, err);
+  if (!manifests) return 1;
+  absl::StatusOr<PlanInput> plan_input = BuildPlanInput(options, *std::move(manifests));
+  if (!plan_input.ok()) {
+    err << plan_input.status().message() << "\n";
+    return 1;
+  }
+  const state::ClusterSnapshot* snapshot = &plan_input->snapshot;
   const std::vector<std::string> regions = cloudprovider::EmbeddedRegions();
   absl::StatusOr<provisioning::RegionChoice> region = provisioning::ChooseRegion(
       provisioning::RegionEvidenceOf(snapshot->nodes(), snapshot->ec2_node_classes(), regions),
@@ -287,8 +452,14 @@ int RunPlan(const PlanCommandOptions& options, const PlanClocks& clocks, std::os
   for (const std::string& skipped : snapshot->skipped()) {
     err << "skipped: " << skipped << " (kind not modelled)\n";
   }
-  if (options.disruption) {
-    return RunDisruption(options, *snapshot, *region, *plan_options, clock, out, err);
+  if (!options.explain.empty()) {
+    if (absl::StatusOr<ExplainTarget> target = ParseExplainTarget(options.explain); !target.ok()) {
+      err << target.status().message() << "\n";
+      return 1;
+    }
+  }
+  if (options.disruption || !options.explain.empty()) {
+    return RunDisruption(options, *plan_input, *region, *plan_options, clock, out, err);
   }
   absl::StatusOr<provisioning::PlanResult> plan =
       provisioning::Plan(*snapshot, *plan_options, clock);
@@ -296,14 +467,19 @@ int RunPlan(const PlanCommandOptions& options, const PlanClocks& clocks, std::os
     err << "plan: " << plan.status().message() << "\n";
     return 1;
   }
-  plan->assumptions = Assumptions(options, *snapshot, *region, *plan_options);
-  for (const std::string& warning : plan->warnings) err << "warning: " << warning << "\n";
-  if (options.output == "json") {
-    out << provisioning::EncodePlanJson(*plan) << "\n";
-  } else {
-    out << provisioning::RenderPlanText(*plan);
+  if (absl::Status completed = CompletePlan(options, *plan_input, *region, *plan_options, *plan);
+      !completed.ok()) {
+    err << "plan: " << completed.message() << "\n";
+    return 1;
   }
-  return 0;
+  for (const std::string& warning : plan->warnings) err << "warning: " << warning << "\n";
+  if (IsDocumentOutput(options)) {
+    if (PrintDocument(options, provisioning::EncodePlanJson(*plan), out, err) != 0) return 1;
+  } else {
+    out << provisioning::RenderPlanText(*plan)
+        << (options.output == "wide" ? WideClaimLines(*plan) : "");
+  }
+  return PlanExitCode(options, *plan);
 }
 
 }  // namespace karpenter::cli

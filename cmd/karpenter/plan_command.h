@@ -2,7 +2,9 @@
 // for a cluster snapshot, with the embedded AWS catalog standing in for EC2, and with
 // `--disruption` what it would consolidate, drift, expire or leave alone (DESIGN.md §3). Inputs are
 // validated exactly as `karpenter validate` does first; any invalid object fails the command before
-// anything is planned. Exit 0 when a plan was made (even with unschedulable pods), 1 otherwise.
+// anything is planned. Exit codes: 0 when a plan was made (even with unschedulable pods), 1 for
+// bad input or flags, 2 with --fail-on-unschedulable when some pod cannot be placed (the whole
+// plan is printed first).
 #pragma once
 
 #include <cstdint>
@@ -18,7 +20,9 @@ namespace karpenter::cli {
 
 struct PlanCommandOptions {
   std::vector<std::string> files;
-  std::string output = "text";  // json | text
+  // -R: directories named by -f are read with their subdirectories.
+  bool recursive = false;
+  std::string output = "text";  // json | yaml | text | wide
   std::string preference_policy = "Respect";
   std::string min_values_policy = "Strict";
   // RFC 3339 evaluation time; empty means now.
@@ -45,6 +49,12 @@ struct PlanCommandOptions {
   std::vector<std::string> spot_prices;
   // The AWS region; empty: the one the input names (node labels, subnet zones), else us-east-1.
   std::string region;
+  // Label selectors (kubectl -l syntax) of nodes to drain before planning (plan_drain.h).
+  std::vector<std::string> drain;
+  // "pod/NS/NAME" or "node/NAME": print that object's explanation instead of the plan.
+  std::string explain;
+  // Exit 2 when some pod cannot be placed, for CI.
+  bool fail_on_unschedulable = false;
 };
 
 // The host's clocks, injected so tests and the deterministic mode need no real time.

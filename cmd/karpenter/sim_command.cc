@@ -9,6 +9,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
+#include "cmd/karpenter/output_format.h"
 #include "cmd/karpenter/real_clock.h"
 #include "src/api/duration.h"
 #include "src/api/manifest.h"
@@ -163,10 +164,12 @@ void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
             return seconds.ok() ? "" : std::string(seconds.status().message());
           },
           "DURATION"));
-  cmd->add_option("-o,--output", options.output, "Output format (--json is -o json)")
-      ->check(CLI::IsMember({"json", "text"}))
+  cmd->add_option("-o,--output", options.output,
+                  "Output format (--json is -o json; yaml is the JSON summary as YAML, wide is "
+                  "text)")
+      ->check(CLI::IsMember(kOutputFormats))
       ->capture_default_str();
-  cmd->add_flag("--json", options.json, "Print the DESIGN.md §3 JSON summary");
+  cmd->add_flag("--json", options.json, "Print the JSON summary (docs/sim.md, \"The figures\")");
   cmd->add_option("--events", options.events, "Write every decision and state change (JSON lines)");
   cmd->add_option("--metrics", options.metrics,
                   "Write each run's final metrics in the Prometheus text format (upstream's "
@@ -188,7 +191,7 @@ void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
     if (!options.duration_text.empty()) {
       options.duration_seconds = *ParseSimDuration(options.duration_text);
     }
-    options.json = options.json || options.output == "json";
+    options.json = options.json || options.output == "json" || options.output == "yaml";
     options.progress = ShouldShowProgress(options.json);
     exit_code = RunSim(options, RealMonotonicMillis, std::cout, std::cerr);
   });
@@ -255,7 +258,14 @@ int RunSim(const SimCommandOptions& options, const std::function<int64_t()>& mon
     return 1;
   }
   const double wall_seconds = static_cast<double>(monotonic_millis() - start) / 1000.0;
-  if (options.json) {
+  if (options.json && options.output == "yaml") {
+    absl::StatusOr<std::string> yaml = JsonToYaml(sim::EncodeReportJson(*report, wall_seconds));
+    if (!yaml.ok()) {
+      err << "sim: " << yaml.status().message() << "\n";
+      return 1;
+    }
+    out << *yaml;
+  } else if (options.json) {
     out << sim::EncodeReportJson(*report, wall_seconds) << "\n";
   } else {
     out << sim::RenderReportText(*report, wall_seconds);

@@ -12,6 +12,8 @@ namespace karpenter::cli {
 
 struct ValidateOptions {
   std::vector<std::string> files;
+  // -R: directories named by -f are read with their subdirectories.
+  bool recursive = false;
   // The AWS region the objects must agree with; empty: they need only agree with each other.
   std::string region;
 };

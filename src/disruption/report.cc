@@ -110,6 +110,11 @@ std::string EncodeDisruptionJson(const provisioning::PlanResult& plan,
     json.EndObject();
   }
   json.EndArray();
+  // Why the methods left eligible nodes alone (budgets, failed simulations), as the text says.
+  json.Key("notes");
+  json.BeginArray();
+  for (const std::string& note : result.notes) json.String(note);
+  json.EndArray();
   json.EndObject();
   return json.Take();
 }

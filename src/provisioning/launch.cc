@@ -199,7 +199,8 @@ absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim) {
                               .price = best->price,
                               .reservation_id = best->reservation_id,
                               .reservation_type = best->reservation_type,
-                              .reservation_interruptible = best->reservation_interruptible};
+                              .reservation_interruptible = best->reservation_interruptible,
+                              .allocatable = best_option->type->allocatable};
     }
   }
   return NothingToLaunch();

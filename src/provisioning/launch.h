@@ -36,6 +36,8 @@ struct LaunchPrediction {
   std::string reservation_id;
   std::string reservation_type;
   bool reservation_interruptible = false;
+  // What pods may use on the launched type (the plan output sets it beside the claim's requests).
+  api::ResourceList allocatable;
 };
 
 // The labels a launch gives its NodeClaim beyond the claim's own: the capacity-reservation-id,

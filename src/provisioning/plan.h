@@ -12,6 +12,7 @@
 
 #include "karpenter/common/status.h"
 #include "src/api/json_writer.h"
+#include "src/provisioning/drain_report.h"
 #include "src/provisioning/launch.h"
 #include "src/provisioning/plan_assumptions.h"
 #include "src/provisioning/snapshot_input.h"
@@ -46,6 +47,8 @@ struct PlanResult {
   PlanSummary summary;
   // What the host assumed (region, zones, prices, policies); set by `karpenter plan`.
   std::optional<PlanAssumptions> assumptions;
+  // With `karpenter plan --drain`: the drained nodes, their pods and the cost delta.
+  std::optional<DrainReport> drain;
 };
 
 // Milliseconds on some monotonic clock; the host supplies it so the engine never reads time.
@@ -65,8 +68,6 @@ std::string EncodePlanJson(const PlanResult& plan);
 void WritePlanFields(api::JsonWriter& json, const PlanResult& plan);
 // One `nodeClaims` entry; disruption replacements use the same shape.
 void WriteNodeClaimJson(api::JsonWriter& json, const PlannedNodeClaim& planned);
-// Sums of model prices rounded to six decimals, as every price in the plan output is.
-double RoundPrice(double price);
 
 // A table for people: per NodeClaim its pool, launch, price and pods (at most
 // `max_pods_listed` names each), then pods placed on existing nodes, unschedulable pods with

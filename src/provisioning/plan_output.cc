@@ -63,6 +63,17 @@ void WriteNodeClaimJson(api::JsonWriter& json, const PlannedNodeClaim& planned) 
     json.String(value);
   }
   json.EndObject();
+  // Why this claim: how many types could take its pods, and what the launched one offers against
+  // `requests`.
+  json.Key("instanceTypeCount");
+  json.Int(static_cast<int64_t>(claim.instance_types.size()));
+  json.Key("allocatable");
+  json.BeginObject();
+  for (const auto& [name, quantity] : planned.launch.allocatable) {
+    json.Key(name);
+    json.String(quantity.String());
+  }
+  json.EndObject();
   json.EndObject();
 }
 
@@ -136,6 +147,7 @@ void WritePlanFields(api::JsonWriter& json, const PlanResult& plan) {
   WriteSummary(json, plan.summary);
   WriteStrings(json, "warnings", plan.warnings);
   if (plan.assumptions) WriteAssumptionsJson(json, *plan.assumptions);
+  if (plan.drain) WriteDrainJson(json, *plan.drain);
 }
 
 std::string RenderPlanText(const PlanResult& plan, size_t max_pods_listed) {
@@ -165,6 +177,7 @@ std::string RenderPlanText(const PlanResult& plan, size_t max_pods_listed) {
       "${:.4f}/hour, solved in {} ms\n",
       summary.pending_pods, summary.scheduled_pods, plan.unschedulable.size(),
       summary.new_node_claims, RoundPrice(summary.price_per_hour), summary.solve_millis);
+  if (plan.drain) out += RenderDrainText(*plan.drain);
   if (plan.assumptions) out += RenderAssumptionsText(*plan.assumptions);
   return out;
 }
