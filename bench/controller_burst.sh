@@ -37,24 +37,6 @@ readonly NODE_ROLE="KarpenterNodeRole-production"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/kp-bench-burst.XXXXXX")"
 readonly WORK
 readonly DIR="${WORK}/cluster"
-CONTROLLER_PID=""
-AGENT_PID=""
-
-stop_all() {
-  stop_pid "${AGENT_PID}"
-  stop_pid "${CONTROLLER_PID}"
-  stop_pid "${MOTO_PID}"
-  "${CP}" stop "${DIR}" >/dev/null 2>&1 || true
-}
-
-cleanup() {
-  stop_all
-  if [[ "${KP_E2E_KEEP:-0}" == 1 ]]; then
-    echo "kept ${WORK} (KP_E2E_KEEP=1)"
-  else
-    rm -rf "${WORK}"
-  fi
-}
 trap cleanup EXIT
 
 on_failure() {

@@ -42,30 +42,7 @@ readonly LEGACY="eks.amazonaws.com/nodegroup=legacy-workload-group"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/kp-e2e-article.XXXXXX")"
 readonly WORK
 readonly DIR="${WORK}/cluster"
-CONTROLLER_PID=""
-AGENT_PID=""
-
-stop_all() {
-  stop_pid "${AGENT_PID}"
-  stop_pid "${CONTROLLER_PID}"
-  stop_pid "${MOTO_PID}"
-  "${CP}" stop "${DIR}" >/dev/null 2>&1 || true
-}
-
-cleanup() {
-  if [[ -n "${KUBECTL}" ]]; then
-    k get events -A --sort-by=.lastTimestamp >"${WORK}/events.txt" 2>&1 || true
-  fi
-  stop_all
-  if [[ "${KP_E2E_KEEP:-0}" == 1 ]]; then
-    echo "kept ${WORK} (KP_E2E_KEEP=1)"
-  else
-    rm -rf "${WORK}"
-  fi
-}
 trap cleanup EXIT
-
-
 
 on_failure() {
   printf '  (logs kept in %s: controller.log, agent.log, moto.log, events.txt, cluster/logs/)\n' \

@@ -79,17 +79,6 @@ stop_all() {
   "${CP}" stop "${DIR}" >/dev/null 2>&1 || true
 }
 
-cleanup() {
-  if [[ -n "${KUBECTL}" ]]; then
-    k get events -A --sort-by=.lastTimestamp >"${WORK}/events.txt" 2>&1 || true
-  fi
-  stop_all
-  if [[ "${KP_E2E_KEEP:-0}" == 1 ]]; then
-    echo "kept ${WORK} (KP_E2E_KEEP=1)"
-  else
-    rm -rf "${WORK}"
-  fi
-}
 trap cleanup EXIT
 
 on_failure() {

@@ -20,6 +20,31 @@ stop_pid() {
   kill -9 "${pid}" 2>/dev/null || true
 }
 
+# The processes of one controller, its node agent, moto and the control plane; a script that
+# starts more (e2e_faults.sh) defines its own stop_all after sourcing this file.
+CONTROLLER_PID=""
+AGENT_PID=""
+stop_all() {
+  stop_pid "${AGENT_PID}"
+  stop_pid "${CONTROLLER_PID}"
+  stop_pid "${MOTO_PID}"
+  "${CP}" stop "${DIR}" >/dev/null 2>&1 || true
+}
+
+# The EXIT trap: the cluster's events into WORK/events.txt, everything stopped, WORK removed
+# unless KP_E2E_KEEP=1 (an on_failure hook sets it).
+cleanup() {
+  if [[ -n "${KUBECTL}" ]]; then
+    k get events -A --sort-by=.lastTimestamp >"${WORK}/events.txt" 2>&1 || true
+  fi
+  stop_all
+  if [[ "${KP_E2E_KEEP:-0}" == 1 ]]; then
+    echo "kept ${WORK} (KP_E2E_KEEP=1)"
+  else
+    rm -rf "${WORK}"
+  fi
+}
+
 k() { "${KUBECTL}" --kubeconfig "${DIR}/kubeconfig" "$@"; }
 aws() { python3 "${HERE}/e2e_aws.py" "${AWS_URL}" "$@"; }
 
