@@ -307,6 +307,9 @@ int RunController(const std::vector<std::string>& args,
   informer.Stop();
   // The loop's thread goes before what its timers refer to; timers still pending never run.
   clock.reset();
+  // Nothing reconciles any more: the hooks must not outlive the logger and registry they use.
+  controllers::SetReconcileObserver(nullptr);
+  controllers::SetReconcileErrorHandler(nullptr);
   return 0;
 }
 
