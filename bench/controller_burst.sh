@@ -31,9 +31,6 @@ readonly CP="${ROOT}/scripts/controlplane.sh"
 KARPENTER="$(realpath "${KP_KARPENTER:-${ROOT}/build/release/cmd/karpenter/karpenter}")"
 readonly KARPENTER
 readonly PODS="${KP_PODS:-1000}"
-readonly CLUSTER="production-eks"
-readonly QUEUE="production-eks-interruption"
-readonly NODE_ROLE="KarpenterNodeRole-production"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/kp-bench-burst.XXXXXX")"
 readonly WORK
 readonly DIR="${WORK}/cluster"

@@ -68,16 +68,8 @@ TEST(CliConventions, HelpTextsCiteOnlyFilesOfTheRepository) {
 }
 
 std::vector<std::string> ArticlePlan(std::vector<std::string> extra) {
-  std::vector<std::string> args = {"plan",
-                                   "-f",
-                                   SourcePath("examples/article/ec2nodeclass.yaml"),
-                                   "-f",
-                                   SourcePath("examples/article/nodepool.yaml"),
-                                   "-f",
-                                   SourcePath("examples/article/workload-sample.yaml"),
-                                   "--deterministic"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
+  extra.insert(extra.begin(), "--deterministic");
+  return ArticlePlanArgs("examples/article/workload-sample.yaml", extra);
 }
 
 TEST(CliConventions, FilenameTakesDirectoriesAndCommaListsAsKubectlDoes) {

@@ -15,16 +15,8 @@ namespace karpenter::cli_test {
 namespace {
 
 std::vector<std::string> PlanArgs(std::vector<std::string> extra) {
-  std::vector<std::string> args = {"plan",
-                                   "-f",
-                                   SourcePath("examples/article/ec2nodeclass.yaml"),
-                                   "-f",
-                                   SourcePath("examples/article/nodepool.yaml"),
-                                   "-f",
-                                   SourcePath("examples/drain/managed-node-group.yaml"),
-                                   "--deterministic"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
+  extra.insert(extra.begin(), "--deterministic");
+  return ArticlePlanArgs("examples/drain/managed-node-group.yaml", extra);
 }
 
 nlohmann::ordered_json RunJson(std::vector<std::string> extra, CliRun* run_out = nullptr) {

@@ -22,13 +22,7 @@ std::filesystem::path TempFile(const std::string& suffix) {
 }
 
 std::vector<std::string> ArticleArgs() {
-  return {"plan",
-          "-f",
-          SourcePath("examples/article/ec2nodeclass.yaml"),
-          "-f",
-          SourcePath("examples/article/nodepool.yaml"),
-          "-f",
-          SourcePath("examples/article/workload-sample.yaml")};
+  return ArticlePlanArgs("examples/article/workload-sample.yaml");
 }
 
 // The snapshot part (after the header document) of a disruption scenario.
@@ -43,10 +37,8 @@ std::string ScenarioSnapshot(const std::string& scenario) {
 }
 
 std::string FirstWorkloadPod() {
-  CliRun plan = RunKarpenter({"plan", "-f", SourcePath("examples/article/ec2nodeclass.yaml"), "-f",
-                              SourcePath("examples/article/nodepool.yaml"), "-f",
-                              SourcePath("examples/article/workload-sample.yaml"), "-o", "json",
-                              "--deterministic"});
+  CliRun plan = RunKarpenter(
+      ArticlePlanArgs("examples/article/workload-sample.yaml", {"-o", "json", "--deterministic"}));
   nlohmann::json out = nlohmann::json::parse(plan.out, nullptr, false);
   return out["nodeClaims"][0]["pods"][0];
 }

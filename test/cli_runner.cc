@@ -63,6 +63,19 @@ std::string SourcePath(const std::string& relative) {
   return (std::filesystem::path(KP_SOURCE_DIR) / relative).string();
 }
 
+std::vector<std::string> ArticlePlanArgs(const std::string& workload,
+                                         const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"plan",
+                                   "-f",
+                                   SourcePath("examples/article/ec2nodeclass.yaml"),
+                                   "-f",
+                                   SourcePath("examples/article/nodepool.yaml"),
+                                   "-f",
+                                   SourcePath(workload)};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
 std::string ReadTextFile(const std::string& path) {
   std::ifstream in(path);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());

@@ -22,6 +22,11 @@ CliRun RunKarpenterCommandLine(const std::string& args);
 // The path of a file in the source tree, from its path relative to the repository root.
 std::string SourcePath(const std::string& relative);
 
+// `plan -f` the article's EC2NodeClass and NodePool (examples/article/) and `workload` (a path in
+// the source tree), followed by `extra`.
+std::vector<std::string> ArticlePlanArgs(const std::string& workload,
+                                         const std::vector<std::string>& extra = {});
+
 // The whole text of a file the CLI wrote (an events log, a report); empty when it cannot be read.
 std::string ReadTextFile(const std::string& path);
 

@@ -247,10 +247,10 @@ int PrintExplanation(const PlanCommandOptions& options,
   return 0;
 }
 
-// The plan and the disruption decisions on one scheduler input; with --explain, one object's
-// part of them.
-int RunDisruption(const PlanCommandOptions& options, const PlanInput& plan_input,
-                  const provisioning::RegionChoice& region,
+// The plan and the disruption decisions on one scheduler input; with an --explain `target`, one
+// object's part of them.
+int RunDisruption(const PlanCommandOptions& options, const std::optional<ExplainTarget>& target,
+                  const PlanInput& plan_input, const provisioning::RegionChoice& region,
                   const provisioning::PlanOptions& plan_options,
                   const provisioning::MillisClock& clock, std::ostream& out, std::ostream& err) {
   const state::ClusterSnapshot& snapshot = plan_input.snapshot;
@@ -286,8 +286,6 @@ int RunDisruption(const PlanCommandOptions& options, const PlanInput& plan_input
     return 1;
   }
   for (const std::string& warning : plan.warnings) err << "warning: " << warning << "\n";
-  std::optional<ExplainTarget> target;
-  if (!options.explain.empty()) target = *ParseExplainTarget(options.explain);  // checked early
   if (target && target->kind == "pod") {
     return PrintExplanation(options, ExplainPod(*target, snapshot, *input, plan), out, err);
   }
@@ -452,14 +450,17 @@ int RunPlan(const PlanCommandOptions& options, const PlanClocks& clocks, std::os
   for (const std::string& skipped : snapshot->skipped()) {
     err << "skipped: " << skipped << " (kind not modelled)\n";
   }
+  std::optional<ExplainTarget> target;
   if (!options.explain.empty()) {
-    if (absl::StatusOr<ExplainTarget> target = ParseExplainTarget(options.explain); !target.ok()) {
-      err << target.status().message() << "\n";
+    absl::StatusOr<ExplainTarget> parsed = ParseExplainTarget(options.explain);
+    if (!parsed.ok()) {
+      err << parsed.status().message() << "\n";
       return 1;
     }
+    target = *std::move(parsed);
   }
-  if (options.disruption || !options.explain.empty()) {
-    return RunDisruption(options, *plan_input, *region, *plan_options, clock, out, err);
+  if (options.disruption || target) {
+    return RunDisruption(options, target, *plan_input, *region, *plan_options, clock, out, err);
   }
   absl::StatusOr<provisioning::PlanResult> plan =
       provisioning::Plan(*snapshot, *plan_options, clock);

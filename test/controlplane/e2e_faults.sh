@@ -43,9 +43,6 @@ readonly HERE="${ROOT}/test/controlplane"
 readonly CP="${ROOT}/scripts/controlplane.sh"
 KARPENTER="$(realpath "${KP_KARPENTER:-${ROOT}/build/asan/cmd/karpenter/karpenter}")"
 readonly KARPENTER
-readonly CLUSTER="production-eks"
-readonly QUEUE="production-eks-interruption"
-readonly NODE_ROLE="KarpenterNodeRole-production"
 readonly CUT_PERIOD=10
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/kp-e2e-faults.XXXXXX")"
 readonly WORK

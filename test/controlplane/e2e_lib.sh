@@ -1,10 +1,15 @@
 # What the end-to-end tests of `karpenter controller` share (sourced, not run; e2e_article.sh,
-# e2e_faults.sh): the control plane with moto as AWS, starting controllers, and the checks on
-# NodeClaims, instances and PodDisruptionBudgets. The sourcing script sets ROOT, HERE, CP,
-# KARPENTER, CLUSTER, QUEUE, NODE_ROLE, WORK and DIR first; start_control_plane sets KUBECTL,
+# e2e_faults.sh, bench/controller_burst.sh): the control plane with moto as AWS, starting
+# controllers, and the checks on NodeClaims, instances and PodDisruptionBudgets. The sourcing
+# script sets ROOT, HERE, CP, KARPENTER, WORK and DIR first; start_control_plane sets KUBECTL,
 # AWS_URL and MOTO_PID. test/lib/checks.sh must be sourced too.
 # shellcheck shell=bash
 # shellcheck disable=SC2034  # the globals set here are the sourcing script's to read
+
+# The article's cluster, interruption queue and node role (its EC2NodeClass names them).
+readonly CLUSTER="production-eks"
+readonly QUEUE="production-eks-interruption"
+readonly NODE_ROLE="KarpenterNodeRole-production"
 
 KUBECTL=""
 AWS_URL=""
