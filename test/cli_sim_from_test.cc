@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -106,23 +107,55 @@ TEST(CliSimFrom, ABadSnapshotFailsWithFieldPathsAndWritesNothing) {
   EXPECT_NE(missing.err.find("/nonexistent/snapshot.yaml: "), std::string::npos) << missing.err;
 }
 
-// The snapshot names us-east-1 through its nodes' zones; the twin refuses another region rather
-// than simulating it at us-east-1's zones and prices.
-TEST(CliSimFrom, ChecksTheSnapshotsRegion) {
+// The snapshot's region comes from its nodes' zones: the example moved to eu-west-1 runs there,
+// at eu-west-1's zones and price level, and a --region or trace naming another region is refused.
+TEST(CliSimFrom, RunsTheSnapshotInItsOwnRegion) {
   CliRun flag = RunCli("sim --from " + Snapshot() + " --region eu-west-1 --duration 10m --json");
   EXPECT_EQ(flag.exit_code, 1);
   EXPECT_NE(flag.err.find("--region eu-west-1 disagrees with the input: Node/"), std::string::npos)
       << flag.err;
-  fs::path node = TempPath("eu-node.yaml");
-  std::ofstream(node) << "apiVersion: v1\nkind: Node\nmetadata:\n  name: eu\n  labels:\n"
-                         "    topology.kubernetes.io/zone: eu-west-1a\n";
-  CliRun eu = RunCli("sim --from " + node.string() + " --duration 10m --json");
-  EXPECT_EQ(eu.exit_code, 1);
-  EXPECT_NE(eu.err.find("--from: the simulator models us-east-1 only; the snapshot is in "
-                        "eu-west-1 (Node/eu: metadata.labels[topology.kubernetes.io/zone] "
-                        "eu-west-1a)"),
+  std::string text;
+  {
+    std::ifstream in(Snapshot());
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  for (size_t at = text.find("us-east-1"); at != std::string::npos;
+       at = text.find("us-east-1", at)) {
+    text.replace(at, 9, "eu-west-1");
+  }
+  const fs::path eu_snapshot = TempPath("eu.yaml");
+  std::ofstream(eu_snapshot) << text;
+  const fs::path events = TempPath("eu.events");
+  CliRun eu = RunCli("sim --from " + eu_snapshot.string() + " --duration 10m --json --events " +
+                     events.string());
+  ASSERT_EQ(eu.exit_code, 0) << eu.err;
+  CliRun us = RunCli("sim --from " + Snapshot() + " --duration 10m --json");
+  ASSERT_EQ(us.exit_code, 0) << us.err;
+  const nlohmann::json eu_json = nlohmann::json::parse(eu.out);
+  const nlohmann::json us_json = nlohmann::json::parse(us.out);
+  // The same decisions at eu-west-1's higher on-demand level.
+  EXPECT_EQ(eu_json["autoscalers"]["karpenter"]["nodes"],
+            us_json["autoscalers"]["karpenter"]["nodes"]);
+  EXPECT_GT(eu_json["autoscalers"]["karpenter"]["costPerHour"]["final"].get<double>(),
+            us_json["autoscalers"]["karpenter"]["costPerHour"]["final"].get<double>() * 1.05);
+  std::ifstream lines(events);
+  int zones = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const size_t at = line.find("\"zone\":\"");
+    if (at == std::string::npos) continue;
+    ++zones;
+    EXPECT_EQ(line.compare(at + 8, 9, "eu-west-1"), 0) << line;
+  }
+  EXPECT_GT(zones, 0);
+  const fs::path trace = TempPath("trace.yaml");
+  std::ofstream(trace) << "name: t\nregion: us-east-1\ndurationSeconds: 600\nzones: [us-east-1a]\n";
+  CliRun mismatch = RunCli("sim " + trace.string() + " --from " + eu_snapshot.string() + " --json");
+  EXPECT_EQ(mismatch.exit_code, 1);
+  EXPECT_NE(mismatch.err.find(trace.string() +
+                              ": region: \"us-east-1\" disagrees with the snapshot, which is in "
+                              "eu-west-1"),
             std::string::npos)
-      << eu.err;
+      << mismatch.err;
   EXPECT_EQ(RunCli("sim --region us-east-1 --duration 10m").exit_code, 1);
 }
 

@@ -74,11 +74,10 @@ sim::Scenario EmptyTrace(const std::vector<std::string>& files) {
   return trace;
 }
 
-// The twin runs in the default region only (its hosts share one catalog and scenarios name
-// us-east-1 zones): a snapshot of another region, or one naming two regions, is refused rather
-// than simulated at the wrong zones and prices.
-absl::Status CheckSnapshotRegion(const std::vector<api::Manifest>& snapshot,
-                                 const std::string& flag) {
+// The region of a snapshot: its nodes' region and zone labels and its EC2NodeClasses' subnet
+// zones, which must agree with each other and with --region.
+absl::StatusOr<std::string> SnapshotRegion(const std::vector<api::Manifest>& snapshot,
+                                           const std::string& flag) {
   std::vector<api::Node> nodes;
   std::vector<api::EC2NodeClass> node_classes;
   for (const api::Manifest& manifest : snapshot) {
@@ -93,13 +92,7 @@ absl::Status CheckSnapshotRegion(const std::vector<api::Manifest>& snapshot,
       provisioning::RegionChoice region,
       provisioning::ChooseRegion(provisioning::RegionEvidenceOf(nodes, node_classes, regions), flag,
                                  regions));
-  if (region.region != cloudprovider::kDefaultRegion) {
-    return absl::InvalidArgumentError("--from: the simulator models " +
-                                      std::string(cloudprovider::kDefaultRegion) +
-                                      " only; the snapshot is in " + region.region + " (" +
-                                      region.source + "); `karpenter plan` plans any region");
-  }
-  return absl::OkStatus();
+  return region.region;
 }
 
 absl::StatusOr<sim::Scenario> LoadScenario(const SimCommandOptions& options) {
@@ -117,13 +110,21 @@ absl::StatusOr<sim::Scenario> LoadScenario(const SimCommandOptions& options) {
     }
     std::move(manifests->begin(), manifests->end(), std::back_inserter(snapshot));
   }
-  KP_RETURN_IF_ERROR(CheckSnapshotRegion(snapshot, options.region));
+  KP_ASSIGN_OR_RETURN(const std::string region, SnapshotRegion(snapshot, options.region));
   sim::Scenario trace = EmptyTrace(options.from);
   if (!options.scenario.empty()) {
     KP_ASSIGN_OR_RETURN(trace, sim::LoadScenarioFile(options.scenario));
+    if (!trace.region.empty() && trace.region != region) {
+      return absl::InvalidArgumentError(options.scenario + ": region: \"" + trace.region +
+                                        "\" disagrees with the snapshot, which is in " + region);
+    }
   }
+  trace.region = region;
   // Instance types and zones do not depend on the trace's spot prices.
-  KP_ASSIGN_OR_RETURN(const cloudprovider::Catalog catalog, cloudprovider::Catalog::LoadEmbedded());
+  cloudprovider::CatalogOptions catalog_options;
+  catalog_options.resolve.region = region;
+  KP_ASSIGN_OR_RETURN(const cloudprovider::Catalog catalog,
+                      cloudprovider::Catalog::LoadEmbedded(catalog_options));
   std::vector<sim::AutoScalingGroupRecord> asgs;
   if (!options.asgs.empty()) {
     KP_ASSIGN_OR_RETURN(asgs, sim::LoadAutoScalingGroupsFile(options.asgs));
@@ -181,7 +182,8 @@ void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
                   "EC2NodeClasses (kubectl get ... -o yaml); the scenario file, if any, is the "
                   "workload trace");
   cmd->add_option("--region", options.region,
-                  "With --from: the AWS region of the snapshot (the simulator models us-east-1)");
+                  "With --from: the AWS region of the snapshot, checked against its nodes' and "
+                  "subnets' zones (default: the one they name)");
   cmd->add_option("--asgs", options.asgs,
                   "With --from: the Auto Scaling groups (aws autoscaling "
                   "describe-auto-scaling-groups output) for the node groups' bounds and tags");
@@ -219,8 +221,11 @@ int RunSim(const SimCommandOptions& options, const std::function<int64_t()>& mon
     return 1;
   }
   if (options.duration_seconds > 0) scenario->duration_seconds = options.duration_seconds;
+  cloudprovider::CatalogOptions catalog_options;
+  catalog_options.resolve.region = scenario->region;
+  catalog_options.spot = scenario->spot_prices;
   absl::StatusOr<cloudprovider::Catalog> catalog =
-      cloudprovider::Catalog::LoadEmbedded({.spot = scenario->spot_prices});
+      cloudprovider::Catalog::LoadEmbedded(catalog_options);
   if (!catalog.ok()) {
     err << "catalog: " << catalog.status().message() << "\n";
     return 1;

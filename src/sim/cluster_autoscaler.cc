@@ -101,7 +101,9 @@ absl::Status ClusterAutoscaler::BuildInput() {
   input_ = nullptr;
   KP_ASSIGN_OR_RETURN(std::shared_ptr<const state::ClusterSnapshot> snapshot,
                       cluster_.SharedSnapshot(/*schedulable_only=*/true));
-  provisioning::CatalogCache catalogs;
+  // The region's catalog, should the snapshot carry NodePools the groups' nodes never use.
+  provisioning::CatalogCache catalogs(cluster_.ec2().catalog().spot_prices(),
+                                      cluster_.ec2().catalog().region());
   KP_ASSIGN_OR_RETURN(provisioning::SnapshotSchedulerInput input,
                       provisioning::BuildSchedulerInput(
                           *snapshot, {.bound_pod_charges = &bound_pod_charges_}, catalogs));

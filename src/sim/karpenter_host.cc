@@ -18,7 +18,7 @@ namespace karpenter::sim {
 KarpenterHost::KarpenterHost(Cluster& cluster)
     : cluster_(cluster),
       metrics_(metrics::KarpenterCatalog()),
-      catalogs_(cluster.ec2().catalog().spot_prices()),
+      catalogs_(cluster.ec2().catalog().spot_prices(), cluster.ec2().catalog().region()),
       batcher_(
           cluster.queue(),
           [this] { return Sample(cluster_.latency().batch_idle, cluster_.random()); },

@@ -114,6 +114,9 @@ struct Scenario {
   std::string name;
   std::string description;
   double duration_seconds = 3600;
+  // The AWS region whose embedded catalog (types, zone offerings, on-demand price level) both
+  // runs use; empty means cloudprovider::kDefaultRegion (us-east-1).
+  std::string region;
   // The VPC's subnet zones: where node groups may be placed and what EC2NodeClasses discover.
   std::vector<std::string> zones;
   std::vector<Autoscaler> autoscalers = {Autoscaler::kKarpenter, Autoscaler::kClusterAutoscaler};

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_join.h"
 #include "fmt/format.h"
+#include "src/cloudprovider/region_catalog.h"
 
 namespace karpenter::sim {
 namespace {
@@ -74,6 +75,13 @@ void CheckNodePools(const std::vector<api::Object>& objects, const std::string& 
 absl::Status CheckScenarioAgainstCatalog(const Scenario& scenario,
                                          const cloudprovider::Catalog& catalog) {
   Problems problems(catalog);
+  // A host that loaded another region's catalog would run the scenario at the wrong prices.
+  const std::string_view region =
+      scenario.region.empty() ? cloudprovider::kDefaultRegion : std::string_view(scenario.region);
+  if (catalog.region() != region) {
+    problems.Add(fmt::format("region: the scenario is in {} but the catalog is {}'s", region,
+                             catalog.region()));
+  }
   problems.Zones(scenario.zones, "zones");
   for (size_t i = 0; i < scenario.node_groups.size(); ++i) {
     const NodeGroup& group = scenario.node_groups[i];

@@ -64,6 +64,37 @@ TEST(CheckScenarioAgainstCatalog, AcceptsWhatTheCatalogOffers) {
   EXPECT_TRUE(CheckScenarioAgainstCatalog(*builtin, TheCatalog()).ok());
 }
 
+// A scenario in eu-west-1 runs on eu-west-1's catalog, and its zones are checked against it; the
+// default catalog (us-east-1) is refused for it rather than pricing it at us-east-1's level.
+TEST(CheckScenarioAgainstCatalog, TheScenariosRegionPicksTheCatalog) {
+  absl::StatusOr<sim::Scenario> scenario =
+      ParseScenario("region: eu-west-1\n" +
+                        ScenarioYaml("[eu-west-1a, us-east-1a]", "m6i.xlarge", "default", true),
+                    "s.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  EXPECT_EQ(scenario->region, "eu-west-1");
+  cloudprovider::CatalogOptions options;
+  options.resolve.region = "eu-west-1";
+  absl::StatusOr<cloudprovider::Catalog> eu = cloudprovider::Catalog::LoadEmbedded(options);
+  ASSERT_TRUE(eu.ok()) << eu.status();
+  absl::Status status = CheckScenarioAgainstCatalog(*scenario, *eu);
+  EXPECT_EQ(status.message(),
+            "zones[1]: unknown zone \"us-east-1a\": the catalog's eu-west-1 zones are eu-west-1a, "
+            "eu-west-1b, eu-west-1c");
+  absl::Status wrong = CheckScenarioAgainstCatalog(*scenario, TheCatalog());
+  EXPECT_NE(wrong.message().find("region: the scenario is in eu-west-1 but the catalog is "
+                                 "us-east-1's"),
+            std::string::npos)
+      << wrong;
+  absl::StatusOr<sim::Scenario> unknown = ParseScenario(
+      "region: mars-1\n" + ScenarioYaml("[us-east-1a]", "m6i.xlarge", "default", true), "s.yaml");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("s.yaml: region: unknown region \"mars-1\": the "
+                                            "embedded catalog has af-south-1, "),
+            std::string::npos)
+      << unknown.status();
+}
+
 TEST(CheckScenarioAgainstCatalog, NamesUnknownZonesAndInstanceTypes) {
   const std::string problems =
       ProblemsOf(ScenarioYaml("[us-east-1a, mars-1a]", "m6i.huge", "default", true));

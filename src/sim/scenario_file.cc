@@ -14,6 +14,7 @@
 #include "src/api/validation.h"
 #include "src/api/yaml_document_scan.h"
 #include "src/api/yaml_hang_guard.h"
+#include "src/cloudprovider/region_catalog.h"
 #include "src/sim/scenario_reader.h"
 #include "src/sim/scenario_text.h"
 
@@ -361,15 +362,28 @@ void ParseKarpenter(ScenarioReader& reader, const YAML::Node& node, Scenario& sc
   scenario.karpenter.consolidation_search = *parsed;
 }
 
+// Only regions the embedded catalog has: zones and prices of any other would be invented.
+void ParseRegion(ScenarioReader& reader, const YAML::Node& node, Scenario& scenario) {
+  const std::string region = reader.String(node, "region");
+  const std::vector<std::string> known = cloudprovider::EmbeddedRegions();
+  if (std::find(known.begin(), known.end(), region) == known.end()) {
+    reader.Error("region", fmt::format("unknown region \"{}\": the embedded catalog has {}", region,
+                                       absl::StrJoin(known, ", ")));
+    return;
+  }
+  scenario.region = region;
+}
+
 void ParseRoot(ScenarioReader& reader, const YAML::Node& root, Scenario& scenario) {
   reader.OnlyKeys(root, "",
-                  {"name", "description", "durationSeconds", "zones", "autoscalers", "latency",
-                   "clusterAutoscaler", "nodeGroups", "manifests", "steps", "faults", "arrivals",
-                   "spotPrices", "karpenter"});
+                  {"name", "description", "durationSeconds", "region", "zones", "autoscalers",
+                   "latency", "clusterAutoscaler", "nodeGroups", "manifests", "steps", "faults",
+                   "arrivals", "spotPrices", "karpenter"});
   if (!root.IsMap()) return;
   scenario.name = reader.String(root["name"], "name");
   if (root["description"]) scenario.description = reader.String(root["description"], "description");
   scenario.duration_seconds = reader.Seconds(root["durationSeconds"], "durationSeconds");
+  if (root["region"]) ParseRegion(reader, root["region"], scenario);
   scenario.zones = reader.Strings(root["zones"], "zones");
   if (root["autoscalers"]) {
     scenario.autoscalers.clear();
