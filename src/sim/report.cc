@@ -268,6 +268,28 @@ std::string ReportVerdict(const SimReport& report) {
   return verdict + "\n";
 }
 
+std::vector<ComparisonRow> ComparisonTable(const SimReport& report) {
+  const bool delta = report.runs.size() == 2;
+  std::vector<ComparisonRow> table;
+  for (const Row& row : Rows(report)) {
+    ComparisonRow out{.label = row.label, .cells = {}, .delta = ""};
+    std::vector<std::vector<double>> figures;
+    for (const RunResult& run : report.runs) {
+      figures.push_back(row.figures(run));
+      out.cells.push_back(Cell(figures.back(), row.decimals, false));
+    }
+    if (delta) {
+      std::vector<double> difference;
+      for (size_t i = 0; i < figures[0].size(); ++i) {
+        difference.push_back(figures[0][i] - figures[1][i]);
+      }
+      out.delta = Cell(difference, row.decimals, true);
+    }
+    table.push_back(std::move(out));
+  }
+  return table;
+}
+
 std::string RenderReportText(const SimReport& report, double wall_seconds) {
   constexpr int kLabelWidth = 30;
   constexpr int kColumnWidth = 20;
@@ -281,20 +303,10 @@ std::string RenderReportText(const SimReport& report, double wall_seconds) {
   }
   if (delta) out += fmt::format("{:>{}}", "delta", kColumnWidth);
   out += "\n";
-  for (const Row& row : Rows(report)) {
+  for (const ComparisonRow& row : ComparisonTable(report)) {
     out += fmt::format("{:<{}}", row.label, kLabelWidth);
-    std::vector<std::vector<double>> figures;
-    for (const RunResult& run : report.runs) {
-      figures.push_back(row.figures(run));
-      out += fmt::format("{:>{}}", Cell(figures.back(), row.decimals, false), kColumnWidth);
-    }
-    if (delta) {
-      std::vector<double> difference;
-      for (size_t i = 0; i < figures[0].size(); ++i) {
-        difference.push_back(figures[0][i] - figures[1][i]);
-      }
-      out += fmt::format("{:>{}}", Cell(difference, row.decimals, true), kColumnWidth);
-    }
+    for (const std::string& cell : row.cells) out += fmt::format("{:>{}}", cell, kColumnWidth);
+    if (delta) out += fmt::format("{:>{}}", row.delta, kColumnWidth);
     out += "\n";
   }
   if (delta) out += "\n" + ReportVerdict(report);

@@ -9,7 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/strip.h"
 #include "fmt/format.h"
+#include "src/sim/report.h"
 #include "src/sim/svg_chart.h"
 
 namespace karpenter::sim {
@@ -31,6 +33,9 @@ svg{background:#fff;border:1px solid #e4e4e4;border-radius:4px}
 footer{margin-top:32px;color:#777;font-size:12px}
 .description{max-width:900px}.marker-label{font-size:10px;fill:#555}
 .mark-label{font-size:9px;fill:#333}
+.verdict{max-width:900px;font-weight:600}
+tr.depth1 td:first-child{padding-left:30px}tr.depth2 td:first-child{padding-left:46px}
+td.delta{color:#555}
 )";
 
 constexpr std::array<std::string_view, 4> kRunColors = {"#1f77b4", "#e8710a", "#2ca02c", "#9467bd"};
@@ -57,47 +62,33 @@ ChartSeries RunSeries(const SimReport& report, size_t index, std::string name) {
 
 std::string RunName(const RunResult& run) { return std::string(AutoscalerName(run.autoscaler)); }
 
-void HeadlineRow(std::string& html, std::string_view label, const SimReport& report,
-                 const std::function<std::string(const RunResult&)>& value) {
-  html += fmt::format("<tr><td>{}</td>", EscapeXml(label));
-  for (const RunResult& run : report.runs) html += "<td>" + EscapeXml(value(run)) + "</td>";
-  html += "</tr>\n";
-}
-
-std::string Seconds(double value) { return fmt::format("{:.1f} s", value); }
-std::string Dollars(double value) { return fmt::format("${:.4f}/h", value); }
-
+// The text report's side-by-side table (pod sets, capacity types, the delta column) and its
+// verdict: the page compares the same pods as the terminal does.
 void Headline(std::string& html, const SimReport& report) {
-  html += "<section id=\"headline\"><h2>Headline figures</h2><table>\n<tr><th></th>";
+  html += "<section id=\"headline\"><h2>Headline figures</h2>\n";
+  const std::string verdict = ReportVerdict(report);
+  if (!verdict.empty()) {
+    html += "<p class=\"verdict\">" + EscapeXml(std::string(absl::StripAsciiWhitespace(verdict))) +
+            "</p>\n";
+  }
+  html += "<table>\n<tr><th></th>";
   for (size_t i = 0; i < report.runs.size(); ++i) {
     html += fmt::format(R"(<th><span class="swatch" style="background:{}"></span>{}</th>)",
                         RunColor(i), EscapeXml(RunName(report.runs[i])));
   }
+  const bool delta = report.runs.size() == 2;
+  if (delta) html += "<th>delta</th>";
   html += "</tr>\n";
-  HeadlineRow(html, "pod pending p50", report,
-              [](const RunResult& r) { return Seconds(r.pod_pending_seconds.p50); });
-  HeadlineRow(html, "pod pending p95", report,
-              [](const RunResult& r) { return Seconds(r.pod_pending_seconds.p95); });
-  HeadlineRow(html, "pod pending max", report,
-              [](const RunResult& r) { return Seconds(r.pod_pending_seconds.max); });
-  HeadlineRow(html, "pods measured", report,
-              [](const RunResult& r) { return std::to_string(r.pods_measured); });
-  HeadlineRow(html, "node ready p50", report,
-              [](const RunResult& r) { return Seconds(r.node_ready_seconds.p50); });
-  HeadlineRow(html, "node ready p95", report,
-              [](const RunResult& r) { return Seconds(r.node_ready_seconds.p95); });
-  HeadlineRow(html, "$/hour mean", report,
-              [](const RunResult& r) { return Dollars(r.cost_per_hour_mean); });
-  HeadlineRow(html, "$/hour final", report,
-              [](const RunResult& r) { return Dollars(r.cost_per_hour_final); });
-  HeadlineRow(html, "nodes max", report,
-              [](const RunResult& r) { return std::to_string(r.nodes_max); });
-  HeadlineRow(html, "nodes final", report,
-              [](const RunResult& r) { return std::to_string(r.nodes_final); });
-  HeadlineRow(html, "evictions", report,
-              [](const RunResult& r) { return std::to_string(r.evictions); });
-  HeadlineRow(html, "unschedulable pods at the end", report,
-              [](const RunResult& r) { return std::to_string(r.unschedulable_pods); });
+  for (const ComparisonRow& row : ComparisonTable(report)) {
+    // The text's indentation, as a depth the style sheet indents by.
+    const size_t indent = row.label.find_first_not_of(' ');
+    const size_t depth = indent == std::string::npos ? 0 : indent / 2;
+    html += fmt::format("<tr class=\"depth{}\"><td>{}</td>", depth,
+                        EscapeXml(row.label.substr(indent == std::string::npos ? 0 : indent)));
+    for (const std::string& cell : row.cells) html += "<td>" + EscapeXml(cell) + "</td>";
+    if (delta) html += "<td class=\"delta\">" + EscapeXml(row.delta) + "</td>";
+    html += "</tr>\n";
+  }
   html += "</table></section>\n";
 }
 

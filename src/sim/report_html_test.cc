@@ -5,8 +5,10 @@
 #include <algorithm>
 
 #include "fmt/format.h"
+#include "src/sim/report.h"
 #include "src/sim/scenario_file.h"
 #include "src/sim/sim_test_util.h"
+#include "src/sim/svg_chart.h"
 
 namespace karpenter::sim {
 namespace {
@@ -195,12 +197,43 @@ TEST(RenderReportHtml, HasEverySectionEscapesTextAndLinksNothing) {
   EXPECT_NE(html.find("<title>ScaleUp at "), std::string::npos);
   EXPECT_NE(html.find("nodeGroup=general, nodes="), std::string::npos);
   const std::string p50 =
-      fmt::format("<td>{:.1f} s</td>", report.runs.front().pod_pending_seconds.p50);
+      fmt::format("<td>{:.1f} / {:.1f}</td>", report.runs.front().pod_pending_seconds.p50,
+                  report.runs.front().pod_pending_seconds.p95);
   EXPECT_NE(html.find(p50), std::string::npos) << p50;
 }
 
 // The instance-type chart draws the six types with the highest peak and sums the rest as
 // "other"; the capacity-type chart lists on-demand and spot even when one is never billed.
+// The page's headline is the text report's table (pod sets, capacity types, delta) and verdict,
+// so both compare the same pods.
+TEST(RenderReportHtml, HeadlineIsTheTextTableWithItsDeltaAndVerdict) {
+  const SimReport report = RunBurst(1);
+  ASSERT_EQ(report.runs.size(), 2u);
+  const std::string html = RenderReportHtml(report);
+  const size_t headline = html.find("<section id=\"headline\">");
+  ASSERT_NE(headline, std::string::npos);
+  const std::string section = html.substr(headline, html.find("</section>", headline) - headline);
+  const std::string verdict = ReportVerdict(report);
+  ASSERT_FALSE(verdict.empty());
+  EXPECT_NE(section.find("<p class=\"verdict\">" +
+                         EscapeXml(verdict.substr(0, verdict.size() - 1)) + "</p>"),
+            std::string::npos)
+      << section;
+  EXPECT_NE(section.find("<th>delta</th>"), std::string::npos);
+  for (const ComparisonRow& row : ComparisonTable(report)) {
+    const size_t indent = row.label.find_first_not_of(' ');
+    std::string cells = "<td>" + row.label.substr(indent) + "</td>";
+    for (const std::string& cell : row.cells) cells += "<td>" + cell + "</td>";
+    cells += "<td class=\"delta\">" + row.delta + "</td>";
+    EXPECT_NE(section.find(fmt::format("<tr class=\"depth{}\">{}</tr>", indent / 2, cells)),
+              std::string::npos)
+        << row.label << "\n"
+        << section;
+  }
+  EXPECT_NE(section.find("<td>workload pods / evictions</td>"), std::string::npos);
+  EXPECT_NE(section.find("<tr class=\"depth1\"><td>on-demand</td>"), std::string::npos);
+}
+
 TEST(RenderReportHtml, InstanceTypeBreakdownKeepsTheBusiestTypesAndSumsTheRest) {
   SimReport report;
   report.scenario = "synthetic";
