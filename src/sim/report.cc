@@ -219,7 +219,7 @@ std::vector<Row> Rows(const SimReport& report) {
                       return std::vector{size(figures.nodes_max), size(figures.nodes_final)};
                     }});
   }
-  rows.push_back({"evictions (all causes)", 0, [](const RunResult& r) {
+  rows.push_back({"evictions (API or drain)", 0, [](const RunResult& r) {
                     return std::vector{static_cast<double>(r.evictions)};
                   }});
   rows.push_back({"unschedulable at end", 0,
