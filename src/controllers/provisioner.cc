@@ -149,6 +149,8 @@ void Provisioner::Start() {
     const auto* pod = object ? std::get_if<api::Pod>(&*object) : nullptr;
     if (pod != nullptr && state::IsProvisionable(*pod)) Trigger(pod->metadata.uid);
   });
+  seams_.reader.Watch("NodeClaim",
+                      [this](const ObjectKey& key) { unobserved_claims_.erase(key.name); });
   // Pods already pending when this replica became the leader (no watch event will come), and
   // pods still pending after a pass (a launch that failed, a NodeClaim deleted for
   // insufficient capacity) are looked at again, as upstream's pod controller requeues every
@@ -160,7 +162,7 @@ void Provisioner::RecheckPendingPods() {
   seams_.clock.After(kPendingPodRecheckMillis, [this] { RecheckPendingPods(); });
   // Pods waiting for a NodeClaim that has not launched are looked at once it has launched (or
   // was deleted for want of capacity); until then a batch would only wait for the sync.
-  if (!ClusterStateSynced(seams_.reader)) return;
+  if (!ClusterViewSynced()) return;
   for (const api::Object& object : seams_.reader.List("Pod")) {
     const auto* pod = std::get_if<api::Pod>(&object);
     if (pod != nullptr && state::IsProvisionable(*pod)) Trigger(pod->metadata.uid);
@@ -175,9 +177,16 @@ void Provisioner::OnBatchClosed() {
   }
 }
 
+bool Provisioner::ClusterViewSynced() {
+  std::erase_if(unobserved_claims_, [this](const std::string& name) {
+    return seams_.reader.Get(ObjectKey{"NodeClaim", "", name}).has_value();
+  });
+  return unobserved_claims_.empty() && ClusterStateSynced(seams_.reader);
+}
+
 absl::StatusOr<ProvisionOutcome> Provisioner::Provision() {
   ProvisionOutcome outcome;
-  const bool synced = ClusterStateSynced(seams_.reader);
+  const bool synced = ClusterViewSynced();
   seams_.metrics.Set("karpenter_cluster_state_synced", {}, synced ? 1 : 0);
   if (!synced) {
     outcome.synced = false;
@@ -220,6 +229,7 @@ absl::StatusOr<ProvisionOutcome> Provisioner::Provision() {
       continue;
     }
     const std::string name = KeyOf(*created).name;
+    if (!seams_.reader.Get(ObjectKey{"NodeClaim", "", name})) unobserved_claims_.insert(name);
     outcome.created.push_back(name);
     if (seams_.logger != nullptr) {
       seams_.logger->Info("created nodeclaim",

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,9 @@ class Provisioner {
  private:
   void OnBatchClosed();
   void RecheckPendingPods();
+  // Upstream's cluster-state sync, plus the NodeClaims this provisioner created that the
+  // reader has not shown yet: without them a pass would solve the same pods again.
+  bool ClusterViewSynced();
   // What upstream logs once a solve has placed pods (nothing when it placed none on new claims).
   void LogSolve(const provisioning::SnapshotSchedulerInput& input,
                 const provisioning::PlanResult& plan, int64_t solve_millis) const;
@@ -81,6 +85,10 @@ class Provisioner {
   ProvisionerOptions options_;
   provisioning::CatalogCache catalogs_;
   Batcher batcher_;
+  // Names of NodeClaims created here and not yet seen by the reader (upstream adds a created
+  // claim to its cluster state at once). A watch event for the name, or the reader holding
+  // it, removes it: a claim created and deleted before the next pass does not wedge the gate.
+  std::set<std::string> unobserved_claims_;
 };
 
 // The NodeClaim the API gets for `claim`, as upstream's NodeClaimTemplate.ToNodeClaim builds

@@ -15,6 +15,39 @@
 namespace karpenter::controllers {
 namespace {
 
+// An informer cache behind the API server: while `lagging`, it shows no NodeClaim.
+class LaggingReader : public ClusterReader {
+ public:
+  explicit LaggingReader(ClusterReader& cluster) : cluster_(cluster) {}
+  bool lagging = false;
+
+  bool Synced() const override { return cluster_.Synced(); }
+  std::optional<api::Object> Get(const ObjectKey& key) const override {
+    if (key.kind == "NodeClaim" && lagging) return std::nullopt;
+    return cluster_.Get(key);
+  }
+  std::vector<api::Object> List(std::string_view kind) const override {
+    std::vector<api::Object> objects = cluster_.List(kind);
+    if (kind == "NodeClaim" && lagging) objects.clear();
+    return objects;
+  }
+  std::vector<api::Pod> PodsOnNode(std::string_view node_name) const override {
+    return cluster_.PodsOnNode(node_name);
+  }
+  std::optional<api::Node> NodeByProviderId(std::string_view provider_id) const override {
+    return cluster_.NodeByProviderId(provider_id);
+  }
+  std::optional<api::NodeClaim> NodeClaimByProviderId(std::string_view provider_id) const override {
+    return cluster_.NodeClaimByProviderId(provider_id);
+  }
+  void Watch(std::string_view kind, std::function<void(const ObjectKey&)> on_change) override {
+    cluster_.Watch(kind, std::move(on_change));
+  }
+
+ private:
+  ClusterReader& cluster_;
+};
+
 struct Fixture {
   fakes::FakeClock clock;
   fakes::FakeKubeCluster cluster{clock};
@@ -186,6 +219,43 @@ TEST(Provisioner, ANodeClaimStillLaunchingHoldsTheNextSolve) {
   ASSERT_TRUE(outcome.ok()) << outcome.status();
   EXPECT_TRUE(outcome->synced);
   EXPECT_EQ(f.metrics.Value("karpenter_cluster_state_synced", {}), 1);
+}
+
+// Upstream puts a NodeClaim it created into its cluster state at once. Ours waits for the
+// reader to show it: a pass in between would otherwise solve pod a again and launch twice.
+TEST(Provisioner, ANodeClaimTheReaderHasNotShownYetHoldsTheNextSolve) {
+  fakes::FakeClock clock;
+  fakes::FakeKubeCluster cluster{clock};
+  for (const char* file : {"ec2nodeclass.yaml", "nodepool.yaml"}) {
+    ASSERT_TRUE(
+        fakes::CreateFromFile(cluster, std::string(KP_SOURCE_DIR) + "/examples/article/" + file)
+            .ok());
+  }
+  LaggingReader reader(cluster);
+  fakes::FakeEventRecorder events;
+  metrics::Registry registry{metrics::KarpenterCatalog()};
+  Provisioner provisioner{ProvisionerSeams{clock, reader, cluster, events, registry, nullptr},
+                          ProvisionerOptions{}};
+  provisioner.Start();
+  ASSERT_TRUE(fakes::CreateUnschedulablePod(cluster, "a", "500m", "512Mi").ok());
+  reader.lagging = true;
+  absl::StatusOr<ProvisionOutcome> first = provisioner.Provision();
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_EQ(first->created.size(), 1u);
+  const std::string name = first->created[0];
+  // Before the cluster shows the pod's claim: the gate holds, nothing more is created.
+  absl::StatusOr<ProvisionOutcome> second = provisioner.Provision();
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_FALSE(second->synced);
+  EXPECT_EQ(cluster.List("NodeClaim").size(), 1u);
+  // The claim is deleted before the reader ever showed it (a launch refused at once): its
+  // delete event lifts the gate, and pod a, still pending, gets a new claim.
+  ASSERT_TRUE(cluster.Delete(ObjectKey{"NodeClaim", "", name}, {}).ok());
+  reader.lagging = false;
+  absl::StatusOr<ProvisionOutcome> third = provisioner.Provision();
+  ASSERT_TRUE(third.ok()) << third.status();
+  EXPECT_TRUE(third->synced);
+  EXPECT_EQ(third->created.size(), 1u);
 }
 
 TEST(Provisioner, APodNothingCanTakeIsReportedAndNothingIsCreated) {
