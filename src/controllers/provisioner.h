@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "karpenter/clock.h"
+#include "karpenter/cloud_provider.h"
 #include "karpenter/event_recorder.h"
 #include "karpenter/kube_cluster.h"
 #include "karpenter/logger.h"
@@ -43,6 +44,10 @@ struct ProvisionerSeams {
   // Upstream's lines: "found provisionable pod(s)", "computed new nodeclaim(s) to fit pod(s)",
   // "created nodeclaim", ...; null: none.
   Logger* logger = nullptr;
+  // Where each NodePool's instance types come from on every pass (upstream's
+  // CloudProvider.GetInstanceTypes: live offerings, those marked unavailable after an ICE,
+  // current prices). Null: the embedded catalog, as `karpenter plan` uses.
+  CloudProvider* cloud = nullptr;
 };
 
 struct ProvisionerOptions {
@@ -77,6 +82,10 @@ class Provisioner {
   // Upstream's cluster-state sync, plus the NodeClaims this provisioner created that the
   // reader has not shown yet: without them a pass would solve the same pods again.
   bool ClusterViewSynced();
+  // Replaces each NodePool's catalog types with the cloud provider's; a pool whose types
+  // cannot be had is left out of this pass with a warning, as upstream skips it.
+  void UseCloudInstanceTypes(const state::ClusterSnapshot& snapshot,
+                             provisioning::SnapshotSchedulerInput& input);
   // What upstream logs once a solve has placed pods (nothing when it placed none on new claims).
   void LogSolve(const provisioning::SnapshotSchedulerInput& input,
                 const provisioning::PlanResult& plan, int64_t solve_millis) const;

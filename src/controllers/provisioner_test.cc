@@ -1,11 +1,15 @@
 #include "src/controllers/provisioner.h"
 
+#include <algorithm>
 #include <variant>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "src/api/karpenter_labels.h"
+#include "src/cloudprovider/catalog.h"
 #include "src/fakes/fake_clock.h"
+#include "src/fakes/fake_cloud_provider.h"
 #include "src/fakes/fake_event_recorder.h"
 #include "src/fakes/fake_kube_cluster.h"
 #include "src/fakes/fake_logger.h"
@@ -256,6 +260,53 @@ TEST(Provisioner, ANodeClaimTheReaderHasNotShownYetHoldsTheNextSolve) {
   ASSERT_TRUE(third.ok()) << third.status();
   EXPECT_TRUE(third->synced);
   EXPECT_EQ(third->created.size(), 1u);
+}
+
+// With a cloud provider, each pass takes the NodePool's types from it, as upstream: offerings
+// it marks unavailable (an ICE) are not planned for, and a pool whose types it cannot resolve
+// is skipped.
+TEST(Provisioner, TakesEachNodePoolsInstanceTypesFromTheCloudProvider) {
+  Fixture f;
+  absl::StatusOr<cloudprovider::Catalog> catalog = cloudprovider::Catalog::LoadEmbedded();
+  ASSERT_TRUE(catalog.ok()) << catalog.status();
+  // c6i.large is the cheaper, but every offering of it is out of capacity.
+  cloudprovider::InstanceType exhausted = *catalog->Find("c6i.large");
+  for (cloudprovider::Offering& offering : exhausted.offerings) offering.available = false;
+  const cloudprovider::InstanceType available = *catalog->Find("m6i.xlarge");
+  fakes::FakeCloudProvider cloud;
+  cloud.SetInstanceTypes({exhausted, available});
+  fakes::FakeLogger logger;
+  Provisioner provisioner{
+      ProvisionerSeams{f.clock, f.cluster, f.cluster, f.events, f.metrics, &logger, &cloud},
+      ProvisionerOptions{}};
+  f.AddPendingPod("a", "500m");
+  absl::StatusOr<ProvisionOutcome> outcome = provisioner.Provision();
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  ASSERT_EQ(outcome->created.size(), 1u);
+  const std::vector<api::NodeClaim> claims = f.Claims();
+  const auto* types = Requirement(claims[0], api::kLabelInstanceTypeStable);
+  ASSERT_NE(types, nullptr);
+  EXPECT_EQ(types->values, std::vector<std::string>{"m6i.xlarge"});
+  EXPECT_EQ(cloud.calls(), std::vector<std::string>{"GetInstanceTypes default"});
+
+  cloud.FailNext(fakes::FakeCloudProvider::Method::kGetInstanceTypes,
+                 CloudError{.kind = CloudErrorKind::kNodeClassNotReady,
+                            .reason = "NodeClassNotReady",
+                            .message = "no subnets"});
+  ASSERT_TRUE(f.cluster.Delete(ObjectKey{"NodeClaim", "", outcome->created[0]}, {}).ok());
+  outcome = provisioner.Provision();
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  EXPECT_TRUE(outcome->created.empty());
+  EXPECT_EQ(outcome->unschedulable_pods, 1u);
+  ASSERT_FALSE(logger.lines().empty());
+  EXPECT_NE(std::find_if(logger.lines().begin(), logger.lines().end(),
+                         [](const std::string& line) {
+                           return line.starts_with(
+                               "skipping, unable to resolve instance types controller=provisioner "
+                               "NodePool=default error=no subnets");
+                         }),
+            logger.lines().end())
+      << absl::StrJoin(logger.lines(), "\n");
 }
 
 TEST(Provisioner, APodNothingCanTakeIsReportedAndNothingIsCreated) {

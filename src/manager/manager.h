@@ -117,6 +117,7 @@ class Manager {
   controllers::MeteredCloudProvider expiration_cloud_;
   controllers::MeteredCloudProvider garbage_collection_cloud_;
   controllers::MeteredCloudProvider instance_garbage_collection_cloud_;
+  controllers::MeteredCloudProvider provisioner_cloud_;
   controllers::Provisioner provisioner_;
   controllers::NodeClaimLifecycle lifecycle_;
   controllers::EvictionQueue evictions_;
