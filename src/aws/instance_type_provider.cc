@@ -3,6 +3,7 @@
 #include "src/aws/instance_type_provider.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "absl/strings/match.h"
 #include "karpenter/common/status.h"
@@ -61,36 +62,41 @@ cloudprovider::InstanceTypeInfo ToCatalogInfo(const InstanceTypeInfo& info,
   return out;
 }
 
-absl::Status InstanceTypeProvider::RefreshFacts() {
-  if (clock_.Now() - facts_.fetched < options_.types_ttl) return absl::OkStatus();
-  auto types = ec2_.DescribeInstanceTypes();
-  auto offerings = types.ok() ? ec2_.DescribeInstanceTypeOfferings() : types.status();
-  if (!types.ok() || !offerings.ok()) {
-    // A stale answer beats none: keep serving it and ask again on the next call.
-    if (!facts_.infos.empty()) return absl::OkStatus();
-    return !types.ok() ? types.status() : offerings.status();
-  }
-  std::map<std::string, std::vector<std::string>> zones_by_type;
-  for (const InstanceTypeOffering& offering : *offerings) {
-    zones_by_type[offering.instance_type].push_back(offering.location);
-  }
-  Facts facts{.fetched = clock_.Now()};
-  for (const InstanceTypeInfo& info : *types) {
-    facts.infos.push_back(ToCatalogInfo(info, zones_by_type[info.name]));
-  }
-  std::sort(facts.infos.begin(), facts.infos.end(),
-            [](const auto& a, const auto& b) { return a.name < b.name; });
-  facts_ = std::move(facts);
-  return absl::OkStatus();
+InstanceTypeProvider::~InstanceTypeProvider() { WaitForBackgroundRefresh(); }
+
+bool InstanceTypeProvider::FactsStale() const {
+  return clock_.Now() - facts_.fetched >= options_.types_ttl;
 }
 
-void InstanceTypeProvider::RefreshPrices() {
-  const absl::Time now = clock_.Now();
+bool InstanceTypeProvider::PricesStale() const {
   // A source that failed is asked again after the types' TTL, not after the full 12 hours.
   const bool complete =
       prices_.on_demand_source == PriceSource::kAws && prices_.spot_source == PriceSource::kAws;
   const absl::Duration ttl = complete ? options_.prices_ttl : options_.types_ttl;
-  if (now - prices_.fetched < ttl) return;
+  return clock_.Now() - prices_.fetched >= ttl;
+}
+
+absl::StatusOr<InstanceTypeProvider::Facts> InstanceTypeProvider::FetchFacts() const {
+  const absl::Time now = clock_.Now();
+  KP_ASSIGN_OR_RETURN(std::vector<InstanceTypeInfo> types, ec2_.DescribeInstanceTypes());
+  KP_ASSIGN_OR_RETURN(std::vector<InstanceTypeOffering> offerings,
+                      ec2_.DescribeInstanceTypeOfferings());
+  std::map<std::string, std::vector<std::string>> zones_by_type;
+  for (const InstanceTypeOffering& offering : offerings) {
+    zones_by_type[offering.instance_type].push_back(offering.location);
+  }
+  Facts facts{.fetched = now};
+  for (const InstanceTypeInfo& info : types) {
+    facts.infos.push_back(ToCatalogInfo(info, zones_by_type[info.name]));
+  }
+  std::sort(facts.infos.begin(), facts.infos.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  return facts;
+}
+
+InstanceTypeProvider::Prices InstanceTypeProvider::FetchPrices(
+    const std::vector<cloudprovider::InstanceTypeInfo>& infos) const {
+  const absl::Time now = clock_.Now();
   Prices prices{.fetched = now};
   absl::StatusOr<std::map<std::string, double>> on_demand =
       pricing_ != nullptr ? pricing_->OnDemandPrices(options_.region)
@@ -99,7 +105,7 @@ void InstanceTypeProvider::RefreshPrices() {
     prices.on_demand = std::move(*on_demand);
     prices.on_demand_source = PriceSource::kAws;
   } else {
-    for (const auto& info : facts_.infos) {
+    for (const auto& info : infos) {
       if (auto price = fallback_.OnDemandPrice(info.name)) prices.on_demand[info.name] = *price;
     }
     prices.on_demand_source = PriceSource::kEmbeddedCatalog;
@@ -115,7 +121,57 @@ void InstanceTypeProvider::RefreshPrices() {
   } else {
     prices.spot_source = PriceSource::kEmbeddedCatalog;
   }
+  return prices;
+}
+
+absl::Status InstanceTypeProvider::RefreshStale() {
+  absl::MutexLock one_at_a_time(&refresh_mu_);
+  bool facts_stale = false;
+  {
+    absl::MutexLock lock(&mu_);
+    facts_stale = FactsStale();
+  }
+  if (facts_stale) {
+    // EC2 is read without the lock: List goes on serving the cached facts meanwhile.
+    absl::StatusOr<Facts> facts = FetchFacts();
+    absl::MutexLock lock(&mu_);
+    if (facts.ok()) {
+      facts_ = *std::move(facts);
+    } else if (facts_.infos.empty()) {
+      return facts.status();
+    }  // else a stale answer beats none: keep serving it, ask again when next asked
+  }
+  std::vector<cloudprovider::InstanceTypeInfo> infos;
+  {
+    absl::MutexLock lock(&mu_);
+    if (!PricesStale()) return absl::OkStatus();
+    infos = facts_.infos;
+  }
+  Prices prices = FetchPrices(infos);
+  absl::MutexLock lock(&mu_);
   prices_ = std::move(prices);
+  return absl::OkStatus();
+}
+
+void InstanceTypeProvider::StartBackgroundRefresh() {
+  if (refreshing_) return;
+  // Not refreshing: a thread left from an earlier refresh has set the flag and is returning.
+  if (refresher_.joinable()) refresher_.join();
+  refreshing_ = true;
+  refresher_ = std::thread([this] {
+    (void)RefreshStale();  // a failure keeps the cached answer; the next List asks again
+    absl::MutexLock lock(&mu_);
+    refreshing_ = false;
+  });
+}
+
+void InstanceTypeProvider::WaitForBackgroundRefresh() {
+  std::thread refresher;
+  {
+    absl::MutexLock lock(&mu_);
+    refresher = std::move(refresher_);
+  }
+  if (refresher.joinable()) refresher.join();
 }
 
 std::vector<cloudprovider::Offering> InstanceTypeProvider::Offerings(
@@ -152,9 +208,17 @@ std::vector<cloudprovider::Offering> InstanceTypeProvider::Offerings(
 absl::StatusOr<std::vector<cloudprovider::InstanceType>> InstanceTypeProvider::List(
     const cloudprovider::ResolveOptions& resolve, const std::set<std::string>& zones,
     const cloudprovider::UnavailableOfferings& unavailable) {
+  bool never_read = false;
+  {
+    absl::MutexLock lock(&mu_);
+    never_read = facts_.infos.empty();
+  }
+  // Nothing to serve yet: the caller waits for the first read.
+  if (never_read) KP_RETURN_IF_ERROR(RefreshStale());
   absl::MutexLock lock(&mu_);
-  KP_RETURN_IF_ERROR(RefreshFacts());
-  RefreshPrices();
+  // Stale facts or prices are served now and read again on a thread of their own, as upstream's
+  // instance-type and pricing controllers refresh them off the launch path.
+  if (FactsStale() || PricesStale()) StartBackgroundRefresh();
   cloudprovider::ResolveOptions options = resolve;
   if (options.region.empty()) options.region = options_.region;
   std::vector<cloudprovider::InstanceType> out;
@@ -168,12 +232,7 @@ absl::StatusOr<std::vector<cloudprovider::InstanceType>> InstanceTypeProvider::L
   return out;
 }
 
-absl::Status InstanceTypeProvider::Refresh() {
-  absl::MutexLock lock(&mu_);
-  KP_RETURN_IF_ERROR(RefreshFacts());
-  RefreshPrices();
-  return absl::OkStatus();
-}
+absl::Status InstanceTypeProvider::Refresh() { return RefreshStale(); }
 
 PriceSource InstanceTypeProvider::on_demand_source() const {
   absl::MutexLock lock(&mu_);

@@ -1,15 +1,18 @@
 // Upstream: aws/karpenter-provider-aws pkg/providers/instancetype and pkg/providers/pricing.
 // The instance types a node class can launch, from the account itself: DescribeInstanceTypes and
-// DescribeInstanceTypeOfferings (cached 5 minutes, as upstream), on-demand prices from the Pricing
-// API and spot prices from DescribeSpotPriceHistory (refreshed every 12 hours, as upstream's
-// pricing controller). When a price source cannot be reached the embedded catalog's price stands
-// in, as upstream starts from its generated static prices. The types are resolved with the
-// formulas of src/cloudprovider, unchanged.
+// DescribeInstanceTypeOfferings (read again after 5 minutes, as upstream), on-demand prices from
+// the Pricing API and spot prices from DescribeSpotPriceHistory (after 12 hours, as upstream's
+// pricing controller). Only the first read happens on the caller's thread; later ones run on a
+// thread of the provider's own while the cached answer is served, so a launch never waits for
+// EC2's catalog (against moto, DescribeInstanceTypes alone takes seconds). When a price source
+// cannot be reached the embedded catalog's price stands in, as upstream starts from its generated
+// static prices. The types are resolved with the formulas of src/cloudprovider, unchanged.
 #pragma once
 
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -51,11 +54,16 @@ class InstanceTypeProvider {
         clock_(clock),
         fallback_(fallback),
         options_(std::move(options)) {}
+  // Waits for a background read in flight (at most one EC2 catalog read).
+  ~InstanceTypeProvider();
+  InstanceTypeProvider(const InstanceTypeProvider&) = delete;
+  InstanceTypeProvider& operator=(const InstanceTypeProvider&) = delete;
 
   // Every type the region offers, resolved under `resolve`, with one offering per (zone of
   // `zones`, capacity type the type supports). An offering is available when EC2 offers the type
   // in the zone, a price is known, the AMI family can run the type and `unavailable` does not
-  // hold it. Sorted by name. Fails only when EC2 cannot be read and nothing is cached.
+  // hold it. Sorted by name. Fails only when EC2 cannot be read and nothing is cached. Stale
+  // facts or prices are served as they are and read again in the background.
   absl::StatusOr<std::vector<cloudprovider::InstanceType>> List(
       const cloudprovider::ResolveOptions& resolve, const std::set<std::string>& zones,
       const cloudprovider::UnavailableOfferings& unavailable);
@@ -64,6 +72,8 @@ class InstanceTypeProvider {
   // and pricing controllers do at start, so that the first launch finds them cached (against
   // moto, DescribeInstanceTypes alone takes seconds). Fails as List does.
   absl::Status Refresh();
+  // Returns once a background read started by List has finished (tests, shutdown).
+  void WaitForBackgroundRefresh();
 
   PriceSource on_demand_source() const;
   PriceSource spot_source() const;
@@ -81,8 +91,14 @@ class InstanceTypeProvider {
     absl::Time fetched = absl::InfinitePast();
   };
 
-  absl::Status RefreshFacts() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void RefreshPrices() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  bool FactsStale() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  bool PricesStale() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // EC2's and Pricing's answers as of now, read without holding `mu_`.
+  absl::StatusOr<Facts> FetchFacts() const;
+  Prices FetchPrices(const std::vector<cloudprovider::InstanceTypeInfo>& infos) const;
+  // Reads whatever is stale and swaps it in; one at a time.
+  absl::Status RefreshStale() ABSL_LOCKS_EXCLUDED(mu_);
+  void StartBackgroundRefresh() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::vector<cloudprovider::Offering> Offerings(
       const cloudprovider::InstanceTypeInfo& info, const cloudprovider::ResolveOptions& resolve,
       const std::set<std::string>& zones,
@@ -97,6 +113,9 @@ class InstanceTypeProvider {
   mutable absl::Mutex mu_;
   Facts facts_ ABSL_GUARDED_BY(mu_);
   Prices prices_ ABSL_GUARDED_BY(mu_);
+  absl::Mutex refresh_mu_ ABSL_ACQUIRED_BEFORE(mu_);
+  bool refreshing_ ABSL_GUARDED_BY(mu_) = false;
+  std::thread refresher_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace karpenter::aws

@@ -115,16 +115,40 @@ TEST_F(MotoInstanceTypes, PricingAnswersAreUsedWhenReachable) {
   EXPECT_FALSE(OfferingIn(Find(types, "c5.large"), "us-west-2a", "on-demand")->available);
 }
 
-TEST_F(MotoInstanceTypes, CachedForFiveMinutes) {
-  Types(*provider_);
+// After five minutes the cached types are still answered at once, and EC2 is read again on the
+// provider's own thread: a launch never waits for the catalog.
+TEST_F(MotoInstanceTypes, CachedForFiveMinutesThenReadAgainInTheBackground) {
+  const size_t catalog = Types(*provider_).size();
+  ASSERT_GT(catalog, 1u);
   Types(*provider_);
   EXPECT_EQ(recorder_.Calls("DescribeInstanceTypes").size(), 1u);
   clock_.Advance(absl::Minutes(4));
   Types(*provider_);
+  instance_types_->WaitForBackgroundRefresh();
   EXPECT_EQ(recorder_.Calls("DescribeInstanceTypes").size(), 1u);
   clock_.Advance(absl::Minutes(2));
-  Types(*provider_);
-  EXPECT_EQ(recorder_.Calls("DescribeInstanceTypes").size(), 2u);
+  // EC2 now answers one type. The call past the TTL still gets the cached catalog; once the
+  // background read is in, the next call sees the new answer.
+  faults_.AddRule(
+      {.operation = "DescribeInstanceTypes",
+       .kind = FaultKind::kRespond,
+       .response = {.status = 200,
+                    .body = "<DescribeInstanceTypesResponse><instanceTypeSet><item>"
+                            "<instanceType>m5.large</instanceType><currentGeneration>true"
+                            "</currentGeneration><hypervisor>nitro</hypervisor>"
+                            "<supportedUsageClasses><item>on-demand</item></supportedUsageClasses>"
+                            "<processorInfo><supportedArchitectures><item>x86_64</item>"
+                            "</supportedArchitectures></processorInfo><vCpuInfo><defaultVCpus>2"
+                            "</defaultVCpus></vCpuInfo><memoryInfo><sizeInMiB>8192</sizeInMiB>"
+                            "</memoryInfo><networkInfo><maximumNetworkInterfaces>3"
+                            "</maximumNetworkInterfaces><ipv4AddressesPerInterface>10"
+                            "</ipv4AddressesPerInterface></networkInfo></item></instanceTypeSet>"
+                            "</DescribeInstanceTypesResponse>"}});
+  EXPECT_EQ(Types(*provider_).size(), catalog);
+  instance_types_->WaitForBackgroundRefresh();
+  const std::vector<cloudprovider::InstanceType> refreshed = Types(*provider_);
+  ASSERT_EQ(refreshed.size(), 1u);
+  EXPECT_EQ(refreshed[0].name, "m5.large");
   EXPECT_EQ(recorder_.Calls("DescribeInstanceTypeOfferings").size(), 2u);
 }
 
@@ -149,6 +173,8 @@ TEST_F(MotoInstanceTypes, StaleTypesAreServedWhenEc2FailsAndAnErrorWhenNothingIs
   EXPECT_FALSE(Types(*provider_).empty());
   faults_.AddRule({.operation = "DescribeInstanceTypes", .kind = FaultKind::kServerError});
   clock_.Advance(absl::Minutes(6));
+  EXPECT_FALSE(Types(*provider_).empty());
+  instance_types_->WaitForBackgroundRefresh();
   EXPECT_FALSE(Types(*provider_).empty());
 }
 
