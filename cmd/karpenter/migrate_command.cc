@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "cmd/karpenter/input_files.h"
+#include "cmd/karpenter/output_format.h"
 #include "src/api/manifest.h"
 #include "src/cloudprovider/catalog.h"
 #include "src/migrate/migration_plan.h"
@@ -66,7 +67,7 @@ absl::StatusOr<std::string> Render(const MigrateOptions& options) {
   }
   if (options.output == "json") return migrate::PlanJson(plan);
   if (options.output == "yaml") return migrate::PlanYaml(plan);
-  return migrate::PlanRunbook(plan);
+  return migrate::PlanRunbook(plan);  // text, and wide: the runbook has no wider form
 }
 
 }  // namespace
@@ -88,8 +89,9 @@ void AddMigrateCommand(CLI::App& app, MigrateOptions& options, int& exit_code) {
   cmd->add_option("--subnets", options.subnets, "aws ec2 describe-subnets output (JSON)");
   cmd->add_option("--cluster", options.cluster,
                   "The EKS cluster's name (default: clusterName of --nodegroups)");
-  cmd->add_option("-o,--output", options.output, "Output format")
-      ->check(CLI::IsMember({"text", "yaml", "json"}))
+  cmd->add_option("-o,--output", options.output,
+                  "Output format: text (the runbook, also wide), yaml (the manifests) or json")
+      ->check(CLI::IsMember(kOutputFormats))
       ->capture_default_str();
   cmd->callback([&options, &exit_code] { exit_code = RunMigrate(options, std::cout, std::cerr); });
 }
