@@ -194,6 +194,12 @@ TEST(PreflightChecks, FlagTheArticlesGotchasOnItsCluster) {
               ElementsAre("PodDisruptionBudget/payments/ledger"));
   EXPECT_THAT(CheckNamed(*plan, "do-not-disrupt")->objects,
               ElementsAre("Pod/batch/report-builder-00"));
+  EXPECT_EQ(CheckNamed(*plan, "pinned-to-group")->verdict, Verdict::kFail);
+  EXPECT_THAT(CheckNamed(*plan, "pinned-to-group")->objects,
+              ElementsAre("Deployment/payments/ledger"));
+  EXPECT_EQ(CheckNamed(*plan, "local-storage")->verdict, Verdict::kWarn);
+  EXPECT_THAT(CheckNamed(*plan, "local-storage")->objects,
+              ElementsAre("Pod/batch/report-builder-00", "Pod/batch/report-builder-01"));
   EXPECT_THAT(CheckNamed(*plan, "discovery-tags")->objects,
               ElementsAre("Subnet/subnet-0c3c3c3c3c3c3c3c3 (us-east-1c)"));
 }
@@ -223,6 +229,21 @@ TEST(PreflightChecks, PassWhenEveryWorkloadHasAnOpenBudget) {
   EXPECT_EQ(CheckNamed(*plan, "pdb-coverage")->verdict, Verdict::kPass);
   EXPECT_EQ(CheckNamed(*plan, "pdb-blocking")->verdict, Verdict::kPass);
   EXPECT_EQ(CheckNamed(*plan, "do-not-disrupt")->verdict, Verdict::kPass);
+  EXPECT_EQ(CheckNamed(*plan, "pinned-to-group")->verdict, Verdict::kPass);
+  EXPECT_EQ(CheckNamed(*plan, "local-storage")->verdict, Verdict::kPass);
+}
+
+TEST(PreflightChecks, AWorkloadPinnedToTheStaticGroupIsNotFlagged) {
+  MigrationInputs inputs = ArticleInputs(true);
+  for (api::Manifest& manifest : inputs.snapshot) {
+    auto* deployment = manifest.object ? std::get_if<api::Deployment>(&*manifest.object) : nullptr;
+    if (deployment != nullptr && manifest.name == "ledger") {
+      deployment->spec.template_.spec.node_selector[kNodeGroupLabel] = "system";
+    }
+  }
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(CheckNamed(*plan, "pinned-to-group")->verdict, Verdict::kPass);
 }
 
 std::string ReadGolden(const std::string& name) {

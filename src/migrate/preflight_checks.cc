@@ -1,6 +1,7 @@
 #include "src/migrate/preflight_checks.h"
 
 #include <algorithm>
+#include <set>
 #include <variant>
 
 #include "absl/strings/str_join.h"
@@ -110,6 +111,77 @@ Check DoNotDisrupt(const ClusterSnapshot& snapshot) {
                    "nodes once they move");
 }
 
+bool NamesMigratedGroup(const api::PodSpec& spec, const std::set<std::string>& migrated) {
+  if (auto it = spec.node_selector.find(kNodeGroupLabel);
+      it != spec.node_selector.end() && migrated.contains(it->second)) {
+    return true;
+  }
+  if (!spec.affinity || !spec.affinity->node_affinity.has_value()) return false;
+  const auto& required =
+      spec.affinity->node_affinity->required_during_scheduling_ignored_during_execution;
+  if (!required.has_value()) return false;
+  for (const api::NodeSelectorTerm& term : required->node_selector_terms) {
+    for (const api::NodeSelectorRequirement& requirement : term.match_expressions) {
+      if (requirement.key != kNodeGroupLabel || requirement.operator_ != "In") continue;
+      if (std::any_of(requirement.values.begin(), requirement.values.end(),
+                      [&](const std::string& value) { return migrated.contains(value); })) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+const api::PodSpec* TemplateSpecOf(const api::Object& object) {
+  if (const auto* deployment = std::get_if<api::Deployment>(&object)) {
+    return &deployment->spec.template_.spec;
+  }
+  if (const auto* set = std::get_if<api::StatefulSet>(&object)) return &set->spec.template_.spec;
+  return nullptr;
+}
+
+// Karpenter's nodes carry no eks.amazonaws.com/nodegroup label: a workload that requires one of
+// the drained groups has nowhere to go after Phase 4.
+Check PinnedToGroup(const ClusterSnapshot& snapshot, const MigrationPlan& plan) {
+  std::set<std::string> migrated;
+  for (const MigratedGroup& group : plan.migrated_groups) migrated.insert(group.name);
+  std::vector<std::string> pinned;
+  for (const api::Manifest* workload : snapshot.workloads) {
+    if (NamesMigratedGroup(*TemplateSpecOf(*workload->object), migrated)) {
+      pinned.push_back(workload->Ref());
+    }
+  }
+  return Verdicted("pinned-to-group", pinned, Verdict::kFail,
+                   "no workload requires a node group the plan drains",
+                   fmt::format("workloads that require {} of a group the plan drains: their pods "
+                               "stay Pending once it is gone; select a NodePool label instead",
+                               kNodeGroupLabel));
+}
+
+// `kubectl drain --delete-emptydir-data` in Phase 4 deletes the data of these volumes.
+Check LocalStorage(const ClusterSnapshot& snapshot, const MigrationPlan& plan) {
+  std::set<std::string> drained_nodes;
+  for (const ObservedGroup& group : snapshot.groups) {
+    const bool migrated =
+        std::any_of(plan.migrated_groups.begin(), plan.migrated_groups.end(),
+                    [&](const MigratedGroup& kept) { return kept.name == group.name; });
+    if (migrated) drained_nodes.insert(group.nodes.begin(), group.nodes.end());
+  }
+  std::vector<std::string> pods;
+  for (const api::Manifest* manifest : snapshot.pods) {
+    const api::Pod& pod = std::get<api::Pod>(*manifest->object);
+    if (!drained_nodes.contains(pod.spec.node_name)) continue;
+    const bool local =
+        std::any_of(pod.spec.volumes.begin(), pod.spec.volumes.end(),
+                    [](const api::Volume& volume) { return volume.empty_dir || volume.host_path; });
+    if (local) pods.push_back(manifest->Ref());
+  }
+  return Verdicted("local-storage", pods, Verdict::kWarn,
+                   "no pod on a drained group keeps data on the node",
+                   "pods on drained groups with emptyDir or hostPath volumes: the drain deletes "
+                   "that data");
+}
+
 Check DiscoveryTags(const MigrationInputs& inputs, const MigrationPlan& plan) {
   if (!inputs.subnets_given) {
     return {"discovery-tags", Verdict::kWarn, "not checked: no --subnets given", {}};
@@ -132,8 +204,10 @@ Check DiscoveryTags(const MigrationInputs& inputs, const MigrationPlan& plan) {
 
 std::vector<Check> PreflightChecks(const ClusterSnapshot& snapshot, const MigrationInputs& inputs,
                                    const MigrationPlan& plan) {
-  return {CriticalAddons(snapshot, plan), PdbCoverage(snapshot), BlockingPdbs(snapshot),
-          DoNotDisrupt(snapshot), DiscoveryTags(inputs, plan)};
+  return {CriticalAddons(snapshot, plan), PdbCoverage(snapshot),
+          BlockingPdbs(snapshot),         DoNotDisrupt(snapshot),
+          PinnedToGroup(snapshot, plan),  LocalStorage(snapshot, plan),
+          DiscoveryTags(inputs, plan)};
 }
 
 }  // namespace karpenter::migrate
