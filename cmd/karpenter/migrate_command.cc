@@ -33,8 +33,17 @@ absl::Status ReadAwsInputs(const MigrateOptions& options, migrate::MigrationInpu
     KP_ASSIGN_OR_RETURN(std::vector<sim::AutoScalingGroupRecord> records,
                         sim::LoadAutoScalingGroupsFile(options.asgs));
     for (const sim::AutoScalingGroupRecord& record : records) {
-      inputs.asgs.push_back(
-          {record.name, record.node_group, record.min_size, record.max_size, record.instance_ids});
+      migrate::AsgBounds asg{record.name, record.node_group, record.min_size, record.max_size,
+                             record.instance_ids};
+      for (const sim::InstanceOverride& entry : record.overrides) {
+        asg.override_types.push_back(entry.instance_type);
+        if (!entry.weighted_capacity.empty()) {
+          asg.weights.push_back(entry.instance_type + "=" + entry.weighted_capacity);
+        }
+      }
+      asg.on_demand_base = record.on_demand_base;
+      asg.on_demand_percentage = record.on_demand_percentage;
+      inputs.asgs.push_back(std::move(asg));
     }
     inputs.asgs_given = true;
   }

@@ -56,6 +56,12 @@ struct AsgBounds {
   int64_t min_size = 0;
   int64_t max_size = 0;
   std::vector<std::string> instance_ids;
+  // MixedInstancesPolicy: the types of its overrides, "type=weight" for each weighted one, and
+  // the on-demand split (100% on-demand unless the policy says otherwise).
+  std::vector<std::string> override_types;
+  std::vector<std::string> weights;
+  int64_t on_demand_base = 0;
+  int64_t on_demand_percentage = 100;
 };
 
 // `aws eks describe-nodegroup` output ({"nodegroup": {...}}); errors name "nodegroup.Field".

@@ -73,6 +73,7 @@ class Planner {
   Json Limits(const GroupFacts& facts, const std::vector<std::string>& types);
   Json TemplateLabels(const GroupFacts& facts);
   Json Taints(const GroupFacts& facts);
+  void MixedInstancesLosses(const GroupFacts& facts);
 
   const MigrationInputs& inputs_;
   const cloudprovider::Catalog& catalog_;
@@ -134,6 +135,12 @@ std::string Planner::NodeClassFor(const GroupFacts& facts) {
 Json Planner::Requirements(const GroupFacts& facts, const std::vector<std::string>& types) {
   const ObservedGroup& observed = *facts.observed;
   std::set<std::string> capacity_types = observed.capacity_types;
+  if (facts.asg != nullptr && facts.asg->on_demand_percentage < 100) {
+    capacity_types.insert("spot");  // a mixed-instances split launches both
+    if (facts.asg->on_demand_percentage > 0 || facts.asg->on_demand_base > 0) {
+      capacity_types.insert("on-demand");
+    }
+  }
   if (facts.eks != nullptr && facts.eks->capacity_type == "SPOT") capacity_types = {"spot"};
   if (facts.eks != nullptr && facts.eks->capacity_type == "ON_DEMAND") {
     capacity_types = {"on-demand"};
@@ -229,6 +236,32 @@ Json Planner::Taints(const GroupFacts& facts) {
   return out;
 }
 
+// Weights only matter when they differ: EKS writes none, and all-equal weights count nodes.
+bool WeightsDiffer(const std::vector<std::string>& weights) {
+  auto weight = [](const std::string& entry) { return entry.substr(entry.rfind('=') + 1); };
+  return std::any_of(weights.begin(), weights.end(), [&](const std::string& entry) {
+    return weight(entry) != weight(weights.front());
+  });
+}
+
+void Planner::MixedInstancesLosses(const GroupFacts& facts) {
+  if (facts.asg == nullptr) return;
+  const AsgBounds& asg = *facts.asg;
+  if (WeightsDiffer(asg.weights)) {
+    Lossy(facts.observed->name, "MixedInstancesPolicy.LaunchTemplate.Overrides[].WeightedCapacity",
+          fmt::format("Karpenter chooses types by price and fit, not by weight: {} not carried",
+                      fmt::join(asg.weights, ", ")));
+  }
+  const bool split = asg.on_demand_percentage > 0 && asg.on_demand_percentage < 100;
+  if (split || (asg.on_demand_base > 0 && asg.on_demand_percentage < 100)) {
+    Lossy(facts.observed->name, "MixedInstancesPolicy.InstancesDistribution",
+          fmt::format("a NodePool has no on-demand base ({}) or percentage ({}%): it allows "
+                      "both capacity types and prefers spot; split it into two NodePools with "
+                      "weights and limits to keep a share",
+                      asg.on_demand_base, asg.on_demand_percentage));
+  }
+}
+
 void Planner::Group(const GroupFacts& facts) {
   const ObservedGroup& observed = *facts.observed;
   if (!observed.critical_addons.empty()) {
@@ -241,7 +274,11 @@ void Planner::Group(const GroupFacts& facts) {
   std::set<std::string> type_set = observed.instance_types;
   if (facts.eks != nullptr)
     type_set.insert(facts.eks->instance_types.begin(), facts.eks->instance_types.end());
+  if (facts.asg != nullptr) {
+    type_set.insert(facts.asg->override_types.begin(), facts.asg->override_types.end());
+  }
   const std::vector<std::string> types(type_set.begin(), type_set.end());
+  MixedInstancesLosses(facts);
   const std::string node_class = NodeClassFor(facts);
   Json template_spec = {
       {"nodeClassRef",

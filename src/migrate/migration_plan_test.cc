@@ -165,6 +165,49 @@ TEST(MigrationPlan, TakesBoundsFromTheAutoScalingGroupWithoutDescribeNodegroup) 
   EXPECT_EQ((*PoolNamed(*plan, "general-workers"))["spec"]["limits"]["cpu"], "20");
 }
 
+TEST(MigrationPlan, SaysWhatAMixedInstancesPolicyLoses) {
+  MigrationInputs inputs = ArticleInputs(false);
+  inputs.cluster = "production-eks";
+  AsgBounds asg{"eks-general-workers-0ac6f1d2", "general-workers", 0, 4, {}};
+  asg.override_types = {"m5.xlarge", "m5.2xlarge"};
+  asg.weights = {"m5.xlarge=1", "m5.2xlarge=2"};
+  asg.on_demand_percentage = 25;
+  inputs.asgs = {asg};
+  inputs.asgs_given = true;
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  std::vector<std::string> fields;
+  std::string weights_reason;
+  for (const LossyMapping& loss : plan->lossy_mappings) {
+    if (loss.group != "general-workers") continue;
+    fields.push_back(loss.field);
+    if (loss.field.ends_with("WeightedCapacity")) weights_reason = loss.reason;
+  }
+  EXPECT_THAT(fields,
+              ElementsAre("MixedInstancesPolicy.LaunchTemplate.Overrides[].WeightedCapacity",
+                          "MixedInstancesPolicy.InstancesDistribution"));
+  EXPECT_THAT(weights_reason, HasSubstr("m5.2xlarge=2"));
+  const Json& requirements =
+      (*PoolNamed(*plan, "general-workers"))["spec"]["template"]["spec"]["requirements"];
+  EXPECT_EQ(requirements[0]["values"], Json::parse(R"(["m5.2xlarge", "m5.xlarge", "m5a.xlarge"])"));
+  EXPECT_EQ(requirements[2]["values"], Json::parse(R"(["on-demand", "spot"])"));
+}
+
+TEST(MigrationPlan, EqualWeightsAndAWholeCapacityTypeLoseNothing) {
+  MigrationInputs inputs = ArticleInputs(false);
+  inputs.cluster = "production-eks";
+  AsgBounds asg{"eks-general-workers-0ac6f1d2", "general-workers", 0, 4, {}};
+  asg.override_types = {"m5.xlarge", "m5a.xlarge"};
+  asg.weights = {"m5.xlarge=1", "m5a.xlarge=1"};
+  inputs.asgs = {asg};
+  inputs.asgs_given = true;
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  for (const LossyMapping& loss : plan->lossy_mappings) {
+    EXPECT_FALSE(loss.field.starts_with("MixedInstancesPolicy")) << loss.field;
+  }
+}
+
 TEST(MigrationPlan, RequiresTheClusterName) {
   absl::StatusOr<MigrationPlan> plan = PlanMigration(ArticleInputs(false), TestCatalog());
   ASSERT_FALSE(plan.ok());
