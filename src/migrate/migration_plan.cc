@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "fmt/format.h"
+#include "src/api/karpenter_labels.h"
 #include "src/migrate/ami_alias.h"
 #include "src/migrate/preflight_checks.h"
 
@@ -43,11 +44,13 @@ std::string TaintEffect(const std::string& eks_effect) {
   return "NoSchedule";
 }
 
-// The NodePool may not set labels of these domains (Karpenter's validation rejects them).
-bool IsRestrictedLabel(const std::string& key) {
-  return key.starts_with("karpenter.sh/") || key.starts_with("karpenter.k8s.aws/") ||
-         key.starts_with("kubernetes.io/") || key.starts_with("k8s.io/") ||
-         key.find(".kubernetes.io/") != std::string::npos;
+// Why a NodePool may not set the label `key` (Karpenter's runtime rule, then the CRD's CEL rules),
+// or empty when it may.
+std::string LabelRefusal(const std::string& key) {
+  if (api::IsRestrictedLabel(key)) return api::RestrictedLabelMessage(key);
+  std::vector<std::string_view> violations =
+      api::CrdLabelKeyViolations(key, api::LabelKeyScope::kNodePool);
+  return violations.empty() ? "" : std::string(violations.front());
 }
 
 struct NodeClassKey {
@@ -206,9 +209,9 @@ Json Planner::TemplateLabels(const GroupFacts& facts) {
       facts.eks != nullptr ? facts.eks->labels : facts.observed->labels;
   Json out = Json::object();
   for (const auto& [key, value] : labels) {
-    if (IsRestrictedLabel(key)) {
+    if (std::string refusal = LabelRefusal(key); !refusal.empty()) {
       Lossy(facts.observed->name, fmt::format("labels[{}]", key),
-            "a label of a domain Karpenter reserves cannot be set by a NodePool");
+            "a NodePool cannot set it: " + refusal);
       continue;
     }
     out[key] = value;

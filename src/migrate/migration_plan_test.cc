@@ -135,6 +135,26 @@ TEST(MigrationPlan, GeneratedManifestsPassValidation) {
   }
 }
 
+TEST(MigrationPlan, DropsALabelANodePoolCannotSetAndSaysWhy) {
+  MigrationInputs inputs = ArticleInputs(true);
+  for (EksNodegroup& group : inputs.nodegroups) {
+    group.labels["karpenter.sh/nodepool"] = "legacy";
+    group.labels["node-restriction.kubernetes.io/team"] = "payments";
+  }
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const Json& labels =
+      (*PoolNamed(*plan, "general-workers"))["spec"]["template"]["metadata"]["labels"];
+  EXPECT_FALSE(labels.contains("karpenter.sh/nodepool"));
+  EXPECT_EQ(labels["node-restriction.kubernetes.io/team"], "payments");
+  bool reported = false;
+  for (const LossyMapping& loss : plan->lossy_mappings) {
+    reported |= loss.group == "general-workers" && loss.field == "labels[karpenter.sh/nodepool]";
+  }
+  EXPECT_TRUE(reported);
+  EXPECT_TRUE(ValidatePlanManifests(*plan).ok()) << ValidatePlanManifests(*plan);
+}
+
 TEST(MigrationPlan, ValidationCatchesAManifestTheApiWouldReject) {
   absl::StatusOr<MigrationPlan> plan = PlanMigration(ArticleInputs(true), TestCatalog());
   ASSERT_TRUE(plan.ok()) << plan.status();
