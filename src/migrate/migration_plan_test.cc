@@ -263,6 +263,8 @@ TEST(PreflightChecks, FlagTheArticlesGotchasOnItsCluster) {
   EXPECT_EQ(CheckNamed(*plan, "local-storage")->verdict, Verdict::kWarn);
   EXPECT_THAT(CheckNamed(*plan, "local-storage")->objects,
               ElementsAre("Pod/batch/report-builder-00", "Pod/batch/report-builder-01"));
+  EXPECT_THAT(CheckNamed(*plan, "spot-diversity")->objects,
+              ElementsAre("NodePool/spot-batch (2 types)"));
   EXPECT_THAT(CheckNamed(*plan, "discovery-tags")->objects,
               ElementsAre("Subnet/subnet-0c3c3c3c3c3c3c3c3 (us-east-1c)"));
 }
@@ -294,6 +296,20 @@ TEST(PreflightChecks, PassWhenEveryWorkloadHasAnOpenBudget) {
   EXPECT_EQ(CheckNamed(*plan, "do-not-disrupt")->verdict, Verdict::kPass);
   EXPECT_EQ(CheckNamed(*plan, "pinned-to-group")->verdict, Verdict::kPass);
   EXPECT_EQ(CheckNamed(*plan, "local-storage")->verdict, Verdict::kPass);
+}
+
+TEST(PreflightChecks, ASpotGroupOfFifteenTypesIsDiverseEnough) {
+  MigrationInputs inputs = ArticleInputs(true);
+  for (EksNodegroup& group : inputs.nodegroups) {
+    if (group.name != "spot-batch") continue;
+    group.instance_types = {"c5.2xlarge",  "c5a.2xlarge", "c5d.2xlarge",  "c5n.2xlarge",
+                            "c6a.2xlarge", "c6i.2xlarge", "c6id.2xlarge", "c6in.2xlarge",
+                            "m5.2xlarge",  "m5a.2xlarge", "m5d.2xlarge",  "m6a.2xlarge",
+                            "m6i.2xlarge", "r5.2xlarge",  "r6i.2xlarge"};
+  }
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(CheckNamed(*plan, "spot-diversity")->verdict, Verdict::kPass);
 }
 
 TEST(PreflightChecks, AWorkloadPinnedToTheStaticGroupIsNotFlagged) {

@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "fmt/format.h"
 #include "src/api/selector_match.h"
+#include "src/disruption/consolidation.h"
 
 namespace karpenter::migrate {
 namespace {
@@ -182,6 +183,33 @@ Check LocalStorage(const ClusterSnapshot& snapshot, const MigrationPlan& plan) {
                    "that data");
 }
 
+// Upstream only replaces a single spot node with a cheaper spot node when the NodePool allows at
+// least this many types; fewer types also leave fewer spot pools to fall back on.
+Check SpotDiversity(const MigrationPlan& plan) {
+  std::vector<std::string> narrow;
+  for (const nlohmann::ordered_json& pool : plan.node_pools) {
+    size_t types = 0;
+    bool spot = false;
+    for (const auto& requirement : pool["spec"]["template"]["spec"]["requirements"]) {
+      const auto& values = requirement["values"];
+      if (requirement["key"] == kInstanceTypeLabel) types = values.size();
+      if (requirement["key"] == "karpenter.sh/capacity-type") {
+        spot = std::find(values.begin(), values.end(), "spot") != values.end();
+      }
+    }
+    if (spot && types < disruption::kMinInstanceTypesForSpotToSpot) {
+      narrow.push_back(fmt::format("NodePool/{} ({} types)",
+                                   pool["metadata"]["name"].get<std::string>(), types));
+    }
+  }
+  return Verdicted("spot-diversity", narrow, Verdict::kWarn,
+                   "every spot NodePool allows enough instance types",
+                   fmt::format("spot NodePools with fewer than {} instance types: Karpenter will "
+                               "not consolidate one spot node onto a cheaper spot node, and "
+                               "fewer spot pools are left when one is interrupted",
+                               disruption::kMinInstanceTypesForSpotToSpot));
+}
+
 Check DiscoveryTags(const MigrationInputs& inputs, const MigrationPlan& plan) {
   if (!inputs.subnets_given) {
     return {"discovery-tags", Verdict::kWarn, "not checked: no --subnets given", {}};
@@ -204,9 +232,13 @@ Check DiscoveryTags(const MigrationInputs& inputs, const MigrationPlan& plan) {
 
 std::vector<Check> PreflightChecks(const ClusterSnapshot& snapshot, const MigrationInputs& inputs,
                                    const MigrationPlan& plan) {
-  return {CriticalAddons(snapshot, plan), PdbCoverage(snapshot),
-          BlockingPdbs(snapshot),         DoNotDisrupt(snapshot),
-          PinnedToGroup(snapshot, plan),  LocalStorage(snapshot, plan),
+  return {CriticalAddons(snapshot, plan),
+          PdbCoverage(snapshot),
+          BlockingPdbs(snapshot),
+          DoNotDisrupt(snapshot),
+          PinnedToGroup(snapshot, plan),
+          LocalStorage(snapshot, plan),
+          SpotDiversity(plan),
           DiscoveryTags(inputs, plan)};
 }
 
