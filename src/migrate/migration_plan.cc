@@ -84,6 +84,14 @@ class Planner {
   std::map<NodeClassKey, std::string> node_classes_;
 };
 
+// The volume EKS sizes with `diskSize`: Bottlerocket keeps containers and images on its second
+// (data) volume, Windows boots from /dev/sda1, the Amazon Linux AMIs from /dev/xvda.
+std::string DiskDeviceFor(const std::string& alias) {
+  if (alias.starts_with("bottlerocket@")) return "/dev/xvdb";
+  if (alias.starts_with("windows")) return "/dev/sda1";
+  return "/dev/xvda";
+}
+
 Json NodeClassManifest(const std::string& name, const NodeClassKey& key,
                        const std::string& cluster) {
   Json selector = Json::array({{{"tags", {{kDiscoveryTag, cluster}}}}});
@@ -92,7 +100,7 @@ Json NodeClassManifest(const std::string& name, const NodeClassKey& key,
                {"securityGroupSelectorTerms", selector},
                {"amiSelectorTerms", Json::array({{{"alias", key.alias}}})}};
   if (key.disk_gib > 0) {
-    spec["blockDeviceMappings"] = Json::array({{{"deviceName", "/dev/xvda"},
+    spec["blockDeviceMappings"] = Json::array({{{"deviceName", DiskDeviceFor(key.alias)},
                                                 {"ebs",
                                                  {{"volumeSize", fmt::format("{}Gi", key.disk_gib)},
                                                   {"volumeType", "gp3"},

@@ -100,6 +100,20 @@ TEST(MigrationPlan, NodeClassesCarryTheDiscoveryTagRoleAndPinnedAmi) {
   EXPECT_EQ(spec["amiSelectorTerms"][0]["alias"], "al2023@v20240917");
 }
 
+TEST(MigrationPlan, SizesTheVolumeEachAmiFamilyKeepsItsDataOn) {
+  MigrationInputs inputs = ArticleInputs(true);
+  for (EksNodegroup& group : inputs.nodegroups) {
+    if (group.name == "general-workers") group.ami_type = "BOTTLEROCKET_x86_64";
+  }
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const Json& spec = plan->node_classes[0]["spec"];
+  EXPECT_EQ(spec["amiSelectorTerms"][0]["alias"], "bottlerocket@latest");
+  EXPECT_EQ(spec["blockDeviceMappings"][0]["deviceName"], "/dev/xvdb");
+  EXPECT_EQ(spec["blockDeviceMappings"][0]["ebs"]["volumeSize"], "50Gi");
+  EXPECT_TRUE(ValidatePlanManifests(*plan).ok()) << ValidatePlanManifests(*plan);
+}
+
 TEST(MigrationPlan, GroupsThatAgreeShareOneNodeClass) {
   MigrationInputs inputs = ArticleInputs(true);
   for (EksNodegroup& group : inputs.nodegroups) {
