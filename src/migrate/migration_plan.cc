@@ -33,6 +33,15 @@ std::string ObjectName(const std::string& group) {
   return name;
 }
 
+// `base`, or `base-2`, `base-3`... when taken: two groups can map to one object name
+// ("Batch_1" and "batch-1"), and a group may be called "default".
+std::string UniqueName(const std::string& base, std::set<std::string>& taken) {
+  std::string name = base;
+  for (int n = 2; taken.contains(name); ++n) name = fmt::format("{}-{}", base, n);
+  taken.insert(name);
+  return name;
+}
+
 std::string RoleName(const std::string& arn) {
   const size_t slash = arn.rfind('/');
   return slash == std::string::npos ? arn : arn.substr(slash + 1);
@@ -82,6 +91,8 @@ class Planner {
   const cloudprovider::Catalog& catalog_;
   MigrationPlan& plan_;
   std::map<NodeClassKey, std::string> node_classes_;
+  std::set<std::string> pool_names_;
+  std::set<std::string> class_names_;
 };
 
 // The volume EKS sizes with `diskSize`: Bottlerocket keeps containers and images on its second
@@ -138,7 +149,7 @@ std::string Planner::NodeClassFor(const GroupFacts& facts) {
   if (key.role.empty()) key.role = "KarpenterNodeRole-" + plan_.cluster;
   auto [it, fresh] = node_classes_.try_emplace(key);
   if (!fresh) return it->second;
-  it->second = node_classes_.size() == 1 ? "default" : ObjectName(group);
+  it->second = UniqueName(node_classes_.size() == 1 ? "default" : ObjectName(group), class_names_);
   plan_.node_classes.push_back(NodeClassManifest(it->second, key, plan_.cluster));
   return it->second;
 }
@@ -307,7 +318,7 @@ void Planner::Group(const GroupFacts& facts) {
   spec["disruption"] = {{"consolidationPolicy", "WhenEmptyOrUnderutilized"},
                         {"consolidateAfter", "1m"},
                         {"budgets", Json::array({{{"nodes", "10%"}}})}};
-  const std::string name = ObjectName(observed.name);
+  const std::string name = UniqueName(ObjectName(observed.name), pool_names_);
   plan_.node_pools.push_back({{"apiVersion", "karpenter.sh/v1"},
                               {"kind", "NodePool"},
                               {"metadata", {{"name", name}}},

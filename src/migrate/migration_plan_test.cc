@@ -114,6 +114,23 @@ TEST(MigrationPlan, SizesTheVolumeEachAmiFamilyKeepsItsDataOn) {
   EXPECT_TRUE(ValidatePlanManifests(*plan).ok()) << ValidatePlanManifests(*plan);
 }
 
+TEST(MigrationPlan, GroupsWhoseNamesCollideGetDistinctObjectNames) {
+  MigrationInputs inputs = ArticleInputs(false);
+  inputs.cluster = "production-eks";
+  for (api::Manifest& manifest : inputs.snapshot) {
+    auto* node = manifest.object ? std::get_if<api::Node>(&*manifest.object) : nullptr;
+    if (node == nullptr) continue;
+    std::string& group = node->metadata.labels[kNodeGroupLabel];
+    if (group == "general-workers") group = "Batch_1";
+    if (group == "spot-batch") group = "batch-1";
+  }
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_EQ(plan->node_pools.size(), 2u);
+  EXPECT_EQ(plan->node_pools[0]["metadata"]["name"], "batch-1");
+  EXPECT_EQ(plan->node_pools[1]["metadata"]["name"], "batch-1-2");
+}
+
 TEST(MigrationPlan, GroupsThatAgreeShareOneNodeClass) {
   MigrationInputs inputs = ArticleInputs(true);
   for (EksNodegroup& group : inputs.nodegroups) {
