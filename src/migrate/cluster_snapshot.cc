@@ -75,6 +75,7 @@ class SnapshotBuilder {
     observed.capacity_types.insert(CapacityTypeOf(node));
     observed.nodes.push_back(node.metadata.name);
     group_of_node_[node.metadata.name] = group;
+    snapshot_.node_places[node.metadata.name] = {zone->second, type->second};
     KeepSharedLabels(observed, node, fresh);
     if (fresh || node.metadata.name < first_node_[group]) {
       first_node_[group] = node.metadata.name;

@@ -34,9 +34,15 @@ struct ObservedGroup {
   std::vector<std::string> critical_addons;
 };
 
+struct NodePlace {
+  std::string zone;
+  std::string instance_type;
+};
+
 struct ClusterSnapshot {
-  std::vector<ObservedGroup> groups;     // by name
-  std::vector<std::string> other_nodes;  // nodes of no group (Karpenter's, Fargate's...)
+  std::vector<ObservedGroup> groups;             // by name
+  std::vector<std::string> other_nodes;          // nodes of no group (Karpenter's, Fargate's...)
+  std::map<std::string, NodePlace> node_places;  // of the groups' nodes, by node name
   // Critical add-on pods on no node of any group: "coredns (Pod kube-system/coredns-x)".
   std::vector<std::string> unpinned_addons;
   std::vector<const api::Manifest*> pods, pdbs, workloads;  // workloads: Deployments, StatefulSets

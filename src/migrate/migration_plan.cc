@@ -389,7 +389,7 @@ absl::StatusOr<MigrationPlan> PlanMigration(const MigrationInputs& inputs,
     }
     planner.Group(facts);
   }
-  plan.checks = PreflightChecks(snapshot, inputs, plan);
+  plan.checks = PreflightChecks(snapshot, inputs, plan, catalog);
   return plan;
 }
 

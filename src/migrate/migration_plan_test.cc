@@ -329,6 +329,25 @@ TEST(PreflightChecks, PassWhenEveryWorkloadHasAnOpenBudget) {
   EXPECT_EQ(CheckNamed(*plan, "local-storage")->verdict, Verdict::kPass);
 }
 
+TEST(PreflightChecks, SubnetCapacityPassesWithRoomAndWarnsWhenAZoneIsShort) {
+  absl::StatusOr<MigrationPlan> roomy = PlanMigration(ArticleInputs(true), TestCatalog());
+  ASSERT_TRUE(roomy.ok()) << roomy.status();
+  EXPECT_EQ(CheckNamed(*roomy, "subnet-capacity")->verdict, Verdict::kPass);
+
+  MigrationInputs inputs = ArticleInputs(true);
+  for (Subnet& subnet : inputs.subnets) {
+    if (subnet.zone == "us-east-1c") subnet.available_ips = 10;
+  }
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const Check& check = *CheckNamed(*plan, "subnet-capacity");
+  EXPECT_EQ(check.verdict, Verdict::kWarn);
+  // us-east-1c holds one m5.xlarge of general-workers: its address, 15 warm ones and the two
+  // workload-sample replicas on it (aws-node and kube-proxy use the host's network).
+  ASSERT_EQ(check.objects.size(), 1u);
+  EXPECT_EQ(check.objects[0], "us-east-1c: 10 free addresses, Phase 4 needs about 18");
+}
+
 TEST(PreflightChecks, ASpotGroupOfFifteenTypesIsDiverseEnough) {
   MigrationInputs inputs = ArticleInputs(true);
   for (EksNodegroup& group : inputs.nodegroups) {

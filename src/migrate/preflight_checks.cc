@@ -8,6 +8,7 @@
 #include "fmt/format.h"
 #include "src/api/selector_match.h"
 #include "src/disruption/consolidation.h"
+#include "src/migrate/subnet_capacity_check.h"
 
 namespace karpenter::migrate {
 namespace {
@@ -231,7 +232,8 @@ Check DiscoveryTags(const MigrationInputs& inputs, const MigrationPlan& plan) {
 }  // namespace
 
 std::vector<Check> PreflightChecks(const ClusterSnapshot& snapshot, const MigrationInputs& inputs,
-                                   const MigrationPlan& plan) {
+                                   const MigrationPlan& plan,
+                                   const cloudprovider::Catalog& catalog) {
   return {CriticalAddons(snapshot, plan),
           PdbCoverage(snapshot),
           BlockingPdbs(snapshot),
@@ -239,7 +241,8 @@ std::vector<Check> PreflightChecks(const ClusterSnapshot& snapshot, const Migrat
           PinnedToGroup(snapshot, plan),
           LocalStorage(snapshot, plan),
           SpotDiversity(plan),
-          DiscoveryTags(inputs, plan)};
+          DiscoveryTags(inputs, plan),
+          SubnetCapacity(snapshot, inputs, plan, catalog)};
 }
 
 }  // namespace karpenter::migrate

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "src/cloudprovider/catalog.h"
 #include "src/migrate/cluster_snapshot.h"
 #include "src/migrate/migration_plan.h"
 
@@ -12,6 +13,7 @@ namespace karpenter::migrate {
 
 // In a fixed order; each names the objects it is about, sorted.
 std::vector<Check> PreflightChecks(const ClusterSnapshot& snapshot, const MigrationInputs& inputs,
-                                   const MigrationPlan& plan);
+                                   const MigrationPlan& plan,
+                                   const cloudprovider::Catalog& catalog);
 
 }  // namespace karpenter::migrate
