@@ -12,6 +12,7 @@
 #include "cmd/karpenter/bench_disruption_command.h"
 #include "cmd/karpenter/completion_command.h"
 #include "cmd/karpenter/controller_command.h"
+#include "cmd/karpenter/migrate_command.h"
 #include "cmd/karpenter/plan_command.h"
 #include "cmd/karpenter/sim_command.h"
 #include "cmd/karpenter/validate_command.h"
@@ -111,6 +112,8 @@ int main(int argc, char** argv) {
   karpenter::cli::AddSimCommand(app, sim, exit_code);
   karpenter::cli::ControllerOptions controller;
   karpenter::cli::AddControllerCommand(app, controller, exit_code);
+  karpenter::cli::MigrateOptions migrate;
+  karpenter::cli::AddMigrateCommand(app, migrate, exit_code);
   std::string completion_shell;
   karpenter::cli::AddCompletionCommand(app, completion_shell);
   if (const int usage = ParseCommandLine(app, argc, argv); usage >= 0) {

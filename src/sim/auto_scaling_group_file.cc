@@ -13,6 +13,45 @@
 namespace karpenter::sim {
 namespace {
 
+void ReadMixedInstancesPolicy(ScenarioReader& reader, const YAML::Node& policy,
+                              const std::string& path, AutoScalingGroupRecord& group) {
+  if (!policy.IsDefined() || policy.IsNull()) return;
+  if (!policy.IsMap()) {
+    reader.Error(path, "must be an object");
+    return;
+  }
+  const YAML::Node launch_template = policy["LaunchTemplate"];
+  if (launch_template.IsMap()) {
+    const std::string at = path + ".LaunchTemplate.Overrides";
+    const std::vector<YAML::Node> overrides = reader.Items(launch_template["Overrides"], at);
+    for (size_t i = 0; i < overrides.size(); ++i) {
+      const std::string item = fmt::format("{}[{}]", at, i);
+      if (!overrides[i].IsMap()) {
+        reader.Error(item, "must be an object");
+        continue;
+      }
+      InstanceOverride entry;
+      entry.instance_type = reader.String(overrides[i]["InstanceType"], item + ".InstanceType");
+      if (overrides[i]["WeightedCapacity"].IsDefined()) {
+        entry.weighted_capacity =
+            reader.String(overrides[i]["WeightedCapacity"], item + ".WeightedCapacity");
+      }
+      group.overrides.push_back(std::move(entry));
+    }
+  }
+  const YAML::Node distribution = policy["InstancesDistribution"];
+  if (!distribution.IsMap()) return;
+  const std::string at = path + ".InstancesDistribution";
+  if (distribution["OnDemandBaseCapacity"].IsDefined()) {
+    group.on_demand_base = reader.Count(distribution["OnDemandBaseCapacity"],
+                                        at + ".OnDemandBaseCapacity", kMaxNodeGroupSize);
+  }
+  if (distribution["OnDemandPercentageAboveBaseCapacity"].IsDefined()) {
+    group.on_demand_percentage = reader.Count(distribution["OnDemandPercentageAboveBaseCapacity"],
+                                              at + ".OnDemandPercentageAboveBaseCapacity", 100);
+  }
+}
+
 AutoScalingGroupRecord ReadGroup(ScenarioReader& reader, const YAML::Node& node,
                                  const std::string& path) {
   AutoScalingGroupRecord group;
@@ -35,6 +74,8 @@ AutoScalingGroupRecord ReadGroup(ScenarioReader& reader, const YAML::Node& node,
     }
     group.instance_ids.push_back(reader.String(instances[i]["InstanceId"], at + ".InstanceId"));
   }
+  ReadMixedInstancesPolicy(reader, node["MixedInstancesPolicy"], path + ".MixedInstancesPolicy",
+                           group);
   const std::vector<YAML::Node> tags = reader.Items(node["Tags"], path + ".Tags");
   for (size_t i = 0; i < tags.size(); ++i) {
     const std::string at = fmt::format("{}.Tags[{}]", path, i);

@@ -16,6 +16,12 @@ inline constexpr char kAutoDiscoveryTag[] = "k8s.io/cluster-autoscaler/enabled";
 // The managed node group an Auto Scaling group runs.
 inline constexpr char kEksNodeGroupTag[] = "eks:nodegroup-name";
 
+// One MixedInstancesPolicy.LaunchTemplate.Overrides entry.
+struct InstanceOverride {
+  std::string instance_type;
+  std::string weighted_capacity;  // as the CLI prints it ("2"); empty when unweighted
+};
+
 struct AutoScalingGroupRecord {
   std::string name;        // AutoScalingGroupName
   std::string node_group;  // the eks:nodegroup-name tag, or empty
@@ -23,6 +29,10 @@ struct AutoScalingGroupRecord {
   int max_size = 0;
   bool autoscaled = false;                // tagged k8s.io/cluster-autoscaler/enabled
   std::vector<std::string> instance_ids;  // Instances[].InstanceId
+  // MixedInstancesPolicy, for `karpenter migrate` to say what a NodePool cannot carry.
+  std::vector<InstanceOverride> overrides;
+  int on_demand_base = 0;          // InstancesDistribution.OnDemandBaseCapacity
+  int on_demand_percentage = 100;  // InstancesDistribution.OnDemandPercentageAboveBaseCapacity
 };
 
 // Every problem is reported, one per line, as "SOURCE: AutoScalingGroups[i].Field: why".

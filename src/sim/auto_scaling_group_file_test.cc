@@ -54,5 +54,39 @@ TEST(ParseAutoScalingGroups, NamesTheFieldPathOfEveryProblem) {
   EXPECT_FALSE(ParseAutoScalingGroups("{\"AutoScalingGroups\": []},", "asgs.json").ok());
 }
 
+TEST(ParseAutoScalingGroups, ReadsTheMixedInstancesPolicy) {
+  absl::StatusOr<std::vector<AutoScalingGroupRecord>> groups = ParseAutoScalingGroups(
+      R"({"AutoScalingGroups": [{"AutoScalingGroupName": "mixed", "MinSize": 0, "MaxSize": 4,
+          "MixedInstancesPolicy": {
+            "LaunchTemplate": {"Overrides": [{"InstanceType": "m5.xlarge", "WeightedCapacity": "1"},
+                                             {"InstanceType": "m5.2xlarge", "WeightedCapacity": "2"},
+                                             {"InstanceType": "m5a.xlarge"}]},
+            "InstancesDistribution": {"OnDemandBaseCapacity": 1,
+                                      "OnDemandPercentageAboveBaseCapacity": 25}}}]})",
+      "asgs.json");
+  ASSERT_TRUE(groups.ok()) << groups.status();
+  const AutoScalingGroupRecord& mixed = (*groups)[0];
+  ASSERT_EQ(mixed.overrides.size(), 3u);
+  EXPECT_EQ(mixed.overrides[1].instance_type, "m5.2xlarge");
+  EXPECT_EQ(mixed.overrides[1].weighted_capacity, "2");
+  EXPECT_EQ(mixed.overrides[2].weighted_capacity, "");
+  EXPECT_EQ(mixed.on_demand_base, 1);
+  EXPECT_EQ(mixed.on_demand_percentage, 25);
+}
+
+TEST(ParseAutoScalingGroups, NamesTheMixedInstancesPolicyFieldThatIsWrong) {
+  absl::StatusOr<std::vector<AutoScalingGroupRecord>> groups = ParseAutoScalingGroups(
+      R"({"AutoScalingGroups": [{"AutoScalingGroupName": "mixed", "MinSize": 0, "MaxSize": 4,
+          "MixedInstancesPolicy": {"LaunchTemplate": {"Overrides": [{}]},
+            "InstancesDistribution": {"OnDemandPercentageAboveBaseCapacity": 150}}}]})",
+      "asgs.json");
+  ASSERT_FALSE(groups.ok());
+  EXPECT_EQ(groups.status().message(),
+            "asgs.json: AutoScalingGroups[0].MixedInstancesPolicy.LaunchTemplate.Overrides[0]."
+            "InstanceType: required\n"
+            "asgs.json: AutoScalingGroups[0].MixedInstancesPolicy.InstancesDistribution."
+            "OnDemandPercentageAboveBaseCapacity: must be at most 100");
+}
+
 }  // namespace
 }  // namespace karpenter::sim

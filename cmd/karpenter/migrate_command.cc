@@ -1,0 +1,118 @@
+#include "cmd/karpenter/migrate_command.h"
+
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "cmd/karpenter/input_files.h"
+#include "cmd/karpenter/output_format.h"
+#include "src/api/manifest.h"
+#include "src/cloudprovider/catalog.h"
+#include "src/migrate/migration_plan.h"
+#include "src/migrate/plan_output.h"
+#include "src/migrate/plan_validation.h"
+#include "src/sim/auto_scaling_group_file.h"
+
+namespace karpenter::cli {
+namespace {
+
+absl::Status ReadSnapshot(const MigrateOptions& options, migrate::MigrationInputs& inputs) {
+  KP_ASSIGN_OR_RETURN(std::vector<std::string> files,
+                      ExpandFilenames(options.files, options.recursive));
+  for (const std::string& file : files) {
+    absl::StatusOr<std::vector<api::Manifest>> manifests = api::LoadManifestFile(file);
+    if (!manifests.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(file, ": ", manifests.status().message()));
+    }
+    for (api::Manifest& manifest : *manifests) inputs.snapshot.push_back(std::move(manifest));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadAwsInputs(const MigrateOptions& options, migrate::MigrationInputs& inputs) {
+  if (!options.asgs.empty()) {
+    KP_ASSIGN_OR_RETURN(std::vector<sim::AutoScalingGroupRecord> records,
+                        sim::LoadAutoScalingGroupsFile(options.asgs));
+    for (const sim::AutoScalingGroupRecord& record : records) {
+      migrate::AsgBounds asg{record.name, record.node_group, record.min_size, record.max_size,
+                             record.instance_ids};
+      for (const sim::InstanceOverride& entry : record.overrides) {
+        asg.override_types.push_back(entry.instance_type);
+        if (!entry.weighted_capacity.empty()) {
+          asg.weights.push_back(entry.instance_type + "=" + entry.weighted_capacity);
+        }
+      }
+      asg.on_demand_base = record.on_demand_base;
+      asg.on_demand_percentage = record.on_demand_percentage;
+      inputs.asgs.push_back(std::move(asg));
+    }
+    inputs.asgs_given = true;
+  }
+  if (!options.nodegroups.empty()) {
+    KP_ASSIGN_OR_RETURN(std::vector<std::string> files,
+                        ExpandFilenames(options.nodegroups, /*recursive=*/false));
+    for (const std::string& file : files) {
+      KP_ASSIGN_OR_RETURN(migrate::EksNodegroup group, migrate::LoadEksNodegroupFile(file));
+      inputs.nodegroups.push_back(std::move(group));
+    }
+    inputs.nodegroups_given = true;
+  }
+  if (!options.subnets.empty()) {
+    KP_ASSIGN_OR_RETURN(inputs.subnets, migrate::LoadSubnetsFile(options.subnets));
+    inputs.subnets_given = true;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> Render(const MigrateOptions& options) {
+  migrate::MigrationInputs inputs;
+  inputs.cluster = options.cluster;
+  KP_RETURN_IF_ERROR(ReadSnapshot(options, inputs));
+  KP_RETURN_IF_ERROR(ReadAwsInputs(options, inputs));
+  KP_ASSIGN_OR_RETURN(cloudprovider::Catalog catalog, cloudprovider::Catalog::LoadEmbedded());
+  KP_ASSIGN_OR_RETURN(migrate::MigrationPlan plan, migrate::PlanMigration(inputs, catalog));
+  if (absl::Status valid = migrate::ValidatePlanManifests(plan); !valid.ok()) {
+    return absl::InternalError(absl::StrCat(
+        "the generated manifests fail validation (please report this):\n", valid.message()));
+  }
+  if (options.output == "json") return migrate::PlanJson(plan);
+  if (options.output == "yaml") return migrate::PlanYaml(plan);
+  return migrate::PlanRunbook(plan);  // text, and wide: the runbook has no wider form
+}
+
+}  // namespace
+
+void AddMigrateCommand(CLI::App& app, MigrateOptions& options, int& exit_code) {
+  CLI::App* cmd = app.add_subcommand(
+      "migrate", "Plan the move from Cluster Autoscaler node groups to NodePools, offline");
+  cmd->add_option("-f,--filename", options.files,
+                  "The cluster snapshot: kubectl get nodes,pods,deployments,statefulsets,pdb "
+                  "-A -o yaml (file, directory or comma list, as kubectl reads -f)")
+      ->required();
+  cmd->add_flag("-R,--recursive", options.recursive,
+                "Read the directories -f names and their subdirectories");
+  cmd->add_option("--asgs", options.asgs,
+                  "aws autoscaling describe-auto-scaling-groups output (JSON)");
+  cmd->add_option("--nodegroups", options.nodegroups,
+                  "aws eks describe-nodegroup output, one group per file (files, a directory "
+                  "or a comma list)");
+  cmd->add_option("--subnets", options.subnets, "aws ec2 describe-subnets output (JSON)");
+  cmd->add_option("--cluster", options.cluster,
+                  "The EKS cluster's name (default: clusterName of --nodegroups)");
+  cmd->add_option("-o,--output", options.output,
+                  "Output format: text (the runbook, also wide), yaml (the manifests) or json")
+      ->check(CLI::IsMember(kOutputFormats))
+      ->capture_default_str();
+  cmd->callback([&options, &exit_code] { exit_code = RunMigrate(options, std::cout, std::cerr); });
+}
+
+int RunMigrate(const MigrateOptions& options, std::ostream& out, std::ostream& err) {
+  absl::StatusOr<std::string> rendered = Render(options);
+  if (!rendered.ok()) {
+    err << "error: " << rendered.status().message() << "\n";
+    return 1;
+  }
+  out << *rendered;
+  return 0;
+}
+
+}  // namespace karpenter::cli

@@ -1,0 +1,30 @@
+// `karpenter migrate -f SNAPSHOT... [--asgs FILE] [--nodegroups FILE...] [--subnets FILE]
+// [--cluster NAME] -o yaml|json|text`: plans the move of a cluster from Cluster Autoscaler to
+// Karpenter offline, from what kubectl and the AWS CLI print (see docs/migrate.md).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+
+namespace karpenter::cli {
+
+struct MigrateOptions {
+  std::vector<std::string> files;  // the kubectl snapshot, as -f reads it
+  bool recursive = false;
+  std::string asgs;                     // aws autoscaling describe-auto-scaling-groups
+  std::vector<std::string> nodegroups;  // aws eks describe-nodegroup, one group per file
+  std::string subnets;                  // aws ec2 describe-subnets
+  std::string cluster;
+  std::string output = "text";
+};
+
+void AddMigrateCommand(CLI::App& app, MigrateOptions& options, int& exit_code);
+
+// The process exit code: 0 with the plan on `out`, 1 with every input error on `err` and
+// nothing on `out`.
+int RunMigrate(const MigrateOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace karpenter::cli

@@ -1,0 +1,20 @@
+// The article's gotcha 3, subnet IP exhaustion, checked for Phase 4: under the VPC CNI every pod
+// and node takes an address of its zone's subnets, and the replacements Karpenter launches need
+// theirs before the drained nodes give theirs back.
+#pragma once
+
+#include "src/cloudprovider/catalog.h"
+#include "src/migrate/cluster_snapshot.h"
+#include "src/migrate/migration_plan.h"
+
+namespace karpenter::migrate {
+
+// Per zone of the drained groups: the addresses their pods (hostNetwork ones excepted) and nodes
+// hold, plus the spare ENI the VPC CNI keeps warm on each node (WARM_ENI_TARGET=1, its default:
+// one ENI's addresses of the node's type), against the free addresses of the zone's subnets
+// (those carrying the discovery tag, or all of the zone's when none does yet). Warn when short;
+// a warning also without --subnets.
+Check SubnetCapacity(const ClusterSnapshot& snapshot, const MigrationInputs& inputs,
+                     const MigrationPlan& plan, const cloudprovider::Catalog& catalog);
+
+}  // namespace karpenter::migrate

@@ -1,0 +1,83 @@
+// `karpenter migrate` run as a user runs it: the article's cluster gives the golden outputs and
+// manifests `karpenter validate` accepts; bad inputs exit 1 naming the field, with nothing on
+// stdout.
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "test/cli_runner.h"
+
+namespace karpenter::cli_test {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::vector<std::string> ArticleArgs(const std::string& output) {
+  const std::string dir = SourcePath("examples/migrate/article/");
+  return {"migrate",
+          "-f",
+          dir + "snapshot.json",
+          "--nodegroups",
+          dir + "nodegroup-general-workers.json," + dir + "nodegroup-spot-batch.json," + dir +
+              "nodegroup-system.json",
+          "--asgs",
+          dir + "asgs.json",
+          "--subnets",
+          dir + "subnets.json",
+          "-o",
+          output};
+}
+
+TEST(CliMigrate, PrintsTheGoldenOutputsForTheArticlesCluster) {
+  for (const std::string format : {"yaml", "json", "txt"}) {
+    CliRun run = RunKarpenter(ArticleArgs(format == "txt" ? "text" : format));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(run.out, ReadTextFile(SourcePath("examples/migrate/article/expected." + format)));
+  }
+}
+
+TEST(CliMigrate, YamlOutputPassesValidate) {
+  CliRun run = RunKarpenter(ArticleArgs("yaml"));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string path = ::testing::TempDir() + "/migrate-plan.yaml";
+  std::ofstream(path) << run.out;
+  CliRun validate = RunKarpenter({"validate", "-f", path});
+  EXPECT_EQ(validate.exit_code, 0) << validate.out;
+  EXPECT_THAT(validate.err, HasSubstr("4 object(s) valid"));
+}
+
+TEST(CliMigrate, BadNodegroupFileExitsOneNamingTheField) {
+  const std::string path = ::testing::TempDir() + "/bad-nodegroup.json";
+  std::ofstream(path) << R"({"nodegroup": {"nodegroupName": "x", "taints": [{"key": "a"}]}})";
+  CliRun run = RunKarpenter({"migrate", "-f", SourcePath("examples/migrate/article/snapshot.json"),
+                             "--nodegroups", path});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_THAT(run.err, HasSubstr(path + ": nodegroup.taints[0].effect: required"));
+}
+
+TEST(CliMigrate, SnapshotWithABadObjectExitsOneNamingIt) {
+  const std::string path = ::testing::TempDir() + "/bad-snapshot.yaml";
+  std::ofstream(path) << "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  labels: 7\n";
+  CliRun run = RunKarpenter({"migrate", "-f", path, "--cluster", "c"});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_THAT(run.err, HasSubstr("Node/n1: metadata.labels"));
+}
+
+TEST(CliMigrate, WideIsTheRunbookAsEveryCommandTakesIt) {
+  CliRun wide = RunKarpenter(ArticleArgs("wide"));
+  ASSERT_EQ(wide.exit_code, 0) << wide.err;
+  EXPECT_EQ(wide.out, RunKarpenter(ArticleArgs("text")).out);
+}
+
+TEST(CliMigrate, UnknownOutputFormatIsAUsageError) {
+  CliRun run = RunKarpenter(ArticleArgs("xml"));
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "");
+}
+
+}  // namespace
+}  // namespace karpenter::cli_test
