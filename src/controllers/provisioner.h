@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,10 +78,21 @@ class Provisioner {
   void LogSolve(const provisioning::SnapshotSchedulerInput& input,
                 const provisioning::PlanResult& plan, int64_t solve_millis) const;
 
+  // karpenter_cluster_state_synced and _unsynced_time_seconds (upstream sets both each time
+  // the provisioner asks whether cluster state is synced).
+  void RecordSynced(bool synced);
+  // karpenter_scheduler_queue_depth after a solve: the pods the solve left in its queue.
+  void RecordQueueDepth(size_t unscheduled);
+
   ProvisionerSeams seams_;
   ProvisionerOptions options_;
   provisioning::CatalogCache catalogs_;
   Batcher batcher_;
+  std::optional<int64_t> unsynced_since_millis_;
+  // Each solve's scheduling_id label (upstream: the scheduler's UUID; a sequence number here,
+  // so that runs are reproducible), and the last one published.
+  uint64_t solves_ = 0;
+  std::optional<MetricLabels> queue_depth_series_;
 };
 
 // The NodeClaim the API gets for `claim`, as upstream's NodeClaimTemplate.ToNodeClaim builds
