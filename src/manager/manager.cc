@@ -38,6 +38,7 @@ ManagerOptions OptionsFrom(const settings::Settings& settings) {
       settings.feature_gates.spot_to_spot_consolidation;
   options.node_class_refresh_millis =
       std::min(Millis(settings.ami_refresh_interval), Millis(settings.subnet_refresh_interval));
+  options.reserved_capacity = settings.feature_gates.reserved_capacity;
   return options;
 }
 
@@ -53,6 +54,7 @@ Manager::Manager(ManagerSeams seams, ManagerOptions options)
                                 "nodeclaim.garbagecollection"),
       instance_garbage_collection_cloud_(seams.cloud, seams.metrics, seams.clock,
                                          "instance.garbagecollection"),
+      offering_metrics_cloud_(seams.cloud, seams.metrics, seams.clock, "cloudprovider.metrics"),
       provisioner_(controllers::ProvisionerSeams{seams.clock, seams.reader, seams.writer, recorder_,
                                                  seams.metrics, seams.logger},
                    std::move(options.provisioner)),
@@ -80,6 +82,8 @@ Manager::Manager(ManagerSeams seams, ManagerOptions options)
       counter_(controllers::NodePoolSeams{seams.clock, seams.reader, seams.writer}),
       pod_events_(controllers::PodEventSeams{seams.clock, seams.reader, seams.writer}),
       state_metrics_(seams.clock, seams.reader, seams.metrics),
+      offering_metrics_(seams.clock, seams.reader, offering_metrics_cloud_, seams.metrics,
+                        options.reserved_capacity),
       interruption_(unavailable_, seams.metrics, InterruptionHooksOverApi()) {
   if (seams.resolve_node_class) {
     node_classes_ = std::make_unique<controllers::NodeClassStatusController>(
@@ -104,6 +108,7 @@ void Manager::Start() {
   counter_.Start();
   pod_events_.Start();
   state_metrics_.Start();
+  offering_metrics_.Start();
   if (node_classes_) node_classes_->Start();
   if (node_class_termination_) node_class_termination_->Start();
   if (seams_.interruption_queue != nullptr) {

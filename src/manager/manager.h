@@ -36,6 +36,7 @@
 #include "src/controllers/nodepool_health.h"
 #include "src/controllers/nodepool_readiness.h"
 #include "src/controllers/nodepool_status.h"
+#include "src/controllers/offering_metrics.h"
 #include "src/controllers/pod_events.h"
 #include "src/controllers/provisioner.h"
 #include "src/controllers/state_metrics.h"
@@ -73,6 +74,8 @@ struct ManagerOptions {
   controllers::ProvisionerOptions provisioner;
   controllers::DisruptionControllerOptions disruption;
   int64_t node_class_refresh_millis = 60 * 1000;
+  // The ReservedCapacity feature gate (on by default, as upstream).
+  bool reserved_capacity = true;
 };
 
 // Batch windows, preference and minValues policies, the SpotToSpotConsolidation gate, and the
@@ -117,6 +120,7 @@ class Manager {
   controllers::MeteredCloudProvider expiration_cloud_;
   controllers::MeteredCloudProvider garbage_collection_cloud_;
   controllers::MeteredCloudProvider instance_garbage_collection_cloud_;
+  controllers::MeteredCloudProvider offering_metrics_cloud_;
   controllers::Provisioner provisioner_;
   controllers::NodeClaimLifecycle lifecycle_;
   controllers::EvictionQueue evictions_;
@@ -131,6 +135,7 @@ class Manager {
   controllers::NodePoolCounter counter_;
   controllers::PodEvents pod_events_;
   controllers::StateMetrics state_metrics_;
+  controllers::OfferingMetrics offering_metrics_;
   controllers::InterruptionController interruption_;
   std::unique_ptr<controllers::SingletonLoop> interruption_loop_;
   std::unique_ptr<controllers::NodeClassStatusController> node_classes_;

@@ -177,6 +177,26 @@ TEST(Manager, ASpotInterruptionDeletesTheNodeClaim) {
       << "once, although the claim stays until drained";
 }
 
+TEST(Manager, TheNodePoolsInstanceTypesArePublishedOnceAMinute) {
+  Fixture f;
+  f.manager.Start();
+  f.clock.Advance(kSecond);
+  const MetricLabels timed = {{"controller", "cloudprovider.metrics"},
+                              {"method", "GetInstanceTypes"},
+                              {"provider", "fake"}};
+  EXPECT_EQ(f.metrics.Value("karpenter_cloudprovider_duration_seconds", timed), 1);
+  EXPECT_EQ(f.metrics.Value("karpenter_cloudprovider_instance_type_cpu_cores",
+                            {{"instance_type", "m5.large"}}),
+            2);
+  EXPECT_EQ(
+      f.metrics.Value(
+          "karpenter_cloudprovider_instance_type_offering_available",
+          {{"instance_type", "m5.large"}, {"capacity_type", "on-demand"}, {"zone", "us-east-1a"}}),
+      1);
+  f.clock.Advance(kMinute);
+  EXPECT_EQ(f.metrics.Value("karpenter_cloudprovider_duration_seconds", timed), 2);
+}
+
 TEST(Manager, TheProvidersNodeClassResolutionKeepsTheClassStatus) {
   Fixture f;
   int resolved = 0;
