@@ -28,6 +28,7 @@
 #include "src/kube/server_version.h"
 #include "src/kube/transport.h"
 #include "src/logging/json_logger.h"
+#include "src/logging/log_outputs.h"
 #include "src/manager/manager.h"
 #include "src/metrics/karpenter_metrics.h"
 #include "src/metrics/registry.h"
@@ -106,7 +107,21 @@ int RunController(const std::vector<std::string>& args,
     err << "karpenter controller: " << level.status().message() << "\n";
     return 1;
   }
-  logging::JsonLogger logger(out, *level, RealNow, std::string(kVersion));
+  // As zap's OutputPaths and ErrorOutputPaths; a path that cannot be opened stops the start.
+  absl::StatusOr<logging::LogOutputs> outputs =
+      logging::LogOutputs::Open("LOG_OUTPUT_PATHS", s.log_output_paths, out, err);
+  if (!outputs.ok()) {
+    err << "karpenter controller: " << outputs.status().message() << "\n";
+    return 1;
+  }
+  absl::StatusOr<logging::LogOutputs> error_outputs =
+      logging::LogOutputs::Open("LOG_ERROR_OUTPUT_PATHS", s.log_error_output_paths, out, err);
+  if (!error_outputs.ok()) {
+    err << "karpenter controller: " << error_outputs.status().message() << "\n";
+    return 1;
+  }
+  logging::JsonLogger logger(*std::move(outputs), *std::move(error_outputs), *level, RealNow,
+                             std::string(kVersion));
   // The main thread only waits for a signal; SIGUSR1 means leadership was lost. Blocked before
   // any thread starts, so that every thread inherits the mask and only sigwait receives them: a
   // thread that did not block SIGUSR1 was killed by the one the elector sends when it releases
