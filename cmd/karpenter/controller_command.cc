@@ -190,8 +190,9 @@ int RunController(const std::vector<std::string>& args,
     logger.Error("reading instance types", {{"error", std::string(read.message())}});
   }
   std::vector<metrics::MetricDescription> catalog = metrics::KarpenterCatalog();
-  for (metrics::MetricDescription& runtime : metrics::RuntimeCatalog()) {
-    catalog.push_back(std::move(runtime));
+  for (std::vector<metrics::MetricDescription> more :
+       {metrics::RuntimeCatalog(), metrics::OperatorCatalog()}) {
+    for (metrics::MetricDescription& description : more) catalog.push_back(std::move(description));
   }
   metrics::Registry registry(std::move(catalog));
   registry.Set("karpenter_build_info",

@@ -84,6 +84,10 @@ Manager::Manager(ManagerSeams seams, ManagerOptions options)
       state_metrics_(seams.clock, seams.reader, seams.metrics),
       offering_metrics_(seams.clock, seams.reader, offering_metrics_cloud_, seams.metrics,
                         options.reserved_capacity),
+      nodeclaim_status_(seams.clock, seams.reader, seams.metrics, "NodeClaim"),
+      nodepool_status_(seams.clock, seams.reader, seams.metrics, "NodePool"),
+      node_status_(seams.clock, seams.reader, seams.metrics, "Node"),
+      ec2nodeclass_status_(seams.clock, seams.reader, seams.metrics, "EC2NodeClass"),
       interruption_(unavailable_, seams.metrics, InterruptionHooksOverApi()) {
   if (seams.resolve_node_class) {
     node_classes_ = std::make_unique<controllers::NodeClassStatusController>(
@@ -109,6 +113,10 @@ void Manager::Start() {
   pod_events_.Start();
   state_metrics_.Start();
   offering_metrics_.Start();
+  nodeclaim_status_.Start();
+  nodepool_status_.Start();
+  node_status_.Start();
+  ec2nodeclass_status_.Start();
   if (node_classes_) node_classes_->Start();
   if (node_class_termination_) node_class_termination_->Start();
   if (seams_.interruption_queue != nullptr) {

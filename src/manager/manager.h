@@ -40,6 +40,7 @@
 #include "src/controllers/pod_events.h"
 #include "src/controllers/provisioner.h"
 #include "src/controllers/state_metrics.h"
+#include "src/controllers/status_condition_metrics.h"
 #include "src/settings/settings.h"
 
 namespace karpenter::manager {
@@ -136,6 +137,10 @@ class Manager {
   controllers::PodEvents pod_events_;
   controllers::StateMetrics state_metrics_;
   controllers::OfferingMetrics offering_metrics_;
+  controllers::StatusConditionMetrics nodeclaim_status_;
+  controllers::StatusConditionMetrics nodepool_status_;
+  controllers::StatusConditionMetrics node_status_;
+  controllers::StatusConditionMetrics ec2nodeclass_status_;
   controllers::InterruptionController interruption_;
   std::unique_ptr<controllers::SingletonLoop> interruption_loop_;
   std::unique_ptr<controllers::NodeClassStatusController> node_classes_;

@@ -177,6 +177,36 @@ std::vector<MetricDescription> RuntimeCatalog() {
   };
 }
 
+std::vector<MetricDescription> OperatorCatalog() {
+  // Karpenter gives the status controllers of its own kinds prometheus.ExponentialBuckets(0.5,
+  // 2, 15) (0.5 s to 8192 s); the AWS provider leaves EC2NodeClass's at client_golang's
+  // DefBuckets.
+  std::vector<double> exponential;
+  for (double bound = 0.5; exponential.size() < 15; bound *= 2) exponential.push_back(bound);
+  const std::vector<double> default_buckets = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                               0.5,   1,    2.5,   5,    10};
+  std::vector<MetricDescription> catalog;
+  for (const auto& [kind, buckets] :
+       {std::pair<std::string, const std::vector<double>*>{"nodeclaim", &exponential},
+        {"nodepool", &exponential},
+        {"node", &exponential},
+        {"ec2nodeclass", &default_buckets}}) {
+    const std::string prefix = "operator_" + kind + "_status_condition_";
+    const std::vector<std::string> object = {"namespace", "name", "type", "status", "reason"};
+    catalog.push_back(
+        Gauge(prefix + "count", "1 per condition an object has, by type and status.", object));
+    catalog.push_back(Gauge(prefix + "current_status_seconds",
+                            "Seconds since a condition last transitioned.", object));
+    catalog.push_back(Counter(prefix + "transitions_total",
+                              "Transitions of a condition, by type and status.",
+                              {"type", "status", "reason"}));
+    catalog.push_back(Histogram(prefix + "transition_seconds",
+                                "How long a condition had a status before it transitioned.",
+                                {"type", "status"}, *buckets));
+  }
+  return catalog;
+}
+
 std::vector<std::string_view> DashboardMetricNames() {
   return {"karpenter_nodes_created_total",
           "karpenter_nodes_terminated_total",

@@ -22,6 +22,11 @@ std::vector<MetricDescription> KarpenterCatalog();
 // per controller and result, their errors and duration, and whether this replica leads.
 std::vector<MetricDescription> RuntimeCatalog();
 
+// operatorpkg's status condition metrics for the kinds whose status controllers run
+// (NodeClaim, NodePool, Node, EC2NodeClass): operator_<kind>_status_condition_{count,
+// current_status_seconds,transitions_total,transition_seconds}.
+std::vector<MetricDescription> OperatorCatalog();
+
 // controller-runtime's reconcile_time_seconds buckets: DurationBuckets() up to 60 s.
 std::vector<double> ReconcileTimeBuckets();
 
