@@ -130,6 +130,17 @@ TEST(OperatorCatalog, FourMetricsPerStatusKindWithOperatorpkgsBuckets) {
             (std::vector<std::string>{"namespace", "name", "type", "status", "reason"}));
 }
 
+TEST(ClientCatalog, ClientGoAndAwsSdkNamesWithTheirBuckets) {
+  Registry registry(ClientCatalog());
+  EXPECT_EQ(registry.catalog().size(), 7u);
+  const MetricDescription& client_go = registry.catalog().at("client_go_request_duration_seconds");
+  ASSERT_EQ(client_go.buckets.size(), 20u);
+  EXPECT_EQ(client_go.buckets.front(), 0.001);
+  EXPECT_EQ(registry.catalog().at("aws_sdk_go_request_attempt_total").labels,
+            (std::vector<std::string>{"service", "action", "code"}));
+  EXPECT_EQ(registry.catalog().at("aws_sdk_go_request_retry_count").buckets.back(), 10);
+}
+
 TEST(RuntimeCatalog, ControllerRuntimeNamesBesideKarpentersWithoutClashing) {
   std::vector<MetricDescription> catalog = KarpenterCatalog();
   const size_t karpenter = catalog.size();
