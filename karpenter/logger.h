@@ -6,6 +6,7 @@
 // what the cluster should see are Events.
 #pragma once
 
+#include <source_location>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,13 +24,28 @@ struct LogField {
   friend bool operator==(const LogField&, const LogField&) = default;
 };
 
+// Upstream logs at info level, or at V(1), which the controller shows only with LOG_LEVEL=debug.
+enum class LogLevel { kDebug, kInfo };
+
 class Logger {
  public:
   virtual ~Logger() = default;
   // One informational line. Called on the controllers' thread.
-  virtual void Info(std::string_view message, const std::vector<LogField>& fields) = 0;
+  void Info(std::string_view message, const std::vector<LogField>& fields,
+            std::source_location where = std::source_location::current()) {
+    Log(LogLevel::kInfo, message, fields, where);
+  }
   // One line upstream logs at V(1): shown only with LOG_LEVEL=debug.
-  virtual void Debug(std::string_view message, const std::vector<LogField>& fields) = 0;
+  void Debug(std::string_view message, const std::vector<LogField>& fields,
+             std::source_location where = std::source_location::current()) {
+    Log(LogLevel::kDebug, message, fields, where);
+  }
+
+ protected:
+  // Writes one line. `where` is the line of code that logged it, which zap writes as `caller`
+  // in debug mode; implementations may ignore it.
+  virtual void Log(LogLevel level, std::string_view message, const std::vector<LogField>& fields,
+                   std::source_location where) = 0;
 };
 
 }  // namespace karpenter

@@ -30,6 +30,19 @@ TEST(CliController, UpstreamsFlagFormsAreReadAndBadValuesNamed) {
   EXPECT_EQ(run.err, "karpenter controller: flag provided but not defined: -no-such-flag\n");
 }
 
+TEST(CliController, ALogOutputPathThatCannotBeOpenedIsOneLineAndExitOne) {
+  CliRun run = RunKarpenter(
+      {"controller", "--cluster-name=demo", "--log-output-paths=stdout,/nonexistent-dir/k.log"});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err,
+            "karpenter controller: LOG_OUTPUT_PATHS: cannot open \"/nonexistent-dir/k.log\" for "
+            "writing\n");
+  EXPECT_EQ(run.out, "");
+  run = RunKarpenter({"controller", "--cluster-name=demo", "--log-error-output-paths="});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, "karpenter controller: LOG_ERROR_OUTPUT_PATHS: empty output path in \"\"\n");
+}
+
 TEST(CliController, HelpListsEverySettingWithItsVariable) {
   const CliRun run = RunKarpenter({"controller", "--help"});
   EXPECT_EQ(run.exit_code, 0);

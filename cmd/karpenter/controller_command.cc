@@ -16,6 +16,7 @@
 #include "cmd/karpenter/real_clock.h"
 #include "karpenter/logger.h"
 #include "src/aws/aws_stack.h"
+#include "src/aws/call_metrics.h"
 #include "src/aws/node_class_resolver.h"
 #include "src/controllers/reconciler.h"
 #include "src/endpoints/http_endpoints.h"
@@ -24,10 +25,12 @@
 #include "src/kube/informer.h"
 #include "src/kube/leader_election.h"
 #include "src/kube/real_clock.h"
+#include "src/kube/request_metrics.h"
 #include "src/kube/rest_config.h"
 #include "src/kube/server_version.h"
 #include "src/kube/transport.h"
 #include "src/logging/json_logger.h"
+#include "src/logging/log_outputs.h"
 #include "src/manager/manager.h"
 #include "src/metrics/karpenter_metrics.h"
 #include "src/metrics/registry.h"
@@ -106,7 +109,21 @@ int RunController(const std::vector<std::string>& args,
     err << "karpenter controller: " << level.status().message() << "\n";
     return 1;
   }
-  logging::JsonLogger logger(out, *level, RealNow, std::string(kVersion));
+  // As zap's OutputPaths and ErrorOutputPaths; a path that cannot be opened stops the start.
+  absl::StatusOr<logging::LogOutputs> outputs =
+      logging::LogOutputs::Open("LOG_OUTPUT_PATHS", s.log_output_paths, out, err);
+  if (!outputs.ok()) {
+    err << "karpenter controller: " << outputs.status().message() << "\n";
+    return 1;
+  }
+  absl::StatusOr<logging::LogOutputs> error_outputs =
+      logging::LogOutputs::Open("LOG_ERROR_OUTPUT_PATHS", s.log_error_output_paths, out, err);
+  if (!error_outputs.ok()) {
+    err << "karpenter controller: " << error_outputs.status().message() << "\n";
+    return 1;
+  }
+  logging::JsonLogger logger(*std::move(outputs), *std::move(error_outputs), *level, RealNow,
+                             std::string(kVersion));
   // The main thread only waits for a signal; SIGUSR1 means leadership was lost. Blocked before
   // any thread starts, so that every thread inherits the mask and only sigwait receives them: a
   // thread that did not block SIGUSR1 was killed by the one the elector sends when it releases
@@ -128,10 +145,25 @@ int RunController(const std::vector<std::string>& args,
   std::mt19937_64 random(static_cast<uint64_t>(RealMonotonicMillis()) ^
                          (static_cast<uint64_t>(getpid()) << 32));
   std::unique_ptr<Clock> clock = kube::NewRealClock();
+  // Before the clients, which report every request to it from their own threads.
+  std::vector<metrics::MetricDescription> catalog = metrics::KarpenterCatalog();
+  for (std::vector<metrics::MetricDescription> more :
+       {metrics::RuntimeCatalog(), metrics::OperatorCatalog(), metrics::ClientCatalog()}) {
+    for (metrics::MetricDescription& description : more) catalog.push_back(std::move(description));
+  }
+  metrics::Registry registry(std::move(catalog));
+  registry.Set("karpenter_build_info",
+               {{"version", std::string(kVersion)},
+                {"goversion", "gcc-" __VERSION__},
+                {"goarch", std::string(kArch)},
+                {"commit", std::string(kVersion)}},
+               1);
   kube::Client client(*config,
                       kube::ClientLimits{.qps = static_cast<double>(s.kube_client_qps),
                                          .burst = static_cast<int>(s.kube_client_burst)},
-                      *clock, kube::NewCurlTransport(*config));
+                      *clock,
+                      kube::ObservedTransport(kube::NewCurlTransport(*config), *clock,
+                                              kube::MetricsObserver(registry)));
   std::uniform_real_distribution<double> uniform(0, 1);
   std::mutex random_mutex;  // the informer's threads draw their jitter concurrently
   // A 410 is logged as client-go's reflector does it (at V(4), our debug).
@@ -162,7 +194,8 @@ int RunController(const std::vector<std::string>& args,
                                                     : s.cluster_ca_bundle,
                            .isolated_vpc = s.isolated_vpc,
                            .interruption_queue = s.interruption_queue,
-                           .kubernetes_version = *kubernetes_version},
+                           .kubernetes_version = *kubernetes_version,
+                           .observer = aws::MetricsObserver(registry)},
       informer, unavailable);
   if (!aws.ok()) {
     err << "karpenter controller: " << aws.status().message() << "\n";
@@ -174,17 +207,6 @@ int RunController(const std::vector<std::string>& args,
   if (absl::Status read = (*aws)->RefreshInstanceTypes(); !read.ok()) {
     logger.Error("reading instance types", {{"error", std::string(read.message())}});
   }
-  std::vector<metrics::MetricDescription> catalog = metrics::KarpenterCatalog();
-  for (metrics::MetricDescription& runtime : metrics::RuntimeCatalog()) {
-    catalog.push_back(std::move(runtime));
-  }
-  metrics::Registry registry(std::move(catalog));
-  registry.Set("karpenter_build_info",
-               {{"version", std::string(kVersion)},
-                {"goversion", "gcc-" __VERSION__},
-                {"goarch", std::string(kArch)},
-                {"commit", std::string(kVersion)}},
-               1);
   kube::ApiEventRecorder events(client, *clock, "karpenter");
   manager::Manager manager(
       manager::ManagerSeams{.clock = *clock,
@@ -206,7 +228,8 @@ int RunController(const std::vector<std::string>& args,
                             .logger = &logger},
       manager::OptionsFrom(s));
 
-  // Metrics are written on the controllers' thread: a scrape reads them there too.
+  // The controllers write metrics on their thread, the clients on theirs (the registry locks);
+  // a scrape is rendered on the controllers' thread, between two reconciles.
   Clock& loop = *clock;
   absl::StatusOr<std::unique_ptr<endpoints::HttpEndpoints>> served =
       endpoints::HttpEndpoints::Start(

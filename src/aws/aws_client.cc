@@ -25,6 +25,21 @@ absl::Status Annotate(const absl::Status& status, std::string_view note) {
 }  // namespace
 
 absl::StatusOr<HttpResponse> AwsClient::Send(HttpRequest request, std::string_view operation) {
+  if (!context_.observer) return SendWithRetries(std::move(request), operation, nullptr);
+  const absl::Time start = context_.clock.Now();
+  std::vector<CallAttempt> attempts;
+  absl::StatusOr<HttpResponse> response = SendWithRetries(std::move(request), operation, &attempts);
+  context_.observer(CallRecord{.service = SdkServiceId(endpoint_.scope.service),
+                               .action = ActionOf(operation),
+                               .status = attempts.empty() ? 0 : attempts.back().status,
+                               .seconds = absl::ToDoubleSeconds(context_.clock.Now() - start),
+                               .attempts = std::move(attempts)});
+  return response;
+}
+
+absl::StatusOr<HttpResponse> AwsClient::SendWithRetries(HttpRequest request,
+                                                        std::string_view operation,
+                                                        std::vector<CallAttempt>* attempts) {
   request.url = absl::StrCat(endpoint_.url, request.url);
   int held_tokens = 0;  // tokens taken for the retry in flight, returned if it succeeds
   for (int attempt = 1;; ++attempt) {
@@ -32,7 +47,13 @@ absl::StatusOr<HttpResponse> AwsClient::Send(HttpRequest request, std::string_vi
     // Each attempt is signed afresh: the date moves on and credentials may have been refreshed.
     KP_RETURN_IF_ERROR(signer_.Sign(request, credentials, endpoint_.scope, context_.clock.Now()));
     ++attempts_;
+    const absl::Time sent = context_.clock.Now();
     absl::StatusOr<HttpResponse> response = context_.transport.Send(request);
+    if (attempts != nullptr) {
+      attempts->push_back(
+          CallAttempt{.status = response.ok() ? response->status : 0,
+                      .seconds = absl::ToDoubleSeconds(context_.clock.Now() - sent)});
+    }
     absl::Status error;
     bool retryable = false;
     bool timed_out = false;

@@ -6,9 +6,11 @@
 #include <atomic>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "nlohmann/json.hpp"
+#include "src/aws/call_metrics.h"
 #include "src/aws/clock.h"
 #include "src/aws/credentials.h"
 #include "src/aws/endpoints.h"
@@ -28,6 +30,8 @@ struct AwsContext {
   Random& random;
   RetryQuota& quota;
   RetryOptions retry = {};
+  // Told of every call once it is over (aws_sdk_go_* metrics); empty: nobody.
+  CallObserver observer = {};
 };
 
 class AwsClient {
@@ -50,6 +54,10 @@ class AwsClient {
   int attempts() const { return attempts_.load(); }
 
  private:
+  // Send's retry loop; each attempt's status and duration go to `attempts` when it is not null.
+  absl::StatusOr<HttpResponse> SendWithRetries(HttpRequest request, std::string_view operation,
+                                               std::vector<CallAttempt>* attempts);
+
   AwsContext context_;
   const ServiceEndpoint endpoint_;
   SigV4Signer signer_;

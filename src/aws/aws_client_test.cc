@@ -1,5 +1,9 @@
 #include "src/aws/aws_client.h"
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "gtest/gtest.h"
 #include "src/aws/errors.h"
 #include "src/aws/test_fakes.h"
@@ -19,8 +23,8 @@ struct Harness {
   FakeRandom random{0.5};
   RetryQuota quota{500};
 
-  AwsClient Client(RetryOptions retry = {}) {
-    return AwsClient(AwsContext{transport, credentials, clock, random, quota, retry},
+  AwsClient Client(RetryOptions retry = {}, CallObserver observer = {}) {
+    return AwsClient(AwsContext{transport, credentials, clock, random, quota, retry, observer},
                      {.url = "http://127.0.0.1:5000", .scope = {"us-west-2", "ec2"}});
   }
 };
@@ -122,6 +126,76 @@ TEST(AwsClient, InvalidUtf8InAJsonBodyIsReplacedNotThrown) {
                             "application/x-amz-json-1.0")
                   .ok());
   EXPECT_EQ(h.transport.requests()[0].body, "{\"MessageBody\":\"bad \xef\xbf\xbd byte\"}");
+}
+
+TEST(AwsClient, EveryCallIsReportedWithItsAttemptsToTheObserver) {
+  Harness h;
+  h.transport.Push(400, kThrottled);
+  h.transport.Push(503, "");
+  h.transport.Push(200, "<ok/>");
+  std::vector<CallRecord> calls;
+  AwsClient client = h.Client({}, [&calls](const CallRecord& call) { calls.push_back(call); });
+  ASSERT_TRUE(client.CallQuery(QueryRequest("DescribeInstances", "2016-11-15")).ok());
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ(calls[0].service, "EC2");
+  EXPECT_EQ(calls[0].action, "DescribeInstances");
+  EXPECT_EQ(calls[0].status, 200);
+  // The backoff between attempts (0.5 s, then 1 s on the fake clock) is part of the call.
+  EXPECT_EQ(calls[0].seconds, 1.5);
+  ASSERT_EQ(calls[0].attempts.size(), 3u);
+  EXPECT_EQ(calls[0].attempts[0].status, 400);
+  EXPECT_EQ(calls[0].attempts[1].status, 503);
+  EXPECT_EQ(calls[0].attempts[2].status, 200);
+
+  // A call that got no answer at all is reported with code 0.
+  h.transport.Push(absl::InvalidArgumentError("bad URL"));
+  EXPECT_FALSE(client.CallJson("AmazonSSM.GetParameter", {}, "application/x-amz-json-1.1").ok());
+  ASSERT_EQ(calls.size(), 2u);
+  EXPECT_EQ(calls[1].action, "GetParameter");
+  EXPECT_EQ(calls[1].status, 0);
+}
+
+// Counts and observations by name and labels, as the registry would keep them.
+class RecordingMetrics : public Metrics {
+ public:
+  void Add(std::string_view name, const MetricLabels& labels, double delta) override {
+    counters[Key(name, labels)] += delta;
+  }
+  void Set(std::string_view, const MetricLabels&, double) override {}
+  void Observe(std::string_view name, const MetricLabels& labels, double value) override {
+    observed[Key(name, labels)].push_back(value);
+  }
+  void Delete(std::string_view, const MetricLabels&) override {}
+  static std::string Key(std::string_view name, const MetricLabels& labels) {
+    std::string key(name);
+    for (const auto& [label, value] : labels) key += " " + label + "=" + value;
+    return key;
+  }
+  std::map<std::string, double> counters;
+  std::map<std::string, std::vector<double>> observed;
+};
+
+TEST(CallMetrics, UpstreamsSeriesPerCallAndPerAttempt) {
+  RecordingMetrics metrics;
+  MetricsObserver(metrics)(
+      CallRecord{.service = "EC2",
+                 .action = "CreateFleet",
+                 .status = 200,
+                 .seconds = 2.5,
+                 .attempts = {{.status = 503, .seconds = 1}, {.status = 200, .seconds = 0.5}}});
+  const std::string call = " service=EC2 action=CreateFleet code=200";
+  EXPECT_EQ(metrics.counters["aws_sdk_go_request_total" + call], 1);
+  EXPECT_EQ(metrics.observed["aws_sdk_go_request_duration_seconds" + call],
+            std::vector<double>{2.5});
+  EXPECT_EQ(metrics.observed["aws_sdk_go_request_retry_count" + call], std::vector<double>{1});
+  EXPECT_EQ(metrics.counters["aws_sdk_go_request_attempt_total service=EC2 action=CreateFleet "
+                             "code=503"],
+            1);
+  EXPECT_EQ(metrics.counters["aws_sdk_go_request_attempt_total" + call], 1);
+  EXPECT_EQ(metrics.observed["aws_sdk_go_request_attempt_duration_seconds" + call],
+            (std::vector<double>{1, 0.5}));
+  EXPECT_EQ(SdkServiceId("pricing"), "Pricing");
+  EXPECT_EQ(SdkServiceId("sqs"), "SQS");
 }
 
 TEST(AwsRetry, BackoffIsCappedFullJitter) {

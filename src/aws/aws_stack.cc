@@ -33,6 +33,7 @@ struct AwsStack::Parts {
   std::unique_ptr<Clock> clock = NewRealClock();
   std::unique_ptr<Random> random = NewRealRandom();
   RetryQuota quota;
+  CallObserver observer;
   std::unique_ptr<CredentialChain> credentials;
   std::string region;
   std::unique_ptr<AwsClient> ec2_endpoint;
@@ -60,8 +61,9 @@ struct AwsStack::Parts {
                                                        const std::string& in_region) {
     absl::StatusOr<ServiceEndpoint> endpoint = ResolveEndpoint(*env, service, in_region);
     if (!endpoint.ok()) return endpoint.status();
-    return std::make_unique<AwsClient>(AwsContext{*transport, *credentials, *clock, *random, quota},
-                                       *std::move(endpoint));
+    return std::make_unique<AwsClient>(
+        AwsContext{*transport, *credentials, *clock, *random, quota, RetryOptions{}, observer},
+        *std::move(endpoint));
   }
 };
 
@@ -113,6 +115,7 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
     cloudprovider::UnavailableOfferings& unavailable) {
   std::unique_ptr<AwsStack> stack(new AwsStack());
   Parts& p = *stack->parts_;
+  p.observer = options.observer;
   p.credentials = std::make_unique<CredentialChain>(*p.transport, *p.env, *p.clock);
   ImdsClient imds(*p.transport, *p.env, *p.clock);
   absl::StatusOr<std::string> region = ResolveRegion(*p.env, &imds);

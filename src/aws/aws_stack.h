@@ -13,6 +13,7 @@
 #include "karpenter/common/status.h"
 #include "karpenter/interruption_queue.h"
 #include "karpenter/kube_cluster.h"
+#include "src/aws/call_metrics.h"
 #include "src/cloudprovider/catalog.h"
 #include "src/cloudprovider/unavailable_offerings.h"
 
@@ -37,6 +38,8 @@ struct AwsStackOptions {
   // The cluster's Kubernetes version ("1.33"), whose EKS AMI parameters aliases resolve through;
   // empty: the resolver's default.
   std::string kubernetes_version;
+  // Told of every AWS call (the controller turns them into aws_sdk_go_* metrics); empty: nobody.
+  CallObserver observer;
 };
 
 class AwsStack {

@@ -104,8 +104,16 @@ absl::StatusOr<ReconcileResult> DisruptionController::Reconcile() {
   const int64_t state = ConsolidationState();
   disruption::DisruptionOptions options = options_.engine;
   options.consolidated = MarkedAt(state);
+  options.now = [this] { return seams_.clock.Now(); };
   disruption::DisruptionResult result = disruption::ComputeDisruption(
       (*planning)->snapshot, (*planning)->input, seams_.clock.Now(), options);
+  for (const auto& [method, seconds] : result.evaluation_seconds) {
+    seams_.metrics.Observe(
+        "karpenter_voluntary_disruption_decision_evaluation_duration_seconds",
+        {{"reason", EligibilityReason(method)},
+         {"consolidation_type", std::string(disruption::ConsolidationTypeOf(method))}},
+        seconds);
+  }
   for (disruption::Method method : result.now_consolidated) consolidated_at_[method] = state;
   for (const auto& [key, budget] : result.budgets) {
     // Upstream labels these with the reason as the API spells it ("Underutilized").

@@ -138,6 +138,13 @@ TEST(DisruptionController, AnEmptyNodeGoesAfterValidationAndTheOtherStays) {
             1);
   EXPECT_EQ(f.metrics.PrometheusText().find("eligible_nodes{reason=\"underutilized\"}"),
             std::string::npos);
+  // Its decision was timed, once; no other method's was.
+  EXPECT_EQ(f.metrics.Value("karpenter_voluntary_disruption_decision_evaluation_duration_seconds",
+                            {{"reason", "empty"}, {"consolidation_type", "empty"}}),
+            1);
+  EXPECT_EQ(f.metrics.PrometheusText().find(
+                "decision_evaluation_duration_seconds_count{consolidation_type=\"multi\""),
+            std::string::npos);
   // The pool's budget (100% of nodes) allows both nodes; none of them is disrupting yet.
   EXPECT_EQ(f.metrics.Value("karpenter_nodepools_allowed_disruptions",
                             {{"nodepool", "default"}, {"reason", "Empty"}}),

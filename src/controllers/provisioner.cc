@@ -222,10 +222,35 @@ bool Provisioner::ClusterViewSynced() {
   return unobserved_claims_.empty() && ClusterStateSynced(seams_.reader);
 }
 
+void Provisioner::RecordSynced(bool synced) {
+  seams_.metrics.Set("karpenter_cluster_state_synced", {}, synced ? 1 : 0);
+  const int64_t now = seams_.clock.NowMillis();
+  if (synced) {
+    unsynced_since_millis_.reset();
+  } else if (!unsynced_since_millis_) {
+    unsynced_since_millis_ = now;
+  }
+  const int64_t unsynced = unsynced_since_millis_ ? now - *unsynced_since_millis_ : 0;
+  seams_.metrics.Set("karpenter_cluster_state_unsynced_time_seconds", {},
+                     static_cast<double>(unsynced) / 1000.0);
+}
+
+void Provisioner::RecordQueueDepth(size_t unscheduled) {
+  // Upstream's scheduler sets the gauge as it pops pods and leaves the last value (the pods it
+  // gave up on) under its scheduling_id until the next solve replaces the series. The solve here
+  // is one call and scrapes wait for it, so only that last value could ever be seen.
+  if (queue_depth_series_)
+    seams_.metrics.Delete("karpenter_scheduler_queue_depth", *queue_depth_series_);
+  queue_depth_series_ =
+      MetricLabels{{"controller", "provisioner"}, {"scheduling_id", std::to_string(++solves_)}};
+  seams_.metrics.Set("karpenter_scheduler_queue_depth", *queue_depth_series_,
+                     static_cast<double>(unscheduled));
+}
+
 absl::StatusOr<ProvisionOutcome> Provisioner::Provision() {
   ProvisionOutcome outcome;
   const bool synced = ClusterViewSynced();
-  seams_.metrics.Set("karpenter_cluster_state_synced", {}, synced ? 1 : 0);
+  RecordSynced(synced);
   if (!synced) {
     outcome.synced = false;
     return outcome;
@@ -255,6 +280,7 @@ absl::StatusOr<ProvisionOutcome> Provisioner::Provision() {
   seams_.metrics.Set("karpenter_scheduler_unschedulable_pods_count",
                      {{"controller", "provisioner"}},
                      static_cast<double>(plan.unschedulable.size()));
+  RecordQueueDepth(plan.unschedulable.size());
   LogSolve(*input, plan, solve_millis);
 
   absl::Status failed;

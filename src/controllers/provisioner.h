@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -90,6 +91,12 @@ class Provisioner {
   void LogSolve(const provisioning::SnapshotSchedulerInput& input,
                 const provisioning::PlanResult& plan, int64_t solve_millis) const;
 
+  // karpenter_cluster_state_synced and _unsynced_time_seconds (upstream sets both each time
+  // the provisioner asks whether cluster state is synced).
+  void RecordSynced(bool synced);
+  // karpenter_scheduler_queue_depth after a solve: the pods the solve left in its queue.
+  void RecordQueueDepth(size_t unscheduled);
+
   ProvisionerSeams seams_;
   ProvisionerOptions options_;
   provisioning::CatalogCache catalogs_;
@@ -98,6 +105,11 @@ class Provisioner {
   // claim to its cluster state at once). A watch event for the name, or the reader holding
   // it, removes it: a claim created and deleted before the next pass does not wedge the gate.
   std::set<std::string> unobserved_claims_;
+  std::optional<int64_t> unsynced_since_millis_;
+  // Each solve's scheduling_id label (upstream: the scheduler's UUID; a sequence number here,
+  // so that runs are reproducible), and the last one published.
+  uint64_t solves_ = 0;
+  std::optional<MetricLabels> queue_depth_series_;
 };
 
 // The NodeClaim the API gets for `claim`, as upstream's NodeClaimTemplate.ToNodeClaim builds

@@ -309,6 +309,44 @@ TEST(Provisioner, TakesEachNodePoolsInstanceTypesFromTheCloudProvider) {
       << absl::StrJoin(logger.lines(), "\n");
 }
 
+TEST(Provisioner, UnsyncedTimeCountsFromTheFirstUnsyncedPassAndResetsOnceSynced) {
+  Fixture f;
+  f.AddPendingPod("a", "500m");
+  ASSERT_TRUE(f.provisioner.Provision().ok());
+  EXPECT_EQ(f.metrics.Value("karpenter_cluster_state_unsynced_time_seconds", {}), 0);
+  // The claim has not launched: cluster state is not synced from now on.
+  f.AddPendingPod("b", "500m");
+  ASSERT_TRUE(f.provisioner.Provision().ok());
+  f.clock.Advance(2'500);
+  ASSERT_TRUE(f.provisioner.Provision().ok());
+  EXPECT_EQ(f.metrics.Value("karpenter_cluster_state_unsynced_time_seconds", {}), 2.5);
+
+  api::NodeClaim launched = f.Claims()[0];
+  launched.status.provider_id = "aws:///us-east-1a/i-0123";
+  ASSERT_TRUE(f.cluster.UpdateStatus(launched).ok());
+  ASSERT_TRUE(f.provisioner.Provision().ok());
+  EXPECT_EQ(f.metrics.Value("karpenter_cluster_state_unsynced_time_seconds", {}), 0);
+}
+
+TEST(Provisioner, QueueDepthIsWhatTheLastSolveLeftUnscheduledUnderItsSchedulingId) {
+  Fixture f;
+  f.AddPendingPod("huge", "4000");
+  ASSERT_TRUE(f.provisioner.Provision().ok());
+  EXPECT_EQ(f.metrics.Value("karpenter_scheduler_queue_depth",
+                            {{"controller", "provisioner"}, {"scheduling_id", "1"}}),
+            1);
+  f.AddPendingPod("small", "500m");
+  ASSERT_TRUE(f.provisioner.Provision().ok());
+  // The first solve's series is gone: one series per controller.
+  const std::string text = f.metrics.PrometheusText();
+  EXPECT_EQ(text.find("scheduling_id=\"1\""), std::string::npos) << text;
+  EXPECT_NE(
+      text.find(
+          "karpenter_scheduler_queue_depth{controller=\"provisioner\",scheduling_id=\"2\"} 1"),
+      std::string::npos)
+      << text;
+}
+
 TEST(Provisioner, APodNothingCanTakeIsReportedAndNothingIsCreated) {
   Fixture f;
   f.AddPendingPod("huge", "4000");

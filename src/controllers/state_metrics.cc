@@ -83,6 +83,11 @@ std::optional<double> SecondsSinceCreation(const api::Pod& pod,
          1e9;
 }
 
+// The labels of a waiting pod's unstarted and unbound gauges.
+MetricLabels WaitingLabels(const std::string& namespace_, const std::string& name) {
+  return {{"name", name}, {"namespace", namespace_}};
+}
+
 // The owner as the self link Kubernetes no longer sets: /apis/<apiVersion>/namespaces/<ns>/
 // <lower-case kind>s/<name>, from the first owner reference.
 std::string OwnerLink(const api::Pod& pod) {
@@ -225,6 +230,9 @@ absl::StatusOr<ReconcileResult> StateMetrics::ReconcilePod(const std::string& ke
       metrics_.Delete("karpenter_pods_state", previous->second);
       pod_series_.erase(previous);
     }
+    const MetricLabels waiting = WaitingLabels(object_key.namespace_, object_key.name);
+    metrics_.Delete("karpenter_pods_unstarted_time_seconds", waiting);
+    metrics_.Delete("karpenter_pods_unbound_time_seconds", waiting);
     unstarted_pods_.erase(key);
     unbound_pods_.erase(key);
     return ReconcileResult{};
@@ -263,29 +271,60 @@ absl::StatusOr<ReconcileResult> StateMetrics::ReconcilePod(const std::string& ke
   metrics_.Set("karpenter_pods_state", labels, 1);
   pod_series_[key] = std::move(labels);
 
-  // Startup and binding are measured only for pods this controller saw waiting.
-  if (pod->status.phase == "Pending") {
+  RecordStartup(key, *pod, ready);
+  RecordBinding(key, *pod, scheduled);
+  return ReconcileResult{.requeue_after_millis = kPodMetricsRequeueMillis};
+}
+
+// Startup is measured only for pods this controller saw pending; until they are Ready (or
+// terminal) their age is the unstarted gauge, as upstream's pod metrics controller keeps it.
+void StateMetrics::RecordStartup(const std::string& key, const api::Pod& pod,
+                                 const std::optional<api::PodCondition>& ready) {
+  const MetricLabels waiting = WaitingLabels(pod.metadata.namespace_, pod.metadata.name);
+  if (pod.status.phase == "Pending") {
+    metrics_.Set("karpenter_pods_unstarted_time_seconds", waiting, AgeSeconds(pod));
     unstarted_pods_.insert(key);
-    unbound_pods_.insert(key);
-  } else {
-    if (unstarted_pods_.contains(key)) {
-      if (IsTrue(ready)) {
-        if (std::optional<double> seconds = SecondsSinceCreation(*pod, ready)) {
-          metrics_.Observe("karpenter_pods_startup_duration_seconds", {}, *seconds);
-        }
-        unstarted_pods_.erase(key);
-      } else if (state::IsTerminal(*pod)) {
-        unstarted_pods_.erase(key);
-      }
-    }
-    if (unbound_pods_.contains(key) && IsTrue(scheduled)) {
-      if (std::optional<double> seconds = SecondsSinceCreation(*pod, scheduled)) {
-        metrics_.Observe("karpenter_pods_bound_duration_seconds", {}, *seconds);
-      }
-      unbound_pods_.erase(key);
+    return;
+  }
+  if (!unstarted_pods_.contains(key)) return;
+  if (!IsTrue(ready) && !state::IsTerminal(pod)) {
+    metrics_.Set("karpenter_pods_unstarted_time_seconds", waiting, AgeSeconds(pod));
+    return;
+  }
+  metrics_.Delete("karpenter_pods_unstarted_time_seconds", waiting);
+  // A terminal pod's Ready=False transition would make a negative or meaningless duration.
+  if (IsTrue(ready)) {
+    if (std::optional<double> seconds = SecondsSinceCreation(pod, ready)) {
+      metrics_.Observe("karpenter_pods_startup_duration_seconds", {}, *seconds);
     }
   }
-  return ReconcileResult{.requeue_after_millis = kPodMetricsRequeueMillis};
+  unstarted_pods_.erase(key);
+}
+
+// Binding likewise: a pending pod not yet scheduled shows its age in the unbound gauge, which
+// goes once the pod has left Pending bound (upstream leaves a pending pod's gauge as it was
+// when the scheduler bound it, and so does this).
+void StateMetrics::RecordBinding(const std::string& key, const api::Pod& pod,
+                                 const std::optional<api::PodCondition>& scheduled) {
+  const MetricLabels waiting = WaitingLabels(pod.metadata.namespace_, pod.metadata.name);
+  if (pod.status.phase == "Pending") {
+    if (!IsTrue(scheduled)) {
+      metrics_.Set("karpenter_pods_unbound_time_seconds", waiting, AgeSeconds(pod));
+    }
+    unbound_pods_.insert(key);
+    return;
+  }
+  if (!unbound_pods_.contains(key) || !IsTrue(scheduled)) return;
+  metrics_.Delete("karpenter_pods_unbound_time_seconds", waiting);
+  if (std::optional<double> seconds = SecondsSinceCreation(pod, scheduled)) {
+    metrics_.Observe("karpenter_pods_bound_duration_seconds", {}, *seconds);
+  }
+  unbound_pods_.erase(key);
+}
+
+double StateMetrics::AgeSeconds(const api::Pod& pod) const {
+  if (!pod.metadata.creation_timestamp) return 0;
+  return static_cast<double>((clock_.Now() - *pod.metadata.creation_timestamp).Nanos()) / 1e9;
 }
 
 }  // namespace karpenter::controllers

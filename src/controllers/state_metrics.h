@@ -5,18 +5,22 @@
 //     its age; the cluster's utilization per resource; the nodes cluster state tracks;
 //   - per NodePool, in the same pass: status.resources as usage and spec.limits as limit;
 //   - per Pod, on each change and every 30 s: `karpenter_pods_state` labelled by where and how
-//     it runs, and, once a pod seen pending is Ready (bound), its startup (bound) duration.
+//     it runs; while a pod seen pending is not Ready (not bound) its age in
+//     `karpenter_pods_unstarted_time_seconds` (`_unbound_`), and once it is, its startup (bound)
+//     duration.
 // Series of objects that are gone are dropped, so a scrape shows the cluster, not its history.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
 #include "karpenter/clock.h"
 #include "karpenter/kube_cluster.h"
 #include "karpenter/metrics.h"
+#include "src/api/pod.h"
 #include "src/controllers/reconciler.h"
 
 namespace karpenter::controllers {
@@ -35,6 +39,11 @@ class StateMetrics {
   absl::StatusOr<ReconcileResult> ReconcilePod(const std::string& key);
 
  private:
+  void RecordStartup(const std::string& key, const api::Pod& pod,
+                     const std::optional<api::PodCondition>& ready);
+  void RecordBinding(const std::string& key, const api::Pod& pod,
+                     const std::optional<api::PodCondition>& scheduled);
+  double AgeSeconds(const api::Pod& pod) const;
   // Sets every series in `fresh` and drops the ones of the last pass that are not in it.
   void Replace(std::map<std::string, std::set<MetricLabels>>& published,
                const std::map<std::string, std::map<MetricLabels, double>>& fresh);

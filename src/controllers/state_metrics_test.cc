@@ -263,5 +263,52 @@ TEST(StateMetrics, PodStateFollowsThePodAndStartupIsMeasuredForPodsSeenPending) 
   EXPECT_FALSE(f.metrics.Find("karpenter_pods_state", {{"name", "already-running"}}).has_value());
 }
 
+TEST(StateMetrics, AWaitingPodShowsItsAgeUntilItIsBoundAndStarted) {
+  Fixture f;
+  f.Node("n", "aws:///us-east-1a/i-1");
+  f.Pod("waiting", "", "500m", "Pending");
+  f.Pod("doomed", "", "500m", "Pending");
+  f.state.Start();
+  f.clock.Advance(7'000);
+  ASSERT_TRUE(f.state.ReconcilePod("default/waiting").ok());
+  const MetricLabels waiting = {{"name", "waiting"}, {"namespace", "default"}};
+  EXPECT_EQ(f.metrics.Find("karpenter_pods_unstarted_time_seconds", waiting), 7);
+  EXPECT_EQ(f.metrics.Find("karpenter_pods_unbound_time_seconds", waiting), 7);
+
+  // Bound at 12 s: the unbound gauge keeps its last value while the pod is still Pending.
+  f.clock.Advance(5'000);
+  api::Pod bound = std::get<api::Pod>(*f.cluster.Get({"Pod", "default", "waiting"}));
+  bound.spec.node_name = "n";
+  ASSERT_TRUE(f.cluster.Update(bound).ok());
+  f.SetPodStatus("waiting", "Pending", /*scheduled=*/true, /*ready=*/false);
+  f.clock.Advance(3'000);
+  ASSERT_TRUE(f.state.ReconcilePod("default/waiting").ok());
+  EXPECT_EQ(f.metrics.Find("karpenter_pods_unstarted_time_seconds", waiting), 15);
+  EXPECT_EQ(f.metrics.Find("karpenter_pods_unbound_time_seconds", waiting), 7);
+
+  // Running but not Ready yet: still unstarted, no longer unbound.
+  f.SetPodStatus("waiting", "Running", /*scheduled=*/true, /*ready=*/false);
+  f.clock.Advance(2'000);
+  ASSERT_TRUE(f.state.ReconcilePod("default/waiting").ok());
+  EXPECT_EQ(f.metrics.Find("karpenter_pods_unstarted_time_seconds", waiting), 17);
+  EXPECT_FALSE(f.metrics.Find("karpenter_pods_unbound_time_seconds", waiting).has_value());
+
+  f.SetPodStatus("waiting", "Running", /*scheduled=*/true, /*ready=*/true);
+  ASSERT_TRUE(f.state.ReconcilePod("default/waiting").ok());
+  EXPECT_FALSE(f.metrics.Find("karpenter_pods_unstarted_time_seconds", waiting).has_value());
+
+  // A pod deleted while waiting leaves no gauge behind.
+  const MetricLabels doomed = {{"name", "doomed"}, {"namespace", "default"}};
+  ASSERT_TRUE(f.state.ReconcilePod("default/doomed").ok());
+  EXPECT_TRUE(f.metrics.Find("karpenter_pods_unbound_time_seconds", doomed).has_value());
+  ASSERT_TRUE(
+      f.cluster.Delete({"Pod", "default", "doomed"}, DeleteOptions{.grace_period_seconds = 0})
+          .ok());
+  f.cluster.ReapTerminatingPods();
+  ASSERT_TRUE(f.state.ReconcilePod("default/doomed").ok());
+  EXPECT_EQ(f.metrics.Count("karpenter_pods_unbound_time_seconds"), 0u);
+  EXPECT_EQ(f.metrics.Count("karpenter_pods_unstarted_time_seconds"), 0u);
+}
+
 }  // namespace
 }  // namespace karpenter::controllers

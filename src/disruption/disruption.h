@@ -20,6 +20,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -62,6 +63,10 @@ struct DisruptionOptions {
   // found nothing, unconstrained by budgets, and the cluster's consolidation state has not
   // changed since (upstream IsConsolidated). They are skipped. A one-shot host leaves it empty.
   std::vector<Method> consolidated;
+  // When set, each graceful method that runs is timed with it (upstream's
+  // voluntary_disruption_decision_evaluation_duration_seconds): a long-running host passes its
+  // clock; a one-shot host leaves it empty.
+  std::function<api::Time()> now;
 };
 
 struct DisruptionResult {
@@ -82,6 +87,8 @@ struct DisruptionResult {
   // Every NodePool budget the methods that ran computed, by pool and reason (upstream's
   // nodepools_allowed_disruptions and nodepools_nodes_consuming_budgets).
   std::map<std::pair<std::string, Reason>, PoolBudget> budgets;
+  // With `DisruptionOptions::now`: how long each graceful method that ran took, in seconds.
+  std::map<Method, double> evaluation_seconds;
 };
 
 // Builds the scheduler input from the snapshot and the embedded catalog, then decides.

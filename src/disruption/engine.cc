@@ -348,6 +348,17 @@ std::vector<Command> ExtendedConsolidation(Context& ctx,
   return {*std::move(command)};
 }
 
+// Runs one graceful method, timed when the options carry a clock.
+template <class Run>
+std::vector<Command> Timed(const DisruptionOptions& options, Method method,
+                           std::map<Method, double>& seconds, Run run) {
+  if (!options.now) return run();
+  const api::Time start = options.now();
+  std::vector<Command> commands = run();
+  seconds[method] = static_cast<double>((options.now() - start).Nanos()) / 1e9;
+  return commands;
+}
+
 }  // namespace
 
 std::string_view MethodName(Method method) {
@@ -426,9 +437,17 @@ DisruptionPass::DisruptionPass(const state::ClusterSnapshot& snapshot,
   for (const Candidate& c : s.set.candidates) {
     if (!s.ctx.expired.contains(c.name())) s.live.push_back(&c);
   }
-  s.commands = Emptiness(s.ctx, s.live);
-  if (s.commands.empty()) s.commands = StaticDriftMethod(s.ctx, s.live);
-  if (s.commands.empty()) s.commands = DriftMethod(s.ctx, s.live);
+  std::map<Method, double>& seconds = s.result.evaluation_seconds;
+  s.commands =
+      Timed(s.options, Method::kEmptiness, seconds, [&] { return Emptiness(s.ctx, s.live); });
+  if (s.commands.empty()) {
+    s.commands = Timed(s.options, Method::kStaticDrift, seconds,
+                       [&] { return StaticDriftMethod(s.ctx, s.live); });
+  }
+  if (s.commands.empty()) {
+    s.commands =
+        Timed(s.options, Method::kDrift, seconds, [&] { return DriftMethod(s.ctx, s.live); });
+  }
 }
 
 DisruptionPass::~DisruptionPass() = default;
@@ -458,8 +477,13 @@ void DisruptionPass::Consolidate(const std::atomic<bool>* cancelled) {
   const std::vector<const Candidate*> eligible = ConsolidationCandidates(s.ctx, s.live);
   s.ctx.eligible_nodes[Method::kMultiNodeConsolidation] = eligible.size();
   s.ctx.eligible_nodes[Method::kSingleNodeConsolidation] = eligible.size();
-  s.commands = MultiNode(s.ctx, eligible);
-  if (s.commands.empty()) s.commands = SingleNode(s.ctx, eligible);
+  std::map<Method, double>& seconds = s.result.evaluation_seconds;
+  s.commands = Timed(s.options, Method::kMultiNodeConsolidation, seconds,
+                     [&] { return MultiNode(s.ctx, eligible); });
+  if (s.commands.empty()) {
+    s.commands = Timed(s.options, Method::kSingleNodeConsolidation, seconds,
+                       [&] { return SingleNode(s.ctx, eligible); });
+  }
   if (s.commands.empty() && !s.ctx.Cancelled()) {
     s.commands = ExtendedConsolidation(s.ctx, eligible);
   }

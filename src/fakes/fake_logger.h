@@ -11,15 +11,14 @@ namespace karpenter::fakes {
 
 class FakeLogger : public Logger {
  public:
-  void Info(std::string_view message, const std::vector<LogField>& fields) override {
-    lines_.push_back(Line(message, fields));
-  }
-  void Debug(std::string_view message, const std::vector<LogField>& fields) override {
-    debug_lines_.push_back(Line(message, fields));
-  }
-
   const std::vector<std::string>& lines() const { return lines_; }
   const std::vector<std::string>& debug_lines() const { return debug_lines_; }
+
+ protected:
+  void Log(LogLevel level, std::string_view message, const std::vector<LogField>& fields,
+           std::source_location /*where*/) override {
+    (level == LogLevel::kDebug ? debug_lines_ : lines_).push_back(Line(message, fields));
+  }
 
  private:
   static std::string Line(std::string_view message, const std::vector<LogField>& fields) {

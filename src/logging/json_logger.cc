@@ -42,6 +42,17 @@ nlohmann::ordered_json FieldValue(const LogField& field) {
   return field.value;
 }
 
+// zap's ShortCallerEncoder: the file's last directory and name, and the line.
+std::string ShortCaller(const std::source_location& where) {
+  std::string_view file = where.file_name();
+  size_t cut = file.rfind('/');
+  if (cut != std::string_view::npos && cut > 0) {
+    const size_t parent = file.rfind('/', cut - 1);
+    file.remove_prefix(parent == std::string_view::npos ? 0 : parent + 1);
+  }
+  return absl::StrCat(std::string(file), ":", where.line());
+}
+
 }  // namespace
 
 absl::StatusOr<Level> ParseLevel(std::string_view text) {
@@ -64,18 +75,24 @@ std::string Iso8601Millis(api::Time time) {
 }
 
 JsonLogger::JsonLogger(std::ostream& out, Level level, Now now, std::string commit)
-    : out_(out), level_(level), now_(std::move(now)), commit_(std::move(commit)) {}
+    : JsonLogger(LogOutputs({&out}), LogOutputs(), level, std::move(now), std::move(commit)) {}
 
-void JsonLogger::Info(std::string_view message, const std::vector<LogField>& fields) {
-  Write(Level::kInfo, message, fields);
+JsonLogger::JsonLogger(LogOutputs outputs, LogOutputs error_outputs, Level level, Now now,
+                       std::string commit)
+    : outputs_(std::move(outputs)),
+      error_outputs_(std::move(error_outputs)),
+      level_(level),
+      now_(std::move(now)),
+      commit_(std::move(commit)) {}
+
+void JsonLogger::Log(LogLevel level, std::string_view message, const std::vector<LogField>& fields,
+                     std::source_location where) {
+  Write(level == LogLevel::kDebug ? Level::kDebug : Level::kInfo, message, fields, where);
 }
 
-void JsonLogger::Debug(std::string_view message, const std::vector<LogField>& fields) {
-  Write(Level::kDebug, message, fields);
-}
-
-void JsonLogger::Error(std::string_view message, const std::vector<LogField>& fields) {
-  Write(Level::kError, message, fields);
+void JsonLogger::Error(std::string_view message, const std::vector<LogField>& fields,
+                       std::source_location where) {
+  Write(Level::kError, message, fields, where);
 }
 
 uint64_t JsonLogger::dropped() const {
@@ -96,14 +113,15 @@ bool JsonLogger::Sample(Level level, std::string_view message, int64_t second) {
   return count <= kSampleFirst || (count - kSampleFirst) % kSampleThereafter == 0;
 }
 
-void JsonLogger::Write(Level level, std::string_view message, const std::vector<LogField>& fields) {
+void JsonLogger::Write(Level level, std::string_view message, const std::vector<LogField>& fields,
+                       std::source_location where) {
   if (!Enabled(level)) return;
   const api::Time now = now_();
-  nlohmann::ordered_json line = {{"level", LevelName(level)},
-                                 {"time", Iso8601Millis(now)},
-                                 {"logger", "controller"},
-                                 {"message", std::string(message)},
-                                 {"commit", commit_}};
+  nlohmann::ordered_json line = {
+      {"level", LevelName(level)}, {"time", Iso8601Millis(now)}, {"logger", "controller"}};
+  if (level_ == Level::kDebug) line["caller"] = ShortCaller(where);
+  line["message"] = std::string(message);
+  line["commit"] = commit_;
   for (const LogField& field : fields) line[field.key] = FieldValue(field);
   // Invalid UTF-8 from a cluster object is replaced, never thrown on.
   const std::string text =
@@ -113,8 +131,10 @@ void JsonLogger::Write(Level level, std::string_view message, const std::vector<
     ++dropped_;
     return;
   }
-  out_ << text << '\n';
-  out_.flush();
+  for (const std::string& output : outputs_.WriteLine(text)) {
+    error_outputs_.WriteLine(
+        absl::StrCat(Iso8601Millis(now), " write error: cannot write a log line to ", output));
+  }
 }
 
 }  // namespace karpenter::logging

@@ -6,8 +6,12 @@
 // as klog.KObj is.
 //
 // LOG_LEVEL decides what is written: debug shows everything, info hides DEBUG, error shows ERROR
-// only. As zap's sampler does, each second the first 100 lines of one level and message are
-// written and after that every 100th, so a controller stuck in a loop cannot flood the log.
+// only. At debug level each line also names the code that wrote it, `caller`
+// ("controllers/provisioner.cc:212", the last directory and the file as zap's short caller), as
+// upstream enables zap's caller only then. Lines go to every output of LOG_OUTPUT_PATHS; a line an
+// output fails to take is reported on LOG_ERROR_OUTPUT_PATHS, as zap reports write errors. As zap's
+// sampler does, each second the first 100 lines of one level and message are written and after that
+// every 100th, so a controller stuck in a loop cannot flood the log.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +20,7 @@
 #include <map>
 #include <mutex>
 #include <ostream>
+#include <source_location>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,6 +29,7 @@
 #include "absl/status/statusor.h"
 #include "karpenter/logger.h"
 #include "src/api/time.h"
+#include "src/logging/log_outputs.h"
 
 namespace karpenter::logging {
 
@@ -42,23 +48,31 @@ inline constexpr size_t kMaxSampledMessages = 1024;
 class JsonLogger : public Logger {
  public:
   using Now = std::function<api::Time()>;
+  // Lines to `out`, write errors nowhere.
   JsonLogger(std::ostream& out, Level level, Now now, std::string commit);
+  JsonLogger(LogOutputs outputs, LogOutputs error_outputs, Level level, Now now,
+             std::string commit);
 
-  void Info(std::string_view message, const std::vector<LogField>& fields) override;
-  void Debug(std::string_view message, const std::vector<LogField>& fields) override;
-  void Error(std::string_view message, const std::vector<LogField>& fields);
+  void Error(std::string_view message, const std::vector<LogField>& fields,
+             std::source_location where = std::source_location::current());
   // Any level; safe from any thread (lines never interleave).
-  void Write(Level level, std::string_view message, const std::vector<LogField>& fields);
+  void Write(Level level, std::string_view message, const std::vector<LogField>& fields,
+             std::source_location where = std::source_location::current());
 
   bool Enabled(Level level) const { return level >= level_; }
   // Lines the sampler dropped so far.
   uint64_t dropped() const;
 
+ protected:
+  void Log(LogLevel level, std::string_view message, const std::vector<LogField>& fields,
+           std::source_location where) override;
+
  private:
   // Whether the sampler lets this line through (called with the mutex held).
   bool Sample(Level level, std::string_view message, int64_t second);
 
-  std::ostream& out_;
+  LogOutputs outputs_;
+  LogOutputs error_outputs_;
   const Level level_;
   const Now now_;
   const std::string commit_;

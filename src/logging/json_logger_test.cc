@@ -1,6 +1,9 @@
 #include "src/logging/json_logger.h"
 
+#include <cstdio>
+#include <fstream>
 #include <sstream>
+#include <streambuf>
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -89,6 +92,82 @@ TEST(JsonLogger, HostileFieldTextNeverBreaksTheLine) {
   ASSERT_EQ(f.Lines().size(), 1u);
   EXPECT_EQ(f.Lines()[0]["requests"], "{not json");
   EXPECT_EQ(f.out.str().find('\n'), f.out.str().size() - 1) << "one line";
+}
+
+TEST(JsonLogger, NamesTheCallerOnlyAtDebugLevel) {
+  Fixture f;
+  JsonLogger debug = f.Logger(Level::kDebug);
+  Logger& seam = debug;
+  const int line = __LINE__ + 1;
+  seam.Info("found provisionable pod(s)", {});
+  ASSERT_EQ(f.Lines().size(), 1u);
+  EXPECT_EQ(f.Lines()[0]["caller"], "logging/json_logger_test.cc:" + std::to_string(line));
+  // zap's order: caller after logger, before message.
+  EXPECT_NE(f.out.str().find(R"("logger":"controller","caller":)"), std::string::npos);
+
+  Fixture g;
+  JsonLogger info = g.Logger(Level::kInfo);
+  info.Info("found provisionable pod(s)", {});
+  ASSERT_EQ(g.Lines().size(), 1u);
+  EXPECT_FALSE(g.Lines()[0].contains("caller"));
+}
+
+// A stream every write to fails, as a full disk or a closed pipe does.
+class FailingBuffer : public std::streambuf {
+ protected:
+  int overflow(int) override { return traits_type::eof(); }
+};
+
+TEST(JsonLogger, ALineAnOutputCannotTakeIsReportedOnTheErrorOutputs) {
+  std::ostringstream good, errors;
+  FailingBuffer full;
+  std::ostream broken(&full);
+  JsonLogger logger(
+      LogOutputs({&good, &broken}), LogOutputs({&errors}), Level::kInfo,
+      [] { return api::Time::FromUnixSeconds(0); }, "abc1234");
+  logger.Info("launched nodeclaim", {});
+  EXPECT_NE(good.str().find("launched nodeclaim"), std::string::npos);
+  EXPECT_EQ(errors.str(),
+            "1970-01-01T00:00:00.000Z write error: cannot write a log line to output 1\n");
+  logger.Info("registered nodeclaim", {});
+  EXPECT_NE(good.str().find("registered nodeclaim"), std::string::npos) << "the good one goes on";
+}
+
+TEST(LogOutputs, StdoutStderrAndFilesEachGetEveryLine) {
+  std::ostringstream out, err;
+  const std::string file = testing::TempDir() + "/log_outputs_test.log";
+  std::remove(file.c_str());
+  absl::StatusOr<LogOutputs> outputs =
+      LogOutputs::Open("LOG_OUTPUT_PATHS", "stdout,stderr,file://" + file, out, err);
+  ASSERT_TRUE(outputs.ok()) << outputs.status();
+  EXPECT_EQ(outputs->size(), 3u);
+  EXPECT_TRUE(outputs->WriteLine("one").empty());
+  EXPECT_TRUE(outputs->WriteLine("two").empty());
+  EXPECT_EQ(out.str(), "one\ntwo\n");
+  EXPECT_EQ(err.str(), "one\ntwo\n");
+  std::ifstream written(file);
+  std::stringstream content;
+  content << written.rdbuf();
+  EXPECT_EQ(content.str(), "one\ntwo\n");
+
+  // Files are appended to, as zap opens them.
+  absl::StatusOr<LogOutputs> again = LogOutputs::Open("LOG_OUTPUT_PATHS", file, out, err);
+  ASSERT_TRUE(again.ok());
+  again->WriteLine("three");
+  std::ifstream reread(file);
+  std::stringstream appended;
+  appended << reread.rdbuf();
+  EXPECT_EQ(appended.str(), "one\ntwo\nthree\n");
+}
+
+TEST(LogOutputs, AnEmptyOrUnwritablePathIsAnErrorNamingTheSetting) {
+  std::ostringstream out, err;
+  EXPECT_EQ(LogOutputs::Open("LOG_OUTPUT_PATHS", "stdout,", out, err).status().message(),
+            "LOG_OUTPUT_PATHS: empty output path in \"stdout,\"");
+  EXPECT_EQ(LogOutputs::Open("LOG_ERROR_OUTPUT_PATHS", "/nonexistent-dir/x.log", out, err)
+                .status()
+                .message(),
+            "LOG_ERROR_OUTPUT_PATHS: cannot open \"/nonexistent-dir/x.log\" for writing");
 }
 
 TEST(Iso8601Millis, KeepsThreeDigitsOfMilliseconds) {

@@ -38,6 +38,7 @@ ManagerOptions OptionsFrom(const settings::Settings& settings) {
       settings.feature_gates.spot_to_spot_consolidation;
   options.node_class_refresh_millis =
       std::min(Millis(settings.ami_refresh_interval), Millis(settings.subnet_refresh_interval));
+  options.reserved_capacity = settings.feature_gates.reserved_capacity;
   return options;
 }
 
@@ -54,6 +55,7 @@ Manager::Manager(ManagerSeams seams, ManagerOptions options)
       instance_garbage_collection_cloud_(seams.cloud, seams.metrics, seams.clock,
                                          "instance.garbagecollection"),
       provisioner_cloud_(seams.cloud, seams.metrics, seams.clock, "provisioner"),
+      offering_metrics_cloud_(seams.cloud, seams.metrics, seams.clock, "cloudprovider.metrics"),
       provisioner_(controllers::ProvisionerSeams{seams.clock, seams.reader, seams.writer, recorder_,
                                                  seams.metrics, seams.logger, &provisioner_cloud_},
                    std::move(options.provisioner)),
@@ -81,6 +83,12 @@ Manager::Manager(ManagerSeams seams, ManagerOptions options)
       counter_(controllers::NodePoolSeams{seams.clock, seams.reader, seams.writer}),
       pod_events_(controllers::PodEventSeams{seams.clock, seams.reader, seams.writer}),
       state_metrics_(seams.clock, seams.reader, seams.metrics),
+      offering_metrics_(seams.clock, seams.reader, offering_metrics_cloud_, seams.metrics,
+                        options.reserved_capacity),
+      nodeclaim_status_(seams.clock, seams.reader, seams.metrics, "NodeClaim"),
+      nodepool_status_(seams.clock, seams.reader, seams.metrics, "NodePool"),
+      node_status_(seams.clock, seams.reader, seams.metrics, "Node"),
+      ec2nodeclass_status_(seams.clock, seams.reader, seams.metrics, "EC2NodeClass"),
       interruption_(unavailable_, seams.metrics, InterruptionHooksOverApi()) {
   if (seams.resolve_node_class) {
     node_classes_ = std::make_unique<controllers::NodeClassStatusController>(
@@ -105,6 +113,11 @@ void Manager::Start() {
   counter_.Start();
   pod_events_.Start();
   state_metrics_.Start();
+  offering_metrics_.Start();
+  nodeclaim_status_.Start();
+  nodepool_status_.Start();
+  node_status_.Start();
+  ec2nodeclass_status_.Start();
   if (node_classes_) node_classes_->Start();
   if (node_class_termination_) node_class_termination_->Start();
   if (seams_.interruption_queue != nullptr) {

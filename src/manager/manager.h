@@ -36,9 +36,11 @@
 #include "src/controllers/nodepool_health.h"
 #include "src/controllers/nodepool_readiness.h"
 #include "src/controllers/nodepool_status.h"
+#include "src/controllers/offering_metrics.h"
 #include "src/controllers/pod_events.h"
 #include "src/controllers/provisioner.h"
 #include "src/controllers/state_metrics.h"
+#include "src/controllers/status_condition_metrics.h"
 #include "src/settings/settings.h"
 
 namespace karpenter::manager {
@@ -73,6 +75,8 @@ struct ManagerOptions {
   controllers::ProvisionerOptions provisioner;
   controllers::DisruptionControllerOptions disruption;
   int64_t node_class_refresh_millis = 60 * 1000;
+  // The ReservedCapacity feature gate (on by default, as upstream).
+  bool reserved_capacity = true;
 };
 
 // Batch windows, preference and minValues policies, the SpotToSpotConsolidation gate, and the
@@ -118,6 +122,7 @@ class Manager {
   controllers::MeteredCloudProvider garbage_collection_cloud_;
   controllers::MeteredCloudProvider instance_garbage_collection_cloud_;
   controllers::MeteredCloudProvider provisioner_cloud_;
+  controllers::MeteredCloudProvider offering_metrics_cloud_;
   controllers::Provisioner provisioner_;
   controllers::NodeClaimLifecycle lifecycle_;
   controllers::EvictionQueue evictions_;
@@ -132,6 +137,11 @@ class Manager {
   controllers::NodePoolCounter counter_;
   controllers::PodEvents pod_events_;
   controllers::StateMetrics state_metrics_;
+  controllers::OfferingMetrics offering_metrics_;
+  controllers::StatusConditionMetrics nodeclaim_status_;
+  controllers::StatusConditionMetrics nodepool_status_;
+  controllers::StatusConditionMetrics node_status_;
+  controllers::StatusConditionMetrics ec2nodeclass_status_;
   controllers::InterruptionController interruption_;
   std::unique_ptr<controllers::SingletonLoop> interruption_loop_;
   std::unique_ptr<controllers::NodeClassStatusController> node_classes_;

@@ -33,13 +33,21 @@ settings::Settings TestSettings() {
   return *parsed;
 }
 
+std::vector<metrics::MetricDescription> Catalog() {
+  std::vector<metrics::MetricDescription> catalog = metrics::KarpenterCatalog();
+  for (metrics::MetricDescription& status : metrics::OperatorCatalog()) {
+    catalog.push_back(std::move(status));
+  }
+  return catalog;
+}
+
 struct Fixture {
   fakes::FakeClock clock;
   fakes::FakeKubeCluster cluster{clock};
   fakes::FakeCloudProvider cloud;
   fakes::FakeEventRecorder events;
   fakes::FakeInterruptionQueue queue;
-  metrics::Registry metrics{metrics::KarpenterCatalog()};
+  metrics::Registry metrics{Catalog()};
   fakes::FakeLogger logger;
   Manager manager{ManagerSeams{.clock = clock,
                                .reader = cluster,
@@ -175,6 +183,41 @@ TEST(Manager, ASpotInterruptionDeletesTheNodeClaim) {
       claim.metadata.name + " action=CordonAndDrain";
   EXPECT_EQ(std::count(f.logger.lines().begin(), f.logger.lines().end(), line), 1)
       << "once, although the claim stays until drained";
+}
+
+TEST(Manager, TheNodePoolsInstanceTypesArePublishedOnceAMinute) {
+  Fixture f;
+  f.manager.Start();
+  f.clock.Advance(kSecond);
+  const MetricLabels timed = {{"controller", "cloudprovider.metrics"},
+                              {"method", "GetInstanceTypes"},
+                              {"provider", "fake"}};
+  EXPECT_EQ(f.metrics.Value("karpenter_cloudprovider_duration_seconds", timed), 1);
+  EXPECT_EQ(f.metrics.Value("karpenter_cloudprovider_instance_type_cpu_cores",
+                            {{"instance_type", "m5.large"}}),
+            2);
+  EXPECT_EQ(
+      f.metrics.Value(
+          "karpenter_cloudprovider_instance_type_offering_available",
+          {{"instance_type", "m5.large"}, {"capacity_type", "on-demand"}, {"zone", "us-east-1a"}}),
+      1);
+  f.clock.Advance(kMinute);
+  EXPECT_EQ(f.metrics.Value("karpenter_cloudprovider_duration_seconds", timed), 2);
+}
+
+TEST(Manager, StatusConditionsOfTheNodeClassAndPoolAreCounted) {
+  Fixture f;
+  f.manager.Start();
+  f.clock.Advance(kSecond);
+  EXPECT_EQ(f.metrics.Value("operator_ec2nodeclass_status_condition_count", {{"namespace", ""},
+                                                                             {"name", "default"},
+                                                                             {"type", "Ready"},
+                                                                             {"status", "True"},
+                                                                             {"reason", "Ready"}}),
+            1);
+  EXPECT_NE(f.metrics.PrometheusText().find("operator_nodepool_status_condition_count{"),
+            std::string::npos);
+  EXPECT_TRUE(f.metrics.undeclared().empty()) << *f.metrics.undeclared().begin();
 }
 
 TEST(Manager, TheProvidersNodeClassResolutionKeepsTheClassStatus) {

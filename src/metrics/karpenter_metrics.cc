@@ -88,7 +88,11 @@ std::vector<MetricDescription> KarpenterCatalog() {
             {"name", "namespace", "owner", "node", "nodepool", "zone", "arch", "capacity_type",
              "instance_type", "phase", "scheduled", "ready", "managed"}),
       Summary("karpenter_pods_startup_duration_seconds", "Pod creation to Running.", {}),
+      Gauge("karpenter_pods_unstarted_time_seconds", "Age of a pod seen pending, until Ready.",
+            {"name", "namespace"}),
       Histogram("karpenter_pods_bound_duration_seconds", "Pod creation to bound.", {}),
+      Gauge("karpenter_pods_unbound_time_seconds", "Age of a pod seen pending, until bound.",
+            {"name", "namespace"}),
       Counter("karpenter_pods_drained_total", "Pods drained by Karpenter, by reason.", {"reason"}),
       Counter("karpenter_pods_eviction_requests_total", "Eviction requests, by response code.",
               {"code"}),
@@ -127,13 +131,25 @@ std::vector<MetricDescription> KarpenterCatalog() {
       // Cluster state and cloud.
       Gauge("karpenter_cluster_state_node_count", "Nodes in cluster state.", {}),
       Gauge("karpenter_cluster_state_synced", "1 when cluster state is synced.", {}),
+      Gauge("karpenter_cluster_state_unsynced_time_seconds",
+            "How long cluster state has not been synced.", {}),
       Histogram("karpenter_cloudprovider_duration_seconds", "Cloud provider call duration.",
                 {"controller", "method", "provider"}),
       Counter("karpenter_cloudprovider_errors_total", "Cloud provider call errors.",
               {"controller", "method", "provider", "error"}),
       Counter("karpenter_cloudprovider_instance_launch_failures_total",
-              "Launches refused by the cloud, by offering.",
-              {"zone", "capacity_type", "instance_type", "reason"}),
+              "CreateFleet offering failures, by zone, zone ID, capacity type and reason.",
+              {"zone", "zone_id", "capacity_type", "reason"}),
+      Gauge("karpenter_cloudprovider_instance_type_offering_available",
+            "1 when an offering is available, by instance type, capacity type and zone.",
+            {"instance_type", "capacity_type", "zone"}),
+      Gauge("karpenter_cloudprovider_instance_type_offering_price_estimate",
+            "An offering's estimated hourly price, by instance type, capacity type and zone.",
+            {"instance_type", "capacity_type", "zone"}),
+      Gauge("karpenter_cloudprovider_instance_type_cpu_cores", "vCPUs of an instance type.",
+            {"instance_type"}),
+      Gauge("karpenter_cloudprovider_instance_type_memory_bytes",
+            "Memory of an instance type, in bytes.", {"instance_type"}),
       // Interruption.
       Counter("karpenter_interruption_received_messages_total", "Messages received, by type.",
               {"message_type"}),
@@ -158,6 +174,63 @@ std::vector<MetricDescription> RuntimeCatalog() {
       Histogram("controller_runtime_reconcile_time_seconds", "Time one reconcile took.",
                 {"controller"}, ReconcileTimeBuckets()),
       Gauge("leader_election_master_status", "1 while this replica holds the Lease.", {"name"}),
+  };
+}
+
+std::vector<MetricDescription> OperatorCatalog() {
+  // Karpenter gives the status controllers of its own kinds prometheus.ExponentialBuckets(0.5,
+  // 2, 15) (0.5 s to 8192 s); the AWS provider leaves EC2NodeClass's at client_golang's
+  // DefBuckets.
+  std::vector<double> exponential;
+  for (double bound = 0.5; exponential.size() < 15; bound *= 2) exponential.push_back(bound);
+  const std::vector<double> default_buckets = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                               0.5,   1,    2.5,   5,    10};
+  std::vector<MetricDescription> catalog;
+  for (const auto& [kind, buckets] :
+       {std::pair<std::string, const std::vector<double>*>{"nodeclaim", &exponential},
+        {"nodepool", &exponential},
+        {"node", &exponential},
+        {"ec2nodeclass", &default_buckets}}) {
+    const std::string prefix = "operator_" + kind + "_status_condition_";
+    const std::vector<std::string> object = {"namespace", "name", "type", "status", "reason"};
+    catalog.push_back(
+        Gauge(prefix + "count", "1 per condition an object has, by type and status.", object));
+    catalog.push_back(Gauge(prefix + "current_status_seconds",
+                            "Seconds since a condition last transitioned.", object));
+    catalog.push_back(Counter(prefix + "transitions_total",
+                              "Transitions of a condition, by type and status.",
+                              {"type", "status", "reason"}));
+    catalog.push_back(Histogram(prefix + "transition_seconds",
+                                "How long a condition had a status before it transitioned.",
+                                {"type", "status"}, *buckets));
+  }
+  return catalog;
+}
+
+std::vector<MetricDescription> ClientCatalog() {
+  // operatorpkg's client-go adapter: prometheus.ExponentialBuckets(0.001, 1.5, 20).
+  std::vector<double> client_go;
+  for (double bound = 0.001; client_go.size() < 20; bound *= 1.5) client_go.push_back(bound);
+  // The AWS SDK middleware's latency buckets (10 ms to 10 s) and its retry counts 0..10.
+  const std::vector<double> aws = {0.01,  0.02, 0.03,  0.04, 0.05,  0.06, 0.07,  0.08, 0.09, 0.1,
+                                   0.125, 0.15, 0.175, 0.2,  0.225, 0.25, 0.275, 0.3,  0.4,  0.5,
+                                   0.6,   0.7,  0.8,   0.9,  1,     1.5,  2,     2.5,  3,    3.5,
+                                   4,     4.5,  5,     6,    7,     8,    9,     10};
+  const std::vector<double> retries = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  const std::vector<std::string> call = {"service", "action", "code"};
+  return {
+      Counter("client_go_request_total", "HTTP requests to the API server, by code and method.",
+              {"code", "method"}),
+      Histogram("client_go_request_duration_seconds",
+                "API server request latency, by verb, group, version, kind and subresource.",
+                {"verb", "group", "version", "kind", "subresource"}, client_go),
+      Counter("aws_sdk_go_request_total", "AWS calls.", call),
+      Histogram("aws_sdk_go_request_duration_seconds", "AWS call latency, retries included.", call,
+                aws),
+      Histogram("aws_sdk_go_request_retry_count", "Retries per AWS call.", call, retries),
+      Counter("aws_sdk_go_request_attempt_total", "AWS call attempts.", call),
+      Histogram("aws_sdk_go_request_attempt_duration_seconds", "AWS call attempt latency.", call,
+                aws),
   };
 }
 

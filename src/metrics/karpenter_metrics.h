@@ -22,6 +22,16 @@ std::vector<MetricDescription> KarpenterCatalog();
 // per controller and result, their errors and duration, and whether this replica leads.
 std::vector<MetricDescription> RuntimeCatalog();
 
+// operatorpkg's status condition metrics for the kinds whose status controllers run
+// (NodeClaim, NodePool, Node, EC2NodeClass): operator_<kind>_status_condition_{count,
+// current_status_seconds,transitions_total,transition_seconds}.
+std::vector<MetricDescription> OperatorCatalog();
+
+// The API clients' request metrics under client-go's and the AWS SDK's names:
+// client_go_request_{total,duration_seconds} and aws_sdk_go_request_{total,duration_seconds,
+// retry_count,attempt_total,attempt_duration_seconds}.
+std::vector<MetricDescription> ClientCatalog();
+
 // controller-runtime's reconcile_time_seconds buckets: DurationBuckets() up to 60 s.
 std::vector<double> ReconcileTimeBuckets();
 

@@ -94,18 +94,21 @@ Registry::Family* Registry::Find(std::string_view name, MetricType type) {
 }
 
 void Registry::Add(std::string_view name, const MetricLabels& labels, double delta) {
+  std::lock_guard<std::mutex> lock(mutex_);
   Family* family = Find(name, MetricType::kCounter);
   if (family == nullptr || !(delta >= 0)) return;  // counters never go down
   family->series[Sorted(labels)].value += delta;
 }
 
 void Registry::Set(std::string_view name, const MetricLabels& labels, double value) {
+  std::lock_guard<std::mutex> lock(mutex_);
   Family* family = Find(name, MetricType::kGauge);
   if (family == nullptr) return;
   family->series[Sorted(labels)].value = value;
 }
 
 void Registry::Observe(std::string_view name, const MetricLabels& labels, double value) {
+  std::lock_guard<std::mutex> lock(mutex_);
   auto declared = catalog_.find(name);
   if (declared != catalog_.end() && declared->second.type == MetricType::kSummary) {
     Family* family = Find(name, MetricType::kSummary);
@@ -128,11 +131,13 @@ void Registry::Observe(std::string_view name, const MetricLabels& labels, double
 }
 
 void Registry::Delete(std::string_view name, const MetricLabels& labels) {
+  std::lock_guard<std::mutex> lock(mutex_);
   auto it = families_.find(name);
   if (it != families_.end()) it->second.series.erase(Sorted(labels));
 }
 
 double Registry::Value(std::string_view name, const MetricLabels& labels) const {
+  std::lock_guard<std::mutex> lock(mutex_);
   auto it = families_.find(name);
   if (it == families_.end()) return 0;
   auto series = it->second.series.find(Sorted(labels));
@@ -144,6 +149,7 @@ double Registry::Value(std::string_view name, const MetricLabels& labels) const 
 }
 
 std::string Registry::PrometheusText() const {
+  std::lock_guard<std::mutex> lock(mutex_);
   std::string out;
   for (const auto& [name, family] : families_) {
     if (family.series.empty()) continue;

@@ -2,12 +2,14 @@
 // Prometheus text exposition format (version 0.0.4) that /metrics serves and
 // `karpenter sim --metrics FILE` saves. Only metrics declared in its catalog are kept; a write
 // to any other name is counted in `undeclared()` (a bug in the caller, caught by tests) rather
-// than inventing a series no dashboard knows.
+// than inventing a series no dashboard knows. Safe to use from any thread: the Kubernetes
+// client's and the AWS provider's request metrics are written from their callers' threads.
 #pragma once
 
 #include <cstddef>
 #include <deque>
 #include <map>
+#include <mutex>
 #include <set>
 #include <string>
 #include <string_view>
@@ -49,6 +51,7 @@ class Registry : public Metrics {
   // The value of a counter or gauge series, or of a histogram's or summary's count; 0 when
   // absent.
   double Value(std::string_view name, const MetricLabels& labels) const;
+  // Read it when no other thread writes (tests, the end of a run).
   const std::set<std::string>& undeclared() const { return undeclared_; }
   const std::map<std::string, MetricDescription, std::less<>>& catalog() const { return catalog_; }
 
@@ -63,10 +66,12 @@ class Registry : public Metrics {
   struct Family {
     std::map<LabelKey, Series> series;
   };
-  // The family of a declared metric of `type`, or null (and `name` noted as undeclared).
+  // The family of a declared metric of `type`, or null (and `name` noted as undeclared). Called
+  // with `mutex_` held.
   Family* Find(std::string_view name, MetricType type);
 
   std::map<std::string, MetricDescription, std::less<>> catalog_;
+  mutable std::mutex mutex_;  // guards families_ and undeclared_; the catalog never changes
   std::map<std::string, Family, std::less<>> families_;
   std::set<std::string> undeclared_;
 };

@@ -114,6 +114,33 @@ TEST(KarpenterCatalog, DeclaresEveryDashboardMetricOnceWithTheKarpenterPrefix) {
   EXPECT_EQ(registry.catalog().size(), declared) << "no name declared twice";
 }
 
+TEST(OperatorCatalog, FourMetricsPerStatusKindWithOperatorpkgsBuckets) {
+  Registry registry(OperatorCatalog());
+  EXPECT_EQ(registry.catalog().size(), 16u);
+  const MetricDescription& nodeclaim =
+      registry.catalog().at("operator_nodeclaim_status_condition_transition_seconds");
+  ASSERT_EQ(nodeclaim.buckets.size(), 15u);
+  EXPECT_EQ(nodeclaim.buckets.front(), 0.5);
+  EXPECT_EQ(nodeclaim.buckets.back(), 8192);
+  EXPECT_EQ(registry.catalog()
+                .at("operator_ec2nodeclass_status_condition_transition_seconds")
+                .buckets.back(),
+            10);
+  EXPECT_EQ(registry.catalog().at("operator_node_status_condition_count").labels,
+            (std::vector<std::string>{"namespace", "name", "type", "status", "reason"}));
+}
+
+TEST(ClientCatalog, ClientGoAndAwsSdkNamesWithTheirBuckets) {
+  Registry registry(ClientCatalog());
+  EXPECT_EQ(registry.catalog().size(), 7u);
+  const MetricDescription& client_go = registry.catalog().at("client_go_request_duration_seconds");
+  ASSERT_EQ(client_go.buckets.size(), 20u);
+  EXPECT_EQ(client_go.buckets.front(), 0.001);
+  EXPECT_EQ(registry.catalog().at("aws_sdk_go_request_attempt_total").labels,
+            (std::vector<std::string>{"service", "action", "code"}));
+  EXPECT_EQ(registry.catalog().at("aws_sdk_go_request_retry_count").buckets.back(), 10);
+}
+
 TEST(RuntimeCatalog, ControllerRuntimeNamesBesideKarpentersWithoutClashing) {
   std::vector<MetricDescription> catalog = KarpenterCatalog();
   const size_t karpenter = catalog.size();

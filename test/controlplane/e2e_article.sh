@@ -390,12 +390,20 @@ PY
   for series in karpenter_nodeclaims_created_total karpenter_nodeclaims_terminated_total \
     karpenter_nodeclaims_disrupted_total karpenter_interruption_received_messages_total \
     karpenter_interruption_deleted_messages_total karpenter_pods_drained_total \
-    karpenter_voluntary_disruption_decisions_total; do
+    karpenter_voluntary_disruption_decisions_total \
+    karpenter_voluntary_disruption_decision_evaluation_duration_seconds_count \
+    karpenter_cloudprovider_instance_type_offering_available \
+    karpenter_cloudprovider_instance_type_cpu_cores \
+    operator_nodeclaim_status_condition_count operator_nodepool_status_condition_count \
+    operator_node_status_condition_count operator_ec2nodeclass_status_condition_count \
+    client_go_request_total client_go_request_duration_seconds_count \
+    aws_sdk_go_request_total aws_sdk_go_request_attempt_total \
+    aws_sdk_go_request_duration_seconds_count; do
     # A sample line of the series (not its # HELP / # TYPE) whose value is not 0.
     awk -v s="${series}" '(index($0, s "{") == 1 || index($0, s " ") == 1) && $NF != 0 {ok = 1}
       END {exit !ok}' "${WORK}/metrics" || fail "/metrics has no non-zero ${series}"
   done
-  pass "/metrics: created, terminated, disrupted NodeClaims, interruption messages, drained pods, decisions"
+  pass "/metrics: created, terminated, disrupted NodeClaims, interruption messages, drained pods, decisions, offerings, status conditions, Kubernetes and AWS requests"
   python3 "${HERE}/dashboard_check.py" "${HERE}/dashboard_series.txt" "${WORK}/metrics" ||
     fail "a query of upstream's Grafana dashboards finds no series"
   pass "every query of upstream's capacity and performance dashboards resolves to our series"
