@@ -34,6 +34,7 @@
 #include "src/disruption/budgets.h"
 #include "src/disruption/candidates.h"
 #include "src/disruption/command.h"
+#include "src/disruption/verdict.h"
 #include "src/provisioning/snapshot_input.h"
 #include "src/provisioning/types.h"
 #include "src/state/snapshot.h"
@@ -62,6 +63,8 @@ struct DisruptionOptions {
   // found nothing, unconstrained by budgets, and the cluster's consolidation state has not
   // changed since (upstream IsConsolidated). They are skipped. A one-shot host leaves it empty.
   std::vector<Method> consolidated;
+  // Fill DisruptionResult::verdicts (an explaining host); off, the pass writes no messages.
+  bool record_verdicts = false;
 };
 
 struct DisruptionResult {
@@ -82,6 +85,9 @@ struct DisruptionResult {
   // Every NodePool budget the methods that ran computed, by pool and reason (upstream's
   // nodepools_allowed_disruptions and nodepools_nodes_consuming_budgets).
   std::map<std::pair<std::string, Reason>, PoolBudget> budgets;
+  // With `record_verdicts`: for every node, each method's verdict (acts, or why not now), by
+  // node then in the order the methods run. Pod-blocked candidates carry their blockers.
+  std::vector<MethodVerdict> verdicts;
 };
 
 // Builds the scheduler input from the snapshot and the embedded catalog, then decides.
