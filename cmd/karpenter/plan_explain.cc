@@ -8,6 +8,7 @@
 #include "fmt/format.h"
 #include "src/api/json_writer.h"
 #include "src/api/karpenter_labels.h"
+#include "src/disruption/verdict_report.h"
 #include "src/provisioning/launch.h"
 #include "src/provisioning/scheduler.h"
 
@@ -164,6 +165,9 @@ absl::StatusOr<Explanation> ExplainNode(const ExplainTarget& target,
   for (const std::string& note : result.notes) {
     if (NoteConcerns(note, target.name, pool_name)) out.items.push_back({"note", false, note});
   }
+  for (const disruption::MethodVerdict& verdict : result.verdicts) {
+    if (verdict.node == target.name) out.methods.push_back(verdict);
+  }
   if (out.verdict.empty()) {
     out.verdict =
         out.items.empty() ? "left alone: no disruption method acts on it now" : "left alone now";
@@ -191,6 +195,14 @@ std::string EncodeExplanationJson(const Explanation& explanation) {
     json.EndObject();
   }
   json.EndArray();
+  if (explanation.target.rfind("node/", 0) == 0) {
+    json.Key("methods");
+    json.BeginArray();
+    for (const disruption::MethodVerdict& verdict : explanation.methods) {
+      disruption::WriteVerdictJson(json, verdict);
+    }
+    json.EndArray();
+  }
   json.EndObject();
   return json.Take();
 }
@@ -199,6 +211,10 @@ std::string RenderExplanationText(const Explanation& explanation) {
   std::string out = fmt::format("{}: {}\n", explanation.target, explanation.verdict);
   for (const ExplainItem& item : explanation.items) {
     out += fmt::format("  {} {}: {}\n", item.acts ? "+" : "-", item.subject, item.reason);
+  }
+  if (!explanation.methods.empty()) out += "  disruption methods, in the order they run:\n";
+  for (const disruption::MethodVerdict& verdict : explanation.methods) {
+    out += disruption::RenderVerdictText(verdict);
   }
   return out;
 }

@@ -2,7 +2,8 @@
 // the engine's own reasons. For a pod: where the plan puts it, and for every NodePool whether a
 // NodeClaim of that pool alone could take it and, if not, the scheduler's reason (requirement,
 // taint, limit, offering). For a node: the disruption commands that include it, why it is not a
-// candidate, and the notes the disruption methods left about it.
+// candidate, the notes the disruption methods left about it, and every method's verdict with the
+// numbers behind it (the engine's, recorded with DisruptionOptions::record_verdicts).
 #pragma once
 
 #include <string>
@@ -35,6 +36,8 @@ struct Explanation {
   std::string target;   // as given
   std::string verdict;  // where the pod lands, or what happens to the node now
   std::vector<ExplainItem> items;
+  // For a node: every disruption method's verdict, as the engine recorded it.
+  std::vector<disruption::MethodVerdict> methods;
 };
 
 // A pod of `snapshot` against `input` (built from it) and the plan made from it. NotFound when
@@ -44,8 +47,8 @@ absl::StatusOr<Explanation> ExplainPod(const ExplainTarget& target,
                                        const provisioning::SnapshotSchedulerInput& input,
                                        const provisioning::PlanResult& plan);
 
-// A node of `snapshot` against the disruption decisions made for it. NotFound when the snapshot
-// has no such node.
+// A node of `snapshot` against the disruption decisions made for it (with verdicts recorded).
+// NotFound when the snapshot has no such node.
 absl::StatusOr<Explanation> ExplainNode(const ExplainTarget& target,
                                         const state::ClusterSnapshot& snapshot,
                                         const disruption::DisruptionResult& result);

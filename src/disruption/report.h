@@ -9,7 +9,8 @@
 
 namespace karpenter::disruption {
 
-// The plan document with "commands" and "blocked" appended; one line, no trailing newline.
+// The plan document with "commands", "blocked", "notes" and "nodeNotes" (verdict_report.h)
+// appended; one line, no trailing newline.
 std::string EncodeDisruptionJson(const provisioning::PlanResult& plan,
                                  const DisruptionResult& result);
 

@@ -59,10 +59,13 @@ struct MethodVerdict {
   // Until the method may act: consolidateAfter left, or time to expiry.
   std::optional<api::Duration> time_left;
   std::optional<BudgetCount> budget;
-  bool do_not_disrupt = false;             // the node or one of its pods carries the annotation
-  std::vector<std::string> blocking_pdbs;  // "namespace/name" of PDBs at 0 disruptions
-  std::vector<std::string> blocking_pods;  // "namespace/name" of pods that block
-  std::optional<BalancedCheck> balanced;   // for Balanced pools, the score the method computed
+  // Set on kPodBlocked and kNotCandidate verdicts: the node or one of its pods carries
+  // karpenter.sh/do-not-disrupt, and (kPodBlocked) the PDBs at 0 disruptions and the pods that
+  // block, "namespace/name".
+  bool do_not_disrupt = false;
+  std::vector<std::string> blocking_pdbs;
+  std::vector<std::string> blocking_pods;
+  std::optional<BalancedCheck> balanced;  // for Balanced pools, the score the method computed
   // The replacement the method would launch; empty with `acts` for a delete. For kNoMove the
   // message says why no cheaper replacement exists.
   std::vector<provisioning::LaunchPrediction> replacements;

@@ -142,6 +142,7 @@ void VerdictLog::AddBlockers(std::span<const Candidate* const> candidates) {
     auto it = verdicts_.lower_bound({candidate->name(), -1});
     for (; it != verdicts_.end() && it->first.first == candidate->name(); ++it) {
       MethodVerdict& verdict = it->second;
+      if (verdict.code != VerdictCode::kPodBlocked) continue;  // the pods do not stop it
       verdict.do_not_disrupt = verdict.do_not_disrupt || !blockers.do_not_disrupt_pods.empty();
       verdict.blocking_pdbs = blockers.pdbs;
       verdict.blocking_pods.assign(pods.begin(), pods.end());

@@ -40,7 +40,7 @@ class VerdictLog {
   // `kNotEvaluated` for each (candidate, method) without a verdict, saying what ended the pass.
   void FillNotEvaluated(std::span<const Candidate* const> candidates,
                         std::span<const Method> methods, const std::string& why);
-  // Adds the candidates' pod blockers to all their verdicts.
+  // Adds the candidates' pod blockers to their kPodBlocked verdicts.
   void AddBlockers(std::span<const Candidate* const> candidates);
 
   // Sorted by node, then by MethodRank.

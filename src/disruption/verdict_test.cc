@@ -121,6 +121,8 @@ TEST(Verdicts, PodBlockedNodesNameThePdbsAndPods) {
   }
   EXPECT_EQ(Find(result, "n1", Method::kDrift)->code, VerdictCode::kPodBlocked);
   EXPECT_TRUE(Find(result, "n2", Method::kDrift)->blocking_pods.empty());
+  // Expiration is forceful: the pods do not stop it, so its verdict names none.
+  EXPECT_TRUE(Find(result, "n1", Method::kExpiration)->blocking_pods.empty());
 }
 
 TEST(Verdicts, NodesThatAreNotCandidatesSayWhyForEveryBudgetedMethod) {
