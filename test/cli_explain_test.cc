@@ -109,6 +109,52 @@ TEST(CliExplain, NodeTakenByACommandNamesTheMethod) {
   EXPECT_EQ(out["items"][0]["acts"], true);
 }
 
+// Existing nodes come before any NodePool, as the solve tries them: where the pod fits, and the
+// check that refuses it elsewhere.
+TEST(CliExplain, PodConsidersExistingNodesBeforeNodePools) {
+  const std::string cluster =
+      ScenarioSnapshot("test/scenarios/disruption/blocked-pdb-zero-disruptions.yaml");
+  const std::filesystem::path pods = TempFile("_pods.yaml");
+  std::ofstream(pods) << R"(apiVersion: v1
+kind: Pod
+metadata: {name: small, namespace: default}
+spec:
+  containers:
+  - {name: app, image: pause, resources: {requests: {cpu: 100m}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: large, namespace: default}
+spec:
+  containers:
+  - {name: app, image: pause, resources: {requests: {cpu: 3900m}}}
+)";
+  const std::vector<std::string> base = {
+      "plan", "-f", cluster, "-f", pods.string(), "--now", "2026-12-02T00:00:00Z", "-o", "json"};
+  std::vector<std::string> small = base;
+  small.insert(small.end(), {"--explain", "pod/default/small"});
+  CliRun run = RunKarpenter(small);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json out = nlohmann::json::parse(run.out, nullptr, false);
+  EXPECT_EQ(out["verdict"].get<std::string>().rfind("lands on existing node n", 0), 0u) << out;
+  ASSERT_GE(out["items"].size(), 3u) << out;
+  EXPECT_EQ(out["items"][0]["subject"], "node n1");
+  EXPECT_EQ(out["items"][0]["acts"], true);
+  EXPECT_EQ(out["items"][1]["subject"], "node n2");
+  EXPECT_EQ(out["items"][2]["subject"], "default");  // the NodePool after the nodes
+
+  std::vector<std::string> large = base;
+  large.insert(large.end(), {"--explain", "pod/default/large"});
+  run = RunKarpenter(large);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  out = nlohmann::json::parse(run.out, nullptr, false);
+  EXPECT_EQ(out["verdict"].get<std::string>().rfind("lands on new NodeClaim", 0), 0u) << out;
+  EXPECT_EQ(out["items"][0]["acts"], false);
+  EXPECT_EQ(out["items"][0]["reason"].get<std::string>().rfind("resources: the pod requests ", 0),
+            0u)
+      << out;
+}
+
 // Every disruption method, in the order the engine runs them, with the engine's verdict.
 std::vector<std::string> MethodNames(const nlohmann::json& out) {
   std::vector<std::string> names;

@@ -9,6 +9,7 @@
 #include "src/api/json_writer.h"
 #include "src/api/karpenter_labels.h"
 #include "src/disruption/verdict_report.h"
+#include "src/provisioning/existing_node_fit.h"
 #include "src/provisioning/launch.h"
 #include "src/provisioning/scheduler.h"
 
@@ -125,6 +126,14 @@ absl::StatusOr<Explanation> ExplainPod(const ExplainTarget& target,
                            "; below, where the NodePools could put it if it were pending");
   }
   pending.spec.node_name.clear();
+  // The solve tries the existing nodes and in-flight NodeClaims before any NodePool.
+  for (const provisioning::ExistingNodeFit& fit :
+       provisioning::ExplainExistingNodes(input.input, pending)) {
+    if (fit.node == pod->spec.node_name) continue;  // its requests are already counted there
+    out.items.push_back({absl::StrCat(fit.initialized ? "node " : "in-flight node ", fit.node),
+                         fit.refusal.empty(),
+                         fit.refusal.empty() ? "fits (the pod alone)" : fit.refusal});
+  }
   for (size_t pool = 0; pool < input.input.node_pools.size(); ++pool) {
     out.items.push_back(TryPool(input.input, pool, pending));
   }

@@ -1,5 +1,7 @@
 // `karpenter plan --explain pod/NAMESPACE/NAME | node/NAME`: one object's part of the plan, with
-// the engine's own reasons. For a pod: where the plan puts it, and for every NodePool whether a
+// the engine's own reasons. For a pod: where the plan puts it; for every existing node and
+// in-flight NodeClaim, in the order the solve tries them, whether the pod alone fits or the check
+// that refuses it (taint, resources, requirement, ...); then for every NodePool whether a
 // NodeClaim of that pool alone could take it and, if not, the scheduler's reason (requirement,
 // taint, limit, offering). For a node: the disruption commands that include it, why it is not a
 // candidate, the notes the disruption methods left about it, and every method's verdict with the
@@ -27,8 +29,9 @@ struct ExplainTarget {
 absl::StatusOr<ExplainTarget> ParseExplainTarget(const std::string& text);
 
 struct ExplainItem {
-  std::string subject;  // a NodePool name, or what the line is about ("command", "blocked"...)
-  bool acts = false;    // the pool fits the pod, or the line is a disruption command
+  // A NodePool name, "node NAME" / "in-flight node NAME", or what the line is about ("note"...).
+  std::string subject;
+  bool acts = false;  // the pool fits the pod, or the line is a disruption command
   std::string reason;
 };
 
