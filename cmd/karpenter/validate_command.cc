@@ -67,10 +67,9 @@ void ReportLegacy(const std::string& source, const LegacyObject& legacy, std::os
       legacy.kind + "/" + (legacy.name.empty() ? std::string("<unnamed>") : legacy.name);
   out << source << ": " << ref << ": apiVersion: Unsupported value: \"" << legacy.api_version
       << "\": Karpenter v1 serves " << V1Replacement(legacy.kind) << "\n";
-  for (const std::string& move : legacy.moves) {
-    const size_t arrow = move.find(" → ");
-    out << source << ": " << ref << ": " << move.substr(0, arrow)
-        << ": moved in v1: " << move.substr(arrow + std::string_view(" → ").size()) << "\n";
+  for (const LegacyField& field : legacy.moves) {
+    out << source << ": " << ref << ": " << field.from << ": " << field.change
+        << " in v1: " << field.to << "\n";
   }
 }
 
