@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,23 @@ TEST(CliConventions, HelpTextsCiteOnlyFilesOfTheRepository) {
           << args[0] << " --help cites " << cited;
     }
   }
+}
+
+// The README and docs/ point only at files the repository has: the contracts live in
+// docs/contracts.md, not in a design document outside it.
+TEST(CliConventions, DocsCiteNoDesignDocumentOutsideTheRepository) {
+  std::vector<std::filesystem::path> pages = {SourcePath("README.md")};
+  for (const auto& entry : std::filesystem::directory_iterator(SourcePath("docs"))) {
+    if (entry.path().extension() == ".md") pages.push_back(entry.path());
+  }
+  ASSERT_GT(pages.size(), 5u);
+  for (const std::filesystem::path& page : pages) {
+    std::ifstream in(page);
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str().find("DESIGN.md"), std::string::npos) << page;
+  }
+  EXPECT_TRUE(std::filesystem::exists(SourcePath("docs/contracts.md")));
 }
 
 std::vector<std::string> ArticlePlan(std::vector<std::string> extra) {

@@ -1,4 +1,4 @@
-// The two faces of a DisruptionResult for `karpenter plan --disruption`: the DESIGN.md §3 JSON
+// The two faces of a DisruptionResult for `karpenter plan --disruption`: the docs/contracts.md JSON
 // (the plan document plus "commands" and "blocked") and an explanation for people.
 #pragma once
 
