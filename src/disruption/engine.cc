@@ -47,6 +47,7 @@ struct Context {
   // Consolidated(method), saying so in the verdicts of its `eligible` candidates.
   bool SkipConsolidated(Method method, const std::vector<const Candidate*>& eligible) {
     if (!Consolidated(method)) return false;
+    if (!verdicts.enabled()) return true;
     for (const Candidate* c : eligible) {
       verdicts.Set(c->name(), method, VerdictCode::kConsolidated,
                    absl::StrCat(std::string(MethodName(method)),
@@ -66,9 +67,9 @@ struct Context {
     return mapping;
   }
   // Records `code` for `method` on `c` with the pool's budget for `reason` as the method saw it.
-  MethodVerdict* Verdict(const Candidate& c, Method method, VerdictCode code, std::string message,
-                         Reason reason, const PoolBudget& budget) {
-    MethodVerdict* verdict = verdicts.Set(c.name(), method, code, std::move(message));
+  MethodVerdict* Verdict(const Candidate& c, Method method, VerdictCode code,
+                         std::string_view message, Reason reason, const PoolBudget& budget) {
+    MethodVerdict* verdict = verdicts.Set(c.name(), method, code, message);
     if (verdict != nullptr) {
       verdict->budget = BudgetCount{c.node_pool->metadata.name, reason, budget};
     }
@@ -97,8 +98,10 @@ bool TakeBudget(Context& ctx, std::map<std::string, PoolBudget>& budgets, const 
     --budget.remaining;
     return true;
   }
-  ctx.Verdict(c, method, VerdictCode::kBudget,
-              BudgetNote(c.node_pool->metadata.name, reason, budget), reason, budget);
+  if (ctx.verdicts.enabled()) {
+    ctx.Verdict(c, method, VerdictCode::kBudget,
+                BudgetNote(c.node_pool->metadata.name, reason, budget), reason, budget);
+  }
   // One note per pool and reason (duplicates are dropped at the end), not one per node.
   ctx.notes.push_back(BudgetNote(c.node_pool->metadata.name, reason, budget));
   return false;
@@ -190,8 +193,10 @@ std::vector<Drifted> CollectDrifted(Context& ctx, const std::vector<const Candid
       continue;
     }
     if (!c->pod_block.empty() && !c->HasTerminationGracePeriod()) {
-      ctx.verdicts.Set(c->name(), method, VerdictCode::kPodBlocked,
-                       c->pod_block + " (and the NodeClaim has no terminationGracePeriod)");
+      if (ctx.verdicts.enabled()) {
+        ctx.verdicts.Set(c->name(), method, VerdictCode::kPodBlocked,
+                         c->pod_block + " (and the NodeClaim has no terminationGracePeriod)");
+      }
       continue;
     }
     Drift drift = DetectDrift(ctx.snapshot, *c, ctx.now);
@@ -227,8 +232,8 @@ std::vector<Command> StaticDriftMethod(Context& ctx,
     if (budget.remaining == 0) {
       ctx.notes.push_back(BudgetNote(pool_name, Reason::kDrifted, budget));
       for (const Drifted* d : pool_drifted) {
-        ctx.Verdict(*d->candidate, Method::kStaticDrift, VerdictCode::kBudget,
-                    BudgetNote(pool_name, Reason::kDrifted, budget), Reason::kDrifted, budget);
+        ctx.Verdict(*d->candidate, Method::kStaticDrift, VerdictCode::kBudget, ctx.notes.back(),
+                    Reason::kDrifted, budget);
       }
       continue;
     }
@@ -240,7 +245,8 @@ std::vector<Command> StaticDriftMethod(Context& ctx,
       ctx.notes.push_back(fmt::format("nodepool {}: {} of {} drifted static nodes replaced now: {}",
                                       pool_name, allowance.replaceable, pool_drifted.size(),
                                       allowance.held_by));
-      for (size_t i = static_cast<size_t>(allowance.replaceable); i < pool_drifted.size(); ++i) {
+      for (size_t i = static_cast<size_t>(allowance.replaceable);
+           ctx.verdicts.enabled() && i < pool_drifted.size(); ++i) {
         ctx.Verdict(*pool_drifted[i]->candidate, Method::kStaticDrift, VerdictCode::kBudget,
                     absl::StrCat("drifted (", pool_drifted[i]->drift.reason,
                                  ") but held back: ", allowance.held_by),
@@ -262,9 +268,8 @@ std::vector<Command> StaticDriftMethod(Context& ctx,
         ctx.notes.push_back(absl::StrCat(d.candidate->name(), ": drifted (", d.drift.reason,
                                          ") but cannot be replaced: ", launch.status().message()));
         ctx.Verdict(*d.candidate, Method::kStaticDrift, VerdictCode::kNoReplacement,
-                    absl::StrCat("drifted (", d.drift.reason,
-                                 ") but cannot be replaced: ", launch.status().message()),
-                    Reason::kDrifted, budget);
+                    ctx.notes.back().substr(d.candidate->name().size() + 2), Reason::kDrifted,
+                    budget);
         continue;
       }
       ctx.Verdict(*d.candidate, Method::kStaticDrift, VerdictCode::kActs, d.drift.reason,
@@ -298,10 +303,8 @@ std::vector<Command> DriftMethod(Context& ctx, const std::vector<const Candidate
     if (!result.AllCandidatePodsScheduled()) {
       ctx.notes.push_back(absl::StrCat(d.candidate->name(), ": drifted (", d.drift.reason,
                                        ") but cannot be replaced: ", result.failures.front()));
-      ctx.verdicts.Set(
-          d.candidate->name(), Method::kDrift, VerdictCode::kNoReplacement,
-          absl::StrCat("drifted (", d.drift.reason,
-                       ") but its pods cannot be rescheduled: ", result.failures.front()));
+      ctx.verdicts.Set(d.candidate->name(), Method::kDrift, VerdictCode::kNoReplacement,
+                       ctx.notes.back().substr(d.candidate->name().size() + 2));
       continue;
     }
     Command command{.method = Method::kDrift, .reason = Reason::kDrifted};
@@ -380,9 +383,11 @@ std::vector<Command> SingleNode(Context& ctx, const std::vector<const Candidate*
     const PoolBudget& budget = budgets[c->node_pool->metadata.name];
     if (budget.remaining == 0) {
       constrained = true;
-      ctx.Verdict(*c, single, VerdictCode::kBudget,
-                  BudgetNote(c->node_pool->metadata.name, Reason::kUnderutilized, budget),
-                  Reason::kUnderutilized, budget);
+      if (ctx.verdicts.enabled()) {
+        ctx.Verdict(*c, single, VerdictCode::kBudget,
+                    BudgetNote(c->node_pool->metadata.name, Reason::kUnderutilized, budget),
+                    Reason::kUnderutilized, budget);
+      }
       continue;
     }
     MethodVerdict* verdict =

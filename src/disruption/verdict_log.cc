@@ -75,13 +75,13 @@ int MethodRank(Method method) {
 }
 
 MethodVerdict* VerdictLog::Set(const std::string& node, Method method, VerdictCode code,
-                               std::string message) {
+                               std::string_view message) {
   if (!enabled_) return nullptr;
   MethodVerdict& verdict = verdicts_[{node, MethodRank(method)}];
   verdict.node = node;
   verdict.method = method;
   verdict.code = code;
-  verdict.message = std::move(message);
+  verdict.message = std::string(message);
   return &verdict;
 }
 
@@ -92,6 +92,7 @@ void VerdictLog::SetIneligible(const std::string& node, Method method, const Ine
 
 void VerdictLog::SetNotExpired(const std::string& node, std::optional<api::Time> expires,
                                api::Time now) {
+  if (!enabled_) return;  // the message below is built before Set could say so
   if (!expires) {
     Set(node, Method::kExpiration, VerdictCode::kNoExpiry, "expireAfter is Never");
     return;

@@ -8,6 +8,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -27,7 +28,8 @@ class VerdictLog {
 
   // Sets the code and message of `method` on `node`, keeping details recorded earlier; nullptr
   // (record nothing) when disabled.
-  MethodVerdict* Set(const std::string& node, Method method, VerdictCode code, std::string message);
+  MethodVerdict* Set(const std::string& node, Method method, VerdictCode code,
+                     std::string_view message);
   // The method may not look at the candidate: `why`'s code, message and time left.
   void SetIneligible(const std::string& node, Method method, const Ineligibility& why);
   // Expiration's verdict on a node that expires at `expires` (nullopt: never), unless it is
