@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,8 @@ TEST(CliConventions, HelpTextsCiteOnlyFilesOfTheRepository) {
                                              {"bench", "--help"},
                                              {"bench", "scheduling", "--help"},
                                              {"bench", "disruption", "--help"},
+                                             {"version", "--help"},
+                                             {"completion", "--help"},
                                              {"controller", "--help"}}) {
     CliRun run = RunKarpenter(args);
     ASSERT_EQ(run.exit_code, 0) << args[0] << run.err;
@@ -65,6 +68,23 @@ TEST(CliConventions, HelpTextsCiteOnlyFilesOfTheRepository) {
           << args[0] << " --help cites " << cited;
     }
   }
+}
+
+// The README and docs/ point only at files the repository has: the contracts live in
+// docs/contracts.md, not in a design document outside it.
+TEST(CliConventions, DocsCiteNoDesignDocumentOutsideTheRepository) {
+  std::vector<std::filesystem::path> pages = {SourcePath("README.md")};
+  for (const auto& entry : std::filesystem::directory_iterator(SourcePath("docs"))) {
+    if (entry.path().extension() == ".md") pages.push_back(entry.path());
+  }
+  ASSERT_GT(pages.size(), 5u);
+  for (const std::filesystem::path& page : pages) {
+    std::ifstream in(page);
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str().find("DESIGN.md"), std::string::npos) << page;
+  }
+  EXPECT_TRUE(std::filesystem::exists(SourcePath("docs/contracts.md")));
 }
 
 std::vector<std::string> ArticlePlan(std::vector<std::string> extra) {
@@ -125,6 +145,57 @@ std::string Complete(const std::string& script, const std::string& words) {
   std::string line;
   std::getline(in, line);
   return line;
+}
+
+TEST(CliConventions, EveryCommandsHelpHasExamplesAndExitCodes) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"--help"},
+                                             {"validate", "--help"},
+                                             {"plan", "--help"},
+                                             {"sim", "--help"},
+                                             {"bench", "--help"},
+                                             {"bench", "scheduling", "--help"},
+                                             {"bench", "disruption", "--help"},
+                                             {"version", "--help"},
+                                             {"completion", "--help"}}) {
+    CliRun run = RunKarpenter(args);
+    ASSERT_EQ(run.exit_code, 0) << args[0] << run.err;
+    const size_t examples = run.out.find("Examples:\n");
+    ASSERT_NE(examples, std::string::npos) << args[0] << ": " << run.out;
+    // Every example line runs the command being described.
+    const std::string command = args.size() > 1 && args[0] == "bench" && args[1] != "--help"
+                                    ? "karpenter bench " + args[1]
+                                    : "karpenter" + (args[0] == "--help" ? "" : " " + args[0]);
+    EXPECT_NE(run.out.find(command, examples), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("Exit codes: 0 ", examples), std::string::npos) << run.out;
+  }
+}
+
+TEST(CliConventions, ZshCompletionRunsTheBashScriptThroughBashcompinit) {
+  CliRun zsh = RunKarpenter({"completion", "zsh"});
+  CliRun bash = RunKarpenter({"completion", "bash"});
+  ASSERT_EQ(zsh.exit_code, 0) << zsh.err;
+  EXPECT_EQ(zsh.out.rfind("#compdef karpenter\n", 0), 0u) << zsh.out;
+  EXPECT_NE(zsh.out.find("autoload -U +X bashcompinit && bashcompinit\n"), std::string::npos);
+  // The bash part is the bash script itself, so both shells complete the same words.
+  EXPECT_NE(zsh.out.find(bash.out), std::string::npos);
+}
+
+TEST(CliConventions, FishCompletionKnowsCommandsFlagsAndFormats) {
+  CliRun run = RunKarpenter({"completion", "fish"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const char* line : {
+           "complete -c karpenter -s o -l output -x -a 'json yaml text wide'\n",
+           "complete -c karpenter -n '__fish_use_subcommand' -a plan -d '",
+           "complete -c karpenter -n '__fish_seen_subcommand_from plan' -l drain\n",
+           "complete -c karpenter -n '__fish_seen_subcommand_from plan' -l explain\n",
+           "complete -c karpenter -n '__fish_seen_subcommand_from bench' -a scheduling -d '",
+           "complete -c karpenter -n '__fish_seen_subcommand_from scheduling' -l pods\n",
+       }) {
+    EXPECT_NE(run.out.find(line), std::string::npos) << line << "\n" << run.out;
+  }
+  CliRun unknown = RunKarpenter({"completion", "tcsh"});
+  EXPECT_EQ(unknown.exit_code, 1);
 }
 
 TEST(CliConventions, BashCompletionKnowsCommandsFlagsAndFormats) {

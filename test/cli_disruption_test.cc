@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -42,11 +43,11 @@ TEST(CliDisruption, JsonAddsCommandsAndBlockedToThePlanDocument) {
   ASSERT_FALSE(out.is_discarded()) << run.out;
   std::vector<std::string> keys;
   for (const auto& item : out.items()) keys.push_back(item.key());
-  // `warnings`, `assumptions` and `notes` extend the plan document (issue 28); the contract
-  // keys stay.
-  EXPECT_EQ(keys,
-            (std::vector<std::string>{"nodeClaims", "existingNodes", "unschedulable", "summary",
-                                      "warnings", "assumptions", "commands", "blocked", "notes"}));
+  // `warnings`, `assumptions`, `notes` and `nodeNotes` extend the plan document (issue 28); the
+  // contract keys stay.
+  EXPECT_EQ(keys, (std::vector<std::string>{"nodeClaims", "existingNodes", "unschedulable",
+                                            "summary", "warnings", "assumptions", "commands",
+                                            "blocked", "notes", "nodeNotes"}));
   EXPECT_EQ(out["assumptions"]["policies"]["featureGates"], "");
   ASSERT_EQ(out["commands"].size(), 1u) << run.out;
   const nlohmann::ordered_json& command = out["commands"][0];
@@ -95,6 +96,34 @@ TEST(CliDisruption, JsonNotesAreTheTextNotes) {
     EXPECT_NE(text.out.find("  note: " + note.get<std::string>() + "\n"), std::string::npos)
         << note;
   }
+}
+
+// The notes again, structured: per node left alone, each method's reason code and message.
+TEST(CliDisruption, JsonNodeNotesGiveNodeMethodAndReasonCode) {
+  const std::string file = ClusterFile("test/scenarios/disruption/budget-per-nodepool.yaml");
+  CliRun run = RunKarpenter({"plan", "-f", file, "--disruption", "--deterministic", "--now",
+                             "2026-12-02T00:00:00Z", "-o", "json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json out = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_FALSE(out["nodeNotes"].empty()) << run.out;
+  std::set<std::string> acting;
+  for (const auto& command : out["commands"]) {
+    for (const auto& node : command["candidates"]) acting.insert(node);
+  }
+  bool budget_note = false;
+  for (const auto& note : out["nodeNotes"]) {
+    ASSERT_TRUE(note.contains("node") && note.contains("method") && note.contains("code") &&
+                note.contains("message"))
+        << note;
+    EXPECT_FALSE(acting.contains(note["node"].get<std::string>())) << note;
+    EXPECT_NE(note["code"], "acts");
+    if (note["code"] == "budget") {
+      budget_note = true;
+      EXPECT_NE(note["message"].get<std::string>().find("budget allows no more"), std::string::npos)
+          << note;
+    }
+  }
+  EXPECT_TRUE(budget_note) << out["nodeNotes"];
 }
 
 TEST(CliDisruption, WithoutTheFlagThePlanIsUnchanged) {

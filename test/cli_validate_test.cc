@@ -235,3 +235,103 @@ spec:
 }
 
 }  // namespace
+
+namespace {
+
+// The v1 migration guide's changes beyond moved fields: renamed values, fields v1 requires,
+// removed annotations, tags and AMI families, and a changed default, each on the object's line.
+TEST(CliValidate, V1beta1ObjectsGetTheRenamedRequiredRemovedAndDefaultChanges) {
+  fs::path file = WriteTemp("v1beta1_changes.yaml", R"(apiVersion: karpenter.sh/v1beta1
+kind: NodePool
+metadata:
+  name: legacy
+spec:
+  template:
+    metadata:
+      annotations: {karpenter.sh/do-not-consolidate: 'true', karpenter.sh/do-not-evict: 'true'}
+    spec:
+      nodeClassRef: {name: default}
+  disruption:
+    consolidationPolicy: WhenUnderutilized
+---
+apiVersion: karpenter.k8s.aws/v1beta1
+kind: EC2NodeClass
+metadata:
+  name: ubuntu
+spec:
+  amiFamily: Ubuntu
+  role: KarpenterNodeRole
+  tags: {karpenter.sh/managed-by: my-cluster}
+)");
+  CliRun run = RunCli("validate -f " + file.string());
+  EXPECT_EQ(run.exit_code, 1);
+  const std::string pool = file.string() + ": NodePool/legacy: ";
+  const std::string node_class = file.string() + ": EC2NodeClass/ubuntu: ";
+  for (const std::string& line : {
+           pool + "spec.disruption.consolidationPolicy: renamed in v1: WhenEmptyOrUnderutilized\n",
+           pool + "spec.disruption.consolidateAfter: required in v1: "
+                  "spec.disruption.consolidateAfter (0s keeps",
+           pool + "spec.template.metadata.annotations[karpenter.sh/do-not-consolidate]: removed "
+                  "in v1: karpenter.sh/do-not-disrupt\n",
+           pool + "spec.template.metadata.annotations[karpenter.sh/do-not-evict]: removed in v1: "
+                  "karpenter.sh/do-not-disrupt\n",
+           node_class + "spec.amiFamily: removed in v1: amiFamily AL2 with spec.amiSelectorTerms",
+           node_class + "spec.amiSelectorTerms: required in v1: ",
+           node_class + "spec.metadataOptions.httpPutResponseHopLimit: default changed in v1: 1 "
+                        "instead of 2",
+           node_class + "spec.tags[karpenter.sh/managed-by]: removed in v1: ",
+       }) {
+    EXPECT_NE(run.out.find(line), std::string::npos) << line << "\n" << run.out;
+  }
+}
+
+TEST(CliValidate, V1beta1ChangesAreNotReportedWhenTheObjectAlreadyComplies) {
+  fs::path file = WriteTemp("v1beta1_compliant.yaml", R"(apiVersion: karpenter.sh/v1beta1
+kind: NodePool
+metadata:
+  name: ready
+spec:
+  template:
+    spec:
+      nodeClassRef: {name: default}
+  disruption:
+    consolidationPolicy: WhenEmpty
+    consolidateAfter: 30s
+)");
+  CliRun run = RunCli("validate -f " + file.string());
+  EXPECT_EQ(run.exit_code, 1);  // the apiVersion itself is still unsupported
+  EXPECT_EQ(run.out.find("consolidateAfter: required"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("renamed in v1"), std::string::npos) << run.out;
+}
+
+TEST(CliValidate, AwsNodeTemplateFieldsMoveToTheEc2NodeClass) {
+  fs::path file = WriteTemp("v1alpha1_template.yaml", R"(apiVersion: karpenter.k8s.aws/v1alpha1
+kind: AWSNodeTemplate
+metadata:
+  name: old
+spec:
+  subnetSelector: {karpenter.sh/discovery: my-cluster}
+  userData: echo hi
+  blockDeviceMappings: [{deviceName: /dev/xvda}]
+  metadataOptions: {httpTokens: required}
+  tags: {team: a}
+  detailedMonitoring: true
+  context: my-context
+)");
+  CliRun run = RunCli("validate -f " + file.string());
+  EXPECT_EQ(run.exit_code, 1);
+  const std::string prefix = file.string() + ": AWSNodeTemplate/old: ";
+  for (const std::string& line : {
+           prefix + "spec.userData: moved in v1: EC2NodeClass spec.userData\n",
+           prefix +
+               "spec.blockDeviceMappings: moved in v1: EC2NodeClass spec.blockDeviceMappings\n",
+           prefix + "spec.metadataOptions: moved in v1: EC2NodeClass spec.metadataOptions",
+           prefix + "spec.tags: moved in v1: EC2NodeClass spec.tags\n",
+           prefix + "spec.detailedMonitoring: moved in v1: EC2NodeClass spec.detailedMonitoring\n",
+           prefix + "spec.context: removed in v1: ",
+       }) {
+    EXPECT_NE(run.out.find(line), std::string::npos) << line << "\n" << run.out;
+  }
+}
+
+}  // namespace

@@ -125,8 +125,19 @@ int RunBenchScheduling(const BenchSchedulingOptions& options) {
 void AddBenchCommand(CLI::App& app, BenchSchedulingOptions& options, int& exit_code) {
   CLI::App* bench = app.add_subcommand("bench", "Benchmarks with upstream Karpenter's workloads");
   bench->require_subcommand(1);
+  bench->footer(
+      "Examples:\n"
+      "  karpenter bench scheduling --pods 1000,5000 -o json\n"
+      "  karpenter bench disruption --nodes 100,1000\n"
+      "Exit codes: 0 measured; 1 bad flags");
   CLI::App* scheduling = bench->add_subcommand(
       "scheduling", "Cold solves of the diverse-pods (or preference-pods) benchmark workload");
+  scheduling->footer(
+      "Examples:\n"
+      "  karpenter bench scheduling --pods 5000\n"
+      "  karpenter bench scheduling --pods 1000,5000,20000 --seed 3 -o json\n"
+      "  karpenter bench scheduling --pods 5000 --breakdown\n"
+      "Exit codes: 0 measured; 1 bad flags");
   scheduling
       ->add_option("--pods", options.pods,
                    "Pending pods; a comma-separated list runs one solve per size, one line each")

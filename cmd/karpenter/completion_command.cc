@@ -23,6 +23,16 @@ std::vector<std::string> Words(const CLI::App& app) {
   return words;
 }
 
+// `text` inside fish's single quotes.
+std::string FishQuoted(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\'' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 // One `case` arm per command path, deepest first so "bench scheduling" wins over "bench".
 void AddArms(const CLI::App& app, const std::string& path, std::vector<std::string>& arms) {
   for (const CLI::App* sub : Subcommands(app)) {
@@ -30,6 +40,23 @@ void AddArms(const CLI::App& app, const std::string& path, std::vector<std::stri
   }
   const std::string pattern = path.empty() ? "\"\"" : "\"" + path + "\"*";
   arms.push_back("    " + pattern + ") words=\"" + absl::StrJoin(Words(app), " ") + "\";;");
+}
+
+// fish: each command's subcommands and long flags, offered once `condition` holds (the parent
+// was typed); nested commands are told apart by their own name.
+void AddFishLines(const CLI::App& app, const std::string& condition, std::string& out) {
+  for (const CLI::App* sub : Subcommands(app)) {
+    out += "complete -c karpenter -n '" + condition + "' -a " + sub->get_name() + " -d '" +
+           FishQuoted(sub->get_description()) + "'\n";
+    const std::string seen = "__fish_seen_subcommand_from " + sub->get_name();
+    for (const CLI::Option* option : sub->get_options()) {
+      for (const std::string& name : option->get_lnames()) {
+        if (name == "output" || name == "filename") continue;  // declared for every command
+        out += "complete -c karpenter -n '" + seen + "' -l " + name + "\n";
+      }
+    }
+    AddFishLines(*sub, seen, out);
+  }
 }
 
 }  // namespace
@@ -56,11 +83,48 @@ std::string BashCompletion(const CLI::App& app) {
          "complete -o default -F _karpenter karpenter\n";
 }
 
+std::string ZshCompletion(const CLI::App& app) {
+  // zsh runs bash completion functions through bashcompinit, so both shells share one script
+  // and cannot drift apart.
+  return "#compdef karpenter\n"
+         "# zsh completion for karpenter: source <(karpenter completion zsh)\n"
+         "autoload -U +X compinit && compinit\n"
+         "autoload -U +X bashcompinit && bashcompinit\n" +
+         BashCompletion(app);
+}
+
+std::string FishCompletion(const CLI::App& app) {
+  std::string out =
+      "# fish completion for karpenter: karpenter completion fish | source\n"
+      "complete -c karpenter -f\n"
+      "complete -c karpenter -s o -l output -x -a 'json yaml text wide'\n"
+      "complete -c karpenter -s f -l filename -F -r\n";
+  AddFishLines(app, "__fish_use_subcommand", out);
+  return out;
+}
+
 void AddCompletionCommand(CLI::App& app, std::string& shell) {
-  CLI::App* cmd = app.add_subcommand(
-      "completion", "Print a shell completion script: source <(karpenter completion bash)");
-  cmd->add_option("shell", shell, "The shell")->check(CLI::IsMember({"bash"}))->required();
-  cmd->callback([&app] { std::cout << BashCompletion(app); });
+  CLI::App* cmd =
+      app.add_subcommand("completion", "Print a shell completion script for bash, zsh or fish");
+  cmd->add_option("shell", shell, "The shell: bash, zsh or fish")
+      ->check(CLI::IsMember({"bash", "zsh", "fish"}))
+      ->required();
+  cmd->footer(
+      "Examples:\n"
+      "  source <(karpenter completion bash)        # bash, this shell only\n"
+      "  source <(karpenter completion zsh)         # zsh\n"
+      "  karpenter completion fish | source         # fish\n"
+      "  karpenter completion bash > /etc/bash_completion.d/karpenter\n"
+      "Exit codes: 0 printed; 1 an unknown shell");
+  cmd->callback([&app, &shell] {
+    if (shell == "zsh") {
+      std::cout << ZshCompletion(app);
+    } else if (shell == "fish") {
+      std::cout << FishCompletion(app);
+    } else {
+      std::cout << BashCompletion(app);
+    }
+  });
 }
 
 }  // namespace karpenter::cli

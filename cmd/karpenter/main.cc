@@ -73,6 +73,12 @@ std::string VersionText() {
 
 void AddVersionCommand(CLI::App& app, std::string& output) {
   CLI::App* cmd = app.add_subcommand("version", "Print the version of this build");
+  cmd->footer(
+      "Examples:\n"
+      "  karpenter version\n"
+      "  karpenter version -o json\n"
+      "  karpenter --version\n"
+      "Exit codes: 0 printed; 1 bad flags");
   cmd->add_option("-o,--output", output, "Output format")
       ->check(CLI::IsMember({"json", "yaml", "text", "wide"}))
       ->capture_default_str();
@@ -96,6 +102,14 @@ int main(int argc, char** argv) {
   CLI::App app{"Karpenter C++: group-less node autoscaler for Amazon EKS"};
   app.require_subcommand(1);
   app.set_version_flag("--version", VersionText());
+  app.footer(
+      "Examples:\n"
+      "  karpenter validate -f examples/article/nodepool.yaml\n"
+      "  karpenter plan -f cluster.yaml -f examples/article/nodepool.yaml --disruption\n"
+      "  karpenter sim\n"
+      "  karpenter COMMAND --help                      # each command's flags and examples\n"
+      "Exit codes: 0 success; 1 bad input, bad flags or an unknown command; 2 plan "
+      "--fail-on-unschedulable with a pod it cannot place");
   int exit_code = 0;
   std::string version_output = "text";
   AddVersionCommand(app, version_output);

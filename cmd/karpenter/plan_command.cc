@@ -272,6 +272,8 @@ int RunDisruption(const PlanCommandOptions& options, const std::optional<Explain
     return 1;
   }
   disruption_options->consolidation_search = *search;
+  // The explanation and the JSON's nodeNotes come from the engine's own verdicts.
+  disruption_options->record_verdicts = true;
   provisioning::CatalogCache catalogs(plan_options.spot_prices, plan_options.region);
   absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
       provisioning::BuildSchedulerInput(snapshot, plan_options, catalogs);

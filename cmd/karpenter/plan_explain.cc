@@ -8,6 +8,8 @@
 #include "fmt/format.h"
 #include "src/api/json_writer.h"
 #include "src/api/karpenter_labels.h"
+#include "src/disruption/verdict_report.h"
+#include "src/provisioning/existing_node_fit.h"
 #include "src/provisioning/launch.h"
 #include "src/provisioning/scheduler.h"
 
@@ -124,6 +126,14 @@ absl::StatusOr<Explanation> ExplainPod(const ExplainTarget& target,
                            "; below, where the NodePools could put it if it were pending");
   }
   pending.spec.node_name.clear();
+  // The solve tries the existing nodes and in-flight NodeClaims before any NodePool.
+  for (const provisioning::ExistingNodeFit& fit :
+       provisioning::ExplainExistingNodes(input.input, pending)) {
+    if (fit.node == pod->spec.node_name) continue;  // its requests are already counted there
+    out.items.push_back({absl::StrCat(fit.initialized ? "node " : "in-flight node ", fit.node),
+                         fit.refusal.empty(),
+                         fit.refusal.empty() ? "fits (the pod alone)" : fit.refusal});
+  }
   for (size_t pool = 0; pool < input.input.node_pools.size(); ++pool) {
     out.items.push_back(TryPool(input.input, pool, pending));
   }
@@ -164,6 +174,9 @@ absl::StatusOr<Explanation> ExplainNode(const ExplainTarget& target,
   for (const std::string& note : result.notes) {
     if (NoteConcerns(note, target.name, pool_name)) out.items.push_back({"note", false, note});
   }
+  for (const disruption::MethodVerdict& verdict : result.verdicts) {
+    if (verdict.node == target.name) out.methods.push_back(verdict);
+  }
   if (out.verdict.empty()) {
     out.verdict =
         out.items.empty() ? "left alone: no disruption method acts on it now" : "left alone now";
@@ -191,6 +204,14 @@ std::string EncodeExplanationJson(const Explanation& explanation) {
     json.EndObject();
   }
   json.EndArray();
+  if (explanation.target.rfind("node/", 0) == 0) {
+    json.Key("methods");
+    json.BeginArray();
+    for (const disruption::MethodVerdict& verdict : explanation.methods) {
+      disruption::WriteVerdictJson(json, verdict);
+    }
+    json.EndArray();
+  }
   json.EndObject();
   return json.Take();
 }
@@ -199,6 +220,10 @@ std::string RenderExplanationText(const Explanation& explanation) {
   std::string out = fmt::format("{}: {}\n", explanation.target, explanation.verdict);
   for (const ExplainItem& item : explanation.items) {
     out += fmt::format("  {} {}: {}\n", item.acts ? "+" : "-", item.subject, item.reason);
+  }
+  if (!explanation.methods.empty()) out += "  disruption methods, in the order they run:\n";
+  for (const disruption::MethodVerdict& verdict : explanation.methods) {
+    out += disruption::RenderVerdictText(verdict);
   }
   return out;
 }

@@ -152,6 +152,13 @@ absl::StatusOr<double> ParseSimDuration(std::string_view text) {
 void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "sim", "Digital twin: Karpenter and Cluster Autoscaler side by side on virtual time");
+  cmd->footer(
+      "Examples:\n"
+      "  karpenter sim                                  # the built-in migration scenario\n"
+      "  karpenter sim examples/sim/happy-path.yaml --seed 7 -o json\n"
+      "  karpenter sim examples/sim/day-1000-nodes.yaml --duration 1h --report day.html\n"
+      "  karpenter sim --print-builtin > my-scenario.yaml\n"
+      "Exit codes: 0 the run finished; 1 a bad scenario or flag (the field path is named)");
   cmd->add_option("scenario,-f,--filename", options.scenario,
                   "Scenario file (YAML); default: the built-in migration scenario");
   cmd->add_option("--seed", options.seed, "Random seed")->capture_default_str();

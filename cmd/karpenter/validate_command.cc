@@ -47,6 +47,16 @@ void AddValidateCommand(CLI::App& app, ValidateOptions& options, int& exit_code)
   cmd->add_option("--region", options.region,
                   "AWS region the objects must agree with (node zone labels, EC2NodeClass "
                   "status.subnets); without it they must agree with each other");
+  cmd->footer(
+      "Examples:\n"
+      "  karpenter validate -f examples/article/nodepool.yaml -f "
+      "examples/article/ec2nodeclass.yaml\n"
+      "  karpenter validate -f manifests/ -R          # every YAML/JSON file below manifests/\n"
+      "  kubectl get nodepools,ec2nodeclasses -o yaml | karpenter validate -f -\n"
+      "  karpenter validate -f old-provisioner.yaml   # v1alpha5/v1beta1: the v1 spelling of each "
+      "field\n"
+      "Exit codes: 0 every object is valid; 1 an invalid object (one line per error: FILE: "
+      "Kind/name: field.path: message) or bad flags");
   cmd->callback([&options, &exit_code] { exit_code = RunValidate(options, std::cout, std::cerr); });
 }
 
@@ -67,10 +77,9 @@ void ReportLegacy(const std::string& source, const LegacyObject& legacy, std::os
       legacy.kind + "/" + (legacy.name.empty() ? std::string("<unnamed>") : legacy.name);
   out << source << ": " << ref << ": apiVersion: Unsupported value: \"" << legacy.api_version
       << "\": Karpenter v1 serves " << V1Replacement(legacy.kind) << "\n";
-  for (const std::string& move : legacy.moves) {
-    const size_t arrow = move.find(" → ");
-    out << source << ": " << ref << ": " << move.substr(0, arrow)
-        << ": moved in v1: " << move.substr(arrow + std::string_view(" → ").size()) << "\n";
+  for (const LegacyField& field : legacy.moves) {
+    out << source << ": " << ref << ": " << field.from << ": " << field.change
+        << " in v1: " << field.to << "\n";
   }
 }
 

@@ -12,12 +12,19 @@
 
 namespace karpenter::cli {
 
+// One field of a legacy object that v1 spells differently, drops, requires or defaults otherwise.
+struct LegacyField {
+  std::string from;    // dotted path in the old object; "path[key]" for a map key
+  std::string change;  // "moved", "renamed", "removed", "required", "default changed"
+  std::string to;      // the v1 spelling and what else changes
+};
+
 struct LegacyObject {
   std::string api_version;
   std::string kind;
   std::string name;
-  // "old.path → new.path (note)" per field the object sets that v1 spells differently.
-  std::vector<std::string> moves;
+  // Per field the object sets (or lacks) that v1 treats differently.
+  std::vector<LegacyField> moves;
 };
 
 // True for the apiVersions above.

@@ -84,4 +84,13 @@ bool CanPassBalancedThreshold(const Candidate& candidate,
   return Approved(BalancedScore(candidate.price, candidate.reschedule_disruption_cost, it->second));
 }
 
+std::optional<BalancedCheck> BalancedCheckOf(const Candidate& candidate, double savings,
+                                             const std::map<std::string, PoolTotals>& totals) {
+  if (!IsBalanced(*candidate.node_pool)) return std::nullopt;
+  auto it = totals.find(candidate.node_pool->metadata.name);
+  const PoolTotals pool_totals = it == totals.end() ? PoolTotals{} : it->second;
+  return BalancedCheck{BalancedScore(savings, candidate.reschedule_disruption_cost, pool_totals),
+                       1.0 / kBalancedK};
+}
+
 }  // namespace karpenter::disruption

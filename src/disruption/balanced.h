@@ -6,12 +6,14 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "src/disruption/candidates.h"
 #include "src/disruption/command.h"
+#include "src/disruption/verdict.h"
 #include "src/state/snapshot.h"
 
 namespace karpenter::disruption {
@@ -41,5 +43,10 @@ bool ApproveBalanced(const Command& command, std::span<const Candidate* const> c
 // cannot pass, so single-node consolidation skips it.
 bool CanPassBalancedThreshold(const Candidate& candidate,
                               const std::map<std::string, PoolTotals>& totals);
+
+// For a candidate of a Balanced pool, the score of a move of it saving `savings` and the
+// threshold it must reach (for explanations); nullopt for other policies.
+std::optional<BalancedCheck> BalancedCheckOf(const Candidate& candidate, double savings,
+                                             const std::map<std::string, PoolTotals>& totals);
 
 }  // namespace karpenter::disruption

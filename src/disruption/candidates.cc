@@ -84,6 +84,25 @@ std::string PodBlock(const std::vector<const api::Pod*>& pods, const state::PdbL
   return "";
 }
 
+// All of `pods`' blockers, for a candidate PodBlock already found blocked: sorted, no duplicates.
+PodBlockers CollectPodBlockers(const std::vector<const api::Pod*>& pods,
+                               const state::PdbLimits& pdbs, api::Time now) {
+  PodBlockers out;
+  std::set<std::string> pdb_names;
+  for (const api::Pod* pod : pods) {
+    if (!state::IsDisruptable(*pod, now)) out.do_not_disrupt_pods.push_back(PodName(*pod));
+    std::vector<std::string> keys =
+        pdbs.BlockingBudgets(*pod, now, state::PdbLimits::Blocker::kZeroDisruptions);
+    if (keys.empty()) continue;
+    out.pdb_pods.push_back(PodName(*pod));
+    pdb_names.insert(keys.begin(), keys.end());
+  }
+  out.pdbs.assign(pdb_names.begin(), pdb_names.end());
+  std::sort(out.do_not_disrupt_pods.begin(), out.do_not_disrupt_pods.end());
+  std::sort(out.pdb_pods.begin(), out.pdb_pods.end());
+  return out;
+}
+
 double ResolvePrice(const provisioning::InstanceTypeView* type, const std::string& zone,
                     const std::string& capacity_type) {
   if (type == nullptr) return 0;
@@ -169,6 +188,7 @@ CandidateSet BuildCandidates(const state::ClusterSnapshot& snapshot,
         rescheduling_cost * LifetimeRemaining(*node_claim, candidate.node_pool, now);
     candidate.pod_block = PodBlock(candidate.pods, pdbs, now);
     if (!candidate.pod_block.empty()) {
+      candidate.blockers = CollectPodBlockers(candidate.pods, pdbs, now);
       std::string reason = candidate.pod_block;
       if (candidate.HasTerminationGracePeriod()) {
         absl::StrAppend(&reason,

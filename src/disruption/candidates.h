@@ -18,6 +18,14 @@
 
 namespace karpenter::disruption {
 
+// Everything that forbids graceful disruption of a candidate, for explanations (pod_block holds
+// the first reason, as upstream reports it).
+struct PodBlockers {
+  std::vector<std::string> do_not_disrupt_pods;  // "namespace/name"
+  std::vector<std::string> pdbs;                 // "namespace/name" at 0 disruptions
+  std::vector<std::string> pdb_pods;             // pods those PDBs cover, "namespace/name"
+};
+
 struct Candidate {
   const api::Node* node = nullptr;
   const api::NodeClaim* node_claim = nullptr;
@@ -39,6 +47,7 @@ struct Candidate {
   // Set when a pod forbids graceful disruption (do-not-disrupt, PDB); eventual methods may
   // proceed anyway when the NodeClaim has a terminationGracePeriod.
   std::string pod_block;
+  PodBlockers blockers;  // filled only when `pod_block` is set
 
   const std::string& name() const { return node->metadata.name; }
   bool IsEmpty() const { return reschedule_disruption_cost <= 1.0; }

@@ -1,5 +1,5 @@
 // What the disruption engine decides: commands (which nodes go, what replaces them, what it
-// saves) in the shape `karpenter plan --disruption` prints (DESIGN.md §3).
+// saves) in the shape `karpenter plan --disruption` prints (docs/contracts.md).
 #pragma once
 
 #include <map>

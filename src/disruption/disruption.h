@@ -35,6 +35,7 @@
 #include "src/disruption/budgets.h"
 #include "src/disruption/candidates.h"
 #include "src/disruption/command.h"
+#include "src/disruption/verdict.h"
 #include "src/provisioning/snapshot_input.h"
 #include "src/provisioning/types.h"
 #include "src/state/snapshot.h"
@@ -67,6 +68,8 @@ struct DisruptionOptions {
   // voluntary_disruption_decision_evaluation_duration_seconds): a long-running host passes its
   // clock; a one-shot host leaves it empty.
   std::function<api::Time()> now;
+  // Fill DisruptionResult::verdicts (an explaining host); off, the pass writes no messages.
+  bool record_verdicts = false;
 };
 
 struct DisruptionResult {
@@ -89,6 +92,9 @@ struct DisruptionResult {
   std::map<std::pair<std::string, Reason>, PoolBudget> budgets;
   // With `DisruptionOptions::now`: how long each graceful method that ran took, in seconds.
   std::map<Method, double> evaluation_seconds;
+  // With `record_verdicts`: for every node, each method's verdict (acts, or why not now), by
+  // node then in the order the methods run. Pod-blocked candidates carry their blockers.
+  std::vector<MethodVerdict> verdicts;
 };
 
 // Builds the scheduler input from the snapshot and the embedded catalog, then decides.

@@ -17,6 +17,7 @@
 #include "src/disruption/reshape_consolidation.h"
 #include "src/disruption/simulation.h"
 #include "src/disruption/static_drift.h"
+#include "src/disruption/verdict_log.h"
 #include "src/provisioning/launch.h"
 #include "src/provisioning/template_claim.h"
 
@@ -35,12 +36,24 @@ struct Context {
   std::vector<Method>& now_consolidated;
   std::map<Method, size_t>& eligible_nodes;
   std::map<std::pair<std::string, Reason>, PoolBudget>& budgets;
+  VerdictLog& verdicts;
   // Set by another thread when nobody wants the pass's result any more (see Consolidate).
   const std::atomic<bool>* cancelled = nullptr;
   bool Cancelled() const { return cancelled != nullptr && cancelled->load(); }
   bool Consolidated(Method method) const {
     return std::find(options.consolidated.begin(), options.consolidated.end(), method) !=
            options.consolidated.end();
+  }
+  // Consolidated(method), saying so in the verdicts of its `eligible` candidates.
+  bool SkipConsolidated(Method method, const std::vector<const Candidate*>& eligible) {
+    if (!Consolidated(method)) return false;
+    if (!verdicts.enabled()) return true;
+    for (const Candidate* c : eligible) {
+      verdicts.Set(c->name(), method, VerdictCode::kConsolidated,
+                   absl::StrCat(std::string(MethodName(method)),
+                                " found nothing last pass and the cluster has not changed"));
+    }
+    return true;
   }
   // A method that had candidates found nothing: unless budgets held some back, the host may
   // skip it until the cluster changes.
@@ -52,6 +65,18 @@ struct Context {
     std::map<std::string, PoolBudget> mapping = BuildBudgetMapping(snapshot, now, reason, expired);
     for (const auto& [pool, budget] : mapping) budgets[{pool, reason}] = budget;
     return mapping;
+  }
+  // Records `code` for `method` on `c` with the pool's budget for `reason` as the method saw it.
+  MethodVerdict* Verdict(const Candidate& c, Method method, VerdictCode code,
+                         std::string_view message, Reason reason, const PoolBudget& budget) {
+    MethodVerdict* verdict = verdicts.Set(c.name(), method, code, message);
+    if (verdict != nullptr) {
+      verdict->budget = BudgetCount{c.node_pool->metadata.name, reason, budget};
+    }
+    return verdict;
+  }
+  std::optional<BalancedCheck> Balanced(const Candidate& c, double savings) const {
+    return BalancedCheckOf(c, savings, pool_totals);
   }
 };
 
@@ -66,11 +91,16 @@ std::string BudgetNote(const std::string& pool, Reason reason, const PoolBudget&
 
 // Takes one unit of the candidate's pool budget, or notes that there is none left.
 bool TakeBudget(Context& ctx, std::map<std::string, PoolBudget>& budgets, const Candidate& c,
-                Reason reason) {
+                Reason reason, Method method) {
   PoolBudget& budget = budgets[c.node_pool->metadata.name];
   if (budget.remaining > 0) {
+    ctx.Verdict(c, method, VerdictCode::kNotEvaluated, "within budget", reason, budget);
     --budget.remaining;
     return true;
+  }
+  if (ctx.verdicts.enabled()) {
+    ctx.Verdict(c, method, VerdictCode::kBudget,
+                BudgetNote(c.node_pool->metadata.name, reason, budget), reason, budget);
   }
   // One note per pool and reason (duplicates are dropped at the end), not one per node.
   ctx.notes.push_back(BudgetNote(c.node_pool->metadata.name, reason, budget));
@@ -84,6 +114,7 @@ std::vector<Command> Expiration(Context& ctx, const std::vector<Candidate>& all)
     if (claim == nullptr || IsDeleting(node, claim)) continue;
     const api::NodePool* pool = ctx.snapshot.FindNodePool(NodePoolOf(node, claim));
     const std::optional<api::Time> expires = ExpirationTime(*claim, pool);
+    ctx.verdicts.SetNotExpired(node.metadata.name, expires, ctx.now);
     if (!expires || *expires > ctx.now) continue;
     ctx.expired.insert(node.metadata.name);
     Command command{.method = Method::kExpiration, .reason = Reason::kExpired};
@@ -112,16 +143,21 @@ std::vector<Command> Expiration(Context& ctx, const std::vector<Candidate>& all)
 std::vector<Command> Emptiness(Context& ctx, const std::vector<const Candidate*>& candidates) {
   std::vector<const Candidate*> empty;
   for (const Candidate* c : candidates) {
-    if (EmptinessEligible(*c, ctx.now)) empty.push_back(c);
+    if (EmptinessEligible(*c, ctx.now)) {
+      empty.push_back(c);
+    } else if (ctx.verdicts.enabled()) {
+      ctx.verdicts.SetIneligible(c->name(), Method::kEmptiness,
+                                 *EmptinessIneligibility(*c, ctx.now));
+    }
   }
   ctx.eligible_nodes[Method::kEmptiness] = empty.size();
-  if (empty.empty() || ctx.Consolidated(Method::kEmptiness)) return {};
+  if (empty.empty() || ctx.SkipConsolidated(Method::kEmptiness, empty)) return {};
   SortBySavingsRatio(empty);
   auto budgets = ctx.Budgets(Reason::kEmpty);
   Command command{.method = Method::kEmptiness, .reason = Reason::kEmpty};
   bool constrained = false;
   for (const Candidate* c : empty) {
-    if (!TakeBudget(ctx, budgets, *c, Reason::kEmpty)) {
+    if (!TakeBudget(ctx, budgets, *c, Reason::kEmpty, Method::kEmptiness)) {
       constrained = true;
       continue;
     }
@@ -144,15 +180,31 @@ struct Drifted {
 // The drifted candidates of static pools (StaticDrift) or of dynamic ones (Drift): eventual
 // methods, so blocking pods stop a candidate only without a terminationGracePeriod. Empty nodes
 // first, then the longest drifted, then by name.
-std::vector<Drifted> CollectDrifted(const Context& ctx,
-                                    const std::vector<const Candidate*>& candidates,
+std::vector<Drifted> CollectDrifted(Context& ctx, const std::vector<const Candidate*>& candidates,
                                     bool static_pools) {
+  const Method method = static_pools ? Method::kStaticDrift : Method::kDrift;
   std::vector<Drifted> drifted;
   for (const Candidate* c : candidates) {
-    if (IsStaticPool(*c->node_pool) != static_pools) continue;
-    if (!c->pod_block.empty() && !c->HasTerminationGracePeriod()) continue;
+    if (IsStaticPool(*c->node_pool) != static_pools) {
+      ctx.verdicts.Set(c->name(), method,
+                       static_pools ? VerdictCode::kNotStaticPool : VerdictCode::kStaticPool,
+                       static_pools ? "StaticDrift only replaces nodes of static NodePools"
+                                    : "static NodePool: left to StaticDrift");
+      continue;
+    }
+    if (!c->pod_block.empty() && !c->HasTerminationGracePeriod()) {
+      if (ctx.verdicts.enabled()) {
+        ctx.verdicts.Set(c->name(), method, VerdictCode::kPodBlocked,
+                         c->pod_block + " (and the NodeClaim has no terminationGracePeriod)");
+      }
+      continue;
+    }
     Drift drift = DetectDrift(ctx.snapshot, *c, ctx.now);
-    if (!drift.reason.empty()) drifted.push_back({c, std::move(drift)});
+    if (!drift.reason.empty()) {
+      drifted.push_back({c, std::move(drift)});
+    } else {
+      ctx.verdicts.Set(c->name(), method, VerdictCode::kNotDrifted, "not drifted");
+    }
   }
   std::stable_sort(drifted.begin(), drifted.end(), [](const Drifted& a, const Drifted& b) {
     const bool a_empty = a.candidate->reschedulable_pods.empty();
@@ -179,6 +231,10 @@ std::vector<Command> StaticDriftMethod(Context& ctx,
     const PoolBudget& budget = budgets[pool_name];
     if (budget.remaining == 0) {
       ctx.notes.push_back(BudgetNote(pool_name, Reason::kDrifted, budget));
+      for (const Drifted* d : pool_drifted) {
+        ctx.Verdict(*d->candidate, Method::kStaticDrift, VerdictCode::kBudget, ctx.notes.back(),
+                    Reason::kDrifted, budget);
+      }
       continue;
     }
     const api::NodePool& pool = *pool_drifted.front()->candidate->node_pool;
@@ -189,6 +245,13 @@ std::vector<Command> StaticDriftMethod(Context& ctx,
       ctx.notes.push_back(fmt::format("nodepool {}: {} of {} drifted static nodes replaced now: {}",
                                       pool_name, allowance.replaceable, pool_drifted.size(),
                                       allowance.held_by));
+      for (size_t i = static_cast<size_t>(allowance.replaceable);
+           ctx.verdicts.enabled() && i < pool_drifted.size(); ++i) {
+        ctx.Verdict(*pool_drifted[i]->candidate, Method::kStaticDrift, VerdictCode::kBudget,
+                    absl::StrCat("drifted (", pool_drifted[i]->drift.reason,
+                                 ") but held back: ", allowance.held_by),
+                    Reason::kDrifted, budget);
+      }
     }
     auto pool_types = std::find_if(
         ctx.input.node_pools.begin(), ctx.input.node_pools.end(),
@@ -204,8 +267,13 @@ std::vector<Command> StaticDriftMethod(Context& ctx,
       if (!launch.ok()) {
         ctx.notes.push_back(absl::StrCat(d.candidate->name(), ": drifted (", d.drift.reason,
                                          ") but cannot be replaced: ", launch.status().message()));
+        ctx.Verdict(*d.candidate, Method::kStaticDrift, VerdictCode::kNoReplacement,
+                    ctx.notes.back().substr(d.candidate->name().size() + 2), Reason::kDrifted,
+                    budget);
         continue;
       }
+      ctx.Verdict(*d.candidate, Method::kStaticDrift, VerdictCode::kActs, d.drift.reason,
+                  Reason::kDrifted, budget);
       Command command{.method = Method::kStaticDrift, .reason = Reason::kDrifted};
       command.candidates = {d.candidate->name()};
       command.detail = d.drift.reason;
@@ -223,15 +291,20 @@ std::vector<Command> DriftMethod(Context& ctx, const std::vector<const Candidate
   ctx.eligible_nodes[Method::kDrift] = drifted.size();
   auto budgets = ctx.Budgets(Reason::kDrifted);
   for (const Drifted& d : drifted) {
-    if (budgets[d.candidate->node_pool->metadata.name].remaining == 0) {
-      TakeBudget(ctx, budgets, *d.candidate, Reason::kDrifted);
+    const PoolBudget& budget = budgets[d.candidate->node_pool->metadata.name];
+    if (budget.remaining == 0) {
+      TakeBudget(ctx, budgets, *d.candidate, Reason::kDrifted, Method::kDrift);
       continue;
     }
+    ctx.Verdict(*d.candidate, Method::kDrift, VerdictCode::kNotEvaluated, "within budget",
+                Reason::kDrifted, budget);
     SimulationResult result = ctx.simulator.Simulate(std::span(&d.candidate, 1),
                                                      {.consolidation = false, .now = ctx.now});
     if (!result.AllCandidatePodsScheduled()) {
       ctx.notes.push_back(absl::StrCat(d.candidate->name(), ": drifted (", d.drift.reason,
                                        ") but cannot be replaced: ", result.failures.front()));
+      ctx.verdicts.Set(d.candidate->name(), Method::kDrift, VerdictCode::kNoReplacement,
+                       ctx.notes.back().substr(d.candidate->name().size() + 2));
       continue;
     }
     Command command{.method = Method::kDrift, .reason = Reason::kDrifted};
@@ -252,18 +325,28 @@ std::vector<const Candidate*> ConsolidationCandidates(Context& ctx,
                                                       const std::vector<const Candidate*>& all) {
   std::vector<const Candidate*> out;
   for (const Candidate* c : all) {
-    if (ConsolidationIneligibility(*c, ctx.now).empty()) out.push_back(c);
+    std::optional<Ineligibility> why = ConsolidationIneligibilityOf(*c, ctx.now);
+    if (!why) {
+      out.push_back(c);
+      continue;
+    }
+    ctx.verdicts.SetIneligible(c->name(), Method::kMultiNodeConsolidation, *why);
+    ctx.verdicts.SetIneligible(c->name(), Method::kSingleNodeConsolidation, *why);
   }
   SortBySavingsRatio(out);
   return out;
 }
 
 std::vector<Command> MultiNode(Context& ctx, const std::vector<const Candidate*>& eligible) {
-  if (eligible.empty() || ctx.Consolidated(Method::kMultiNodeConsolidation)) return {};
+  if (eligible.empty() || ctx.SkipConsolidated(Method::kMultiNodeConsolidation, eligible)) {
+    return {};
+  }
   auto budgets = ctx.Budgets(Reason::kUnderutilized);
   std::vector<const Candidate*> within;
   for (const Candidate* c : eligible) {
-    if (TakeBudget(ctx, budgets, *c, Reason::kUnderutilized)) within.push_back(c);
+    if (TakeBudget(ctx, budgets, *c, Reason::kUnderutilized, Method::kMultiNodeConsolidation)) {
+      within.push_back(c);
+    }
   }
   std::optional<Command> command =
       MultiNodeConsolidation(ctx.simulator, within,
@@ -271,6 +354,14 @@ std::vector<Command> MultiNode(Context& ctx, const std::vector<const Candidate*>
                               .now = ctx.now,
                               .balanced_totals = &ctx.pool_totals},
                              ctx.options.max_multi_node_candidates);
+  for (const Candidate* c : within) {
+    MethodVerdict* verdict = ctx.verdicts.Set(
+        c->name(), Method::kMultiNodeConsolidation, VerdictCode::kNoMove,
+        command ? "the multi-node move found takes other nodes"
+                : "no move of 2 or more candidates deletes them or replaces them with one cheaper "
+                  "NodeClaim");
+    if (verdict != nullptr) verdict->balanced = ctx.Balanced(*c, c->price);
+  }
   if (!command) {
     ctx.FoundNothing(Method::kMultiNodeConsolidation, within.size() < eligible.size());
     return {};
@@ -281,19 +372,33 @@ std::vector<Command> MultiNode(Context& ctx, const std::vector<const Candidate*>
 }
 
 std::vector<Command> SingleNode(Context& ctx, const std::vector<const Candidate*>& eligible) {
-  if (eligible.empty() || ctx.Consolidated(Method::kSingleNodeConsolidation)) return {};
+  if (eligible.empty() || ctx.SkipConsolidated(Method::kSingleNodeConsolidation, eligible)) {
+    return {};
+  }
   auto budgets = ctx.Budgets(Reason::kUnderutilized);
   bool constrained = false;
+  const Method single = Method::kSingleNodeConsolidation;
   for (const Candidate* c : InterleaveByNodePool(eligible)) {
     if (ctx.Cancelled()) return {};
-    if (budgets[c->node_pool->metadata.name].remaining == 0) {
+    const PoolBudget& budget = budgets[c->node_pool->metadata.name];
+    if (budget.remaining == 0) {
       constrained = true;
+      if (ctx.verdicts.enabled()) {
+        ctx.Verdict(*c, single, VerdictCode::kBudget,
+                    BudgetNote(c->node_pool->metadata.name, Reason::kUnderutilized, budget),
+                    Reason::kUnderutilized, budget);
+      }
       continue;
     }
+    MethodVerdict* verdict =
+        ctx.Verdict(*c, single, VerdictCode::kNotEvaluated, "", Reason::kUnderutilized, budget);
+    if (verdict != nullptr) verdict->balanced = ctx.Balanced(*c, c->price);
     if (!CanPassBalancedThreshold(*c, ctx.pool_totals)) {
       ctx.notes.push_back(absl::StrCat(c->name(),
                                        ": not consolidated: even deleting it would not "
                                        "pass the Balanced policy's threshold"));
+      ctx.verdicts.Set(c->name(), single, VerdictCode::kBalancedThreshold,
+                       "even deleting it would not pass the Balanced policy's threshold");
       continue;
     }
     ConsolidationDecision decision = ComputeConsolidation(
@@ -301,12 +406,22 @@ std::vector<Command> SingleNode(Context& ctx, const std::vector<const Candidate*
         {.spot_to_spot = ctx.options.spot_to_spot_consolidation, .now = ctx.now});
     if (!decision.command) {
       ctx.notes.push_back(absl::StrCat(c->name(), ": not consolidated: ", decision.rejection));
+      ctx.verdicts.Set(c->name(), single, VerdictCode::kNoMove, decision.rejection);
       continue;
     }
     if (!ApproveBalanced(*decision.command, std::span(&c, 1), ctx.pool_totals)) {
       ctx.notes.push_back(absl::StrCat(c->name(),
                                        ": not consolidated: the Balanced policy rejects "
                                        "the move (savings too small for its disruption)"));
+      if (verdict != nullptr) {
+        verdict->code = VerdictCode::kBalancedThreshold;
+        for (const provisioning::PlannedNodeClaim& planned : decision.command->replacements) {
+          verdict->replacements.push_back(planned.launch);
+        }
+        verdict->message = absl::StrCat("the Balanced policy rejects the move (",
+                                        DescribeCommand(*decision.command), ")");
+        verdict->balanced = ctx.Balanced(*c, decision.command->savings_per_hour);
+      }
       continue;
     }
     decision.command->method = Method::kSingleNodeConsolidation;
@@ -329,7 +444,9 @@ std::vector<Command> ExtendedConsolidation(Context& ctx,
   auto budgets = ctx.Budgets(Reason::kUnderutilized);
   std::vector<const Candidate*> within;
   for (const Candidate* c : eligible) {
-    if (TakeBudget(ctx, budgets, *c, Reason::kUnderutilized)) within.push_back(c);
+    if (TakeBudget(ctx, budgets, *c, Reason::kUnderutilized, Method::kMultiNodeConsolidation)) {
+      within.push_back(c);
+    }
   }
   PoolTypes pool_types;
   for (const provisioning::NodePoolInstanceTypes& pool : ctx.input.node_pools) {
@@ -342,6 +459,11 @@ std::vector<Command> ExtendedConsolidation(Context& ctx,
       ctx.simulator, within, pool_types, options, ctx.options.max_multi_node_candidates);
   // Re-shapes only where no move of at most one replacement is left.
   if (!command) command = ReshapeConsolidation(ctx.simulator, ctx.input, within, options);
+  for (const Candidate* c : within) {
+    ctx.verdicts.Set(c->name(), Method::kMultiNodeConsolidation, VerdictCode::kNoMove,
+                     command ? "the extended search's move takes other nodes"
+                             : "neither upstream's searches nor the extended one found a move");
+  }
   if (!command) return {};
   command->method = Method::kMultiNodeConsolidation;
   command->reason = Reason::kUnderutilized;
@@ -360,40 +482,6 @@ std::vector<Command> Timed(const DisruptionOptions& options, Method method,
 }
 
 }  // namespace
-
-std::string_view MethodName(Method method) {
-  switch (method) {
-    case Method::kEmptiness:
-      return "Emptiness";
-    case Method::kStaticDrift:
-      return "StaticDrift";
-    case Method::kDrift:
-      return "Drift";
-    case Method::kMultiNodeConsolidation:
-      return "MultiNodeConsolidation";
-    case Method::kSingleNodeConsolidation:
-      return "SingleNodeConsolidation";
-    case Method::kExpiration:
-      return "Expiration";
-  }
-  return "";
-}
-
-std::string_view ConsolidationTypeOf(Method method) {
-  switch (method) {
-    case Method::kEmptiness:
-      return "empty";
-    case Method::kMultiNodeConsolidation:
-      return "multi";
-    case Method::kSingleNodeConsolidation:
-      return "single";
-    case Method::kStaticDrift:
-    case Method::kDrift:
-    case Method::kExpiration:
-      return "";
-  }
-  return "";
-}
 
 // What a pass keeps between its steps. Context points into the other members, so the state
 // lives on the heap and never moves.
@@ -414,13 +502,15 @@ struct DisruptionPass::State {
             {},
             result.now_consolidated,
             result.eligible_nodes,
-            result.budgets} {}
+            result.budgets,
+            verdicts} {}
 
   DisruptionOptions options;  // `consolidated` may grow before Consolidate
   const PoolInstanceTypes types;
   CandidateSet set;
   const Simulator simulator;
   DisruptionResult result;
+  VerdictLog verdicts{options.record_verdicts};
   Context ctx;
   std::vector<const Candidate*> live;  // candidates Expiration leaves
   std::vector<Command> commands;       // the winning budgeted method's
@@ -491,6 +581,8 @@ void DisruptionPass::Consolidate(const std::atomic<bool>* cancelled) {
 
 DisruptionResult DisruptionPass::Finish() && {
   State& s = *state_;
+  CompleteVerdicts(s.ctx.snapshot, s.set, s.ctx.expired, s.result, s.commands, s.verdicts);
+  s.result.verdicts = std::move(s.verdicts).Take();
   for (Command& command : s.commands) s.result.commands.push_back(std::move(command));
   std::vector<std::string>& notes = s.result.notes;
   std::sort(notes.begin(), notes.end());

@@ -6,6 +6,7 @@
 
 #include "fmt/format.h"
 #include "src/api/json_writer.h"
+#include "src/disruption/verdict_report.h"
 
 namespace karpenter::disruption {
 namespace {
@@ -115,6 +116,10 @@ std::string EncodeDisruptionJson(const provisioning::PlanResult& plan,
   json.BeginArray();
   for (const std::string& note : result.notes) json.String(note);
   json.EndArray();
+  // The same "why", per node and method with a stable code, from the engine's verdicts (empty
+  // unless the host asked for them).
+  json.Key("nodeNotes");
+  WriteNodeNotesJson(json, result);
   json.EndObject();
   return json.Take();
 }

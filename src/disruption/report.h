@@ -1,4 +1,4 @@
-// The two faces of a DisruptionResult for `karpenter plan --disruption`: the DESIGN.md §3 JSON
+// The two faces of a DisruptionResult for `karpenter plan --disruption`: the docs/contracts.md JSON
 // (the plan document plus "commands" and "blocked") and an explanation for people.
 #pragma once
 
@@ -9,7 +9,8 @@
 
 namespace karpenter::disruption {
 
-// The plan document with "commands" and "blocked" appended; one line, no trailing newline.
+// The plan document with "commands", "blocked", "notes" and "nodeNotes" (verdict_report.h)
+// appended; one line, no trailing newline.
 std::string EncodeDisruptionJson(const provisioning::PlanResult& plan,
                                  const DisruptionResult& result);
 

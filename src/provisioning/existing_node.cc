@@ -8,6 +8,7 @@
 #include "src/provisioning/nodeclaim.h"
 #include "src/provisioning/resources.h"
 #include "src/scheduling/selector_conversion.h"
+#include "src/state/volume_usage.h"
 
 namespace karpenter::provisioning {
 namespace {
@@ -100,6 +101,41 @@ bool ExistingNode::Check(const PodAttempt& attempt,
                  attempt, strict_pod_requirements ? *strict_pod_requirements : pod_requirements,
                  taints_, nullptr, placement.requirements, /*explain=*/false)
              .ok();
+}
+
+std::string ExistingNode::Refusal(const PodAttempt& attempt,
+                                  const scheduling::Requirements& pod_requirements,
+                                  const api::ResourceList& pod_requests,
+                                  const scheduling::Requirements* strict_pod_requirements,
+                                  const Topology* topology) const {
+  for (const api::Taint& taint : taints_) {
+    if (!api::ToleratesAll(attempt.tolerations, {taint}, /*ignore_prefer_no_schedule=*/false)) {
+      return "taint " + api::TaintToString(taint) + " is not tolerated";
+    }
+  }
+  if (absl::Status ports = host_ports_.Conflicts(HostPortsOf(*attempt.pod)); !ports.ok()) {
+    return "host port: " + std::string(ports.message());
+  }
+  if (attempt.volumes != nullptr) {
+    std::string exceeded =
+        state::ExceededVolumeLimit(view_->volume_limits, volumes_, *attempt.volumes);
+    if (!exceeded.empty()) return "volume limit: " + exceeded;
+  }
+  const api::ResourceList requests = Merge(requests_, pod_requests);
+  if (!Fits(requests, available_)) {
+    return "resources: the pod requests " + ResourcesString(pod_requests) + ", the node has " +
+           ResourcesString(SubtractClamped(available_, requests_)) + " left";
+  }
+  if (absl::Status compatible = requirements_.Compatible(pod_requirements); !compatible.ok()) {
+    return "requirement: " + std::string(compatible.message());
+  }
+  if (topology == nullptr) return "";
+  scheduling::Requirements merged = requirements_;
+  merged.Add(pod_requirements);
+  absl::Status spread = topology->AddRequirements(
+      attempt, strict_pod_requirements ? *strict_pod_requirements : pod_requirements, taints_,
+      nullptr, merged, /*explain=*/true);
+  return spread.ok() ? "" : "topology: " + std::string(spread.message());
 }
 
 void ExistingNode::Place(const PodAttempt& attempt, Placement placement, Topology* topology) {

@@ -47,6 +47,13 @@ class ExistingNode {
              const api::ResourceList& pod_requests,
              const scheduling::Requirements* strict_pod_requirements, const Topology* topology,
              Placement& placement) const;
+  // Why Check refuses the pod, naming the check (taint, host port, volume limit, resources,
+  // requirement, topology) and what failed; "" when Check accepts it. For explanations only: it
+  // builds the messages Check skips.
+  std::string Refusal(const PodAttempt& attempt, const scheduling::Requirements& pod_requirements,
+                      const api::ResourceList& pod_requests,
+                      const scheduling::Requirements* strict_pod_requirements,
+                      const Topology* topology) const;
   // Places the pod Check accepted and, with a `topology`, records it there.
   void Place(const PodAttempt& attempt, Placement placement, Topology* topology);
 
