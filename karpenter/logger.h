@@ -6,7 +6,6 @@
 // what the cluster should see are Events.
 #pragma once
 
-#include <source_location>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +23,24 @@ struct LogField {
   friend bool operator==(const LogField&, const LogField&) = default;
 };
 
+// The line of code that logged, as std::source_location gives it. Not std::source_location
+// itself: the fuzz build's clang 14 cannot compile libstdc++ 12's <source_location>, while both
+// compilers evaluate these builtins at the caller when they are default arguments.
+class SourceLocation {
+ public:
+  static constexpr SourceLocation Current(const char* file = __builtin_FILE(),
+                                          unsigned line = __builtin_LINE()) {
+    return SourceLocation(file, line);
+  }
+  constexpr const char* file_name() const { return file_; }
+  constexpr unsigned line() const { return line_; }
+
+ private:
+  constexpr SourceLocation(const char* file, unsigned line) : file_(file), line_(line) {}
+  const char* file_;
+  unsigned line_;
+};
+
 // Upstream logs at info level, or at V(1), which the controller shows only with LOG_LEVEL=debug.
 enum class LogLevel { kDebug, kInfo };
 
@@ -32,12 +49,12 @@ class Logger {
   virtual ~Logger() = default;
   // One informational line. Called on the controllers' thread.
   void Info(std::string_view message, const std::vector<LogField>& fields,
-            std::source_location where = std::source_location::current()) {
+            SourceLocation where = SourceLocation::Current()) {
     Log(LogLevel::kInfo, message, fields, where);
   }
   // One line upstream logs at V(1): shown only with LOG_LEVEL=debug.
   void Debug(std::string_view message, const std::vector<LogField>& fields,
-             std::source_location where = std::source_location::current()) {
+             SourceLocation where = SourceLocation::Current()) {
     Log(LogLevel::kDebug, message, fields, where);
   }
 
@@ -45,7 +62,7 @@ class Logger {
   // Writes one line. `where` is the line of code that logged it, which zap writes as `caller`
   // in debug mode; implementations may ignore it.
   virtual void Log(LogLevel level, std::string_view message, const std::vector<LogField>& fields,
-                   std::source_location where) = 0;
+                   SourceLocation where) = 0;
 };
 
 }  // namespace karpenter

@@ -157,7 +157,9 @@ TEST(CliConventions, EveryCommandsHelpHasExamplesAndExitCodes) {
                                              {"bench", "scheduling", "--help"},
                                              {"bench", "disruption", "--help"},
                                              {"version", "--help"},
-                                             {"completion", "--help"}}) {
+                                             {"completion", "--help"},
+                                             {"migrate", "--help"},
+                                             {"controller", "--help"}}) {
     CliRun run = RunKarpenter(args);
     ASSERT_EQ(run.exit_code, 0) << args[0] << run.err;
     const size_t examples = run.out.find("Examples:\n");

@@ -102,6 +102,16 @@ void AddMigrateCommand(CLI::App& app, MigrateOptions& options, int& exit_code) {
                   "Output format: text (the runbook, also wide), yaml (the manifests) or json")
       ->check(CLI::IsMember(kOutputFormats))
       ->capture_default_str();
+  cmd->footer(
+      "Examples:\n"
+      "  kubectl get nodes,pods,daemonsets,deployments,statefulsets,pdb -A -o yaml > cluster.yaml\n"
+      "  karpenter migrate -f cluster.yaml --cluster production-eks   # the runbook and checks\n"
+      "  karpenter migrate -f cluster.yaml --nodegroups nodegroups/ --asgs asgs.json "
+      "--subnets subnets.json -o yaml > karpenter.yaml\n"
+      "  karpenter migrate -f examples/migrate/article/snapshot.json --cluster production-eks "
+      "-o json\n"
+      "Exit codes: 0 a plan was printed (failed checks are in it); 1 an unreadable or invalid "
+      "input (FILE: field.path: message) or bad flags");
   cmd->callback([&options, &exit_code] { exit_code = RunMigrate(options, std::cout, std::cerr); });
 }
 

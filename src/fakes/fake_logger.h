@@ -16,7 +16,7 @@ class FakeLogger : public Logger {
 
  protected:
   void Log(LogLevel level, std::string_view message, const std::vector<LogField>& fields,
-           std::source_location /*where*/) override {
+           SourceLocation /*where*/) override {
     (level == LogLevel::kDebug ? debug_lines_ : lines_).push_back(Line(message, fields));
   }
 

@@ -43,7 +43,7 @@ nlohmann::ordered_json FieldValue(const LogField& field) {
 }
 
 // zap's ShortCallerEncoder: the file's last directory and name, and the line.
-std::string ShortCaller(const std::source_location& where) {
+std::string ShortCaller(const SourceLocation& where) {
   std::string_view file = where.file_name();
   size_t cut = file.rfind('/');
   if (cut != std::string_view::npos && cut > 0) {
@@ -86,12 +86,12 @@ JsonLogger::JsonLogger(LogOutputs outputs, LogOutputs error_outputs, Level level
       commit_(std::move(commit)) {}
 
 void JsonLogger::Log(LogLevel level, std::string_view message, const std::vector<LogField>& fields,
-                     std::source_location where) {
+                     SourceLocation where) {
   Write(level == LogLevel::kDebug ? Level::kDebug : Level::kInfo, message, fields, where);
 }
 
 void JsonLogger::Error(std::string_view message, const std::vector<LogField>& fields,
-                       std::source_location where) {
+                       SourceLocation where) {
   Write(Level::kError, message, fields, where);
 }
 
@@ -114,7 +114,7 @@ bool JsonLogger::Sample(Level level, std::string_view message, int64_t second) {
 }
 
 void JsonLogger::Write(Level level, std::string_view message, const std::vector<LogField>& fields,
-                       std::source_location where) {
+                       SourceLocation where) {
   if (!Enabled(level)) return;
   const api::Time now = now_();
   nlohmann::ordered_json line = {

@@ -20,7 +20,6 @@
 #include <map>
 #include <mutex>
 #include <ostream>
-#include <source_location>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -54,10 +53,10 @@ class JsonLogger : public Logger {
              std::string commit);
 
   void Error(std::string_view message, const std::vector<LogField>& fields,
-             std::source_location where = std::source_location::current());
+             SourceLocation where = SourceLocation::Current());
   // Any level; safe from any thread (lines never interleave).
   void Write(Level level, std::string_view message, const std::vector<LogField>& fields,
-             std::source_location where = std::source_location::current());
+             SourceLocation where = SourceLocation::Current());
 
   bool Enabled(Level level) const { return level >= level_; }
   // Lines the sampler dropped so far.
@@ -65,7 +64,7 @@ class JsonLogger : public Logger {
 
  protected:
   void Log(LogLevel level, std::string_view message, const std::vector<LogField>& fields,
-           std::source_location where) override;
+           SourceLocation where) override;
 
  private:
   // Whether the sampler lets this line through (called with the mutex held).

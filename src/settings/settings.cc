@@ -391,6 +391,15 @@ std::string Usage() {
   for (const Option& option : Options()) {
     AppendAll(out, "  --", option.flag, " (", option.env, ")\n      ", option.help, "\n");
   }
+  out +=
+      "\nExamples:\n"
+      "  CLUSTER_NAME=production-eks INTERRUPTION_QUEUE=production-eks karpenter controller\n"
+      "  karpenter controller --cluster-name=production-eks --log-level=debug "
+      "--disable-leader-election\n"
+      "  helm upgrade --install karpenter charts/karpenter -n karpenter --set "
+      "settings.clusterName=production-eks   # as the chart runs it\n"
+      "Exit codes: 0 stopped by SIGTERM or SIGINT after releasing the Lease; 1 invalid settings "
+      "(one line naming the flag or variable) or a start-up failure\n";
   return out;
 }
 
