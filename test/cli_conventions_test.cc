@@ -43,21 +43,26 @@ TEST(CliConventions, PlanHelpHasExamplesAndExitCodes) {
   EXPECT_NE(run.out.find("Exit codes: 0 a plan was made; 1 bad input or flags"), std::string::npos);
 }
 
+// Every command's --help, for the tests that read them all.
+std::vector<std::vector<std::string>> HelpCommands() {
+  return {{"--help"},
+          {"validate", "--help"},
+          {"plan", "--help"},
+          {"sim", "--help"},
+          {"bench", "--help"},
+          {"bench", "scheduling", "--help"},
+          {"bench", "disruption", "--help"},
+          {"version", "--help"},
+          {"completion", "--help"},
+          {"migrate", "--help"},
+          {"controller", "--help"}};
+}
+
 // Every repository path a help text names exists; DESIGN.md lives outside the repository.
 TEST(CliConventions, HelpTextsCiteOnlyFilesOfTheRepository) {
   const std::regex path(
       R"(((?:docs|examples|test|scripts|charts)/[A-Za-z0-9_./-]*[A-Za-z0-9_-]|[A-Z]+\.md))");
-  for (const std::vector<std::string>& args :
-       std::vector<std::vector<std::string>>{{"--help"},
-                                             {"validate", "--help"},
-                                             {"plan", "--help"},
-                                             {"sim", "--help"},
-                                             {"bench", "--help"},
-                                             {"bench", "scheduling", "--help"},
-                                             {"bench", "disruption", "--help"},
-                                             {"version", "--help"},
-                                             {"completion", "--help"},
-                                             {"controller", "--help"}}) {
+  for (const std::vector<std::string>& args : HelpCommands()) {
     CliRun run = RunKarpenter(args);
     ASSERT_EQ(run.exit_code, 0) << args[0] << run.err;
     EXPECT_EQ(run.out.find("DESIGN.md"), std::string::npos) << args[0] << ": " << run.out;
@@ -148,18 +153,7 @@ std::string Complete(const std::string& script, const std::string& words) {
 }
 
 TEST(CliConventions, EveryCommandsHelpHasExamplesAndExitCodes) {
-  for (const std::vector<std::string>& args :
-       std::vector<std::vector<std::string>>{{"--help"},
-                                             {"validate", "--help"},
-                                             {"plan", "--help"},
-                                             {"sim", "--help"},
-                                             {"bench", "--help"},
-                                             {"bench", "scheduling", "--help"},
-                                             {"bench", "disruption", "--help"},
-                                             {"version", "--help"},
-                                             {"completion", "--help"},
-                                             {"migrate", "--help"},
-                                             {"controller", "--help"}}) {
+  for (const std::vector<std::string>& args : HelpCommands()) {
     CliRun run = RunKarpenter(args);
     ASSERT_EQ(run.exit_code, 0) << args[0] << run.err;
     const size_t examples = run.out.find("Examples:\n");
