@@ -2,10 +2,15 @@
 
 #include <algorithm>
 #include <iostream>
+#include <iterator>
+#include <sstream>
 #include <string_view>
+#include <utility>
 
 #include "cmd/karpenter/input_files.h"
+#include "cmd/karpenter/output_format.h"
 #include "cmd/karpenter/validate_migration.h"
+#include "cmd/karpenter/validate_report.h"
 #include "src/api/manifest.h"
 #include "src/api/validation.h"
 #include "src/cloudprovider/region_catalog.h"
@@ -47,6 +52,11 @@ void AddValidateCommand(CLI::App& app, ValidateOptions& options, int& exit_code)
   cmd->add_option("--region", options.region,
                   "AWS region the objects must agree with (node zone labels, EC2NodeClass "
                   "status.subnets); without it they must agree with each other");
+  cmd->add_option("-o,--output", options.output,
+                  "Output format: text (one line per error, also wide), json or yaml (every "
+                  "object with its verdict, errors and v1 migrations)")
+      ->check(CLI::IsMember(kOutputFormats))
+      ->default_val("text");
   cmd->footer(
       "Examples:\n"
       "  karpenter validate -f examples/article/nodepool.yaml -f "
@@ -55,6 +65,7 @@ void AddValidateCommand(CLI::App& app, ValidateOptions& options, int& exit_code)
       "  kubectl get nodepools,ec2nodeclasses -o yaml | karpenter validate -f -\n"
       "  karpenter validate -f old-provisioner.yaml   # v1alpha5/v1beta1: the v1 spelling of each "
       "field\n"
+      "  karpenter validate -f manifests/ -R -o json  # every object, its verdict and errors\n"
       "Exit codes: 0 every object is valid; 1 an invalid object (one line per error: FILE: "
       "Kind/name: field.path: message) or bad flags");
   cmd->callback([&options, &exit_code] { exit_code = RunValidate(options, std::cout, std::cerr); });
@@ -70,79 +81,105 @@ std::string V1Replacement(const std::string& kind) {
   return kind + " (karpenter.sh/v1)";
 }
 
-// The lines for one object of an API v1 no longer serves: the apiVersion error and the v1
-// spelling of every moved field it sets, under the object's own name.
-void ReportLegacy(const std::string& source, const LegacyObject& legacy, std::ostream& out) {
-  const std::string ref =
-      legacy.kind + "/" + (legacy.name.empty() ? std::string("<unnamed>") : legacy.name);
-  out << source << ": " << ref << ": apiVersion: Unsupported value: \"" << legacy.api_version
-      << "\": Karpenter v1 serves " << V1Replacement(legacy.kind) << "\n";
-  for (const LegacyField& field : legacy.moves) {
-    out << source << ": " << ref << ": " << field.from << ": " << field.change
-        << " in v1: " << field.to << "\n";
+ValidatedObject Describe(const api::Manifest& manifest) {
+  ValidatedObject object;
+  object.source = manifest.source;
+  object.line = manifest.line;
+  object.api_version = manifest.api_version;
+  object.kind = manifest.kind;
+  object.name = manifest.name;
+  object.namespace_ = manifest.namespace_;
+  object.ref = manifest.Ref();
+  return object;
+}
+
+// An object of an API v1 no longer serves: the apiVersion error and the v1 spelling of every
+// moved field it sets, under the object's own name.
+ValidatedObject Legacy(const api::Manifest& manifest, LegacyObject legacy) {
+  ValidatedObject object = Describe(manifest);
+  object.ref = legacy.kind + "/" + (legacy.name.empty() ? std::string("<unnamed>") : legacy.name);
+  object.verdict = ObjectVerdict::kInvalid;
+  object.errors.push_back({"apiVersion", "Unsupported value: \"" + legacy.api_version +
+                                             "\": Karpenter v1 serves " +
+                                             V1Replacement(legacy.kind)});
+  object.migrations = std::move(legacy.moves);
+  return object;
+}
+
+// Every object of one file, with its verdict.
+void ValidateFile(const std::string& file, ValidateReport& report,
+                  std::vector<api::Manifest>& all) {
+  auto manifests = api::LoadManifestFile(file);
+  if (!manifests.ok()) {
+    report.entries.push_back(InputProblem{file, std::string(manifests.status().message())});
+    return;
   }
+  std::vector<LegacyObject> legacy;
+  size_t next_legacy = 0;
+  if (std::any_of(manifests->begin(), manifests->end(), [](const api::Manifest& manifest) {
+        return IsLegacyApiVersion(manifest.api_version);
+      })) {
+    absl::StatusOr<std::vector<LegacyObject>> found = LegacyObjectsIn(file);
+    if (found.ok()) legacy = *std::move(found);
+  }
+  for (const api::Manifest& manifest : *manifests) {
+    if (IsLegacyApiVersion(manifest.api_version) && next_legacy < legacy.size()) {
+      report.entries.push_back(Legacy(manifest, std::move(legacy[next_legacy++])));
+      continue;
+    }
+    ValidatedObject object = Describe(manifest);
+    if (!manifest.object && manifest.report.errors.empty()) {
+      object.verdict = ObjectVerdict::kSkipped;
+      object.skip_reason =
+          "kind " + manifest.kind + " (" + manifest.api_version + ") is not validated by karpenter";
+    } else {
+      object.errors = api::ValidateManifest(manifest).errors();
+      if (!object.errors.empty()) object.verdict = ObjectVerdict::kInvalid;
+    }
+    report.entries.push_back(std::move(object));
+  }
+  all.insert(all.end(), std::make_move_iterator(manifests->begin()),
+             std::make_move_iterator(manifests->end()));
 }
 
 }  // namespace
 
-int RunValidate(const ValidateOptions& options, std::ostream& out, std::ostream& err) {
-  size_t objects = 0;
-  size_t invalid = 0;
-  bool failed = false;
-  std::vector<api::Manifest> all;
+ValidateReport ValidateInputs(const ValidateOptions& options) {
+  ValidateReport report;
   absl::StatusOr<std::vector<std::string>> files =
       ExpandFilenames(options.files, options.recursive);
   if (!files.ok()) {
-    out << files.status().message() << "\n";
-    err << "0 of 0 object(s) invalid\n";
-    return 1;
+    report.entries.push_back(InputProblem{"", std::string(files.status().message())});
+    return report;
   }
-  for (const std::string& file : *files) {
-    auto manifests = api::LoadManifestFile(file);
-    if (!manifests.ok()) {
-      out << file << ": " << manifests.status().message() << "\n";
-      failed = true;
-      continue;
-    }
-    std::vector<LegacyObject> legacy;
-    size_t next_legacy = 0;
-    if (std::any_of(manifests->begin(), manifests->end(), [](const api::Manifest& manifest) {
-          return IsLegacyApiVersion(manifest.api_version);
-        })) {
-      absl::StatusOr<std::vector<LegacyObject>> found = LegacyObjectsIn(file);
-      if (found.ok()) legacy = *std::move(found);
-    }
-    for (const api::Manifest& manifest : *manifests) {
-      ++objects;
-      if (IsLegacyApiVersion(manifest.api_version) && next_legacy < legacy.size()) {
-        ++invalid;
-        ReportLegacy(manifest.source, legacy[next_legacy++], out);
-        continue;
-      }
-      if (!manifest.object && manifest.report.errors.empty()) {
-        err << manifest.source << ": " << manifest.Ref() << ": skipped: kind " << manifest.kind
-            << " (" << manifest.api_version << ") is not validated by karpenter\n";
-        continue;
-      }
-      api::FieldErrors errors = api::ValidateManifest(manifest);
-      if (errors.empty()) continue;
-      ++invalid;
-      for (const api::FieldError& e : errors.errors()) {
-        out << manifest.source << ": " << manifest.Ref() << ": " << e.ToString() << "\n";
-      }
-    }
-    all.insert(all.end(), manifests->begin(), manifests->end());
-  }
+  std::vector<api::Manifest> all;
+  for (const std::string& file : *files) ValidateFile(file, report, all);
   if (absl::Status region = CheckRegion(all, options.region); !region.ok()) {
-    out << "region: " << region.message() << "\n";
-    failed = true;
+    report.entries.push_back(InputProblem{"region", std::string(region.message())});
   }
-  if (failed || invalid > 0) {
-    err << invalid << " of " << objects << " object(s) invalid\n";
-    return 1;
+  return report;
+}
+
+int RunValidate(const ValidateOptions& options, std::ostream& out, std::ostream& err) {
+  const ValidateReport report = ValidateInputs(options);
+  if (options.output == "json" || options.output == "yaml") {
+    std::string document = ValidateReportJson(report);
+    if (options.output == "yaml") {
+      absl::StatusOr<std::string> yaml = JsonToYaml(document);
+      if (!yaml.ok()) {
+        err << "validate: " << yaml.status().message() << "\n";
+        return 1;
+      }
+      document = *std::move(yaml);
+    }
+    out << document;
+    // The notes and the summary stay on stderr for the person watching; stdout is the document.
+    std::ostringstream ignored;
+    RenderValidateText(report, ignored, err);
+  } else {
+    RenderValidateText(report, out, err);
   }
-  err << objects << " object(s) valid\n";
-  return 0;
+  return report.Failed() ? 1 : 0;
 }
 
 }  // namespace karpenter::cli

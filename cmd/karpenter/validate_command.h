@@ -1,5 +1,5 @@
-// `karpenter validate -f FILE [-f FILE...]`: CRD schema and CEL-equivalent validation with
-// Kubernetes field paths. Exit 0 when every object is valid, 1 otherwise.
+// `karpenter validate -f FILE [-f FILE...] [-o text|json|yaml]`: CRD schema and CEL-equivalent
+// validation with Kubernetes field paths. Exit 0 when every object is valid, 1 otherwise.
 #pragma once
 
 #include <iosfwd>
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "cmd/karpenter/validate_report.h"
 
 namespace karpenter::cli {
 
@@ -16,9 +17,14 @@ struct ValidateOptions {
   bool recursive = false;
   // The AWS region the objects must agree with; empty: they need only agree with each other.
   std::string region;
+  // -o: text (the lines), json or yaml (the whole report as one document).
+  std::string output = "text";
 };
 
 void AddValidateCommand(CLI::App& app, ValidateOptions& options, int& exit_code);
+
+// Reads and validates every file `options` names; nothing is printed.
+ValidateReport ValidateInputs(const ValidateOptions& options);
 
 // Returns the process exit code; writes one line per error to `out`, notes to `err`.
 int RunValidate(const ValidateOptions& options, std::ostream& out, std::ostream& err);
