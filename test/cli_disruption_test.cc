@@ -1,4 +1,4 @@
-// `karpenter plan --disruption` as a user runs it: the DESIGN.md §3 keys added to the plan
+// `karpenter plan --disruption` as a user runs it: the docs/contracts.md keys added to the plan
 // document, a text explanation people can act on, the evaluation time, and bad feature gates.
 #include <gtest/gtest.h>
 

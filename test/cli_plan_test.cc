@@ -1,5 +1,5 @@
 // `karpenter plan` as a user runs it, on the migration article's manifests: what it launches,
-// the exact top-level JSON keys of DESIGN.md §3, validation before planning, and reproducible
+// the exact top-level JSON keys of docs/contracts.md, validation before planning, and reproducible
 // output whatever the file order.
 #include <gtest/gtest.h>
 
@@ -91,7 +91,7 @@ TEST(CliPlan, JsonHasExactlyTheContractKeys) {
     return out;
   };
   // nlohmann sorts keys, so these lists are alphabetical. `warnings` and `assumptions` extend
-  // the DESIGN.md §3 document (issue 28); every contract key is still there.
+  // the docs/contracts.md document (issue 28); every contract key is still there.
   EXPECT_EQ(keys(plan), (std::vector<std::string>{"assumptions", "existingNodes", "nodeClaims",
                                                   "summary", "unschedulable", "warnings"}));
   EXPECT_EQ(keys(plan["summary"]),

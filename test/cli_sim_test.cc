@@ -1,4 +1,4 @@
-// `karpenter sim` as a user runs it: the DESIGN.md §3 JSON keys, reproducibility from the seed
+// `karpenter sim` as a user runs it: the docs/contracts.md JSON keys, reproducibility from the seed
 // (byte-identical --json apart from wallSeconds, identical --events), the built-in scenario's
 // figures landing where the article and peers.md §3 put them, and field-path errors for bad
 // scenario files.
@@ -58,7 +58,7 @@ TEST(CliSim, JsonHasExactlyTheDesignKeys) {
   EXPECT_EQ(Keys(json["autoscalers"]), "cluster-autoscaler,karpenter,");
   for (const char* autoscaler : {"karpenter", "cluster-autoscaler"}) {
     const nlohmann::json& block = json["autoscalers"][autoscaler];
-    // DESIGN.md §3's fields, and the pod sets and capacity-type splits of issue #29.
+    // docs/contracts.md's fields, and the pod sets and capacity-type splits of issue #29.
     EXPECT_EQ(Keys(block),
               "costPerHour,evictions,nodeReadySeconds,nodes,podPendingSeconds,podSets,"
               "unschedulablePods,");
@@ -76,7 +76,7 @@ TEST(CliSim, JsonHasExactlyTheDesignKeys) {
     }
   }
   EXPECT_EQ(json["seed"], 1);
-  // Key order as DESIGN.md §3 writes it.
+  // Key order as docs/contracts.md writes it.
   EXPECT_EQ(run.out.find("{\"autoscalers\":{\"karpenter\":{\"podPendingSeconds\":{\"p50\":"), 0u);
 }
 

@@ -1,5 +1,5 @@
 // `karpenter validate` as a user runs it: exit codes and the `FILE: Kind/name: path: message`
-// line format of DESIGN.md §3.
+// line format of docs/contracts.md.
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,5 +1,5 @@
 // The expectations of a scenario header checked against `karpenter plan -o json` output
-// (DESIGN.md §3). test/scenarios/README.md documents every key.
+// (docs/contracts.md). test/scenarios/README.md documents every key.
 #pragma once
 
 #include <string>

@@ -1,10 +1,10 @@
 // `karpenter plan -f FILE [-f FILE...] [-o json|text] [--disruption]`: what Karpenter would launch
 // for a cluster snapshot, with the embedded AWS catalog standing in for EC2, and with
-// `--disruption` what it would consolidate, drift, expire or leave alone (DESIGN.md §3). Inputs are
-// validated exactly as `karpenter validate` does first; any invalid object fails the command before
-// anything is planned. Exit codes: 0 when a plan was made (even with unschedulable pods), 1 for
-// bad input or flags, 2 with --fail-on-unschedulable when some pod cannot be placed (the whole
-// plan is printed first).
+// `--disruption` what it would consolidate, drift, expire or leave alone (docs/contracts.md).
+// Inputs are validated exactly as `karpenter validate` does first; any invalid object fails the
+// command before anything is planned. Exit codes: 0 when a plan was made (even with unschedulable
+// pods), 1 for bad input or flags, 2 with --fail-on-unschedulable when some pod cannot be placed
+// (the whole plan is printed first).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // `karpenter plan`: what provisioning would do for a cluster snapshot. Solves the snapshot's
-// scheduler input, predicts what each new NodeClaim launches as, and reports it in the DESIGN.md
-// §3 JSON shape or as a table for people.
+// scheduler input, predicts what each new NodeClaim launches as, and reports it in the
+// docs/contracts.md JSON shape or as a table for people.
 #pragma once
 
 #include <cstdint>
@@ -62,7 +62,8 @@ PlanResult PlanFromInput(const SnapshotSchedulerInput& input, const MillisClock&
 absl::StatusOr<PlanResult> Plan(const state::ClusterSnapshot& snapshot, const PlanOptions& options,
                                 const MillisClock& clock = nullptr);
 
-// The DESIGN.md §3 document, keys in contract order, maps sorted, one line, no trailing newline.
+// The docs/contracts.md document, keys in contract order, maps sorted, one line, no trailing
+// newline.
 std::string EncodePlanJson(const PlanResult& plan);
 // The document's fields without the enclosing braces, for hosts that extend it (`--disruption`).
 void WritePlanFields(api::JsonWriter& json, const PlanResult& plan);

@@ -1,6 +1,6 @@
 // PlanFromInput, EncodePlanJson and RenderPlanText: the launch prediction per claim, pods on
 // existing nodes, unschedulable pods with reasons (ignored ones and not-ready pools included),
-// the summary, the exact JSON shape of DESIGN.md §3, and the injected solve clock.
+// the summary, the exact JSON shape of docs/contracts.md, and the injected solve clock.
 #include "src/provisioning/plan.h"
 
 #include <gmock/gmock.h>

@@ -1,4 +1,4 @@
-// The built-in scenario (DESIGN.md §1): the migration of reference/migration-article.txt —
+// The built-in scenario (docs/sim.md): the migration of reference/migration-article.txt —
 // a static 3-node managed node group for CoreDNS, the VPC CNI and the controller, legacy
 // Cluster Autoscaler groups running compute-heavy, memory-heavy and bursty CI workloads, then
 // the article's Phases 2–4 (its EC2NodeClass, NodePool and workload-sample verbatim; the legacy

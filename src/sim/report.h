@@ -1,4 +1,4 @@
-// The twin's summary: `--json` exactly per DESIGN.md §3, and a side-by-side table for people.
+// The twin's summary: `--json` exactly per docs/contracts.md, and a side-by-side table for people.
 #pragma once
 
 #include <string>

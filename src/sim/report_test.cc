@@ -64,7 +64,7 @@ TEST(EncodeReportJson, FollowsTheDesignShapeWithRoundedNumbers) {
   ca.unschedulable_pods = 3;
   report.runs = {karpenter, ca};
   const std::string json = EncodeReportJson(report, 0.5);
-  // DESIGN.md §3's fields in its order, each block widened by the capacity-type split.
+  // docs/contracts.md's fields in its order, each block widened by the capacity-type split.
   EXPECT_EQ(
       json.rfind("{\"autoscalers\":{\"karpenter\":{\"podPendingSeconds\":{\"p50\":52.639,\"p95\":"
                  "54.1,\"max\":60},\"nodeReadySeconds\":{\"p50\":50.25,\"p95\":58},"

@@ -1,5 +1,5 @@
 // One scenario run per autoscaler, on the same workload trace and seed, and the figures the
-// report compares (DESIGN.md §3): pod pending time, node-ready time, $/hour, node counts,
+// report compares (docs/contracts.md): pod pending time, node-ready time, $/hour, node counts,
 // evictions, pods left unschedulable.
 #pragma once
 

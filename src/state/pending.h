@@ -30,7 +30,7 @@ struct PendingPods {
 // A pod waiting for capacity: unbound, not terminal, not being deleted, not nominated to a node
 // by preemption, not held by scheduling gates, and neither a DaemonSet pod (overhead, not work)
 // nor a static pod. Upstream also waits for kube-scheduler's PodScheduled=False/Unschedulable
-// condition; a snapshot's unbound pods count as pending without it (DESIGN.md §3).
+// condition; a snapshot's unbound pods count as pending without it (docs/contracts.md).
 bool IsProvisionable(const api::Pod& pod);
 
 // Every provisionable pod of the snapshot (expanded ones included), split by

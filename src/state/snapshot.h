@@ -10,7 +10,7 @@
 //
 // Workload controllers are expanded on construction (see workload_expansion.h): a Deployment
 // with 10 replicas and no pods contributes 10 pending pods, so "pending" means every unbound pod,
-// including those expanded (DESIGN.md §3).
+// including those expanded (docs/contracts.md).
 #pragma once
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // Workload expansion: the pods (and volume claims) that workload controllers would create for a
-// snapshot, so a snapshot holding only a Deployment plans capacity for its replicas (DESIGN.md
-// §3: "replicas minus existing owned pods, named `<owner>-<suffix>`").
+// snapshot, so a snapshot holding only a Deployment plans capacity for its replicas
+// (replicas minus the existing owned pods, named `<owner>-<suffix>`).
 //
 //  - Deployment: replicas minus its active pods. Its pods are those owned by a ReplicaSet the
 //    Deployment owns; when the snapshot holds no such ReplicaSet, the active pods in its
