@@ -195,7 +195,8 @@ int RunController(const std::vector<std::string>& args,
                            .isolated_vpc = s.isolated_vpc,
                            .interruption_queue = s.interruption_queue,
                            .kubernetes_version = *kubernetes_version,
-                           .observer = aws::MetricsObserver(registry)},
+                           .observer = aws::MetricsObserver(registry),
+                           .metrics = &registry},
       informer, unavailable);
   if (!aws.ok()) {
     err << "karpenter controller: " << aws.status().message() << "\n";

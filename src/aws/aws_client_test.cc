@@ -155,26 +155,6 @@ TEST(AwsClient, EveryCallIsReportedWithItsAttemptsToTheObserver) {
   EXPECT_EQ(calls[1].status, 0);
 }
 
-// Counts and observations by name and labels, as the registry would keep them.
-class RecordingMetrics : public Metrics {
- public:
-  void Add(std::string_view name, const MetricLabels& labels, double delta) override {
-    counters[Key(name, labels)] += delta;
-  }
-  void Set(std::string_view, const MetricLabels&, double) override {}
-  void Observe(std::string_view name, const MetricLabels& labels, double value) override {
-    observed[Key(name, labels)].push_back(value);
-  }
-  void Delete(std::string_view, const MetricLabels&) override {}
-  static std::string Key(std::string_view name, const MetricLabels& labels) {
-    std::string key(name);
-    for (const auto& [label, value] : labels) key += " " + label + "=" + value;
-    return key;
-  }
-  std::map<std::string, double> counters;
-  std::map<std::string, std::vector<double>> observed;
-};
-
 TEST(CallMetrics, UpstreamsSeriesPerCallAndPerAttempt) {
   RecordingMetrics metrics;
   MetricsObserver(metrics)(

@@ -79,6 +79,14 @@ cloudprovider::ResolveOptions ResolveOptionsOf(const api::EC2NodeClass& node_cla
   return options;
 }
 
+// The zone of an override CreateFleet refused: EC2 names it only sometimes, its subnet always.
+std::string FailedZone(const FleetError& error,
+                       const std::map<std::string, std::string>& zone_of_subnet) {
+  if (!error.failed_override.zone.empty()) return error.failed_override.zone;
+  auto it = zone_of_subnet.find(error.failed_override.subnet_id);
+  return it == zone_of_subnet.end() ? std::string() : it->second;
+}
+
 struct Candidate {
   const cloudprovider::InstanceType* type;
   const cloudprovider::Offering* offering;
@@ -255,6 +263,26 @@ absl::Status AwsCloudProvider::DeleteLaunchTemplates(const api::EC2NodeClass& no
   return absl::OkStatus();
 }
 
+void AwsCloudProvider::CountLaunchFailures(const Launch& launch,
+                                           const std::vector<FleetError>& errors,
+                                           const api::EC2NodeClass& node_class) {
+  if (metrics_ == nullptr) return;
+  std::map<std::string, std::string> zone_ids;
+  for (const api::Subnet& subnet : node_class.status.subnets)
+    zone_ids[subnet.zone] = subnet.zone_id;
+  const std::string capacity(launch.spot ? api::kCapacityTypeSpot : api::kCapacityTypeOnDemand);
+  for (const FleetError& error : errors) {
+    const std::string zone = FailedZone(error, launch.zone_of_subnet);
+    auto zone_id = zone_ids.find(zone);
+    metrics_->Add("karpenter_cloudprovider_instance_launch_failures_total",
+                  {{"zone", zone},
+                   {"zone_id", zone_id == zone_ids.end() ? std::string() : zone_id->second},
+                   {"capacity_type", capacity},
+                   {"reason", ClassifyLaunchFailure(error.code + ": " + error.message).reason}},
+                  1);
+  }
+}
+
 CloudOr<FleetResult> AwsCloudProvider::LaunchFleet(const Launch& launch,
                                                    const api::NodeClaim& node_claim,
                                                    const api::EC2NodeClass& node_class) {
@@ -321,15 +349,14 @@ CloudOr<api::NodeClaim> AwsCloudProvider::Create(const api::NodeClaim& node_clai
   if (auto* error = std::get_if<CloudError>(&fleet)) return *error;
   const FleetResult& result = std::get<FleetResult>(fleet);
 
+  CountLaunchFailures(launch, result.errors, node_class);
   // Every offering EC2 said it has no capacity for is left out for a while, launched or not.
   const std::string capacity(launch.spot ? api::kCapacityTypeSpot : api::kCapacityTypeOnDemand);
   std::vector<OfferingRef> exhausted;
   for (const FleetError& error : result.errors) {
     if (!IsUnfulfillableCapacityCode(error.code)) continue;
-    std::string zone = error.failed_override.zone;
-    auto it = launch.zone_of_subnet.find(error.failed_override.subnet_id);
-    if (zone.empty() && it != launch.zone_of_subnet.end()) zone = it->second;
-    OfferingRef ref{error.failed_override.instance_type, zone, capacity};
+    OfferingRef ref{error.failed_override.instance_type, FailedZone(error, launch.zone_of_subnet),
+                    capacity};
     unavailable_.Mark(ref);
     exhausted.push_back(std::move(ref));
   }
@@ -346,11 +373,15 @@ CloudOr<api::NodeClaim> AwsCloudProvider::Create(const api::NodeClaim& node_clai
           .message = absl::StrCat("insufficient capacity for ", absl::StrJoin(names, ", ")),
           .offerings = std::move(exhausted)};
     }
+    if (result.errors.empty()) {
+      return CloudError{.kind = CloudErrorKind::kCreateError,
+                        .reason = "LaunchFailed",
+                        .message = "CreateFleet launched nothing"};
+    }
+    const std::string first = result.errors.front().code + ": " + result.errors.front().message;
     return CloudError{.kind = CloudErrorKind::kCreateError,
-                      .reason = "LaunchFailed",
-                      .message = result.errors.empty() ? std::string("CreateFleet launched nothing")
-                                                       : result.errors.front().code + ": " +
-                                                             result.errors.front().message};
+                      .reason = ClassifyLaunchFailure(first).reason,
+                      .message = first};
   }
   const FleetInstance& launched = result.instances.front();
   Instance instance{.id = launched.id,

@@ -13,6 +13,7 @@
 #include "absl/synchronization/mutex.h"
 #include "karpenter/cloud_provider.h"
 #include "karpenter/kube_cluster.h"
+#include "karpenter/metrics.h"
 #include "src/aws/ec2_client.h"
 #include "src/aws/instance_type_provider.h"
 #include "src/aws/launch_template.h"
@@ -40,12 +41,13 @@ class AwsCloudProvider : public CloudProvider {
   // offerings (the interruption controller). None of them is owned.
   AwsCloudProvider(Ec2Client& ec2, InstanceTypeProvider& instance_types,
                    const ClusterReader& cluster, cloudprovider::UnavailableOfferings& unavailable,
-                   ClusterInfo info)
+                   ClusterInfo info, Metrics* metrics = nullptr)
       : ec2_(ec2),
         instance_types_(instance_types),
         cluster_(cluster),
         unavailable_(unavailable),
-        info_(std::move(info)) {}
+        info_(std::move(info)),
+        metrics_(metrics) {}
 
   CloudOr<api::NodeClaim> Create(const api::NodeClaim& node_claim) override;
   std::variant<std::monostate, CloudError> Delete(const api::NodeClaim& node_claim) override;
@@ -73,6 +75,9 @@ class AwsCloudProvider : public CloudProvider {
   absl::Status EnsureLaunchTemplate(const LaunchTemplateSpec& spec);
   CloudOr<FleetResult> LaunchFleet(const Launch& launch, const api::NodeClaim& node_claim,
                                    const api::EC2NodeClass& node_class);
+  // Counts each offering CreateFleet refused, by zone, zone ID, capacity type and reason.
+  void CountLaunchFailures(const Launch& launch, const std::vector<FleetError>& errors,
+                           const api::EC2NodeClass& node_class);
   // The live instance behind `instance_id` if it is this cluster's; kNotFound otherwise.
   CloudOr<Instance> OwnedInstance(const std::string& instance_id);
   api::NodeClaim ToNodeClaim(const Instance& instance,
@@ -83,6 +88,8 @@ class AwsCloudProvider : public CloudProvider {
   const ClusterReader& cluster_;
   cloudprovider::UnavailableOfferings& unavailable_;
   const ClusterInfo info_;
+  // Where launch failures are counted (upstream's instance_launch_failures_total); may be null.
+  Metrics* const metrics_;
   absl::Mutex mu_;
   std::set<std::string> known_templates_ ABSL_GUARDED_BY(mu_);
 };

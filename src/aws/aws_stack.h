@@ -40,6 +40,9 @@ struct AwsStackOptions {
   std::string kubernetes_version;
   // Told of every AWS call (the controller turns them into aws_sdk_go_* metrics); empty: nobody.
   CallObserver observer;
+  // Where the provider counts what it does beyond calls (launch failures); null: nowhere. Must
+  // outlive the stack.
+  Metrics* metrics = nullptr;
 };
 
 class AwsStack {

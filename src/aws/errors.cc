@@ -99,6 +99,65 @@ bool IsLaunchTemplateNotFoundCode(std::string_view code) {
   return code == "InvalidLaunchTemplateName.NotFoundException";
 }
 
+LaunchFailure ClassifyLaunchFailure(std::string_view error_text) {
+  auto has = [&](std::string_view needle) {
+    return absl::StrContains(AbslView(error_text), AbslView(needle));
+  };
+  // Checked in upstream's order: the first match names the failure, so the specific
+  // authorization cases come before the general one, and capacity errors fall through to the
+  // generic reason.
+  if (has("AuthFailure.ServiceLinkedRoleCreationNotPermitted")) {
+    return {"SpotSLRCreationFailed",
+            "not permitted to create the service-linked role spot instances need"};
+  }
+  if (has("UnauthorizedOperation") || has("AccessDenied") || has("AuthFailure")) {
+    if (has("with an explicit deny in a permissions boundary")) {
+      return {"Unauthorized", "a permissions boundary denies the launch"};
+    }
+    if (has("with an explicit deny in a service control policy")) {
+      return {"Unauthorized", "a service control policy denies the launch"};
+    }
+    if (has("Not authorized for images")) {
+      return {"AMIAuthorizationFailure", "not authorized to launch the AMI"};
+    }
+    return {"Unauthorized", "no identity-based policy allows the launch"};
+  }
+  if (has("InvalidParameter") && has("belong to different networks")) {
+    return {"SecurityGroupSubnetVPCMismatch", "security groups and subnets are in different VPCs"};
+  }
+  struct Known {
+    std::string_view needle;
+    std::string_view reason;
+    std::string_view message;
+  };
+  static constexpr Known kKnown[] = {
+      {"iamInstanceProfile.name is invalid", "InstanceProfileNameInvalid",
+       "the instance profile in the EC2NodeClass status does not exist"},
+      {"InvalidLaunchTemplateId.NotFound", "LaunchTemplateNotFound",
+       "the launch template of the launch was not found"},
+      {"User data is limited to", "UserDataSizeLimitExceeded",
+       "the user data is larger than EC2 accepts"},
+      {"InvalidAMIID.Malformed", "InvalidAMIID", "the AMI id of the launch is malformed"},
+      {"InvalidAMIID.NotFound", "AMINotFound", "the AMI does not exist or is not shared with you"},
+      {"RequestLimitExceeded", "RequestLimitExceeded", "EC2's request limit was exceeded"},
+      {"InternalError", "InternalError", "EC2 answered with an internal error"},
+      {"not eligible for Free Tier", "FreeTierIneligible",
+       "the instance type is not eligible for the Free Tier"},
+      {"MaxFleetCountExceeded", "FleetQuotaExceeded", "the fleet request quota would be exceeded"},
+      {"PendingVerification", "AccountPendingVerification",
+       "launches in this region are still being verified for the account"},
+      {"MaxSpotInstanceCountExceeded", "SpotQuotaExceeded",
+       "the spot instance quota would be exceeded"},
+      {"VcpuLimitExceeded", "VCPULimitExceeded", "the vCPU quota would be exceeded"},
+      {"InsufficientFreeAddressesInSubnet", "InsufficientFreeAddressesInSubnet",
+       "the subnet has too few free IP addresses"},
+  };
+  for (const Known& known : kKnown) {
+    if (has(known.needle)) return {std::string(known.reason), std::string(known.message)};
+  }
+  return {"LaunchFailed", "the instance launch failed"};
+}
+
 bool IsUnauthorizedCode(std::string_view code) {
   return code == "UnauthorizedOperation" || absl::StartsWith(AbslView(code), "AccessDenied") ||
          absl::StartsWith(AbslView(code), "AuthFailure");

@@ -38,6 +38,15 @@ bool IsCredentialCode(std::string_view code);
 // The SDKs' throttling codes.
 bool IsThrottlingCode(std::string_view code);
 
+// Upstream's reason for a failed launch (pkg/errors ToReasonMessage): the CreateError reason and
+// the `reason` label of karpenter_cloudprovider_instance_launch_failures_total, with a sentence
+// for people. `error_text` is "Code: message" as EC2 answered.
+struct LaunchFailure {
+  std::string reason;  // "Unauthorized", "VCPULimitExceeded", ...; "LaunchFailed" otherwise
+  std::string message;
+};
+LaunchFailure ClassifyLaunchFailure(std::string_view error_text);
+
 enum class RetryKind { kNone, kThrottle, kTransient };
 // Whether an error answer is worth another attempt: throttling codes, the SDKs' transient codes,
 // and HTTP 500/502/503/504.

@@ -2,8 +2,12 @@
 // a launch template deleted behind the provider's back, ownership and drift. Every test also
 // runs the launch-call properties of MotoProviderTest::CheckLaunchProperties.
 #include <algorithm>
+#include <map>
+#include <string>
 
 #include "gtest/gtest.h"
+#include "src/aws/errors.h"
+#include "src/aws/test_fakes.h"
 #include "src/aws/test_moto_provider.h"
 
 namespace karpenter::aws {
@@ -149,6 +153,74 @@ TEST_F(MotoProvider, InsufficientCapacityMarksTheOfferingsForThreeMinutes) {
   controller_clock_.Advance(3 * 60 * 1000);
   Launched(provider_->Create(Claim("default-c", {"m5.large"})));
   EXPECT_EQ(recorder_.Calls("CreateFleet").size(), 2u);
+}
+
+TEST_F(MotoProvider, EachRefusedOfferingIsCountedByZoneCapacityTypeAndReason) {
+  RecordingMetrics metrics;
+  AwsCloudProvider counting(*ec2_, *instance_types_, cluster_, unavailable_,
+                            ClusterInfo{.name = kCluster, .endpoint = "https://demo.eks.example"},
+                            &metrics);
+  // EC2 names the zone of the second refusal only; the first is known by its subnet.
+  const std::string errors =
+      "<item><launchTemplateAndOverrides><overrides><instanceType>m5.large</instanceType>"
+      "<subnetId>" +
+      subnet_a_ +
+      "</subnetId></overrides></launchTemplateAndOverrides><lifecycle>on-demand</lifecycle>"
+      "<errorCode>InsufficientInstanceCapacity</errorCode><errorMessage>none</errorMessage>"
+      "</item><item><launchTemplateAndOverrides><overrides><instanceType>m5.large</instanceType>"
+      "<subnetId>" +
+      subnet_b_ +
+      "</subnetId><availabilityZone>us-west-2b</availabilityZone></overrides>"
+      "</launchTemplateAndOverrides><lifecycle>on-demand</lifecycle><errorCode>"
+      "VcpuLimitExceeded</errorCode><errorMessage>You have requested more vCPU capacity than "
+      "your current vCPU limit</errorMessage></item>";
+  faults_.AddRule(
+      {.operation = "CreateFleet",
+       .kind = FaultKind::kRespond,
+       .times = 1,
+       .response = {.status = 200,
+                    .body = "<CreateFleetResponse><fleetId>fleet-x</fleetId><errorSet>" + errors +
+                            "</errorSet></CreateFleetResponse>"}});
+  auto result = counting.Create(Claim("default-a", {"m5.large"}));
+  ASSERT_TRUE(std::holds_alternative<CloudError>(result));
+
+  std::map<std::string, std::string> zone_ids;
+  for (const api::Subnet& subnet : node_class_.status.subnets) {
+    zone_ids[subnet.zone] = subnet.zone_id;
+  }
+  ASSERT_FALSE(zone_ids["us-west-2a"].empty());
+  auto key = [&](const std::string& zone, const std::string& reason) {
+    return RecordingMetrics::Key("karpenter_cloudprovider_instance_launch_failures_total",
+                                 {{"zone", zone},
+                                  {"zone_id", zone_ids[zone]},
+                                  {"capacity_type", "on-demand"},
+                                  {"reason", reason}});
+  };
+  // Upstream's reasons: a capacity error is the generic one, a quota has its own.
+  const std::map<std::string, double> expected = {{key("us-west-2a", "LaunchFailed"), 1},
+                                                  {key("us-west-2b", "VCPULimitExceeded"), 1}};
+  EXPECT_EQ(metrics.counters, expected);
+}
+
+TEST(LaunchFailureReason, UpstreamsReasonsInUpstreamsOrder) {
+  EXPECT_EQ(ClassifyLaunchFailure("UnauthorizedOperation: You are not authorized").reason,
+            "Unauthorized");
+  EXPECT_EQ(
+      ClassifyLaunchFailure("UnauthorizedOperation: Not authorized for images: [ami-1]").reason,
+      "AMIAuthorizationFailure");
+  EXPECT_EQ(ClassifyLaunchFailure("AuthFailure.ServiceLinkedRoleCreationNotPermitted: no").reason,
+            "SpotSLRCreationFailed");
+  EXPECT_EQ(ClassifyLaunchFailure("InvalidParameter: sg-1 and subnet-2 belong to different "
+                                  "networks")
+                .reason,
+            "SecurityGroupSubnetVPCMismatch");
+  EXPECT_EQ(ClassifyLaunchFailure("InvalidAMIID.NotFound: gone").reason, "AMINotFound");
+  EXPECT_EQ(ClassifyLaunchFailure("MaxSpotInstanceCountExceeded: quota").reason,
+            "SpotQuotaExceeded");
+  EXPECT_EQ(ClassifyLaunchFailure("InsufficientFreeAddressesInSubnet: full").reason,
+            "InsufficientFreeAddressesInSubnet");
+  EXPECT_EQ(ClassifyLaunchFailure("InsufficientInstanceCapacity: none").reason, "LaunchFailed");
+  EXPECT_FALSE(ClassifyLaunchFailure("Unsupported: no").message.empty());
 }
 
 TEST_F(MotoProvider, MissingLaunchTemplateIsRecreatedOnce) {
