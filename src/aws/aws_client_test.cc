@@ -161,8 +161,8 @@ TEST(CallMetrics, UpstreamsSeriesPerCallAndPerAttempt) {
       CallRecord{.service = "EC2",
                  .action = "CreateFleet",
                  .status = 200,
-                 .seconds = 2.5,
-                 .attempts = {{.status = 503, .seconds = 1}, {.status = 200, .seconds = 0.5}}});
+                 .seconds = 2.5007,  // observed in whole milliseconds, as the middleware does
+                 .attempts = {{.status = 503, .seconds = 1}, {.status = 200, .seconds = 0.5009}}});
   const std::string call = " service=EC2 action=CreateFleet code=200";
   EXPECT_EQ(metrics.counters["aws_sdk_go_request_total" + call], 1);
   EXPECT_EQ(metrics.observed["aws_sdk_go_request_duration_seconds" + call],

@@ -1,6 +1,7 @@
 #include "src/aws/call_metrics.h"
 
 #include <cctype>
+#include <cmath>
 #include <string>
 
 namespace karpenter::aws {
@@ -23,14 +24,17 @@ CallObserver MetricsObserver(Metrics& metrics) {
       return MetricLabels{
           {"service", call.service}, {"action", call.action}, {"code", std::to_string(status)}};
     };
+    // The middleware observes whole milliseconds (Go's Duration.Milliseconds truncates).
+    const auto millis = [](double seconds) { return std::floor(seconds * 1000) / 1000; };
     const MetricLabels by_call = labels(call.status);
     metrics.Add("aws_sdk_go_request_total", by_call, 1);
-    metrics.Observe("aws_sdk_go_request_duration_seconds", by_call, call.seconds);
+    metrics.Observe("aws_sdk_go_request_duration_seconds", by_call, millis(call.seconds));
     const size_t retries = call.attempts.empty() ? 0 : call.attempts.size() - 1;
     metrics.Observe("aws_sdk_go_request_retry_count", by_call, static_cast<double>(retries));
     for (const CallAttempt& attempt : call.attempts) {
       metrics.Add("aws_sdk_go_request_attempt_total", labels(attempt.status), 1);
-      metrics.Observe("aws_sdk_go_request_attempt_duration_seconds", by_call, attempt.seconds);
+      metrics.Observe("aws_sdk_go_request_attempt_duration_seconds", by_call,
+                      millis(attempt.seconds));
     }
   };
 }

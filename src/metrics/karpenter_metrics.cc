@@ -211,11 +211,10 @@ std::vector<MetricDescription> ClientCatalog() {
   // operatorpkg's client-go adapter: prometheus.ExponentialBuckets(0.001, 1.5, 20).
   std::vector<double> client_go;
   for (double bound = 0.001; client_go.size() < 20; bound *= 1.5) client_go.push_back(bound);
-  // The AWS SDK middleware's latency buckets (10 ms to 10 s) and its retry counts 0..10.
-  const std::vector<double> aws = {0.01,  0.02, 0.03,  0.04, 0.05,  0.06, 0.07,  0.08, 0.09, 0.1,
-                                   0.125, 0.15, 0.175, 0.2,  0.225, 0.25, 0.275, 0.3,  0.4,  0.5,
-                                   0.6,   0.7,  0.8,   0.9,  1,     1.5,  2,     2.5,  3,    3.5,
-                                   4,     4.5,  5,     6,    7,     8,    9,     10};
+  // The AWS SDK middleware Karpenter's AWS provider pins (jonathan-innis/aws-sdk-go-prometheus
+  // v0.1.1): prometheus.ExponentialBuckets(0.01, 1.5, 20) for both latencies, retries 0..10.
+  std::vector<double> aws;
+  for (double bound = 0.01; aws.size() < 20; bound *= 1.5) aws.push_back(bound);
   const std::vector<double> retries = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
   const std::vector<std::string> call = {"service", "action", "code"};
   return {

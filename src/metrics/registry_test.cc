@@ -1,5 +1,7 @@
 #include "src/metrics/registry.h"
 
+#include <cmath>
+
 #include "gtest/gtest.h"
 #include "src/metrics/karpenter_metrics.h"
 
@@ -139,6 +141,13 @@ TEST(ClientCatalog, ClientGoAndAwsSdkNamesWithTheirBuckets) {
   EXPECT_EQ(registry.catalog().at("aws_sdk_go_request_attempt_total").labels,
             (std::vector<std::string>{"service", "action", "code"}));
   EXPECT_EQ(registry.catalog().at("aws_sdk_go_request_retry_count").buckets.back(), 10);
+  // The middleware's exponential buckets: 0.01 s growing by 1.5, twenty of them (to ~22 s).
+  const std::vector<double>& aws =
+      registry.catalog().at("aws_sdk_go_request_duration_seconds").buckets;
+  ASSERT_EQ(aws.size(), 20u);
+  EXPECT_EQ(aws.front(), 0.01);
+  EXPECT_NEAR(aws.back(), 0.01 * std::pow(1.5, 19), 1e-9);
+  EXPECT_EQ(registry.catalog().at("aws_sdk_go_request_attempt_duration_seconds").buckets, aws);
 }
 
 TEST(RuntimeCatalog, ControllerRuntimeNamesBesideKarpentersWithoutClashing) {
