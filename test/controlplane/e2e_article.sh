@@ -407,6 +407,9 @@ PY
   python3 "${HERE}/dashboard_check.py" "${HERE}/dashboard_series.txt" "${WORK}/metrics" ||
     fail "a query of upstream's Grafana dashboards finds no series"
   pass "every query of upstream's capacity and performance dashboards resolves to our series"
+  python3 "${HERE}/dashboard_check.py" "${HERE}/upstream_metrics.txt" "${WORK}/metrics" ||
+    fail "a metric of upstream's reference list (ecosystem.md 1.2) is missing or lacks its labels"
+  pass "every metric of upstream's reference list is in the scrape with upstream's labels"
   local actions action
   actions="$(python3 "${ROOT}/test/iam/iam_policy_check.py" recorded "${WORK}/aws-requests.jsonl" \
     "${ROOT}/docs/iam/controller-policy.json" "${CONTROLLER_ACCESS_KEY}" 2>&1)" ||
