@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/api/karpenter_labels.h"
+#include "src/controllers/cloud_instance_types.h"
 #include "src/controllers/cluster_snapshot.h"
 #include "src/disruption/validation.h"
 
@@ -86,6 +87,7 @@ absl::StatusOr<std::unique_ptr<DisruptionController::Planning>> DisruptionContro
   absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
       provisioning::BuildSchedulerInput(planning->snapshot, plan_options, catalogs_);
   if (!input.ok()) return input.status();
+  UseCloudInstanceTypes(seams_.cloud, seams_.logger, "disruption", planning->snapshot, *input);
   planning->input = *std::move(input);
   return planning;
 }

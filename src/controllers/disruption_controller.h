@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "karpenter/clock.h"
+#include "karpenter/cloud_provider.h"
 #include "karpenter/event_recorder.h"
 #include "karpenter/kube_cluster.h"
 #include "karpenter/logger.h"
@@ -55,6 +56,10 @@ struct DisruptionSeams {
   Metrics& metrics;
   // Upstream's "disrupting node(s)" line for every command started; optional.
   Logger* logger = nullptr;
+  // Where each NodePool's instance types come from on every poll, as upstream's replacement
+  // simulations ask CloudProvider.GetInstanceTypes (live offerings and prices, ICE-marked
+  // offerings unavailable). Null: the embedded catalog, as `karpenter plan --disruption` uses.
+  CloudProvider* cloud = nullptr;
 };
 
 struct DisruptionControllerOptions {

@@ -9,9 +9,11 @@
 #include "src/api/karpenter_labels.h"
 #include "src/api/manifest.h"
 #include "src/api/nodeclaim.h"
+#include "src/cloudprovider/catalog.h"
 #include "src/disruption/disruption_test_util.h"
 #include "src/disruption/validation.h"
 #include "src/fakes/fake_clock.h"
+#include "src/fakes/fake_cloud_provider.h"
 #include "src/fakes/fake_event_recorder.h"
 #include "src/fakes/fake_kube_cluster.h"
 #include "src/fakes/fake_logger.h"
@@ -221,6 +223,61 @@ TEST(DisruptionController, AReplacementMustBeInitializedBeforeTheCandidateIsDele
                              {"consolidation_policy", "when_empty_or_underutilized"},
                              {"termination_mode", "graceful"}}),
             1);
+}
+
+// With a cloud provider, each poll's replacement simulation takes the NodePool's types from it,
+// as upstream's does: when every cheaper m5 is out of capacity, the m5.xlarge holding 100m has no
+// cheaper replacement and stays; when the types cannot be resolved, the pool is skipped.
+TEST(DisruptionController, ReplacementsAreSimulatedWithTheCloudProvidersInstanceTypes) {
+  Fixture f;
+  absl::StatusOr<cloudprovider::Catalog> catalog = cloudprovider::Catalog::LoadEmbedded();
+  ASSERT_TRUE(catalog.ok()) << catalog.status();
+  std::vector<cloudprovider::InstanceType> types;
+  for (const char* name : {"m5.large", "m5.xlarge", "m5.2xlarge"}) {
+    cloudprovider::InstanceType type = *catalog->Find(name);
+    if (type.name != "m5.xlarge") {
+      for (cloudprovider::Offering& offering : type.offerings) offering.available = false;
+    }
+    types.push_back(std::move(type));
+  }
+  fakes::FakeCloudProvider cloud;
+  cloud.SetInstanceTypes(types);
+  DisruptionController controller{
+      DisruptionSeams{f.clock, f.cluster, f.cluster, f.events, f.metrics, &f.log, &cloud},
+      DisruptionControllerOptions{}};
+  f.Apply({NodeYaml({.name = "big"}), PodYaml({.name = "p", .node = "big"})});
+  for (int poll = 0; poll < 3; ++poll) {
+    ASSERT_TRUE(controller.Reconcile().ok());
+    f.clock.Advance(15'000);
+  }
+  EXPECT_TRUE(f.Replacements().empty());
+  EXPECT_FALSE(f.Tainted("big"));
+  EXPECT_EQ(controller.queued_commands(), 0u);
+  ASSERT_FALSE(cloud.calls().empty());
+  EXPECT_EQ(cloud.calls().front(), "GetInstanceTypes default");
+
+  // Without the cloud's answer the embedded catalog is not used instead: the pool is skipped.
+  cloud.FailNext(fakes::FakeCloudProvider::Method::kGetInstanceTypes,
+                 CloudError{.kind = CloudErrorKind::kNodeClassNotReady,
+                            .reason = "NodeClassNotReady",
+                            .message = "no subnets"});
+  ASSERT_TRUE(controller.Reconcile().ok());
+  EXPECT_TRUE(f.Replacements().empty());
+  EXPECT_NE(std::find_if(f.log.lines().begin(), f.log.lines().end(),
+                         [](const std::string& line) {
+                           return line.starts_with(
+                               "skipping, unable to resolve instance types controller=disruption "
+                               "NodePool=default");
+                         }),
+            f.log.lines().end());
+
+  // The same cluster with the embedded catalog replaces the node with a cheaper m5.
+  Fixture plain;
+  plain.Apply({NodeYaml({.name = "big"}), PodYaml({.name = "p", .node = "big"})});
+  plain.Poll();
+  plain.clock.Advance(15'000);
+  plain.Poll();
+  EXPECT_EQ(plain.Replacements().size(), 1u);
 }
 
 TEST(DisruptionController, AReplacementThatDisappearsRollsTheCommandBack) {

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
 #include "src/api/karpenter_labels.h"
+#include "src/controllers/cloud_instance_types.h"
 #include "src/controllers/cluster_snapshot.h"
 #include "src/provisioning/plan.h"
 #include "src/state/pending.h"
@@ -177,44 +178,6 @@ void Provisioner::OnBatchClosed() {
   }
 }
 
-void Provisioner::UseCloudInstanceTypes(const state::ClusterSnapshot& snapshot,
-                                        provisioning::SnapshotSchedulerInput& input) {
-  if (seams_.cloud == nullptr) return;
-  std::vector<provisioning::NodePoolInstanceTypes> usable;
-  for (provisioning::NodePoolInstanceTypes& pool : input.input.node_pools) {
-    CloudOr<std::vector<cloudprovider::InstanceType>> types =
-        seams_.cloud->GetInstanceTypes(pool.node_pool);
-    if (const auto* error = std::get_if<CloudError>(&types)) {
-      input.warnings.push_back(
-          absl::StrCat("nodepool \"", pool.node_pool.metadata.name,
-                       "\": skipping, unable to resolve instance types: ", error->message));
-      if (seams_.logger != nullptr) {
-        seams_.logger->Info("skipping, unable to resolve instance types",
-                            {{"controller", "provisioner"},
-                             {"NodePool", pool.node_pool.metadata.name},
-                             {"error", error->message}});
-      }
-      continue;
-    }
-    // The zones the class launches into, as the catalog's views are cut.
-    const auto& ref = pool.node_pool.spec.template_.spec.node_class_ref;
-    const api::EC2NodeClass* node_class = ref ? snapshot.FindEC2NodeClass(ref->name) : nullptr;
-    const std::vector<std::string> zones =
-        node_class != nullptr ? provisioning::SubnetZones(*node_class) : std::vector<std::string>{};
-    std::vector<provisioning::InstanceTypeView> views;
-    for (const cloudprovider::InstanceType& type :
-         std::get<std::vector<cloudprovider::InstanceType>>(types)) {
-      if (std::optional<provisioning::InstanceTypeView> view =
-              provisioning::ToInstanceTypeView(type, zones)) {
-        views.push_back(*std::move(view));
-      }
-    }
-    pool.instance_types = std::move(views);
-    usable.push_back(std::move(pool));
-  }
-  input.input.node_pools = std::move(usable);
-}
-
 bool Provisioner::ClusterViewSynced() {
   std::erase_if(unobserved_claims_, [this](const std::string& name) {
     return seams_.reader.Get(ObjectKey{"NodeClaim", "", name}).has_value();
@@ -265,7 +228,7 @@ absl::StatusOr<ProvisionOutcome> Provisioner::Provision() {
       provisioning::BuildSchedulerInput(*snapshot, plan_options, catalogs_);
   if (!input.ok()) return input.status();
   if (input->input.pending_pods.empty()) return outcome;
-  UseCloudInstanceTypes(*snapshot, *input);
+  UseCloudInstanceTypes(seams_.cloud, seams_.logger, "provisioner", *snapshot, *input);
   if (seams_.logger != nullptr) {
     seams_.logger->Debug(
         "computing scheduling decision for provisionable pod(s)",

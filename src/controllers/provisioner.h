@@ -83,10 +83,6 @@ class Provisioner {
   // Upstream's cluster-state sync, plus the NodeClaims this provisioner created that the
   // reader has not shown yet: without them a pass would solve the same pods again.
   bool ClusterViewSynced();
-  // Replaces each NodePool's catalog types with the cloud provider's; a pool whose types
-  // cannot be had is left out of this pass with a warning, as upstream skips it.
-  void UseCloudInstanceTypes(const state::ClusterSnapshot& snapshot,
-                             provisioning::SnapshotSchedulerInput& input);
   // What upstream logs once a solve has placed pods (nothing when it placed none on new claims).
   void LogSolve(const provisioning::SnapshotSchedulerInput& input,
                 const provisioning::PlanResult& plan, int64_t solve_millis) const;

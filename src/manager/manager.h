@@ -122,6 +122,7 @@ class Manager {
   controllers::MeteredCloudProvider garbage_collection_cloud_;
   controllers::MeteredCloudProvider instance_garbage_collection_cloud_;
   controllers::MeteredCloudProvider provisioner_cloud_;
+  controllers::MeteredCloudProvider disruption_cloud_;
   controllers::MeteredCloudProvider offering_metrics_cloud_;
   controllers::Provisioner provisioner_;
   controllers::NodeClaimLifecycle lifecycle_;
