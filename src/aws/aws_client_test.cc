@@ -7,6 +7,7 @@
 #include "gtest/gtest.h"
 #include "src/aws/errors.h"
 #include "src/aws/test_fakes.h"
+#include "src/fakes/recording_metrics.h"
 
 namespace karpenter::aws {
 namespace {
@@ -156,7 +157,7 @@ TEST(AwsClient, EveryCallIsReportedWithItsAttemptsToTheObserver) {
 }
 
 TEST(CallMetrics, UpstreamsSeriesPerCallAndPerAttempt) {
-  RecordingMetrics metrics;
+  fakes::RecordingMetrics metrics;
   MetricsObserver(metrics)(
       CallRecord{.service = "EC2",
                  .action = "CreateFleet",

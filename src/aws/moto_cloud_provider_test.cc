@@ -7,8 +7,8 @@
 
 #include "gtest/gtest.h"
 #include "src/aws/errors.h"
-#include "src/aws/test_fakes.h"
 #include "src/aws/test_moto_provider.h"
+#include "src/fakes/recording_metrics.h"
 
 namespace karpenter::aws {
 namespace {
@@ -156,7 +156,7 @@ TEST_F(MotoProvider, InsufficientCapacityMarksTheOfferingsForThreeMinutes) {
 }
 
 TEST_F(MotoProvider, EachRefusedOfferingIsCountedByZoneCapacityTypeAndReason) {
-  RecordingMetrics metrics;
+  fakes::RecordingMetrics metrics;
   AwsCloudProvider counting(*ec2_, *instance_types_, cluster_, unavailable_,
                             ClusterInfo{.name = kCluster, .endpoint = "https://demo.eks.example"},
                             &metrics);
@@ -190,11 +190,11 @@ TEST_F(MotoProvider, EachRefusedOfferingIsCountedByZoneCapacityTypeAndReason) {
   }
   ASSERT_FALSE(zone_ids["us-west-2a"].empty());
   auto key = [&](const std::string& zone, const std::string& reason) {
-    return RecordingMetrics::Key("karpenter_cloudprovider_instance_launch_failures_total",
-                                 {{"zone", zone},
-                                  {"zone_id", zone_ids[zone]},
-                                  {"capacity_type", "on-demand"},
-                                  {"reason", reason}});
+    return fakes::RecordingMetrics::Key("karpenter_cloudprovider_instance_launch_failures_total",
+                                        {{"zone", zone},
+                                         {"zone_id", zone_ids[zone]},
+                                         {"capacity_type", "on-demand"},
+                                         {"reason", reason}});
   };
   // Upstream's reasons: a capacity error is the generic one, a quota has its own.
   const std::map<std::string, double> expected = {{key("us-west-2a", "LaunchFailed"), 1},

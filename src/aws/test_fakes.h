@@ -1,20 +1,18 @@
 // Fakes of the AWS provider's seams for tests: a clock that moves only when told (and when
 // something sleeps on it), a thread-safe clock whose sleepers wait for the test to move time, a
 // fixed `Random`, a transport that answers from a script and logs what it was sent, fixed
-// credentials, and metrics that keep what they are told.
+// credentials.
 #pragma once
 
 #include <condition_variable>
 #include <deque>
 #include <functional>
-#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
-#include "karpenter/metrics.h"
 #include "src/aws/clock.h"
 #include "src/aws/credentials.h"
 #include "src/aws/http.h"
@@ -122,26 +120,6 @@ class StaticCredentialsProvider final : public CredentialsProvider {
 
  private:
   Credentials credentials_;
-};
-
-// Counts and observations by name and labels, as the registry would keep them.
-class RecordingMetrics : public Metrics {
- public:
-  void Add(std::string_view name, const MetricLabels& labels, double delta) override {
-    counters[Key(name, labels)] += delta;
-  }
-  void Set(std::string_view, const MetricLabels&, double) override {}
-  void Observe(std::string_view name, const MetricLabels& labels, double value) override {
-    observed[Key(name, labels)].push_back(value);
-  }
-  void Delete(std::string_view, const MetricLabels&) override {}
-  static std::string Key(std::string_view name, const MetricLabels& labels) {
-    std::string key(name);
-    for (const auto& [label, value] : labels) key += " " + label + "=" + value;
-    return key;
-  }
-  std::map<std::string, double> counters;
-  std::map<std::string, std::vector<double>> observed;
 };
 
 }  // namespace karpenter::aws

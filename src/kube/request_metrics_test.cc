@@ -6,6 +6,7 @@
 
 #include "gtest/gtest.h"
 #include "src/fakes/fake_clock.h"
+#include "src/fakes/recording_metrics.h"
 
 namespace karpenter::kube {
 namespace {
@@ -33,28 +34,9 @@ class SlowTransport : public Transport {
   int64_t millis_;
 };
 
-class RecordingMetrics : public Metrics {
- public:
-  void Add(std::string_view name, const MetricLabels& labels, double delta) override {
-    counters[Key(name, labels)] += delta;
-  }
-  void Set(std::string_view, const MetricLabels&, double) override {}
-  void Observe(std::string_view name, const MetricLabels& labels, double value) override {
-    observed[Key(name, labels)].push_back(value);
-  }
-  void Delete(std::string_view, const MetricLabels&) override {}
-  static std::string Key(std::string_view name, const MetricLabels& labels) {
-    std::string key(name);
-    for (const auto& [label, value] : labels) key += " " + label + "=" + value;
-    return key;
-  }
-  std::map<std::string, double> counters;
-  std::map<std::string, std::vector<double>> observed;
-};
-
 TEST(RequestMetrics, EveryExchangeIsCountedAndRequestsButWatchesTimed) {
   fakes::FakeClock clock;
-  RecordingMetrics metrics;
+  fakes::RecordingMetrics metrics;
   std::unique_ptr<Transport> transport = ObservedTransport(
       std::make_unique<SlowTransport>(clock, 201, 250), clock, MetricsObserver(metrics));
   ASSERT_TRUE(transport
@@ -75,7 +57,7 @@ TEST(RequestMetrics, EveryExchangeIsCountedAndRequestsButWatchesTimed) {
   EXPECT_EQ(metrics.observed.size(), 1u) << "the watch is not timed";
 
   fakes::FakeClock other;
-  RecordingMetrics failed;
+  fakes::RecordingMetrics failed;
   std::unique_ptr<Transport> refused = ObservedTransport(
       std::make_unique<SlowTransport>(other, 0, 5), other, MetricsObserver(failed));
   EXPECT_FALSE(refused->Send(Request{.path = "/api/v1/nodes"}, Credential{}).ok());
@@ -85,7 +67,7 @@ TEST(RequestMetrics, EveryExchangeIsCountedAndRequestsButWatchesTimed) {
 TEST(RequestMetrics, PathsAreParsedAsTheAdapterDoes) {
   const auto labels = [](const std::string& method, const std::string& path) {
     std::optional<MetricLabels> parsed = RequestLatencyLabels(method, path);
-    return parsed ? RecordingMetrics::Key("", *parsed) : std::string("none");
+    return parsed ? fakes::RecordingMetrics::Key("", *parsed) : std::string("none");
   };
   EXPECT_EQ(labels("GET", "/api/v1/namespaces/default/pods?limit=500"),
             " verb=LIST group= version=v1 kind=pods subresource=");
