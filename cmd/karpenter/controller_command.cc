@@ -225,6 +225,11 @@ int RunController(const std::vector<std::string>& args,
                                 [&aws](const api::EC2NodeClass& node_class) {
                                   return (*aws)->CleanUpNodeClass(node_class);
                                 },
+                            .tag_instance =
+                                [&aws](const std::string& provider_id,
+                                       const controllers::NodeClaimTagging::InstanceTags& tags) {
+                                  return (*aws)->TagInstance(provider_id, tags);
+                                },
                             .logger = &logger},
       manager::OptionsFrom(s));
 

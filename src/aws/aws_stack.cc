@@ -195,6 +195,10 @@ absl::Status AwsStack::CleanUpNodeClass(const api::EC2NodeClass& node_class) {
   }
   return parts_->cloud->DeleteLaunchTemplates(node_class);
 }
+absl::StatusOr<bool> AwsStack::TagInstance(const std::string& provider_id,
+                                           const std::map<std::string, std::string>& tags) {
+  return parts_->cloud->TagInstance(provider_id, tags);
+}
 const std::string& AwsStack::region() const { return parts_->region; }
 absl::Status AwsStack::RefreshInstanceTypes() { return parts_->instance_types->Refresh(); }
 const std::vector<std::string>& AwsStack::notes() const { return parts_->notes; }

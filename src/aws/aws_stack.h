@@ -5,6 +5,7 @@
 // EC2NodeClass resolver, the CloudProvider and, when a queue is named, the interruption queue.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -61,6 +62,9 @@ class AwsStack {
   // What the provider made for an EC2NodeClass that is going: its instance profiles (not in an
   // isolated VPC, where IAM is not called) and its launch templates.
   absl::Status CleanUpNodeClass(const api::EC2NodeClass& node_class);
+  // The tagging controller's write (AwsCloudProvider::TagInstance).
+  absl::StatusOr<bool> TagInstance(const std::string& provider_id,
+                                   const std::map<std::string, std::string>& tags);
   const std::string& region() const;
   // Reads EC2's instance types, offerings and prices (InstanceTypeProvider::Refresh).
   absl::Status RefreshInstanceTypes();
