@@ -7,6 +7,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,9 @@ class AwsStack {
   // What the provider made for an EC2NodeClass that is going: its instance profiles (not in an
   // isolated VPC, where IAM is not called) and its launch templates.
   absl::Status CleanUpNodeClass(const api::EC2NodeClass& node_class);
+  // Instance profile garbage collection: deletes this cluster's profiles that `in_use` does not
+  // name (InstanceProfiles::CollectGarbage); nothing in an isolated VPC, where IAM is not called.
+  absl::Status CollectInstanceProfiles(const std::set<std::string>& in_use);
   // The tagging controller's write (AwsCloudProvider::TagInstance).
   absl::StatusOr<bool> TagInstance(const std::string& provider_id,
                                    const std::map<std::string, std::string>& tags);

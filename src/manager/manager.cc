@@ -102,6 +102,10 @@ Manager::Manager(ManagerSeams seams, ManagerOptions options)
     tagging_ = std::make_unique<controllers::NodeClaimTagging>(
         seams.clock, seams.reader, seams.writer, seams.tag_instance, options.cluster_name);
   }
+  if (seams.collect_instance_profiles) {
+    instance_profile_gc_ = std::make_unique<controllers::InstanceProfileGarbageCollection>(
+        seams.clock, seams.reader, seams.collect_instance_profiles);
+  }
 }
 
 void Manager::Start() {
@@ -126,6 +130,7 @@ void Manager::Start() {
   if (node_classes_) node_classes_->Start();
   if (node_class_termination_) node_class_termination_->Start();
   if (tagging_) tagging_->Start();
+  if (instance_profile_gc_) instance_profile_gc_->Start();
   if (seams_.interruption_queue != nullptr) {
     interruption_loop_ = std::make_unique<controllers::SingletonLoop>(
         "interruption", seams_.clock,

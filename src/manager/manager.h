@@ -25,6 +25,7 @@
 #include "src/controllers/disruption_controller.h"
 #include "src/controllers/eviction_queue.h"
 #include "src/controllers/instance_gc.h"
+#include "src/controllers/instance_profile_gc.h"
 #include "src/controllers/interruption.h"
 #include "src/controllers/metered_cloud_provider.h"
 #include "src/controllers/node_class_status.h"
@@ -69,6 +70,9 @@ struct ManagerSeams {
   controllers::NodeClassTermination::CleanUp clean_up_node_class;
   // The provider's tagging of registered NodeClaims' instances; empty: no tagging controller.
   controllers::NodeClaimTagging::TagInstance tag_instance;
+  // The provider's deletion of instance profiles no object names; empty: no instance profile
+  // garbage collection.
+  controllers::InstanceProfileGarbageCollection::Collect collect_instance_profiles;
   // Upstream's info lines (launched / registered / initialized / deleted nodeclaim, tainted /
   // deleted node, disrupting node(s)); null: none.
   Logger* logger = nullptr;
@@ -152,6 +156,7 @@ class Manager {
   std::unique_ptr<controllers::NodeClassStatusController> node_classes_;
   std::unique_ptr<controllers::NodeClassTermination> node_class_termination_;
   std::unique_ptr<controllers::NodeClaimTagging> tagging_;
+  std::unique_ptr<controllers::InstanceProfileGarbageCollection> instance_profile_gc_;
 };
 
 }  // namespace karpenter::manager

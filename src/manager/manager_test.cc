@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -278,6 +279,30 @@ TEST(Manager, TheProvidersTaggingRunsOnRegisteredNodeClaims) {
   ASSERT_EQ(tagged.size(), 1u);
   EXPECT_EQ(tagged[0].at("eks:eks-cluster-name"), "demo");
   EXPECT_EQ(tagged[0].at("Name"), "ip-10-0-1-5.ec2.internal");
+}
+
+TEST(Manager, TheProvidersInstanceProfileCollectionSeesTheProfilesInUse) {
+  Fixture f;
+  std::vector<std::set<std::string>> collected;
+  Manager manager{ManagerSeams{.clock = f.clock,
+                               .reader = f.cluster,
+                               .writer = f.cluster,
+                               .cloud = f.cloud,
+                               .recorder = f.events,
+                               .metrics = f.metrics,
+                               .collect_instance_profiles =
+                                   [&collected](const std::set<std::string>& in_use) {
+                                     collected.push_back(in_use);
+                                     return absl::OkStatus();
+                                   }},
+                  OptionsFrom(TestSettings())};
+  auto node_class = std::get<api::EC2NodeClass>(*f.cluster.Get({"EC2NodeClass", "", "default"}));
+  node_class.status.instance_profile = "demo_1";
+  ASSERT_TRUE(f.cluster.UpdateStatus(node_class).ok());
+  manager.Start();
+  f.clock.Advance(0);
+  ASSERT_EQ(collected.size(), 1u);
+  EXPECT_EQ(collected[0], std::set<std::string>{"demo_1"});
 }
 
 TEST(Manager, SettingsReachTheControllers) {
