@@ -1,6 +1,7 @@
 #include "src/aws/toml.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <set>
 #include <type_traits>
@@ -174,7 +175,12 @@ class Parser {
     }
     std::string token(text_.substr(start, pos_ - start));
     if (token.empty()) return Error("expected a value");
-    if (token.find(':') != std::string::npos || token.find('-', 1) != std::string::npos) {
+    // A date starts with a four-digit year and a dash; a time has colons.
+    const bool date = token.size() > 4 && token[4] == '-' &&
+                      std::all_of(token.begin(), token.begin() + 4, [](char c) {
+                        return absl::ascii_isdigit(static_cast<unsigned char>(c));
+                      });
+    if (date || token.find(':') != std::string::npos) {
       return Error(absl::StrCat("dates and times are not supported: ", token));
     }
     std::erase(token, '_');
@@ -182,6 +188,8 @@ class Parser {
     if (absl::SimpleAtoi(token, &integer)) return TomlValue{integer};
     double real = 0;
     if (token.find_first_of(".eE") != std::string::npos && absl::SimpleAtod(token, &real)) {
+      // Out of range is refused rather than read as infinity, which this writer cannot spell.
+      if (!std::isfinite(real)) return Error(absl::StrCat("number out of range: ", token));
       return TomlValue{real};
     }
     return Error(absl::StrCat("not a value: ", token));

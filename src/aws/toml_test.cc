@@ -12,6 +12,7 @@ title = "x\ty\u00e9"   # trailing comment
 "quoted.key" = 'C:\path'
 max-pods = 1_10
 ratio = 0.5
+tiny = -1e-5
 enabled = true
 list = [ 1, 2,
   3, ]   # multi-line, trailing comma
@@ -28,6 +29,7 @@ line two"""
   EXPECT_EQ(std::get<std::string>(kubernetes.at("quoted.key").value), "C:\\path");
   EXPECT_EQ(std::get<int64_t>(kubernetes.at("max-pods").value), 110);
   EXPECT_EQ(std::get<double>(kubernetes.at("ratio").value), 0.5);
+  EXPECT_EQ(std::get<double>(kubernetes.at("tiny").value), -1e-5);
   EXPECT_TRUE(std::get<bool>(kubernetes.at("enabled").value));
   EXPECT_EQ(std::get<TomlArray>(kubernetes.at("list").value).size(), 3u);
   const auto& inline_table = std::get<TomlTable>(kubernetes.at("inline").value);
@@ -58,6 +60,8 @@ TEST(Toml, RefusesWhatItDoesNotReadWithTheLine) {
            {"a = 1\n[a]\n", "line 2: key a is not a table"},
            {"[[servers]]\n", "line 1: arrays of tables are not supported"},
            {"when = 1979-05-27\n", "dates and times are not supported"},
+           {"at = 07:32:00\n", "dates and times are not supported"},
+           {"huge = 1e999\n", "number out of range"},
            {"a = \"open\n", "newline in a one-line string"},
            {"a = [1, 2\n", "unterminated array"},
            {"a = 1 b\n", "line 1: unexpected 'b' after a value"},
