@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <set>
 
 #include "absl/strings/escaping.h"
 #include "cmd/karpenter/real_clock.h"
@@ -225,6 +226,15 @@ int RunController(const std::vector<std::string>& args,
                             .clean_up_node_class =
                                 [&aws](const api::EC2NodeClass& node_class) {
                                   return (*aws)->CleanUpNodeClass(node_class);
+                                },
+                            .tag_instance =
+                                [&aws](const std::string& provider_id,
+                                       const controllers::NodeClaimTagging::InstanceTags& tags) {
+                                  return (*aws)->TagInstance(provider_id, tags);
+                                },
+                            .collect_instance_profiles =
+                                [&aws](const std::set<std::string>& in_use) {
+                                  return (*aws)->CollectInstanceProfiles(in_use);
                                 },
                             .logger = &logger},
       manager::OptionsFrom(s));

@@ -404,6 +404,11 @@ CloudOr<api::NodeClaim> AwsCloudProvider::Create(const api::NodeClaim& node_clai
       NodeClassHash(node_class.spec);
   out.metadata.annotations[std::string(api::kEC2NodeClassHashVersionAnnotationKey)] =
       std::string(kNodeClassHashVersion);
+  // Instance profile garbage collection keeps a profile while a NodeClaim launched with it.
+  if (!node_class.status.instance_profile.empty()) {
+    out.metadata.annotations[std::string(api::kInstanceProfileAnnotationKey)] =
+        node_class.status.instance_profile;
+  }
   return out;
 }
 

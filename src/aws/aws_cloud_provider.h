@@ -62,6 +62,11 @@ class AwsCloudProvider : public CloudProvider {
   // Deletes the launch templates made for `node_class` (tagged with this cluster and the class),
   // as upstream does when the class goes.
   absl::Status DeleteLaunchTemplates(const api::EC2NodeClass& node_class);
+  // The tagging controller's write: adds to the instance behind `provider_id` those of `tags`
+  // it does not carry yet, and answers whether it called CreateTags. kNotFound when the
+  // instance is gone or is not this cluster's (it is never written to); kInvalidArgument when
+  // `provider_id` names no instance.
+  absl::StatusOr<bool> TagInstance(std::string_view provider_id, const Tags& tags);
 
  private:
   struct Launch;  // one Create's chosen template, capacity type and overrides

@@ -179,6 +179,31 @@ CloudOr<std::string> AwsCloudProvider::IsDrifted(const api::NodeClaim& node_clai
   return std::string();
 }
 
+absl::StatusOr<bool> AwsCloudProvider::TagInstance(std::string_view provider_id, const Tags& tags) {
+  const std::string id = InstanceIdOf(provider_id);
+  if (id.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("status.providerID ", AbslView(provider_id), " names no EC2 instance"));
+  }
+  // Described afresh, not from a cache: tags written by hand (or by an earlier pass whose
+  // annotation was lost) are kept as they are.
+  auto instance = OwnedInstance(id);
+  if (auto* error = std::get_if<CloudError>(&instance)) {
+    if (error->kind == CloudErrorKind::kNotFound) return absl::NotFoundError(error->message);
+    return absl::UnavailableError(error->message);
+  }
+  Tags missing;
+  for (const auto& [key, value] : tags) {
+    if (!std::get<Instance>(instance).tags.contains(key)) missing[key] = value;
+  }
+  if (missing.empty()) return false;
+  if (absl::Status tagged = ec2_.CreateTags({id}, missing); !tagged.ok()) {
+    if (absl::IsNotFound(tagged)) return tagged;
+    return absl::UnavailableError(absl::StrCat("tagging instance ", id, ", ", tagged.message()));
+  }
+  return true;
+}
+
 std::vector<RepairPolicy> AwsCloudProvider::RepairPolicies() const {
   // Upstream's: a node whose Ready condition is False or Unknown for 30 minutes is repaired.
   constexpr int64_t kThirtyMinutes = 30 * 60 * 1000;

@@ -195,6 +195,14 @@ absl::Status AwsStack::CleanUpNodeClass(const api::EC2NodeClass& node_class) {
   }
   return parts_->cloud->DeleteLaunchTemplates(node_class);
 }
+absl::Status AwsStack::CollectInstanceProfiles(const std::set<std::string>& in_use) {
+  if (parts_->isolated_vpc) return absl::OkStatus();
+  return parts_->instance_profiles->CollectGarbage(in_use).status();
+}
+absl::StatusOr<bool> AwsStack::TagInstance(const std::string& provider_id,
+                                           const std::map<std::string, std::string>& tags) {
+  return parts_->cloud->TagInstance(provider_id, tags);
+}
 const std::string& AwsStack::region() const { return parts_->region; }
 absl::Status AwsStack::RefreshInstanceTypes() { return parts_->instance_types->Refresh(); }
 const std::vector<std::string>& AwsStack::notes() const { return parts_->notes; }

@@ -5,7 +5,9 @@
 // EC2NodeClass resolver, the CloudProvider and, when a queue is named, the interruption queue.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -64,6 +66,12 @@ class AwsStack {
   // What the provider made for an EC2NodeClass that is going: its instance profiles (not in an
   // isolated VPC, where IAM is not called) and its launch templates.
   absl::Status CleanUpNodeClass(const api::EC2NodeClass& node_class);
+  // Instance profile garbage collection: deletes this cluster's profiles that `in_use` does not
+  // name (InstanceProfiles::CollectGarbage); nothing in an isolated VPC, where IAM is not called.
+  absl::Status CollectInstanceProfiles(const std::set<std::string>& in_use);
+  // The tagging controller's write (AwsCloudProvider::TagInstance).
+  absl::StatusOr<bool> TagInstance(const std::string& provider_id,
+                                   const std::map<std::string, std::string>& tags);
   const std::string& region() const;
   // Reads EC2's instance types, offerings and prices (InstanceTypeProvider::Refresh).
   absl::Status RefreshInstanceTypes();

@@ -92,7 +92,25 @@ absl::Status InstanceProfiles::Ensure(const std::string& name, const std::string
   return absl::OkStatus();
 }
 
+std::string InstanceProfiles::ClusterPath(const InstanceProfileScope& scope) {
+  return absl::StrCat("/karpenter/", scope.region, "/", scope.cluster_name, "/");
+}
+
+void InstanceProfiles::Protect(const std::string& name) {
+  if (!name.empty()) protected_until_[name] = clock_.Now() + kProtectedProfileTtl;
+}
+
 absl::StatusOr<std::string> InstanceProfiles::Reconcile(const api::EC2NodeClass& node_class) {
+  absl::StatusOr<std::string> chosen = Choose(node_class);
+  // The profile the class used until now may still be on instances launching, whose NodeClaims
+  // the informers have not shown yet.
+  if (chosen.ok() && *chosen != node_class.status.instance_profile) {
+    Protect(node_class.status.instance_profile);
+  }
+  return chosen;
+}
+
+absl::StatusOr<std::string> InstanceProfiles::Choose(const api::EC2NodeClass& node_class) {
   if (!node_class.spec.role || node_class.spec.role->empty()) {
     return node_class.spec.instance_profile.value_or("");
   }
@@ -130,7 +148,44 @@ absl::StatusOr<std::string> InstanceProfiles::Reconcile(const api::EC2NodeClass&
     return made;
   }
   made_for_[key] = name;
+  // Not in any class's status until the status write lands.
+  Protect(name);
   return name;
+}
+
+absl::Status InstanceProfiles::Delete(const InstanceProfile& profile) {
+  for (const std::string& role : profile.roles) {
+    absl::Status removed = iam_.RemoveRoleFromInstanceProfile(profile.name, role);
+    if (!removed.ok() && !absl::IsNotFound(removed)) return removed;
+  }
+  absl::Status deleted = iam_.DeleteInstanceProfile(profile.name);
+  if (!deleted.ok() && !absl::IsNotFound(deleted)) return deleted;
+  Forget(profile.name);
+  std::erase_if(made_for_, [&](const auto& entry) { return entry.second == profile.name; });
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<std::string>> InstanceProfiles::CollectGarbage(
+    const std::set<std::string>& in_use) {
+  const std::string path = ClusterPath(scope_);
+  absl::StatusOr<std::vector<InstanceProfile>> listed = iam_.ListInstanceProfiles(path);
+  if (!listed.ok()) return listed.status();
+  const absl::Time now = clock_.Now();
+  std::erase_if(protected_until_, [&](const auto& entry) { return entry.second <= now; });
+  std::vector<std::string> deleted;
+  for (const InstanceProfile& profile : *listed) {
+    // Checked here too: moto ignores PathPrefix, and a profile outside the path is not ours.
+    if (!profile.path.starts_with(path) || in_use.contains(profile.name) ||
+        protected_until_.contains(profile.name)) {
+      continue;
+    }
+    if (absl::Status gone = Delete(profile); !gone.ok()) {
+      return absl::Status(gone.code(), absl::StrCat("deleting instance profile ", profile.name,
+                                                    ": ", gone.message()));
+    }
+    deleted.push_back(profile.name);
+  }
+  return deleted;
 }
 
 absl::Status InstanceProfiles::DeleteAll(const api::EC2NodeClass& node_class) {
@@ -141,13 +196,7 @@ absl::Status InstanceProfiles::DeleteAll(const api::EC2NodeClass& node_class) {
     // Checked here too: a profile of another class is never deleted, whatever the list holds
     // (moto ignores PathPrefix).
     if (!profile.path.starts_with(path)) continue;
-    for (const std::string& role : profile.roles) {
-      absl::Status removed = iam_.RemoveRoleFromInstanceProfile(profile.name, role);
-      if (!removed.ok() && !absl::IsNotFound(removed)) return removed;
-    }
-    absl::Status deleted = iam_.DeleteInstanceProfile(profile.name);
-    if (!deleted.ok() && !absl::IsNotFound(deleted)) return deleted;
-    Forget(profile.name);
+    if (absl::Status deleted = Delete(profile); !deleted.ok()) return deleted;
   }
   std::erase_if(made_for_, [&](const auto& entry) {
     return entry.first.ends_with(absl::StrCat("/", node_class.metadata.uid));

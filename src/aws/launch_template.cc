@@ -6,8 +6,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "karpenter/common/status.h"
 #include "src/api/karpenter_labels.h"
 #include "src/aws/absl_view.h"
+#include "src/aws/bootstrap.h"
 #include "src/aws/crypto.h"
 
 namespace karpenter::aws {
@@ -15,9 +17,21 @@ namespace {
 
 constexpr char kBoundary[] = "//";
 
-// The root volume when the class names no block device mappings: 20 GiB gp3 on /dev/xvda, as
-// upstream's AL2023 default.
-std::vector<BlockDevice> BlockDevices(const api::EC2NodeClass& node_class) {
+// The volumes when the class names no block device mappings, as upstream's families: 20 GiB gp3 on
+// /dev/xvda (AL2, AL2023, Custom); Bottlerocket a 4 GiB OS volume and a 20 GiB data volume on
+// /dev/xvdb; Windows 50 GiB on /dev/sda1.
+std::vector<BlockDevice> DefaultBlockDevices(std::string_view family) {
+  if (family == api::kAMIFamilyBottlerocket) {
+    return {BlockDevice{.volume_size_gib = 4}, BlockDevice{.device_name = "/dev/xvdb"}};
+  }
+  if (family.starts_with("Windows")) {
+    return {BlockDevice{.device_name = "/dev/sda1", .volume_size_gib = 50}};
+  }
+  return {BlockDevice{}};
+}
+
+std::vector<BlockDevice> BlockDevices(const api::EC2NodeClass& node_class,
+                                      std::string_view family) {
   std::vector<BlockDevice> out;
   for (const api::BlockDeviceMapping& mapping : node_class.spec.block_device_mappings) {
     BlockDevice device;
@@ -36,7 +50,7 @@ std::vector<BlockDevice> BlockDevices(const api::EC2NodeClass& node_class) {
     }
     out.push_back(std::move(device));
   }
-  if (out.empty()) out.push_back(BlockDevice{});
+  if (out.empty()) return DefaultBlockDevices(family);
   return out;
 }
 
@@ -121,18 +135,25 @@ absl::StatusOr<LaunchTemplateSpec> BuildLaunchTemplate(const ClusterInfo& cluste
   LaunchTemplateSpec spec;
   if (family == "AL2023") {
     spec.user_data = Al2023UserData(cluster, node_class, node_claim);
-  } else if (family == "Custom") {
+  } else if (family == api::kAMIFamilyCustom) {
     spec.user_data = node_class.spec.user_data.value_or("");
+  } else if (family == api::kAMIFamilyAL2) {
+    KP_ASSIGN_OR_RETURN(spec.user_data,
+                        Al2UserData(BootstrapOptionsFor(cluster, node_class, node_claim)));
+  } else if (family == api::kAMIFamilyBottlerocket) {
+    KP_ASSIGN_OR_RETURN(spec.user_data,
+                        BottlerocketUserData(BootstrapOptionsFor(cluster, node_class, node_claim)));
+  } else if (family.starts_with("Windows")) {
+    spec.user_data = WindowsUserData(BootstrapOptionsFor(cluster, node_class, node_claim));
   } else {
-    return absl::UnimplementedError(absl::StrCat(
-        "spec.amiFamily: ", family, ": only AL2023 and Custom bootstrap is written so far"));
+    return absl::InvalidArgumentError(absl::StrCat("spec.amiFamily: unknown family ", family));
   }
   spec.image_id = image_id;
   for (const api::SecurityGroup& group : node_class.status.security_groups) {
     spec.security_group_ids.push_back(group.id);
   }
   spec.instance_profile_name = node_class.status.instance_profile;
-  spec.block_devices = BlockDevices(node_class);
+  spec.block_devices = BlockDevices(node_class, family);
   if (const auto& metadata = node_class.spec.metadata_options) {
     spec.metadata_hop_limit = static_cast<int>(metadata->http_put_response_hop_limit.value_or(1));
     spec.metadata_ipv6 = metadata->http_protocol_ipv6.value_or("disabled") == "enabled";

@@ -36,8 +36,9 @@ std::string Al2023UserData(const ClusterInfo& cluster, const api::EC2NodeClass& 
 // node class's, over the class's `spec.tags`.
 Tags LaunchTemplateTags(const ClusterInfo& cluster, const api::EC2NodeClass& node_class);
 
-// The template for `node_claim` launched from `node_class` with `image_id`. Unimplemented for AMI
-// families other than AL2023 and Custom (their bootstrap formats are not written yet).
+// The template for `node_claim` launched from `node_class` with `image_id`, with the user data of
+// the class's AMI family (AL2023 here, AL2, Bottlerocket and Windows in bootstrap.h, Custom as
+// is). kInvalidArgument naming spec.userData when the class's user data cannot be merged.
 absl::StatusOr<LaunchTemplateSpec> BuildLaunchTemplate(const ClusterInfo& cluster,
                                                        const api::EC2NodeClass& node_class,
                                                        const api::NodeClaim& node_claim,

@@ -1,5 +1,6 @@
 #include "src/aws/launch_template.h"
 
+#include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "src/aws/aws_cloud_provider.h"
 #include "src/aws/node_class_resolver.h"
@@ -70,11 +71,18 @@ TEST(AwsLaunchTemplate, BlockDeviceMappingsOfTheClass) {
   EXPECT_EQ(spec->block_devices[0].volume_type, "io2");
 }
 
-TEST(AwsLaunchTemplate, UnwrittenBootstrapFamiliesAreRefused) {
+TEST(AwsLaunchTemplate, AnUnknownFamilyIsRefusedNamingTheField) {
   api::EC2NodeClass node_class = NodeClass();
+  node_class.spec.ami_family = "Ubuntu";
+  const absl::Status refused = BuildLaunchTemplate(kCluster, node_class, Claim(), "ami-1").status();
+  EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(absl::StartsWith(refused.message(), "spec.amiFamily: ")) << refused;
+  // The alias alone names the family (here Bottlerocket, whose user data is TOML).
+  node_class.spec.ami_family.reset();
   node_class.spec.ami_selector_terms = {{.alias = "bottlerocket@latest"}};
-  EXPECT_EQ(BuildLaunchTemplate(kCluster, node_class, Claim(), "ami-1").status().code(),
-            absl::StatusCode::kUnimplemented);
+  auto bottlerocket = BuildLaunchTemplate(kCluster, node_class, Claim(), "ami-1");
+  ASSERT_TRUE(bottlerocket.ok()) << bottlerocket.status();
+  EXPECT_NE(bottlerocket->user_data.find("[settings.kubernetes]"), std::string::npos);
 }
 
 TEST(AwsAliasParameters, EksParameterNamesPerFamily) {
@@ -106,6 +114,42 @@ TEST(AwsAliasParameters, EksParameterNamesPerFamily) {
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(AliasParameters("ubuntu@latest", "1.32").status().code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+TEST(AwsLaunchTemplate, EachFamilyGetsItsOwnUserDataAndDefaultVolumes) {
+  api::EC2NodeClass node_class = NodeClass();
+  node_class.spec.ami_family = "AL2";
+  auto al2 = BuildLaunchTemplate(kCluster, node_class, Claim(), "ami-1");
+  ASSERT_TRUE(al2.ok()) << al2.status();
+  EXPECT_NE(al2->user_data.find("/etc/eks/bootstrap.sh 'demo'"), std::string::npos);
+  ASSERT_EQ(al2->block_devices.size(), 1u);
+  EXPECT_EQ(al2->block_devices[0].device_name, "/dev/xvda");
+
+  node_class.spec.ami_family = "Bottlerocket";
+  auto bottlerocket = BuildLaunchTemplate(kCluster, node_class, Claim(), "ami-1");
+  ASSERT_TRUE(bottlerocket.ok()) << bottlerocket.status();
+  EXPECT_TRUE(bottlerocket->user_data.starts_with("[settings]\n")) << bottlerocket->user_data;
+  ASSERT_EQ(bottlerocket->block_devices.size(), 2u);
+  EXPECT_EQ(bottlerocket->block_devices[0].volume_size_gib, 4);
+  EXPECT_EQ(bottlerocket->block_devices[1].device_name, "/dev/xvdb");
+  EXPECT_EQ(bottlerocket->block_devices[1].volume_size_gib, 20);
+
+  node_class.spec.ami_family = "Windows2019";
+  auto windows = BuildLaunchTemplate(kCluster, node_class, Claim(), "ami-1");
+  ASSERT_TRUE(windows.ok()) << windows.status();
+  EXPECT_TRUE(windows->user_data.starts_with("<powershell>")) << windows->user_data;
+  ASSERT_EQ(windows->block_devices.size(), 1u);
+  EXPECT_EQ(windows->block_devices[0].device_name, "/dev/sda1");
+  EXPECT_EQ(windows->block_devices[0].volume_size_gib, 50);
+  // Different user data, different templates.
+  EXPECT_NE(al2->name, bottlerocket->name);
+  EXPECT_NE(bottlerocket->name, windows->name);
+
+  node_class.spec.ami_family = "Bottlerocket";
+  node_class.spec.user_data = "not = [toml";
+  auto refused = BuildLaunchTemplate(kCluster, node_class, Claim(), "ami-1");
+  EXPECT_TRUE(absl::IsInvalidArgument(refused.status())) << refused.status();
+  EXPECT_TRUE(absl::StartsWith(refused.status().message(), "spec.userData: ")) << refused.status();
 }
 
 TEST(AwsCloudProvider, InstanceIdOfProviderIds) {

@@ -40,6 +40,9 @@ TEST_F(MotoProvider, CreateGetListDeleteEndToEnd) {
   EXPECT_TRUE(claim.status.provider_id.starts_with("aws:///us-west-2")) << claim.status.provider_id;
   EXPECT_FALSE(claim.status.allocatable.empty());
   EXPECT_EQ(instance_types_->on_demand_source(), PriceSource::kEmbeddedCatalog);
+  // What instance profile garbage collection keeps while the claim lives.
+  EXPECT_EQ(claim.metadata.annotations.at("karpenter.k8s.aws/instance-profile-name"),
+            "KarpenterNodeInstanceProfile");
 
   auto got = provider_->Get(claim.status.provider_id);
   ASSERT_TRUE(std::holds_alternative<api::NodeClaim>(got));

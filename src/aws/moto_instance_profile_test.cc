@@ -1,6 +1,7 @@
 // InstanceProfiles against moto_server's IAM: an EC2NodeClass `role` becomes an instance profile
 // of the provider's own (name, path, tags, role), kept while the role stays, replaced when it
-// changes, and a role IAM does not know is an error that leaves no profile behind.
+// changes, and a role IAM does not know is an error that leaves no profile behind; garbage
+// collection deletes this cluster's profiles nothing names, after their hour of protection.
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "src/aws/errors.h"
@@ -109,6 +110,52 @@ TEST_F(MotoInstanceProfiles, AGoingClassTakesEveryProfileMadeForIt) {
   EXPECT_EQ(iam_->GetInstanceProfile(second).status().code(), absl::StatusCode::kNotFound);
   EXPECT_TRUE(iam_->GetInstanceProfile(theirs).ok());
   EXPECT_TRUE(profiles_->DeleteAll(node_class_).ok());
+}
+
+TEST_F(MotoInstanceProfiles, AChangedRolesProfileIsCollectedOnceNothingNamesIt) {
+  const std::string first = profiles_->Reconcile(node_class_).value_or("");
+  ASSERT_FALSE(first.empty());
+  node_class_.status.instance_profile = first;
+  node_class_.spec.role = "OtherNodeRole";
+  const std::string second = profiles_->Reconcile(node_class_).value_or("");
+  ASSERT_FALSE(second.empty());
+  node_class_.status.instance_profile = second;
+
+  // Within the hour after the class moved on, the old profile is protected.
+  auto collected = profiles_->CollectGarbage({second});
+  ASSERT_TRUE(collected.ok()) << collected.status();
+  EXPECT_TRUE(collected->empty());
+  EXPECT_TRUE(iam_->GetInstanceProfile(first).ok());
+  clock_.Advance(kProtectedProfileTtl + absl::Seconds(1));
+  // A NodeClaim launched with it still names it.
+  collected = profiles_->CollectGarbage({second, first});
+  ASSERT_TRUE(collected.ok()) << collected.status();
+  EXPECT_TRUE(collected->empty());
+  // Then nothing does: it goes, roles detached first; the class's current profile stays.
+  collected = profiles_->CollectGarbage({second});
+  ASSERT_TRUE(collected.ok()) << collected.status();
+  EXPECT_EQ(*collected, std::vector<std::string>{first});
+  EXPECT_EQ(iam_->GetInstanceProfile(first).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_TRUE(iam_->GetInstanceProfile(second).ok());
+}
+
+TEST_F(MotoInstanceProfiles, CollectionNeverTouchesOtherClustersOrHandMadeProfiles) {
+  InstanceProfiles other_cluster(
+      *iam_, clock_, counting_,
+      InstanceProfileScope{.cluster_name = "other", .region = "us-west-2"});
+  const std::string theirs = other_cluster.Reconcile(node_class_).value_or("");
+  ASSERT_FALSE(theirs.empty());
+  ASSERT_TRUE(iam_->CreateInstanceProfile("HandMade", "/", {}).ok());
+  // Made by an earlier process (nothing protects it here) and named by nothing.
+  const std::string ours = profiles_->NewProfileName(node_class_);
+  ASSERT_TRUE(iam_->CreateInstanceProfile(
+                      ours, InstanceProfiles::ProfilePath({"demo", "us-west-2"}, "gone-uid"), {})
+                  .ok());
+  auto collected = profiles_->CollectGarbage({});
+  ASSERT_TRUE(collected.ok()) << collected.status();
+  EXPECT_EQ(*collected, std::vector<std::string>{ours});
+  EXPECT_TRUE(iam_->GetInstanceProfile(theirs).ok());
+  EXPECT_TRUE(iam_->GetInstanceProfile("HandMade").ok());
 }
 
 TEST_F(MotoInstanceProfiles, AnUnknownRoleIsNotFoundAndLeavesNoProfile) {

@@ -39,6 +39,7 @@ ManagerOptions OptionsFrom(const settings::Settings& settings) {
   options.node_class_refresh_millis =
       std::min(Millis(settings.ami_refresh_interval), Millis(settings.subnet_refresh_interval));
   options.reserved_capacity = settings.feature_gates.reserved_capacity;
+  options.cluster_name = settings.cluster_name;
   return options;
 }
 
@@ -98,6 +99,14 @@ Manager::Manager(ManagerSeams seams, ManagerOptions options)
     node_class_termination_ = std::make_unique<controllers::NodeClassTermination>(
         seams.clock, seams.reader, seams.writer, recorder_, seams.clean_up_node_class);
   }
+  if (seams.tag_instance) {
+    tagging_ = std::make_unique<controllers::NodeClaimTagging>(
+        seams.clock, seams.reader, seams.writer, seams.tag_instance, options.cluster_name);
+  }
+  if (seams.collect_instance_profiles) {
+    instance_profile_gc_ = std::make_unique<controllers::InstanceProfileGarbageCollection>(
+        seams.clock, seams.reader, seams.collect_instance_profiles);
+  }
 }
 
 void Manager::Start() {
@@ -121,6 +130,8 @@ void Manager::Start() {
   ec2nodeclass_status_.Start();
   if (node_classes_) node_classes_->Start();
   if (node_class_termination_) node_class_termination_->Start();
+  if (tagging_) tagging_->Start();
+  if (instance_profile_gc_) instance_profile_gc_->Start();
   if (seams_.interruption_queue != nullptr) {
     interruption_loop_ = std::make_unique<controllers::SingletonLoop>(
         "interruption", seams_.clock,

@@ -2,10 +2,10 @@
 // controller manager (pkg/controllers/controllers.go in both). The in-cluster controller's
 // reconcilers assembled over the seams, configured from the settings: provisioning,
 // NodeClaim lifecycle, node termination and eviction, disruption, expiration, garbage
-// collection of NodeClaims and of instances, consistency, NodePool readiness, hash and counter, pod
-// events, the node/pod/NodePool state metrics and, with a queue, interruption. Events go through
-// upstream's de-duplication. Nothing here knows whether the seams are a real cluster and AWS, or
-// fakes.
+// collection of NodeClaims and of instances, instance tagging, consistency, NodePool readiness,
+// hash and counter, pod events, the node/pod/NodePool state metrics and, with a queue,
+// interruption. Events go through upstream's de-duplication. Nothing here knows whether the seams
+// are a real cluster and AWS, or fakes.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +25,7 @@
 #include "src/controllers/disruption_controller.h"
 #include "src/controllers/eviction_queue.h"
 #include "src/controllers/instance_gc.h"
+#include "src/controllers/instance_profile_gc.h"
 #include "src/controllers/interruption.h"
 #include "src/controllers/metered_cloud_provider.h"
 #include "src/controllers/node_class_status.h"
@@ -33,6 +34,7 @@
 #include "src/controllers/nodeclaim_consistency.h"
 #include "src/controllers/nodeclaim_expiration.h"
 #include "src/controllers/nodeclaim_lifecycle.h"
+#include "src/controllers/nodeclaim_tagging.h"
 #include "src/controllers/nodepool_health.h"
 #include "src/controllers/nodepool_readiness.h"
 #include "src/controllers/nodepool_status.h"
@@ -66,6 +68,11 @@ struct ManagerSeams {
   // What the provider removes when an EC2NodeClass goes (with resolve_node_class only: the
   // classes' finalizer is the provider's).
   controllers::NodeClassTermination::CleanUp clean_up_node_class;
+  // The provider's tagging of registered NodeClaims' instances; empty: no tagging controller.
+  controllers::NodeClaimTagging::TagInstance tag_instance;
+  // The provider's deletion of instance profiles no object names; empty: no instance profile
+  // garbage collection.
+  controllers::InstanceProfileGarbageCollection::Collect collect_instance_profiles;
   // Upstream's info lines (launched / registered / initialized / deleted nodeclaim, tainted /
   // deleted node, disrupting node(s)); null: none.
   Logger* logger = nullptr;
@@ -77,6 +84,8 @@ struct ManagerOptions {
   int64_t node_class_refresh_millis = 60 * 1000;
   // The ReservedCapacity feature gate (on by default, as upstream).
   bool reserved_capacity = true;
+  // CLUSTER_NAME, which the tagging controller writes as eks:eks-cluster-name.
+  std::string cluster_name;
 };
 
 // Batch windows, preference and minValues policies, the SpotToSpotConsolidation gate, and the
@@ -147,6 +156,8 @@ class Manager {
   std::unique_ptr<controllers::SingletonLoop> interruption_loop_;
   std::unique_ptr<controllers::NodeClassStatusController> node_classes_;
   std::unique_ptr<controllers::NodeClassTermination> node_class_termination_;
+  std::unique_ptr<controllers::NodeClaimTagging> tagging_;
+  std::unique_ptr<controllers::InstanceProfileGarbageCollection> instance_profile_gc_;
 };
 
 }  // namespace karpenter::manager

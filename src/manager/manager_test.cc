@@ -4,6 +4,8 @@
 #include "src/manager/manager.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -249,6 +251,60 @@ TEST(Manager, TheProvidersNodeClassResolutionKeepsTheClassStatus) {
   EXPECT_EQ(resolved, after_start + 1);
 }
 
+TEST(Manager, TheProvidersTaggingRunsOnRegisteredNodeClaims) {
+  Fixture f;
+  std::vector<std::map<std::string, std::string>> tagged;
+  Manager manager{ManagerSeams{.clock = f.clock,
+                               .reader = f.cluster,
+                               .writer = f.cluster,
+                               .cloud = f.cloud,
+                               .recorder = f.events,
+                               .metrics = f.metrics,
+                               .tag_instance =
+                                   [&tagged](const std::string&,
+                                             const std::map<std::string, std::string>& tags) {
+                                     tagged.push_back(tags);
+                                     return absl::StatusOr<bool>(true);
+                                   }},
+                  OptionsFrom(TestSettings())};
+  api::NodeClaim claim;
+  claim.metadata.name = "default-a";
+  claim.spec.node_class_ref =
+      api::NodeClassReference{"EC2NodeClass", "default", "karpenter.k8s.aws"};
+  claim.status.provider_id = "aws:///us-east-1a/i-0123";
+  claim.status.node_name = "ip-10-0-1-5.ec2.internal";
+  ASSERT_TRUE(f.cluster.Create(claim).ok());
+  manager.Start();
+  f.clock.Advance(0);
+  ASSERT_EQ(tagged.size(), 1u);
+  EXPECT_EQ(tagged[0].at("eks:eks-cluster-name"), "demo");
+  EXPECT_EQ(tagged[0].at("Name"), "ip-10-0-1-5.ec2.internal");
+}
+
+TEST(Manager, TheProvidersInstanceProfileCollectionSeesTheProfilesInUse) {
+  Fixture f;
+  std::vector<std::set<std::string>> collected;
+  Manager manager{ManagerSeams{.clock = f.clock,
+                               .reader = f.cluster,
+                               .writer = f.cluster,
+                               .cloud = f.cloud,
+                               .recorder = f.events,
+                               .metrics = f.metrics,
+                               .collect_instance_profiles =
+                                   [&collected](const std::set<std::string>& in_use) {
+                                     collected.push_back(in_use);
+                                     return absl::OkStatus();
+                                   }},
+                  OptionsFrom(TestSettings())};
+  auto node_class = std::get<api::EC2NodeClass>(*f.cluster.Get({"EC2NodeClass", "", "default"}));
+  node_class.status.instance_profile = "demo_1";
+  ASSERT_TRUE(f.cluster.UpdateStatus(node_class).ok());
+  manager.Start();
+  f.clock.Advance(0);
+  ASSERT_EQ(collected.size(), 1u);
+  EXPECT_EQ(collected[0], std::set<std::string>{"demo_1"});
+}
+
 TEST(Manager, SettingsReachTheControllers) {
   absl::StatusOr<settings::Settings> parsed =
       settings::Parse({{"CLUSTER_NAME", "demo"},
@@ -267,6 +323,7 @@ TEST(Manager, SettingsReachTheControllers) {
   EXPECT_EQ(options.disruption.engine.scheduler.min_values_policy,
             provisioning::MinValuesPolicy::kBestEffort);
   EXPECT_TRUE(options.disruption.engine.spot_to_spot_consolidation);
+  EXPECT_EQ(options.cluster_name, "demo");
   EXPECT_EQ(options.node_class_refresh_millis, 60 * kSecond);
 }
 
