@@ -1,8 +1,11 @@
 // `karpenter bench scheduling` as a user runs it: the JSON contract of issue #3 and figures that
 // must hold for any correct solve (never timings).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -60,6 +63,35 @@ TEST(CliBench, PreferencePodsRunUnderBothPolicies) {
     EXPECT_EQ(report["workload"], "preferences-" + policy);
     EXPECT_EQ(report["pods"], 40);
   }
+}
+
+TEST(CliBench, HostnameSpreadWorkloadGivesEachPodANode) {
+  CliRun run = RunKarpenter(
+      {"bench", "scheduling", "--pods", "50", "--workload", "hostname-spread", "-o", "json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json report = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_TRUE(report.is_object()) << run.out;
+  EXPECT_EQ(report["workload"], "hostname-spread");
+  EXPECT_EQ(report["unschedulable"], 0) << report;
+  EXPECT_EQ(report["nodes"], 50) << report;
+  CliRun both = RunKarpenter(
+      {"bench", "scheduling", "--workload", "hostname-spread", "--preferences", "respect"});
+  EXPECT_EQ(both.exit_code, 1) << both.err;
+}
+
+// `--catalog` read its file with a plain stream, which waits forever on a FIFO with no writer.
+TEST(CliBench, CatalogThatIsAFifoIsRefusedAtOnce) {
+  const std::filesystem::path fifo =
+      std::filesystem::temp_directory_path() / ("kp_catalog_fifo_" + std::to_string(getpid()));
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  CliRun run = RunKarpenter({"bench", "scheduling", "--pods-file",
+                             karpenter::cli_test::SourcePath("examples/article/nodepool.yaml"),
+                             "--catalog", fifo.string()});
+  std::filesystem::remove(fifo);
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("--catalog " + fifo.string() + ": not a regular file"), std::string::npos)
+      << run.err;
 }
 
 TEST(CliBench, TextIsOneLinePerSize) {

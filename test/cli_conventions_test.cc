@@ -2,6 +2,7 @@
 // exit codes, and help texts that cite only files the repository has.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -257,6 +258,39 @@ TEST(CliConventions, BenchOutputJsonIsTheJsonFlag) {
   ASSERT_TRUE(b.is_object()) << output.out;
   EXPECT_EQ(a["pods"], b["pods"]);
   EXPECT_EQ(a["nodes"], b["nodes"]);
+}
+
+// CLI11 read `--seed -1` as 2^64-1 and saturated 10^23: both ran with a seed nobody gave.
+TEST(CliConventions, SeedsAreWholeNumbersAsWritten) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"sim", "--duration", "1m", "--seed", "-1"},
+           {"bench", "scheduling", "--pods", "5", "--seed", "99999999999999999999999"},
+           {"bench", "disruption", "--nodes", "5", "--seed", "7x"}}) {
+    CliRun run = RunKarpenter(args);
+    EXPECT_EQ(run.exit_code, 1) << args[0] << " " << args[1] << ": " << run.err;
+    EXPECT_NE(run.err.find("--seed"), std::string::npos) << run.err;
+  }
+  CliRun largest = RunKarpenter(
+      {"bench", "scheduling", "--pods", "5", "--seed", "18446744073709551615", "-o", "json"});
+  EXPECT_EQ(largest.exit_code, 0) << largest.err;
+}
+
+// Every command that prints checks its writes: `> /dev/full` is one line and exit 1.
+TEST(CliConventions, AFailedWriteOfAnyCommandExitsOne) {
+  const std::string article = SourcePath("examples/article/");
+  const std::string files = article + "ec2nodeclass.yaml," + article + "nodepool.yaml," + article +
+                            "workload-sample.yaml";
+  for (const std::string& args :
+       {"plan -f " + files, "plan -f " + files + " -o json",
+        std::string("bench scheduling --pods 5"), std::string("bench disruption --nodes 5"),
+        std::string("sim --duration 1m --json"), std::string("version"),
+        std::string("completion bash")}) {
+    CliRun run = RunKarpenterCommandLine(args + " > /dev/full");
+    EXPECT_EQ(run.exit_code, 1) << args;
+    EXPECT_EQ(run.err.rfind("karpenter: cannot write the output", 0), 0u)
+        << args << ": " << run.err;
+    EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << args << ": " << run.err;
+  }
 }
 
 }  // namespace

@@ -3,12 +3,12 @@
 #include <sys/resource.h>
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "cmd/karpenter/output_format.h"
 #include "cmd/karpenter/real_clock.h"
+#include "cmd/karpenter/seed_option.h"
+#include "src/api/input_file.h"
 #include "src/api/manifest.h"
 #include "src/bench/catalog_file.h"
 #include "src/bench/scheduling_report.h"
@@ -26,19 +26,22 @@ double PeakRssMb() {
   return static_cast<double>(usage.ru_maxrss) / 1024.0;  // KiB on Linux
 }
 
-bench::BenchWorkload Workload(const std::string& preferences) {
-  if (preferences == "respect") return bench::BenchWorkload::kPreferencesRespect;
-  if (preferences == "ignore") return bench::BenchWorkload::kPreferencesIgnore;
+bench::BenchWorkload Workload(const BenchSchedulingOptions& options) {
+  if (options.preferences == "respect") return bench::BenchWorkload::kPreferencesRespect;
+  if (options.preferences == "ignore") return bench::BenchWorkload::kPreferencesIgnore;
+  if (options.workload == "hostname-spread") return bench::BenchWorkload::kHostnameSpread;
   return bench::BenchWorkload::kDiverse;
 }
 
 absl::StatusOr<bench::CatalogFile> LoadCatalog(const std::string& name_or_path) {
   if (name_or_path == "fake400") return bench::Fake400CatalogFile();
-  std::ifstream in(name_or_path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("--catalog: cannot read ", name_or_path));
-  std::stringstream content;
-  content << in.rdbuf();
-  absl::StatusOr<bench::CatalogFile> catalog = bench::ParseCatalogFile(content.str());
+  // The shared reader refuses a FIFO or device, which a plain stream would wait on forever.
+  absl::StatusOr<std::string> content = api::ReadInputFile(name_or_path);
+  if (!content.ok()) {
+    return absl::Status(content.status().code(),
+                        absl::StrCat("--catalog ", name_or_path, ": ", content.status().message()));
+  }
+  absl::StatusOr<bench::CatalogFile> catalog = bench::ParseCatalogFile(*content);
   if (!catalog.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("--catalog ", name_or_path, ": ", catalog.status().message()));
@@ -87,7 +90,7 @@ int RunBenchScheduling(const BenchSchedulingOptions& options) {
   for (int pods : options.pods) {
     bench::SchedulingBenchmarkOptions run;
     run.pods = pods;
-    run.workload = Workload(options.preferences);
+    run.workload = Workload(options);
     run.seed = options.seed;
     run.packing = options.packing == "cost" ? provisioning::PackingPolicy::kCost
                                             : provisioning::PackingPolicy::kUpstream;
@@ -137,6 +140,7 @@ void AddBenchCommand(CLI::App& app, BenchSchedulingOptions& options, int& exit_c
       "  karpenter bench scheduling --pods 5000\n"
       "  karpenter bench scheduling --pods 1000,5000,20000 --seed 3 -o json\n"
       "  karpenter bench scheduling --pods 5000 --breakdown\n"
+      "  karpenter bench scheduling --pods 100000 --workload hostname-spread\n"
       "Exit codes: 0 measured; 1 bad flags");
   scheduling
       ->add_option("--pods", options.pods,
@@ -150,8 +154,14 @@ void AddBenchCommand(CLI::App& app, BenchSchedulingOptions& options, int& exit_c
           "--preferences", options.preferences,
           "Run the preference pods under this PREFERENCE_POLICY instead of the diverse mix")
       ->check(CLI::IsMember({"respect", "ignore"}));
-  scheduling->add_option("--seed", options.seed, "Seed of the pod generator")
+  scheduling
+      ->add_option("--workload", options.workload,
+                   "diverse (default): upstream's diverse pods; hostname-spread: replicas of one "
+                   "app with a required hostname spread (maxSkew 1), one pod per node")
+      ->check(CLI::IsMember({"diverse", "hostname-spread"}))
+      ->excludes("--preferences")
       ->capture_default_str();
+  AddSeedOption(*scheduling, options.seed, "Seed of the pod generator");
   scheduling->add_flag("--json", options.json, "One JSON object per size (-o json)");
   scheduling
       ->add_option("-o,--output", options.output,
@@ -182,6 +192,7 @@ void AddBenchCommand(CLI::App& app, BenchSchedulingOptions& options, int& exit_c
                        "--preferences then sets PREFERENCE_POLICY (docs/differential.md)")
           ->excludes("--pods")
           ->excludes("--seed")
+          ->excludes("--workload")
           ->excludes("--json")
           ->excludes("--breakdown");
   scheduling

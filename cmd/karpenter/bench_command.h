@@ -1,5 +1,6 @@
-// `karpenter bench scheduling --pods N[,N...] [--preferences respect|ignore] [--json]`: cold
-// solves of upstream Karpenter's scheduling benchmark workload over its 400-type fake catalog,
+// `karpenter bench scheduling --pods N[,N...] [--preferences respect|ignore | --workload
+// hostname-spread] [--json]`: cold solves of upstream Karpenter's scheduling benchmark workload
+// (or this project's hostname-spread replicas) over its 400-type fake catalog,
 // each next to the lower bounds any placement must respect (src/bench/scheduling_run.h). Real
 // time and the process's peak RSS are read here, in the host, never in the engine.
 // `--pods-file FILE [--catalog fake400|FILE]` solves a given workload instead and prints its
@@ -17,7 +18,8 @@ namespace karpenter::cli {
 
 struct BenchSchedulingOptions {
   std::vector<int> pods = {1000};
-  std::string preferences;  // "" (the diverse mix), "respect" or "ignore"
+  std::string preferences;           // "" (the diverse mix), "respect" or "ignore"
+  std::string workload = "diverse";  // --workload: diverse | hostname-spread
   uint64_t seed = bench::kDefaultPodSeed;
   bool json = false;
   std::string output = "text";          // -o: json | yaml | text | wide

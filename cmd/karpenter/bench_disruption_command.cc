@@ -9,6 +9,7 @@
 
 #include "cmd/karpenter/output_format.h"
 #include "cmd/karpenter/real_clock.h"
+#include "cmd/karpenter/seed_option.h"
 #include "fmt/format.h"
 #include "fmt/printf.h"
 #include "src/api/karpenter_labels.h"
@@ -498,7 +499,7 @@ void AddBenchDisruptionCommand(CLI::App& bench, BenchDisruptionOptions& options,
       ->delimiter(',')
       ->check(CLI::Range(1, kMaxBenchNodes))
       ->capture_default_str();
-  cmd->add_option("--seed", options.seed, "Cluster generator seed")->capture_default_str();
+  AddSeedOption(*cmd, options.seed, "Cluster generator seed");
   cmd->add_flag("--json", options.json, "One JSON object per size (-o json)");
   cmd->add_option("-o,--output", options.output,
                   "json: one JSON object per size (--json); yaml: one YAML document per size; "

@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "cmd/karpenter/output_format.h"
 #include "cmd/karpenter/real_clock.h"
+#include "cmd/karpenter/seed_option.h"
 #include "src/api/duration.h"
 #include "src/api/manifest.h"
 #include "src/cloudprovider/catalog.h"
@@ -161,7 +162,7 @@ void AddSimCommand(CLI::App& app, SimCommandOptions& options, int& exit_code) {
       "Exit codes: 0 the run finished; 1 a bad scenario or flag (the field path is named)");
   cmd->add_option("scenario,-f,--filename", options.scenario,
                   "Scenario file (YAML); default: the built-in migration scenario");
-  cmd->add_option("--seed", options.seed, "Random seed")->capture_default_str();
+  AddSeedOption(*cmd, options.seed, "Random seed");
   // Kept as text until the callback: CLI11 would read "90m" as a malformed number.
   cmd->add_option("--duration", options.duration_text,
                   "Simulated time to run instead of the scenario's durationSeconds: seconds or "

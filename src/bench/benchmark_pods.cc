@@ -27,6 +27,8 @@ constexpr int64_t kFirstCreationUnixNanos = 1'700'000'000LL * 1'000'000'000LL;
 // math/rand): 100m and 4096Mi.
 constexpr int64_t kPreferenceCpuMilli = 100;
 constexpr int64_t kPreferenceMemoryMi = 4096;
+constexpr int64_t kSpreadCpuMilli = 100;
+constexpr int64_t kSpreadMemoryMi = 128;
 
 // Draws for pod attributes, plus a separate stream for UIDs so that adding or removing a UID
 // never shifts the attribute draws.
@@ -199,6 +201,28 @@ std::vector<api::Pod> MakePreferencePods(int n, uint64_t seed) {
     api::Pod pod = BasePod(static_cast<size_t>(i), "preference-" + std::to_string(i), labels, cpu,
                            memory, draws.Uid());
     pod.spec.affinity = affinity;
+    pods.push_back(std::move(pod));
+  }
+  return pods;
+}
+
+std::vector<api::Pod> MakeHostnameSpreadPods(int n, uint64_t seed) {
+  Draws draws(seed);
+  std::vector<api::Pod> pods;
+  if (n <= 0) return pods;
+  pods.reserve(static_cast<size_t>(n));
+  const std::map<std::string, std::string> labels = {{kLabelApp, kAppSpread}};
+  const Quantity cpu = Quantity::FromMilli(kSpreadCpuMilli, Quantity::Format::kDecimalSI);
+  const Quantity memory = Quantity::FromInt(kSpreadMemoryMi << 20, Quantity::Format::kBinarySI);
+  api::TopologySpreadConstraint spread;
+  spread.max_skew = 1;
+  spread.topology_key = api::kLabelHostname;
+  spread.when_unsatisfiable = "DoNotSchedule";
+  spread.label_selector = MatchLabels(labels);
+  for (int i = 0; i < n; ++i) {
+    api::Pod pod = BasePod(static_cast<size_t>(i), "spread-" + std::to_string(i), labels, cpu,
+                           memory, draws.Uid());
+    pod.spec.topology_spread_constraints.push_back(spread);
     pods.push_back(std::move(pod));
   }
   return pods;

@@ -9,6 +9,10 @@
 // upstream's size (100m cpu, 4096Mi memory: its generator's first draws with its seed) whose
 // constraints are all preferences (zone node affinity, zone and hostname anti-affinity).
 //
+// MakeHostnameSpreadPods(n) is not upstream's: n replicas of one app (`app=spread`, 100m cpu,
+// 128Mi) with a required spread over hostnames (maxSkew 1, DoNotSchedule), so every pod needs a
+// node of its own. It is the constrained worst case of `plan` on a large Deployment.
+//
 // As upstream's, each pod is created after the one before it (nanoseconds apart), so equal pods
 // keep list order in the scheduler's queue.
 #pragma once
@@ -27,10 +31,12 @@ inline constexpr char kLabelMyLabel[] = "my-label";
 inline constexpr char kLabelMyAffinity[] = "my-affininity";
 inline constexpr char kLabelApp[] = "app";
 inline constexpr char kAppNginx[] = "nginx";
+inline constexpr char kAppSpread[] = "spread";
 inline constexpr char kBenchNamespace[] = "default";
 
 // Same `n` and `seed` give the same pods (names, UIDs, labels, requests).
 std::vector<api::Pod> MakeDiversePods(int n, uint64_t seed = kDefaultPodSeed);
 std::vector<api::Pod> MakePreferencePods(int n, uint64_t seed = kDefaultPodSeed);
+std::vector<api::Pod> MakeHostnameSpreadPods(int n, uint64_t seed = kDefaultPodSeed);
 
 }  // namespace karpenter::bench

@@ -20,6 +20,21 @@ bool HasAffinity(const api::Pod& pod) {
   return pod.spec.affinity && pod.spec.affinity->pod_affinity;
 }
 
+TEST(HostnameSpreadPods, EveryPodSpreadsOverHostnamesWithItsOwnSelector) {
+  const std::vector<api::Pod> pods = MakeHostnameSpreadPods(7);
+  ASSERT_EQ(pods.size(), 7u);
+  for (const api::Pod& pod : pods) {
+    EXPECT_EQ(pod.metadata.labels.at(kLabelApp), kAppSpread);
+    ASSERT_EQ(pod.spec.topology_spread_constraints.size(), 1u);
+    const api::TopologySpreadConstraint& spread = pod.spec.topology_spread_constraints[0];
+    EXPECT_EQ(spread.topology_key, "kubernetes.io/hostname");
+    EXPECT_EQ(spread.max_skew, 1);
+    EXPECT_EQ(spread.when_unsatisfiable, "DoNotSchedule");
+    EXPECT_TRUE(api::Matches(spread.label_selector, pod.metadata.labels));
+  }
+  EXPECT_NE(pods[0].metadata.uid, pods[1].metadata.uid);
+}
+
 TEST(DiversePods, SameSeedGivesSamePods) {
   EXPECT_EQ(MakeDiversePods(137, 7), MakeDiversePods(137, 7));
 }

@@ -20,8 +20,23 @@ std::string WorkloadName(BenchWorkload workload) {
       return "preferences-respect";
     case BenchWorkload::kPreferencesIgnore:
       return "preferences-ignore";
+    case BenchWorkload::kHostnameSpread:
+      return "hostname-spread";
   }
   return "unknown";
+}
+
+std::vector<api::Pod> PodsOf(const SchedulingBenchmarkOptions& options) {
+  switch (options.workload) {
+    case BenchWorkload::kDiverse:
+      return MakeDiversePods(options.pods, options.seed);
+    case BenchWorkload::kHostnameSpread:
+      return MakeHostnameSpreadPods(options.pods, options.seed);
+    case BenchWorkload::kPreferencesRespect:
+    case BenchWorkload::kPreferencesIgnore:
+      break;
+  }
+  return MakePreferencePods(options.pods, options.seed);
 }
 
 std::string PackingName(provisioning::PackingPolicy packing) {
@@ -33,9 +48,7 @@ std::string PackingName(provisioning::PackingPolicy packing) {
 absl::StatusOr<SchedulingReport> RunSchedulingBenchmark(const SchedulingBenchmarkOptions& options,
                                                         const SecondsClock& clock) {
   const std::vector<FakeInstanceType> catalog = FakeCatalog400();
-  const bool diverse = options.workload == BenchWorkload::kDiverse;
-  std::vector<api::Pod> pending = diverse ? MakeDiversePods(options.pods, options.seed)
-                                          : MakePreferencePods(options.pods, options.seed);
+  std::vector<api::Pod> pending = PodsOf(options);
   SchedulingReport report;
   report.workload = WorkloadName(options.workload);
   report.pods = static_cast<int64_t>(pending.size());

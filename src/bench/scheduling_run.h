@@ -15,7 +15,7 @@
 
 namespace karpenter::bench {
 
-enum class BenchWorkload { kDiverse, kPreferencesRespect, kPreferencesIgnore };
+enum class BenchWorkload { kDiverse, kPreferencesRespect, kPreferencesIgnore, kHostnameSpread };
 
 struct SchedulingBenchmarkOptions {
   int pods = 1000;

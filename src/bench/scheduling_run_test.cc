@@ -37,6 +37,17 @@ TEST(RunSchedulingBenchmark, PreferenceWorkloadsFollowThePolicy) {
   EXPECT_GT(respect->solve->nodes, ignore->solve->nodes);
 }
 
+TEST(RunSchedulingBenchmark, HostnameSpreadWorkloadPutsOnePodOnEachNode) {
+  absl::StatusOr<SchedulingReport> report =
+      RunSchedulingBenchmark({.pods = 60, .workload = BenchWorkload::kHostnameSpread}, Ticking());
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->workload, "hostname-spread");
+  ASSERT_TRUE(report->solve.has_value());
+  EXPECT_EQ(report->solve->unschedulable, 0);
+  // maxSkew 1 over hostnames, and every new node is a new empty domain: one pod per node.
+  EXPECT_EQ(report->solve->nodes, 60);
+}
+
 TEST(RunSchedulingBenchmark, CostPackingIsCheaperAndStaysAboveBothBounds) {
   absl::StatusOr<SchedulingReport> upstream = RunSchedulingBenchmark({.pods = 500}, Ticking());
   absl::StatusOr<SchedulingReport> cost = RunSchedulingBenchmark(

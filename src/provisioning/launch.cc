@@ -116,11 +116,14 @@ absl::Status CheckLaunchable(const NewNodeClaim& claim) {
 }
 
 absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim) {
+  // Looked up once per claim, not per offering: a plan of 20,000 one-pod claims over 600 types
+  // spent most of its time finding the same five requirements again.
+  const OfferingFilter allowed(claim.requirements);
   std::vector<LaunchOption> options;
   for (const InstanceTypeView* type : claim.instance_type_options) {
     LaunchOption option{type, {}};
     for (const OfferingView& offering : type->offerings) {
-      if (offering.available && OfferingCompatible(offering, claim.requirements)) {
+      if (offering.available && allowed.Allows(offering)) {
         option.offerings.push_back(&offering);
       }
     }

@@ -434,10 +434,12 @@ bool Topology::BlockedOnEveryClaim(const PodAttempt& attempt, size_t claims) con
   if (found == pods_.end()) return false;
   const PodGroups& groups = found->second;
   for (const OwnedGroup& owned : groups.owned) {
-    if (owned.on_hostname && groups_[owned.index]->BlockedClaims() >= claims) return true;
+    if (owned.on_hostname && groups_[owned.index]->BlockedClaims(owned.selects_self) >= claims) {
+      return true;
+    }
   }
   for (size_t index : groups.inverse_selecting) {
-    if (inverse_[index]->BlockedClaims() >= claims) return true;
+    if (inverse_[index]->BlockedClaims(/*self_selecting=*/false) >= claims) return true;
   }
   return false;
 }

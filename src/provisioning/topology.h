@@ -74,9 +74,10 @@ class Topology {
   uint32_t HostId(std::string_view host) { return host_ids_.IdOf(host); }
   // The id of a new NodeClaim's placeholder hostname (see NewHostname).
   uint32_t ClaimHostId(std::string_view host);
-  // Whether a hostname anti-affinity on the attempt (its own or another pod's that selects it)
-  // already has a pod on each of the `claims` NodeClaims of this solve, so none can take it.
-  // Valid after Update(attempt).
+  // Whether a hostname constraint on the attempt already closes each of the `claims` NodeClaims
+  // of this solve: an anti-affinity (its own or another pod's that selects it) with a pod on
+  // each, or a spread at its skew on each (a Deployment spread one per node), so none can take
+  // it. Valid after Update(attempt).
   bool BlockedOnEveryClaim(const PodAttempt& attempt, size_t claims) const;
 
   // Counts `pod` in every group that selects it, now that it is placed on a node with these

@@ -170,9 +170,7 @@ void TopologyGroup::Record(std::string_view domain) {
     const uint32_t id = hosts_->IdOf(domain);
     if (id >= host_counts_.size()) host_counts_.resize(id + 1, 0);
     host_counts_[id] = count;
-    if (count == 1 && spec_.type == TopologyType::kPodAntiAffinity && hosts_->IsClaim(id)) {
-      ++blocked_claims_;
-    }
+    if (hosts_->IsClaim(id)) CountBlockedClaim(count);
   }
 }
 
@@ -323,6 +321,26 @@ Requirement TopologyGroup::NextAntiAffinity(const Requirement& pod_domains,
   }
   if (options.empty()) return Requirement::DoesNotExist(spec_.key);
   return Requirement::In(spec_.key, std::move(options));
+}
+
+// Called as a claim's count reaches `count`, one pod at a time, so each threshold is crossed
+// once. A spread blocks the pods it selects at its skew (count + 1 > maxSkew) and others one pod
+// later, as BlocksHost does.
+void TopologyGroup::CountBlockedClaim(int32_t count) {
+  switch (spec_.type) {
+    case TopologyType::kPodAntiAffinity:
+      if (count == 1) {
+        ++blocked_claims_;
+        ++blocked_claims_for_others_;
+      }
+      return;
+    case TopologyType::kSpread:
+      if (count == spec_.max_skew) ++blocked_claims_;
+      if (count == spec_.max_skew + 1) ++blocked_claims_for_others_;
+      return;
+    case TopologyType::kPodAffinity:
+      return;  // Depends on other hosts too.
+  }
 }
 
 bool TopologyGroup::BlocksHost(bool self_selecting, uint32_t host_id) const {

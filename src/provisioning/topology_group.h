@@ -116,9 +116,12 @@ class TopologyGroup {
   // spread at its skew, an anti-affinity with a pod there). Exactly when Next would refuse a
   // node known only by that hostname; false for groups on other keys.
   bool BlocksHost(bool self_selecting, uint32_t host_id) const;
-  // For an anti-affinity group on the hostname: how many NodeClaim placeholders it has a pod
-  // on, each of them closed to the pods it selects. 0 for other groups.
-  size_t BlockedClaims() const { return blocked_claims_; }
+  // For a group on the hostname: how many NodeClaim placeholders are closed to a pod
+  // (`self_selecting` as for BlocksHost) by their counts alone: an anti-affinity's claims with a
+  // pod, a spread's claims at its skew. Never more than BlocksHost refuses; 0 for other groups.
+  size_t BlockedClaims(bool self_selecting) const {
+    return self_selecting ? blocked_claims_ : blocked_claims_for_others_;
+  }
 
   // "{a: 1, b: 0}" in name order, or only the totals past 25 domains (error messages).
   std::string CountsString() const;
@@ -134,14 +137,16 @@ class TopologyGroup {
                                            const scheduling::Requirement& node_domains) const;
   int32_t MinCount(const scheduling::Requirement& pod_domains) const;
   int32_t CountOf(std::string_view domain) const;
+  void CountBlockedClaim(int32_t count);
   bool AnyPopulatedDomain(const scheduling::Requirement& pod_domains) const;
 
   TopologyGroupSpec spec_;
   absl::flat_hash_map<std::string, int32_t> domains_;
-  HostIds* hosts_ = nullptr;          // Set for hostname-keyed groups only.
-  std::vector<int32_t> host_counts_;  // By host id, mirroring `domains_`.
-  size_t blocked_claims_ = 0;
-  size_t populated_ = 0;  // Domains with a count above zero.
+  HostIds* hosts_ = nullptr;              // Set for hostname-keyed groups only.
+  std::vector<int32_t> host_counts_;      // By host id, mirroring `domains_`.
+  size_t blocked_claims_ = 0;             // for pods the group's selector picks
+  size_t blocked_claims_for_others_ = 0;  // for pods it does not (a spread counts them no more)
+  size_t populated_ = 0;                  // Domains with a count above zero.
 };
 
 }  // namespace karpenter::provisioning

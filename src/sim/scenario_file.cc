@@ -14,6 +14,7 @@
 #include "src/api/validation.h"
 #include "src/api/yaml_document_scan.h"
 #include "src/api/yaml_hang_guard.h"
+#include "src/api/yaml_to_json.h"
 #include "src/cloudprovider/region_catalog.h"
 #include "src/sim/scenario_reader.h"
 #include "src/sim/scenario_text.h"
@@ -447,6 +448,16 @@ absl::StatusOr<Scenario> ParseScenario(std::string_view yaml, std::string_view s
       return absl::InvalidArgumentError(
           fmt::format("{}: {}", source, EscapeControlCharacters(std::string(guard.message()))));
     }
+  }
+  // yaml-cpp keeps the first of two equal keys without a word (`durationSeconds` given twice ran
+  // the first) and reads `!!int` on any text; the manifests' YAML-to-JSON pass refuses both, as
+  // kubectl does, with the line and column. Its JSON is dropped: the reader below works on the
+  // YAML tree for its line numbers.
+  if (absl::Status checked =
+          api::ForEachYamlDocumentAsJson(yaml, [](api::JsonDocument&) { return absl::OkStatus(); });
+      !checked.ok()) {
+    return absl::InvalidArgumentError(
+        fmt::format("{}: {}", source, EscapeControlCharacters(std::string(checked.message()))));
   }
   Scenario scenario;
   // yaml-cpp reports problems by throwing; they are turned into a Status here.

@@ -349,6 +349,17 @@ TEST(ParseScenario, DeepNestingIsReportedWithItsLineAndPath) {
       << ErrorsOf(deep);
 }
 
+// yaml-cpp kept the first of two equal keys: `durationSeconds` given twice ran the first.
+TEST(ParseScenario, AKeyGivenTwiceIsAnError) {
+  const std::string twice = std::string(kMinimal) + "durationSeconds: 60\n";
+  EXPECT_NE(ErrorsOf(twice).find("s.yaml: line "), std::string::npos) << ErrorsOf(twice);
+  EXPECT_NE(ErrorsOf(twice).find(": mapping key \"durationSeconds\" already defined"),
+            std::string::npos)
+      << ErrorsOf(twice);
+  EXPECT_NE(ErrorsOf(std::string(kMinimal) + "description: !!int many\n").find("as a !!int"),
+            std::string::npos);
+}
+
 TEST(ParseScenario, ASecondDocumentIsAnError) {
   const std::string two = std::string(kMinimal) + "---\nname: second\n";
   EXPECT_EQ(ErrorsOf(two), "s.yaml: line " +
