@@ -157,6 +157,16 @@ metadata:
   EXPECT_EQ(by_conflict["inputErrors"][0]["source"], "region");
 }
 
+TEST(CliValidateOutput, InputWithoutAnyObjectFailsAsKubectlApplyDoes) {
+  fs::path empty = WriteTemp("empty.yaml", "# nothing here\n---\n");
+  CliRun run = RunKarpenter({"validate", "-f", empty.string()});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "no objects passed to validate\n");
+  CliRun json = RunKarpenter({"validate", "-f", empty.string(), "-o", "json"});
+  EXPECT_EQ(json.exit_code, 1);
+  EXPECT_EQ(ParseOut(json)["inputErrors"][0]["message"], "no objects passed to validate");
+}
+
 TEST(CliValidateOutput, YamlIsTheSameDocument) {
   fs::path file = WriteTemp("mixed_yaml.yaml", kMixed);
   CliRun yaml = RunKarpenter({"validate", "-f", file.string(), "-o", "yaml"});

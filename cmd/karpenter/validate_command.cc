@@ -154,6 +154,10 @@ ValidateReport ValidateInputs(const ValidateOptions& options) {
   }
   std::vector<api::Manifest> all;
   for (const std::string& file : *files) ValidateFile(file, report, all);
+  // As kubectl apply: files that hold no object at all are a mistake, not a pass.
+  if (report.entries.empty()) {
+    report.entries.push_back(InputProblem{"", "no objects passed to validate"});
+  }
   if (absl::Status region = CheckRegion(all, options.region); !region.ok()) {
     report.entries.push_back(InputProblem{"region", std::string(region.message())});
   }
