@@ -79,5 +79,49 @@ TEST(CliMigrate, UnknownOutputFormatIsAUsageError) {
   EXPECT_EQ(run.out, "");
 }
 
+TEST(CliMigrate, ClusterAutoscalerFlagsAndPrioritiesReachTheNodePools) {
+  const std::string path = ::testing::TempDir() + "/ca.yaml";
+  std::ofstream(path) << "apiVersion: apps/v1\nkind: Deployment\n"
+                         "metadata: {name: cluster-autoscaler, namespace: kube-system}\n"
+                         "spec:\n  template:\n    spec:\n      containers:\n"
+                         "      - name: cluster-autoscaler\n"
+                         "        command: [./cluster-autoscaler, --expander=priority, "
+                         "--scale-down-unneeded-time=3m]\n"
+                         "---\napiVersion: v1\nkind: ConfigMap\n"
+                         "metadata: {name: cluster-autoscaler-priority-expander}\n"
+                         "data:\n  priorities: |-\n    40: [general]\n";
+  std::vector<std::string> args = ArticleArgs("yaml");
+  args.insert(args.end(), {"--cluster-autoscaler", path});
+  CliRun run = RunKarpenter(args);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("weight: 40"));
+  EXPECT_THAT(run.out, HasSubstr("consolidateAfter: \"3m\""));
+}
+
+TEST(CliMigrate, BadClusterAutoscalerFlagExitsOneNamingTheToken) {
+  const std::string path = ::testing::TempDir() + "/bad-ca.yaml";
+  std::ofstream(path) << "kind: Deployment\nmetadata: {name: cluster-autoscaler, namespace: "
+                         "kube-system}\nspec:\n  template:\n    spec:\n      containers:\n"
+                         "      - name: cluster-autoscaler\n"
+                         "        command: [./cluster-autoscaler, --v=4, --cloud-provider=aws, "
+                         "--scale-down-unneeded-time=ten]\n";
+  std::vector<std::string> args = ArticleArgs("yaml");
+  args.insert(args.end(), {"--cluster-autoscaler", path});
+  CliRun run = RunKarpenter(args);
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_THAT(run.err, HasSubstr(path + ": Deployment/kube-system/cluster-autoscaler: "
+                                        "spec.template.spec.containers[0].command[3]: "
+                                        "--scale-down-unneeded-time=\"ten\""));
+}
+
+TEST(CliMigrate, AClusterAutoscalerFileWithNeitherObjectIsRefused) {
+  CliRun run = RunKarpenter({"migrate", "-f", SourcePath("examples/migrate/article/snapshot.json"),
+                             "--cluster", "c", "--cluster-autoscaler",
+                             SourcePath("examples/migrate/article/snapshot.json")});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_THAT(run.err, HasSubstr("neither a Deployment with a cluster-autoscaler container"));
+}
+
 }  // namespace
 }  // namespace karpenter::cli_test

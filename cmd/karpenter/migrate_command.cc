@@ -7,6 +7,8 @@
 #include "cmd/karpenter/output_format.h"
 #include "src/api/manifest.h"
 #include "src/cloudprovider/catalog.h"
+#include "src/migrate/cluster_autoscaler.h"
+#include "src/migrate/kube_documents.h"
 #include "src/migrate/migration_plan.h"
 #include "src/migrate/plan_output.h"
 #include "src/migrate/plan_validation.h"
@@ -15,7 +17,19 @@
 namespace karpenter::cli {
 namespace {
 
-absl::Status ReadSnapshot(const MigrateOptions& options, migrate::MigrationInputs& inputs) {
+// The objects of `file` the typed snapshot does not keep whole (the Cluster Autoscaler
+// Deployment and ConfigMap), appended to `kept`.
+absl::Status KeepRawDocuments(const std::string& file, std::vector<migrate::KubeDocument>& kept) {
+  KP_ASSIGN_OR_RETURN(std::vector<migrate::KubeDocument> documents,
+                      migrate::LoadKubeDocumentsFile(file));
+  for (migrate::KubeDocument& document : documents) {
+    if (migrate::IsClusterAutoscalerDocument(document)) kept.push_back(std::move(document));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadSnapshot(const MigrateOptions& options, migrate::MigrationInputs& inputs,
+                          std::vector<migrate::KubeDocument>& raw) {
   KP_ASSIGN_OR_RETURN(std::vector<std::string> files,
                       ExpandFilenames(options.files, options.recursive));
   for (const std::string& file : files) {
@@ -24,8 +38,29 @@ absl::Status ReadSnapshot(const MigrateOptions& options, migrate::MigrationInput
       return absl::InvalidArgumentError(absl::StrCat(file, ": ", manifests.status().message()));
     }
     for (api::Manifest& manifest : *manifests) inputs.snapshot.push_back(std::move(manifest));
+    KP_RETURN_IF_ERROR(KeepRawDocuments(file, raw));
   }
   return absl::OkStatus();
+}
+
+// --cluster-autoscaler files, and such objects found in the snapshot.
+absl::Status ReadClusterAutoscaler(const MigrateOptions& options,
+                                   std::vector<migrate::KubeDocument> raw,
+                                   migrate::MigrationInputs& inputs) {
+  KP_ASSIGN_OR_RETURN(std::vector<std::string> files,
+                      ExpandFilenames(options.cluster_autoscaler, /*recursive=*/false));
+  for (const std::string& file : files) {
+    const size_t before = raw.size();
+    KP_RETURN_IF_ERROR(KeepRawDocuments(file, raw));
+    if (raw.size() == before) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(file, ": neither a Deployment with a cluster-autoscaler container nor the ",
+                       migrate::kPriorityExpanderConfigMap, " ConfigMap"));
+    }
+  }
+  if (raw.empty()) return absl::OkStatus();
+  inputs.autoscaler_given = true;
+  return migrate::ReadClusterAutoscaler(raw, inputs.autoscaler);
 }
 
 absl::Status ReadAwsInputs(const MigrateOptions& options, migrate::MigrationInputs& inputs) {
@@ -66,8 +101,10 @@ absl::Status ReadAwsInputs(const MigrateOptions& options, migrate::MigrationInpu
 absl::StatusOr<std::string> Render(const MigrateOptions& options) {
   migrate::MigrationInputs inputs;
   inputs.cluster = options.cluster;
-  KP_RETURN_IF_ERROR(ReadSnapshot(options, inputs));
+  std::vector<migrate::KubeDocument> raw;
+  KP_RETURN_IF_ERROR(ReadSnapshot(options, inputs, raw));
   KP_RETURN_IF_ERROR(ReadAwsInputs(options, inputs));
+  KP_RETURN_IF_ERROR(ReadClusterAutoscaler(options, std::move(raw), inputs));
   KP_ASSIGN_OR_RETURN(cloudprovider::Catalog catalog, cloudprovider::Catalog::LoadEmbedded());
   KP_ASSIGN_OR_RETURN(migrate::MigrationPlan plan, migrate::PlanMigration(inputs, catalog));
   if (absl::Status valid = migrate::ValidatePlanManifests(plan); !valid.ok()) {
@@ -96,6 +133,10 @@ void AddMigrateCommand(CLI::App& app, MigrateOptions& options, int& exit_code) {
                   "aws eks describe-nodegroup output, one group per file (files, a directory "
                   "or a comma list)");
   cmd->add_option("--subnets", options.subnets, "aws ec2 describe-subnets output (JSON)");
+  cmd->add_option("--cluster-autoscaler", options.cluster_autoscaler,
+                  "kubectl get -o yaml of the cluster-autoscaler Deployment and of the "
+                  "cluster-autoscaler-priority-expander ConfigMap (files or a comma list; the "
+                  "snapshot may hold them too)");
   cmd->add_option("--cluster", options.cluster,
                   "The EKS cluster's name (default: clusterName of --nodegroups)");
   cmd->add_option("-o,--output", options.output,

@@ -61,6 +61,15 @@ EksNodegroup ReadNodegroup(AwsFieldReader& reader, const nlohmann::json& group) 
       out.launch_template = reader.String(*it, "id", "nodegroup.launchTemplate.id");
     }
   }
+  if (auto it = group.find("resources"); it != group.end() && it->is_object()) {
+    const std::vector<const nlohmann::json*> asgs =
+        reader.Objects(*it, "autoScalingGroups", "nodegroup.resources.autoScalingGroups");
+    for (size_t i = 0; i < asgs.size(); ++i) {
+      std::string name = reader.String(
+          *asgs[i], "name", fmt::format("nodegroup.resources.autoScalingGroups[{}].name", i));
+      if (!name.empty()) out.asg_names.push_back(std::move(name));
+    }
+  }
   return out;
 }
 

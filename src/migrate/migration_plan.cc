@@ -8,6 +8,7 @@
 #include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
 #include "src/migrate/ami_alias.h"
+#include "src/migrate/autoscaler_mapping.h"
 #include "src/migrate/preflight_checks.h"
 
 namespace karpenter::migrate {
@@ -74,6 +75,8 @@ class Planner {
   Planner(const MigrationInputs& inputs, const cloudprovider::Catalog& catalog, MigrationPlan& plan)
       : inputs_(inputs), catalog_(catalog), plan_(plan) {}
 
+  // Cluster Autoscaler's settings, read before the first group.
+  void Autoscaler(const std::vector<GroupFacts>& groups);
   void Group(const GroupFacts& facts);
 
  private:
@@ -93,6 +96,8 @@ class Planner {
   std::map<NodeClassKey, std::string> node_classes_;
   std::set<std::string> pool_names_;
   std::set<std::string> class_names_;
+  DisruptionSettings disruption_;
+  std::map<std::string, int> weights_;  // by group
 };
 
 // The volume EKS sizes with `diskSize`: Bottlerocket keeps containers and images on its second
@@ -315,9 +320,12 @@ void Planner::Group(const GroupFacts& facts) {
   template_json["spec"] = template_spec;
   Json spec = {{"template", template_json}};
   if (Json limits = Limits(facts, types); !limits.is_null()) spec["limits"] = limits;
-  spec["disruption"] = {{"consolidationPolicy", "WhenEmptyOrUnderutilized"},
-                        {"consolidateAfter", "1m"},
+  spec["disruption"] = {{"consolidationPolicy", disruption_.consolidation_policy},
+                        {"consolidateAfter", disruption_.consolidate_after},
                         {"budgets", Json::array({{{"nodes", "10%"}}})}};
+  if (auto weight = weights_.find(observed.name); weight != weights_.end()) {
+    spec["weight"] = weight->second;
+  }
   const std::string name = UniqueName(ObjectName(observed.name), pool_names_);
   plan_.node_pools.push_back({{"apiVersion", "karpenter.sh/v1"},
                               {"kind", "NodePool"},
@@ -325,6 +333,29 @@ void Planner::Group(const GroupFacts& facts) {
                               {"spec", spec}});
   plan_.migrated_groups.push_back(
       {observed.name, name, node_class, static_cast<int>(observed.nodes.size())});
+}
+
+// The ASG names the priority expander's patterns are matched against.
+std::vector<std::string> AsgNamesOf(const GroupFacts& facts) {
+  std::set<std::string> names;
+  if (facts.eks != nullptr) names.insert(facts.eks->asg_names.begin(), facts.eks->asg_names.end());
+  if (facts.asg != nullptr) names.insert(facts.asg->name);
+  return std::vector<std::string>(names.begin(), names.end());
+}
+
+void Planner::Autoscaler(const std::vector<GroupFacts>& groups) {
+  const ClusterAutoscalerConfig& config = inputs_.autoscaler;
+  if (config.deployment_found) {
+    plan_.autoscaler_namespace = config.deployment_namespace;
+    plan_.autoscaler_name = config.deployment_name;
+  }
+  disruption_ = DisruptionFromAutoscaler(config, plan_.lossy_mappings);
+  std::vector<GroupIdentity> identities;
+  for (const GroupFacts& facts : groups) {
+    if (!facts.observed->critical_addons.empty()) continue;  // stays static: no NodePool
+    identities.push_back({facts.observed->name, AsgNamesOf(facts)});
+  }
+  weights_ = WeightsFromPriorities(config, identities, plan_.lossy_mappings);
 }
 
 absl::StatusOr<std::string> ClusterName(const MigrationInputs& inputs) {
@@ -349,6 +380,12 @@ std::vector<std::string> MissingInputs(const MigrationInputs& inputs) {
     missing.push_back(
         "--asgs (aws autoscaling describe-auto-scaling-groups): group sizes are "
         "not known; NodePools get no limits");
+  }
+  if (!inputs.autoscaler_given) {
+    missing.push_back(
+        "--cluster-autoscaler (its Deployment and priority-expander ConfigMap): expander "
+        "priorities and scale-down settings are not carried; the article's disruption "
+        "settings are used");
   }
   if (!inputs.subnets_given) {
     missing.push_back(
@@ -378,7 +415,7 @@ absl::StatusOr<MigrationPlan> PlanMigration(const MigrationInputs& inputs,
   MigrationPlan plan;
   KP_ASSIGN_OR_RETURN(plan.cluster, ClusterName(inputs));
   plan.missing_inputs = MissingInputs(inputs);
-  Planner planner(inputs, catalog, plan);
+  std::vector<GroupFacts> groups;
   for (const ObservedGroup& observed : snapshot.groups) {
     GroupFacts facts{&observed};
     for (const EksNodegroup& eks : inputs.nodegroups) {
@@ -387,8 +424,11 @@ absl::StatusOr<MigrationPlan> PlanMigration(const MigrationInputs& inputs,
     for (const AsgBounds& asg : inputs.asgs) {
       if (asg.node_group == observed.name || asg.name == observed.name) facts.asg = &asg;
     }
-    planner.Group(facts);
+    groups.push_back(facts);
   }
+  Planner planner(inputs, catalog, plan);
+  planner.Autoscaler(groups);
+  for (const GroupFacts& facts : groups) planner.Group(facts);
   plan.checks = PreflightChecks(snapshot, inputs, plan, catalog);
   return plan;
 }

@@ -12,6 +12,7 @@
 #include "src/api/manifest.h"
 #include "src/cloudprovider/catalog.h"
 #include "src/migrate/aws_inputs.h"
+#include "src/migrate/cluster_autoscaler.h"
 #include "src/migrate/cluster_snapshot.h"
 
 namespace karpenter::migrate {
@@ -28,6 +29,8 @@ struct MigrationInputs {
   bool nodegroups_given = false;
   std::vector<Subnet> subnets;
   bool subnets_given = false;
+  ClusterAutoscalerConfig autoscaler;  // --cluster-autoscaler, or such objects in the snapshot
+  bool autoscaler_given = false;
 };
 
 enum class Verdict { kPass, kWarn, kFail };
@@ -63,6 +66,8 @@ struct MigratedGroup {
 
 struct MigrationPlan {
   std::string cluster;
+  std::string autoscaler_namespace = "kube-system";  // of the Deployment Phase 4 scales to 0
+  std::string autoscaler_name = "cluster-autoscaler";
   std::vector<nlohmann::ordered_json> node_pools;
   std::vector<nlohmann::ordered_json> node_classes;
   std::vector<MigratedGroup> migrated_groups;

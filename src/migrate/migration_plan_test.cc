@@ -200,7 +200,7 @@ TEST(MigrationPlan, WithoutAwsInputsSaysWhatIsMissingAndSetsNoLimits) {
   inputs.cluster = "production-eks";
   absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
   ASSERT_TRUE(plan.ok()) << plan.status();
-  EXPECT_EQ(plan->missing_inputs.size(), 3u);
+  EXPECT_EQ(plan->missing_inputs.size(), 4u);
   EXPECT_FALSE((*PoolNamed(*plan, "general-workers"))["spec"].contains("limits"));
   EXPECT_EQ(plan->node_classes[0]["spec"]["amiSelectorTerms"][0]["alias"], "al2023@latest");
   EXPECT_EQ(plan->node_classes[0]["spec"]["role"], "KarpenterNodeRole-production-eks");
@@ -257,6 +257,28 @@ TEST(MigrationPlan, EqualWeightsAndAWholeCapacityTypeLoseNothing) {
   for (const LossyMapping& loss : plan->lossy_mappings) {
     EXPECT_FALSE(loss.field.starts_with("MixedInstancesPolicy")) << loss.field;
   }
+}
+
+TEST(MigrationPlan, CarriesPriorityWeightsAndScaleDownTimeOfClusterAutoscaler) {
+  MigrationInputs inputs = ArticleInputs(true);
+  inputs.autoscaler_given = true;
+  ClusterAutoscalerConfig& config = inputs.autoscaler;
+  config.deployment_found = true;
+  config.deployment_namespace = "autoscaling";
+  config.deployment_name = "ca";
+  config.expanders = {"priority"};
+  config.scale_down_unneeded_time = api::Duration::FromMinutes(7);
+  config.set_flags = {"expander", "scale-down-unneeded-time"};
+  config.priorities_found = true;
+  config.priorities = {{30, {"^eks-general-workers-"}}, {5, {"spot"}}};
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ((*PoolNamed(*plan, "general-workers"))["spec"]["weight"], 30);
+  EXPECT_EQ((*PoolNamed(*plan, "spot-batch"))["spec"]["weight"], 5);
+  EXPECT_EQ((*PoolNamed(*plan, "spot-batch"))["spec"]["disruption"]["consolidateAfter"], "7m");
+  EXPECT_THAT(PlanRunbook(*plan), HasSubstr("kubectl scale deployment ca -n autoscaling "
+                                            "--replicas=0"));
+  EXPECT_TRUE(ValidatePlanManifests(*plan).ok()) << ValidatePlanManifests(*plan);
 }
 
 TEST(MigrationPlan, RequiresTheClusterName) {

@@ -126,10 +126,11 @@ std::string PlanRunbook(const MigrationPlan& plan) {
   out +=
       "\nPhase 3: shift workloads: watch Karpenter launch for pending pods\n"
       "  kubectl logs -n karpenter -l app.kubernetes.io/name=karpenter -f\n";
-  out +=
+  out += fmt::format(
       "\nPhase 4: stop Cluster Autoscaler, then cordon and drain each migrated group\n"
-      "  kubectl scale deployment cluster-autoscaler -n kube-system --replicas=0\n"
-      "    rollback: kubectl scale deployment cluster-autoscaler -n kube-system --replicas=1\n";
+      "  kubectl scale deployment {0} -n {1} --replicas=0\n"
+      "    rollback: kubectl scale deployment {0} -n {1} --replicas=1\n",
+      plan.autoscaler_name, plan.autoscaler_namespace);
   for (const MigratedGroup& group : plan.migrated_groups) {
     out += fmt::format(
         "  # {0}: {1} nodes -> NodePool {2}\n"
