@@ -101,6 +101,7 @@ absl::Status ReadAwsInputs(const MigrateOptions& options, migrate::MigrationInpu
 absl::StatusOr<std::string> Render(const MigrateOptions& options) {
   migrate::MigrationInputs inputs;
   inputs.cluster = options.cluster;
+  inputs.diversify = options.diversify;
   std::vector<migrate::KubeDocument> raw;
   KP_RETURN_IF_ERROR(ReadSnapshot(options, inputs, raw));
   KP_RETURN_IF_ERROR(ReadAwsInputs(options, inputs));
@@ -137,6 +138,9 @@ void AddMigrateCommand(CLI::App& app, MigrateOptions& options, int& exit_code) {
                   "kubectl get -o yaml of the cluster-autoscaler Deployment and of the "
                   "cluster-autoscaler-priority-expander ConfigMap (files or a comma list; the "
                   "snapshot may hold them too)");
+  cmd->add_flag("--diversify", options.diversify,
+                "Widen each group's instance types to the families with the same vCPU counts, "
+                "vCPU:memory ratio and architecture (default: the group's types only)");
   cmd->add_option("--cluster", options.cluster,
                   "The EKS cluster's name (default: clusterName of --nodegroups)");
   cmd->add_option("-o,--output", options.output,

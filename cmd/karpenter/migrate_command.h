@@ -21,6 +21,7 @@ struct MigrateOptions {
   // kubectl get -o yaml of the cluster-autoscaler Deployment and its priority-expander ConfigMap
   std::vector<std::string> cluster_autoscaler;
   std::string cluster;
+  bool diversify = false;
   std::string output = "text";
 };
 

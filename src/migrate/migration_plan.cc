@@ -9,6 +9,7 @@
 #include "src/api/karpenter_labels.h"
 #include "src/migrate/ami_alias.h"
 #include "src/migrate/autoscaler_mapping.h"
+#include "src/migrate/diversify.h"
 #include "src/migrate/preflight_checks.h"
 
 namespace karpenter::migrate {
@@ -85,6 +86,9 @@ class Planner {
   }
   std::string NodeClassFor(const GroupFacts& facts);
   Json Requirements(const GroupFacts& facts, const std::vector<std::string>& types);
+  // The requirements with the instance types widened (--diversify); the count of types allowed.
+  int Diversify(const std::string& group, const std::vector<std::string>& types,
+                Json& requirements);
   Json Limits(const GroupFacts& facts, const std::vector<std::string>& types);
   Json TemplateLabels(const GroupFacts& facts);
   Json Taints(const GroupFacts& facts);
@@ -307,10 +311,13 @@ void Planner::Group(const GroupFacts& facts) {
   const std::vector<std::string> types(type_set.begin(), type_set.end());
   MixedInstancesLosses(facts);
   const std::string node_class = NodeClassFor(facts);
+  Json requirements = Requirements(facts, types);
+  const int type_count = inputs_.diversify ? Diversify(observed.name, types, requirements)
+                                           : static_cast<int>(types.size());
   Json template_spec = {
       {"nodeClassRef",
        {{"group", "karpenter.k8s.aws"}, {"kind", "EC2NodeClass"}, {"name", node_class}}},
-      {"requirements", Requirements(facts, types)}};
+      {"requirements", requirements}};
   if (Json taints = Taints(facts); !taints.empty()) template_spec["taints"] = taints;
   template_spec["expireAfter"] = "720h";
   Json template_json = Json::object();
@@ -332,7 +339,29 @@ void Planner::Group(const GroupFacts& facts) {
                               {"metadata", {{"name", name}}},
                               {"spec", spec}});
   plan_.migrated_groups.push_back(
-      {observed.name, name, node_class, static_cast<int>(observed.nodes.size())});
+      {observed.name, name, node_class, static_cast<int>(observed.nodes.size()), type_count});
+}
+
+int Planner::Diversify(const std::string& group, const std::vector<std::string>& types,
+                       Json& requirements) {
+  const Json& capacity_types = requirements[2]["values"];
+  const bool spot = capacity_types.size() == 1 && capacity_types[0] == "spot";
+  WideningOrRefusal result = Widen(group, types, spot, catalog_);
+  if (!result.widening) {
+    plan_.widened.push_back(
+        fmt::format("{}: kept as {}: {}", group, fmt::join(types, ", "), result.refusal));
+    return static_cast<int>(types.size());
+  }
+  const Widening& widening = *result.widening;
+  Json widened = Json::array();
+  for (Json& requirement : WidenedRequirements(widening)) widened.push_back(std::move(requirement));
+  for (size_t i = 1; i < requirements.size(); ++i) widened.push_back(requirements[i]);
+  requirements = widened;
+  plan_.widened.push_back(fmt::format(
+      "{}: {} -> {} types: families {} with {} vCPUs ({}), the same vCPU:memory ratio", group,
+      fmt::join(types, ", "), widening.type_count, fmt::join(widening.families, ", "),
+      fmt::join(widening.cpus, " or "), fmt::join(widening.architectures, ", ")));
+  return widening.type_count;
 }
 
 // The ASG names the priority expander's patterns are matched against.

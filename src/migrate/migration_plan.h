@@ -29,6 +29,7 @@ struct MigrationInputs {
   bool nodegroups_given = false;
   std::vector<Subnet> subnets;
   bool subnets_given = false;
+  bool diversify = false;              // --diversify: widen instance types (see diversify.h)
   ClusterAutoscalerConfig autoscaler;  // --cluster-autoscaler, or such objects in the snapshot
   bool autoscaler_given = false;
 };
@@ -62,6 +63,7 @@ struct MigratedGroup {
   std::string node_pool;
   std::string node_class;
   int nodes = 0;
+  int instance_types = 0;  // how many types its NodePool allows
 };
 
 struct MigrationPlan {
@@ -73,6 +75,8 @@ struct MigrationPlan {
   std::vector<MigratedGroup> migrated_groups;
   std::vector<StaticGroup> static_groups;
   std::vector<LossyMapping> lossy_mappings;
+  // --diversify: per group, what its types were widened to, or why they were not.
+  std::vector<std::string> widened;
   std::vector<Check> checks;
   std::vector<std::string> missing_inputs;
 };

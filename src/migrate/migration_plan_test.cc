@@ -281,6 +281,30 @@ TEST(MigrationPlan, CarriesPriorityWeightsAndScaleDownTimeOfClusterAutoscaler) {
   EXPECT_TRUE(ValidatePlanManifests(*plan).ok()) << ValidatePlanManifests(*plan);
 }
 
+TEST(MigrationPlan, DiversifyWidensTypesAndSaysSo) {
+  MigrationInputs inputs = ArticleInputs(true);
+  inputs.diversify = true;
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const Json& requirements =
+      (*PoolNamed(*plan, "spot-batch"))["spec"]["template"]["spec"]["requirements"];
+  EXPECT_EQ(requirements[0]["key"], "kubernetes.io/arch");
+  EXPECT_EQ(requirements[1]["key"], "karpenter.k8s.aws/instance-family");
+  EXPECT_EQ(requirements[2]["values"], Json::parse(R"(["8"])"));
+  EXPECT_EQ(requirements[4]["values"], Json::parse(R"(["spot"])"));
+  ASSERT_EQ(plan->widened.size(), 2u);
+  EXPECT_THAT(plan->widened[1], HasSubstr("spot-batch: c5.2xlarge, c5a.2xlarge -> "));
+  EXPECT_EQ(CheckNamed(*plan, "spot-diversity")->verdict, Verdict::kPass);
+  EXPECT_TRUE(ValidatePlanManifests(*plan).ok()) << ValidatePlanManifests(*plan);
+}
+
+TEST(MigrationPlan, WithoutDiversifyTypesStayAsTheGroupHadThem) {
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(ArticleInputs(true), TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_TRUE(plan->widened.empty());
+  EXPECT_EQ(CheckNamed(*plan, "spot-diversity")->verdict, Verdict::kWarn);
+}
+
 TEST(MigrationPlan, RequiresTheClusterName) {
   absl::StatusOr<MigrationPlan> plan = PlanMigration(ArticleInputs(false), TestCatalog());
   ASSERT_FALSE(plan.ok());

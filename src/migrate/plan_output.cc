@@ -56,6 +56,9 @@ std::string PlanYaml(const MigrationPlan& plan) {
   for (const LossyMapping& loss : plan.lossy_mappings) {
     out += Commented(fmt::format("  {}: {}: {}", loss.group, loss.field, loss.reason));
   }
+  for (const std::string& widened : plan.widened) {
+    out += Commented("Widened (--diversify): " + widened);
+  }
   for (const StaticGroup& group : plan.static_groups) {
     out += Commented(fmt::format("Static group {} stays as it is (no NodePool): it runs {}",
                                  group.name, fmt::join(group.addons, ", ")));
@@ -97,6 +100,7 @@ std::string PlanJson(const MigrationPlan& plan) {
               {"ec2NodeClasses", plan.node_classes},
               {"staticGroups", statics},
               {"lossyMappings", lossy},
+              {"widened", plan.widened},
               {"checks", checks},
               {"missingInputs", plan.missing_inputs}};
   return out.dump(2) + "\n";
@@ -145,6 +149,8 @@ std::string PlanRunbook(const MigrationPlan& plan) {
                        fmt::join(group.addons, ", "));
   }
   out += "  then delete the drained groups in your infrastructure code\n";
+  if (!plan.widened.empty()) out += "\nWidened instance types (--diversify):\n";
+  for (const std::string& widened : plan.widened) out += "  " + widened + "\n";
   if (!plan.lossy_mappings.empty()) out += "\nLossy mappings:\n";
   for (const LossyMapping& loss : plan.lossy_mappings) {
     out += fmt::format("  {}: {}: {}\n", loss.group, loss.field, loss.reason);
