@@ -95,6 +95,11 @@ absl::Status ReadAwsInputs(const MigrateOptions& options, migrate::MigrationInpu
     KP_ASSIGN_OR_RETURN(inputs.subnets, migrate::LoadSubnetsFile(options.subnets));
     inputs.subnets_given = true;
   }
+  if (!options.launch_templates.empty()) {
+    KP_ASSIGN_OR_RETURN(inputs.launch_templates,
+                        migrate::LoadLaunchTemplateVersionsFile(options.launch_templates));
+    inputs.launch_templates_given = true;
+  }
   return absl::OkStatus();
 }
 
@@ -134,6 +139,9 @@ void AddMigrateCommand(CLI::App& app, MigrateOptions& options, int& exit_code) {
                   "aws eks describe-nodegroup output, one group per file (files, a directory "
                   "or a comma list)");
   cmd->add_option("--subnets", options.subnets, "aws ec2 describe-subnets output (JSON)");
+  cmd->add_option("--launch-templates", options.launch_templates,
+                  "aws ec2 describe-launch-template-versions output (JSON) of the templates the "
+                  "node groups use");
   cmd->add_option("--cluster-autoscaler", options.cluster_autoscaler,
                   "kubectl get -o yaml of the cluster-autoscaler Deployment and of the "
                   "cluster-autoscaler-priority-expander ConfigMap (files or a comma list; the "

@@ -18,6 +18,7 @@ struct MigrateOptions {
   std::string asgs;                     // aws autoscaling describe-auto-scaling-groups
   std::vector<std::string> nodegroups;  // aws eks describe-nodegroup, one group per file
   std::string subnets;                  // aws ec2 describe-subnets
+  std::string launch_templates;         // aws ec2 describe-launch-template-versions
   // kubectl get -o yaml of the cluster-autoscaler Deployment and its priority-expander ConfigMap
   std::vector<std::string> cluster_autoscaler;
   std::string cluster;

@@ -35,10 +35,12 @@ struct EksNodegroup {
   std::map<std::string, std::string> labels;
   std::vector<EksTaint> taints;
   std::vector<std::string> subnets;
-  std::string node_role;               // ARN
-  int64_t disk_size_gib = 0;           // 0 when a launch template sets the disk
-  std::string launch_template;         // its name or id, empty without one
-  std::vector<std::string> asg_names;  // resources.autoScalingGroups[].name
+  std::string node_role;        // ARN
+  int64_t disk_size_gib = 0;    // 0 when a launch template sets the disk
+  std::string launch_template;  // its name or id, empty without one
+  std::string launch_template_id;
+  std::string launch_template_version;  // a number, "$Default" or "$Latest"
+  std::vector<std::string> asg_names;   // resources.autoScalingGroups[].name
 };
 
 struct Subnet {

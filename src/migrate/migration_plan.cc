@@ -68,6 +68,7 @@ struct NodeClassKey {
   std::string alias;
   std::string role;
   int64_t disk_gib = 0;
+  std::string launch_template;  // "id@version" when its settings are carried
   auto operator<=>(const NodeClassKey&) const = default;
 };
 
@@ -85,6 +86,8 @@ class Planner {
     plan_.lossy_mappings.push_back({group, std::move(field), std::move(reason)});
   }
   std::string NodeClassFor(const GroupFacts& facts);
+  // The launch template version a group names, when --launch-templates has it; what it loses.
+  const LaunchTemplateVersion* LaunchTemplateOf(const GroupFacts& facts, const std::string& alias);
   Json Requirements(const GroupFacts& facts, const std::vector<std::string>& types);
   // The requirements with the instance types widened (--diversify); the count of types allowed.
   int Diversify(const std::string& group, const std::vector<std::string>& types,
@@ -112,8 +115,41 @@ std::string DiskDeviceFor(const std::string& alias) {
   return "/dev/xvda";
 }
 
-Json NodeClassManifest(const std::string& name, const NodeClassKey& key,
-                       const std::string& cluster) {
+// EC2NodeClass's amiFamily for an alias: required once the AMI is selected by id.
+std::string AmiFamilyOf(const std::string& alias) {
+  const std::string family = alias.substr(0, alias.find('@'));
+  if (family == "al2023") return "AL2023";
+  if (family == "al2") return "AL2";
+  if (family == "bottlerocket") return "Bottlerocket";
+  if (family == "windows2019") return "Windows2019";
+  if (family == "windows2022") return "Windows2022";
+  return "AL2023";
+}
+
+// What a launch template sets overrides the defaults; the rest of the class stays.
+void ApplyLaunchTemplate(const LaunchTemplateVersion& template_version, const std::string& alias,
+                         Json& spec) {
+  if (!template_version.security_groups.empty()) {
+    Json terms = Json::array();
+    for (const std::string& id : template_version.security_groups) terms.push_back({{"id", id}});
+    spec["securityGroupSelectorTerms"] = terms;
+  }
+  if (!template_version.image_id.empty()) {
+    spec["amiFamily"] = AmiFamilyOf(alias);
+    spec["amiSelectorTerms"] = Json::array({{{"id", template_version.image_id}}});
+  }
+  if (!template_version.block_device_mappings.empty()) {
+    spec["blockDeviceMappings"] = template_version.block_device_mappings;
+  }
+  if (template_version.metadata_options.is_object()) {
+    for (const auto& [field, value] : template_version.metadata_options.items()) {
+      spec["metadataOptions"][field] = value;
+    }
+  }
+}
+
+Json NodeClassManifest(const std::string& name, const NodeClassKey& key, const std::string& cluster,
+                       const LaunchTemplateVersion* template_version) {
   Json selector = Json::array({{{"tags", {{kDiscoveryTag, cluster}}}}});
   Json spec = {{"role", key.role},
                {"subnetSelectorTerms", selector},
@@ -131,14 +167,61 @@ Json NodeClassManifest(const std::string& name, const NodeClassKey& key,
                              {"httpProtocolIPv6", "disabled"},
                              {"httpPutResponseHopLimit", 1},
                              {"httpTokens", "required"}};
+  if (template_version != nullptr) ApplyLaunchTemplate(*template_version, key.alias, spec);
   return {{"apiVersion", "karpenter.k8s.aws/v1"},
           {"kind", "EC2NodeClass"},
           {"metadata", {{"name", name}}},
           {"spec", spec}};
 }
 
+const LaunchTemplateVersion* Planner::LaunchTemplateOf(const GroupFacts& facts,
+                                                       const std::string& alias) {
+  const EksNodegroup& eks = *facts.eks;
+  const std::string& group = facts.observed->name;
+  if (eks.launch_template.empty()) return nullptr;
+  if (!inputs_.launch_templates_given) {
+    Lossy(group, "launchTemplate",
+          fmt::format("launch template {} is not carried: pass --launch-templates (aws ec2 "
+                      "describe-launch-template-versions) for its AMI, block devices, IMDS "
+                      "settings and security groups",
+                      eks.launch_template));
+    return nullptr;
+  }
+  const LaunchTemplateVersion* found = FindLaunchTemplate(
+      inputs_.launch_templates, eks.launch_template, eks.launch_template_version);
+  if (found == nullptr) {
+    found = FindLaunchTemplate(inputs_.launch_templates, eks.launch_template_id,
+                               eks.launch_template_version);
+  }
+  if (found == nullptr) {
+    Lossy(group, "launchTemplate",
+          fmt::format(
+              "launch template {} version {} is not in --launch-templates: not carried",
+              eks.launch_template,
+              eks.launch_template_version.empty() ? "$Default" : eks.launch_template_version));
+    return nullptr;
+  }
+  if (!found->image_id.empty()) {
+    Lossy(group, "launchTemplate.ImageId",
+          fmt::format("AMI {} is selected by id: an alias ({}) is preferable, so that Karpenter "
+                      "follows new releases through drift",
+                      found->image_id, alias));
+  }
+  if (found->has_user_data) {
+    Lossy(group, "launchTemplate.UserData",
+          "not carried: Karpenter writes the bootstrap of the AMI family itself; review the "
+          "template's user data and move what is still needed into the EC2NodeClass's userData");
+  }
+  if (found->instance_metadata_tags) {
+    Lossy(group, "launchTemplate.MetadataOptions.InstanceMetadataTags",
+          "an EC2NodeClass cannot expose instance tags in IMDS: not carried");
+  }
+  return found;
+}
+
 std::string Planner::NodeClassFor(const GroupFacts& facts) {
   const std::string& group = facts.observed->name;
+  const LaunchTemplateVersion* template_version = nullptr;
   NodeClassKey key;
   if (facts.eks != nullptr) {
     AmiChoice ami = AmiAliasFor(facts.eks->ami_type, facts.eks->release_version);
@@ -146,11 +229,9 @@ std::string Planner::NodeClassFor(const GroupFacts& facts) {
     if (!ami.loss.empty()) Lossy(group, "amiType", ami.loss);
     key.role = RoleName(facts.eks->node_role);
     key.disk_gib = facts.eks->disk_size_gib;
-    if (!facts.eks->launch_template.empty()) {
-      Lossy(group, "launchTemplate",
-            fmt::format("launch template {} is not carried: its user data, AMI, block devices "
-                        "and IMDS settings must be redone on the EC2NodeClass by hand",
-                        facts.eks->launch_template));
+    template_version = LaunchTemplateOf(facts, key.alias);
+    if (template_version != nullptr) {
+      key.launch_template = fmt::format("{}@{}", template_version->id, template_version->version);
     }
   } else {
     key.alias = "al2023@latest";
@@ -159,7 +240,7 @@ std::string Planner::NodeClassFor(const GroupFacts& facts) {
   auto [it, fresh] = node_classes_.try_emplace(key);
   if (!fresh) return it->second;
   it->second = UniqueName(node_classes_.size() == 1 ? "default" : ObjectName(group), class_names_);
-  plan_.node_classes.push_back(NodeClassManifest(it->second, key, plan_.cluster));
+  plan_.node_classes.push_back(NodeClassManifest(it->second, key, plan_.cluster, template_version));
   return it->second;
 }
 

@@ -14,6 +14,7 @@
 #include "src/migrate/aws_inputs.h"
 #include "src/migrate/cluster_autoscaler.h"
 #include "src/migrate/cluster_snapshot.h"
+#include "src/migrate/launch_templates.h"
 
 namespace karpenter::migrate {
 
@@ -29,6 +30,8 @@ struct MigrationInputs {
   bool nodegroups_given = false;
   std::vector<Subnet> subnets;
   bool subnets_given = false;
+  std::vector<LaunchTemplateVersion> launch_templates;  // --launch-templates
+  bool launch_templates_given = false;
   bool diversify = false;              // --diversify: widen instance types (see diversify.h)
   ClusterAutoscalerConfig autoscaler;  // --cluster-autoscaler, or such objects in the snapshot
   bool autoscaler_given = false;

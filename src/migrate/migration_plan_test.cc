@@ -153,7 +153,7 @@ TEST(MigrationPlan, ListsEveryLossyMappingWithItsReason) {
     losses.push_back(loss.group + " " + loss.field);
   }
   EXPECT_THAT(losses, ElementsAre("general-workers minSize", "spot-batch launchTemplate"));
-  EXPECT_THAT(plan->lossy_mappings[1].reason, HasSubstr("user data"));
+  EXPECT_THAT(plan->lossy_mappings[1].reason, HasSubstr("pass --launch-templates"));
 }
 
 TEST(MigrationPlan, GeneratedManifestsPassValidation) {
@@ -303,6 +303,53 @@ TEST(MigrationPlan, WithoutDiversifyTypesStayAsTheGroupHadThem) {
   ASSERT_TRUE(plan.ok()) << plan.status();
   EXPECT_TRUE(plan->widened.empty());
   EXPECT_EQ(CheckNamed(*plan, "spot-diversity")->verdict, Verdict::kWarn);
+}
+
+constexpr char kSpotBatchTemplate[] = R"({"LaunchTemplateVersions": [
+  {"LaunchTemplateId": "lt-0f1e2d3c4b5a69788", "LaunchTemplateName": "spot-batch-lt",
+   "VersionNumber": 2, "DefaultVersion": true, "LaunchTemplateData": {"ImageId": "ami-old"}},
+  {"LaunchTemplateId": "lt-0f1e2d3c4b5a69788", "LaunchTemplateName": "spot-batch-lt",
+   "VersionNumber": 3, "DefaultVersion": false, "LaunchTemplateData": {
+     "ImageId": "ami-0abc1234def567890", "UserData": "IyEvYmluL2Jhc2g=",
+     "SecurityGroupIds": ["sg-0b"], "NetworkInterfaces": [{"Groups": ["sg-0a"]}],
+     "BlockDeviceMappings": [{"DeviceName": "/dev/xvda", "Ebs": {"VolumeSize": 100,
+       "VolumeType": "gp3", "Iops": 4000, "Encrypted": true}}, {"DeviceName": "/dev/sdb",
+       "VirtualName": "ephemeral0"}],
+     "MetadataOptions": {"HttpTokens": "required", "HttpPutResponseHopLimit": 2}}}]})";
+
+TEST(MigrationPlan, CarriesTheLaunchTemplateVersionTheGroupNames) {
+  MigrationInputs inputs = ArticleInputs(true);
+  inputs.launch_templates = *ParseLaunchTemplateVersions(kSpotBatchTemplate, "lt.json");
+  inputs.launch_templates_given = true;
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const Json& spec = plan->node_classes[1]["spec"];
+  EXPECT_EQ(spec["amiFamily"], "AL2023");
+  EXPECT_EQ(spec["amiSelectorTerms"], Json::parse(R"([{"id": "ami-0abc1234def567890"}])"));
+  EXPECT_EQ(spec["securityGroupSelectorTerms"],
+            Json::parse(R"([{"id": "sg-0a"}, {"id": "sg-0b"}])"));
+  EXPECT_EQ(spec["blockDeviceMappings"],
+            Json::parse(R"([{"deviceName": "/dev/xvda", "ebs": {"volumeSize": "100Gi",
+                            "volumeType": "gp3", "iops": 4000, "encrypted": true}}])"));
+  EXPECT_EQ(spec["metadataOptions"]["httpPutResponseHopLimit"], 2);
+  EXPECT_EQ(spec["metadataOptions"]["httpEndpoint"], "enabled");
+  std::vector<std::string> fields;
+  for (const LossyMapping& loss : plan->lossy_mappings) fields.push_back(loss.field);
+  EXPECT_THAT(fields, ElementsAre("minSize", "launchTemplate.ImageId", "launchTemplate.UserData"));
+  EXPECT_THAT(plan->lossy_mappings[1].reason, HasSubstr("an alias (al2023@v20240917)"));
+  EXPECT_TRUE(ValidatePlanManifests(*plan).ok()) << ValidatePlanManifests(*plan);
+}
+
+TEST(MigrationPlan, SaysWhenTheNamedLaunchTemplateVersionIsMissing) {
+  MigrationInputs inputs = ArticleInputs(true);
+  inputs.launch_templates = *ParseLaunchTemplateVersions(kSpotBatchTemplate, "lt.json");
+  inputs.launch_templates.pop_back();
+  inputs.launch_templates_given = true;
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_THAT(plan->lossy_mappings.back().reason,
+              HasSubstr("spot-batch-lt version 3 is not in --launch-templates"));
+  EXPECT_EQ(plan->node_classes[1]["spec"]["amiSelectorTerms"][0]["alias"], "al2023@v20240917");
 }
 
 TEST(MigrationPlan, RequiresTheClusterName) {
