@@ -14,6 +14,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using Json = nlohmann::ordered_json;
 
 const std::string kArticle = std::string(KP_SOURCE_DIR) + "/examples/migrate/article/";
@@ -466,6 +467,35 @@ TEST(PreflightChecks, AWorkloadPinnedToTheStaticGroupIsNotFlagged) {
   absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
   ASSERT_TRUE(plan.ok()) << plan.status();
   EXPECT_EQ(CheckNamed(*plan, "pinned-to-group")->verdict, Verdict::kPass);
+}
+
+TEST(PlanOutput, RunbookCreatesTheControllerRoleWithRollbacks) {
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(ArticleInputs(true), TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const std::string runbook = PlanRunbook(*plan);
+  EXPECT_THAT(runbook, HasSubstr("aws iam create-policy --policy-name "
+                                 "KarpenterControllerPolicy-production-eks"));
+  EXPECT_THAT(runbook, HasSubstr("docs/iam/controller-policy.json"));
+  EXPECT_THAT(runbook, HasSubstr("rollback: aws iam delete-role --role-name "
+                                 "KarpenterControllerRole-production-eks"));
+  EXPECT_THAT(runbook, HasSubstr("aws eks create-pod-identity-association --cluster-name "
+                                 "production-eks --namespace karpenter"));
+  EXPECT_THAT(runbook, HasSubstr("sts:AssumeRoleWithWebIdentity"));  // the IRSA alternative
+  EXPECT_THAT(runbook, HasSubstr("node role eks-production-node-role"));
+  EXPECT_THAT(runbook, Not(HasSubstr("aws eks create-access-entry")));
+}
+
+TEST(PlanOutput, RunbookCreatesTheNodeRoleThePlanInvented) {
+  MigrationInputs inputs = ArticleInputs(false);
+  inputs.cluster = "production-eks";
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const std::string runbook = PlanRunbook(*plan);
+  EXPECT_THAT(runbook,
+              HasSubstr("aws iam create-role --role-name KarpenterNodeRole-production-eks"));
+  EXPECT_THAT(runbook, HasSubstr("policy/AmazonEKSWorkerNodePolicy"));
+  EXPECT_THAT(runbook, HasSubstr("rollback: aws eks delete-access-entry --cluster-name "
+                                 "production-eks"));
 }
 
 std::string ReadGolden(const std::string& name) {

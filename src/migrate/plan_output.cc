@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "fmt/format.h"
+#include "src/migrate/iam_runbook.h"
 
 namespace karpenter::migrate {
 namespace {
@@ -115,12 +116,14 @@ std::string PlanRunbook(const MigrationPlan& plan) {
       "\nPhase 1: deploy Karpenter next to the node groups\n"
       "  aws ec2 create-tags --resources <subnet and security group ids> --tags "
       "Key={0},Value={1}\n"
-      "    rollback: aws ec2 delete-tags --resources <same ids> --tags Key={0}\n"
-      "  give Karpenter's controller its IAM role (Pod Identity or IRSA) and the node role\n"
-      "  helm upgrade --install karpenter oci://public.ecr.aws/karpenter/karpenter "
-      "--namespace karpenter --create-namespace --set settings.clusterName={1} --wait\n"
-      "    rollback: helm uninstall karpenter -n karpenter\n",
+      "    rollback: aws ec2 delete-tags --resources <same ids> --tags Key={0}\n",
       kDiscoveryTag, plan.cluster);
+  out += IamRunbookSteps(plan);
+  out += fmt::format(
+      "  helm upgrade --install karpenter oci://public.ecr.aws/karpenter/karpenter "
+      "--namespace karpenter --create-namespace --set settings.clusterName={} --wait\n"
+      "    rollback: helm uninstall karpenter -n karpenter\n",
+      plan.cluster);
   out +=
       "\nPhase 2: apply the NodePools and EC2NodeClasses\n"
       "  karpenter migrate ... -o yaml > karpenter-migration.yaml\n"
