@@ -1,5 +1,6 @@
 #include "cmd/karpenter/migrate_command.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
@@ -12,6 +13,7 @@
 #include "src/migrate/migration_plan.h"
 #include "src/migrate/plan_output.h"
 #include "src/migrate/plan_validation.h"
+#include "src/migrate/vpc_cni.h"
 #include "src/sim/auto_scaling_group_file.h"
 
 namespace karpenter::cli {
@@ -23,7 +25,9 @@ absl::Status KeepRawDocuments(const std::string& file, std::vector<migrate::Kube
   KP_ASSIGN_OR_RETURN(std::vector<migrate::KubeDocument> documents,
                       migrate::LoadKubeDocumentsFile(file));
   for (migrate::KubeDocument& document : documents) {
-    if (migrate::IsClusterAutoscalerDocument(document)) kept.push_back(std::move(document));
+    if (migrate::IsClusterAutoscalerDocument(document) || migrate::IsAwsNodeDaemonSet(document)) {
+      kept.push_back(std::move(document));
+    }
   }
   return absl::OkStatus();
 }
@@ -58,8 +62,9 @@ absl::Status ReadClusterAutoscaler(const MigrateOptions& options,
                        migrate::kPriorityExpanderConfigMap, " ConfigMap"));
     }
   }
-  if (raw.empty()) return absl::OkStatus();
-  inputs.autoscaler_given = true;
+  KP_RETURN_IF_ERROR(migrate::ReadVpcCni(raw, inputs.cni));
+  inputs.autoscaler_given =
+      std::any_of(raw.begin(), raw.end(), migrate::IsClusterAutoscalerDocument);
   return migrate::ReadClusterAutoscaler(raw, inputs.autoscaler);
 }
 

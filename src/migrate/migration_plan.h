@@ -15,6 +15,7 @@
 #include "src/migrate/cluster_autoscaler.h"
 #include "src/migrate/cluster_snapshot.h"
 #include "src/migrate/launch_templates.h"
+#include "src/migrate/vpc_cni.h"
 
 namespace karpenter::migrate {
 
@@ -32,6 +33,7 @@ struct MigrationInputs {
   bool subnets_given = false;
   std::vector<LaunchTemplateVersion> launch_templates;  // --launch-templates
   bool launch_templates_given = false;
+  VpcCniSettings cni;                  // from the snapshot's aws-node DaemonSet
   bool diversify = false;              // --diversify: widen instance types (see diversify.h)
   ClusterAutoscalerConfig autoscaler;  // --cluster-autoscaler, or such objects in the snapshot
   bool autoscaler_given = false;

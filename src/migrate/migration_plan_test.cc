@@ -436,10 +436,53 @@ TEST(PreflightChecks, SubnetCapacityPassesWithRoomAndWarnsWhenAZoneIsShort) {
   ASSERT_TRUE(plan.ok()) << plan.status();
   const Check& check = *CheckNamed(*plan, "subnet-capacity");
   EXPECT_EQ(check.verdict, Verdict::kWarn);
-  // us-east-1c holds one m5.xlarge of general-workers: its address, 15 warm ones and the two
-  // workload-sample replicas on it (aws-node and kube-proxy use the host's network).
+  // us-east-1c holds one m5.xlarge of general-workers running two workload-sample replicas
+  // (aws-node and kube-proxy use the host's network). Under WARM_ENI_TARGET=1 the CNI keeps the
+  // ENI in use and one spare attached, each with its 15 addresses (a primary and 14 for pods).
   ASSERT_EQ(check.objects.size(), 1u);
-  EXPECT_EQ(check.objects[0], "us-east-1c: 10 free addresses, Phase 4 needs about 18");
+  EXPECT_EQ(check.objects[0], "us-east-1c: 10 free addresses, Phase 4 needs about 30");
+  EXPECT_THAT(check.summary, HasSubstr("set WARM_IP_TARGET"));
+}
+
+TEST(PreflightChecks, SubnetCapacityFollowsTheAwsNodeSettings) {
+  MigrationInputs inputs = ArticleInputs(true);
+  for (Subnet& subnet : inputs.subnets) {
+    if (subnet.zone == "us-east-1c") subnet.available_ips = 20;
+  }
+  inputs.cni.found = true;
+  inputs.cni.warm_ip_target = 2;
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(CheckNamed(*plan, "subnet-capacity")->verdict, Verdict::kPass);
+  EXPECT_THAT(CheckNamed(*plan, "subnet-capacity")->summary,
+              HasSubstr("aws-node: WARM_IP_TARGET=2"));
+
+  inputs.cni.warm_ip_target.reset();
+  inputs.cni.prefix_delegation = true;  // two /28 prefixes (one warm) and the primary: 33
+  plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_THAT(CheckNamed(*plan, "subnet-capacity")->objects,
+              ElementsAre("us-east-1c: 20 free addresses, Phase 4 needs about 33"));
+  EXPECT_THAT(CheckNamed(*plan, "subnet-capacity")->summary, HasSubstr("/28 blocks"));
+}
+
+TEST(PreflightChecks, TypeOfferingsWarnsForAZoneWithoutTheType) {
+  absl::StatusOr<MigrationPlan> offered = PlanMigration(ArticleInputs(true), TestCatalog());
+  ASSERT_TRUE(offered.ok()) << offered.status();
+  EXPECT_EQ(CheckNamed(*offered, "type-offerings")->verdict, Verdict::kPass);
+
+  MigrationInputs inputs = ArticleInputs(true);
+  inputs.subnets[0].zone = "us-east-1z";
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(CheckNamed(*plan, "type-offerings")->verdict, Verdict::kWarn);
+  EXPECT_THAT(CheckNamed(*plan, "type-offerings")->objects,
+              testing::Contains("NodePool/spot-batch: c5.2xlarge in us-east-1z"));
+
+  inputs.subnets[0].zone = "eu-west-1a";
+  plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_THAT(CheckNamed(*plan, "type-offerings")->summary, HasSubstr("not checked"));
 }
 
 TEST(PreflightChecks, ASpotGroupOfFifteenTypesIsDiverseEnough) {

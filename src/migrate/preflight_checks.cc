@@ -244,7 +244,8 @@ std::vector<Check> PreflightChecks(const ClusterSnapshot& snapshot, const Migrat
           LocalStorage(snapshot, plan),
           SpotDiversity(plan),
           DiscoveryTags(inputs, plan),
-          SubnetCapacity(snapshot, inputs, plan, catalog)};
+          SubnetCapacity(snapshot, inputs, plan, catalog),
+          TypeOfferings(snapshot, inputs, plan, catalog)};
 }
 
 }  // namespace karpenter::migrate
