@@ -123,5 +123,59 @@ TEST(CliMigrate, AClusterAutoscalerFileWithNeitherObjectIsRefused) {
   EXPECT_THAT(run.err, HasSubstr("neither a Deployment with a cluster-autoscaler container"));
 }
 
+std::vector<std::string> MixedArgs(const std::string& output) {
+  const std::string dir = SourcePath("examples/migrate/mixed/");
+  return {"migrate",
+          "-f",
+          dir + "snapshot.json",
+          "--nodegroups",
+          dir + "nodegroup-od-general.json," + dir + "nodegroup-spot-compute.json," + dir +
+              "nodegroup-system.json",
+          "--subnets",
+          dir + "subnets.json",
+          "--launch-templates",
+          dir + "launch-templates.json",
+          "--cluster-autoscaler",
+          dir + "cluster-autoscaler.yaml",
+          "-o",
+          output};
+}
+
+// The second cluster: on-demand and spot groups under the priority expander, a launch template,
+// aws-node with WARM_IP_TARGET, and the CA Deployment and ConfigMap in their own file.
+TEST(CliMigrate, PrintsTheGoldenOutputsForTheMixedPriorityCluster) {
+  for (const std::string format : {"yaml", "json", "txt"}) {
+    CliRun run = RunKarpenter(MixedArgs(format == "txt" ? "text" : format));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(run.out, ReadTextFile(SourcePath("examples/migrate/mixed/expected." + format)));
+  }
+}
+
+TEST(CliMigrate, MixedClusterManifestsPassValidateAndDiversifyFixesSpotDiversity) {
+  std::vector<std::string> args = MixedArgs("yaml");
+  args.push_back("--diversify");
+  CliRun run = RunKarpenter(args);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("[pass] spot-diversity"));
+  EXPECT_THAT(run.out, HasSubstr("# Widened (--diversify): spot-compute: c5.xlarge"));
+  const std::string path = ::testing::TempDir() + "/migrate-mixed.yaml";
+  std::ofstream(path) << run.out;
+  CliRun validate = RunKarpenter({"validate", "-f", path});
+  EXPECT_EQ(validate.exit_code, 0) << validate.out;
+}
+
+TEST(CliMigrate, BadLaunchTemplateFieldExitsOneNamingIt) {
+  const std::string path = ::testing::TempDir() + "/bad-lt.json";
+  std::ofstream(path) << R"({"LaunchTemplateVersions": [{"LaunchTemplateId": "lt-1",
+      "LaunchTemplateData": {"MetadataOptions": {"HttpTokens": "sometimes"}}}]})";
+  std::vector<std::string> args = MixedArgs("yaml");
+  args[8] = path;
+  CliRun run = RunKarpenter(args);
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_THAT(run.err, HasSubstr(path + ": LaunchTemplateVersions[0].LaunchTemplateData."
+                                        "MetadataOptions.HttpTokens: \"sometimes\""));
+}
+
 }  // namespace
 }  // namespace karpenter::cli_test
