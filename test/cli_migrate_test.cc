@@ -13,6 +13,7 @@ namespace karpenter::cli_test {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::vector<std::string> ArticleArgs(const std::string& output) {
   const std::string dir = SourcePath("examples/migrate/article/");
@@ -175,6 +176,48 @@ TEST(CliMigrate, BadLaunchTemplateFieldExitsOneNamingIt) {
   EXPECT_EQ(run.out, "");
   EXPECT_THAT(run.err, HasSubstr(path + ": LaunchTemplateVersions[0].LaunchTemplateData."
                                         "MetadataOptions.HttpTokens: \"sometimes\""));
+}
+
+std::vector<std::string> GpuWindowsArgs(const std::string& output) {
+  const std::string dir = SourcePath("examples/migrate/gpu-windows/");
+  return {
+      "migrate",
+      "-f",
+      dir + "snapshot.json",
+      "--nodegroups",
+      dir + "nodegroup-gpu.json," + dir + "nodegroup-windows.json," + dir + "nodegroup-system.json",
+      "--subnets",
+      dir + "subnets.json",
+      "-o",
+      output};
+}
+
+// The third cluster: an NVIDIA GPU group and a Windows group next to the static system group; a
+// PDB with maxUnavailable 0, do-not-disrupt trainers and a short zone make checks fail or warn.
+TEST(CliMigrate, PrintsTheGoldenOutputsForTheGpuAndWindowsCluster) {
+  for (const std::string format : {"yaml", "json", "txt"}) {
+    CliRun run = RunKarpenter(GpuWindowsArgs(format == "txt" ? "text" : format));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(run.out, ReadTextFile(SourcePath("examples/migrate/gpu-windows/expected." + format)));
+  }
+  CliRun yaml = RunKarpenter(GpuWindowsArgs("yaml"));
+  EXPECT_THAT(yaml.out, HasSubstr("alias: \"windows2022@latest\""));
+  EXPECT_THAT(yaml.out, HasSubstr("key: \"kubernetes.io/os\""));
+  EXPECT_THAT(yaml.out, HasSubstr("[fail] pdb-blocking"));
+}
+
+TEST(CliMigrate, DiversifyKeepsTheGpuGroupOnAcceleratedFamilies) {
+  std::vector<std::string> args = GpuWindowsArgs("yaml");
+  args.push_back("--diversify");
+  CliRun run = RunKarpenter(args);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("# Widened (--diversify): gpu: g5.2xlarge, g5.xlarge -> "));
+  const size_t gpu = run.out.find("# Widened (--diversify): gpu:");
+  const std::string line = run.out.substr(gpu, run.out.find('\n', gpu) - gpu);
+  EXPECT_THAT(line, Not(HasSubstr(" m5,")));
+  const std::string path = ::testing::TempDir() + "/migrate-gpu.yaml";
+  std::ofstream(path) << run.out;
+  EXPECT_EQ(RunKarpenter({"validate", "-f", path}).exit_code, 0);
 }
 
 }  // namespace

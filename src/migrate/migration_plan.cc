@@ -393,6 +393,12 @@ void Planner::Group(const GroupFacts& facts) {
   MixedInstancesLosses(facts);
   const std::string node_class = NodeClassFor(facts);
   Json requirements = Requirements(facts, types);
+  // Karpenter takes a node for Linux unless the NodePool says otherwise: a Windows AMI's pool
+  // must require the OS so that only Windows pods are scheduled to its nodes.
+  if (facts.eks != nullptr && facts.eks->ami_type.starts_with("WINDOWS")) {
+    requirements.push_back(
+        {{"key", "kubernetes.io/os"}, {"operator", "In"}, {"values", Json::array({"windows"})}});
+  }
   const int type_count = inputs_.diversify ? Diversify(observed.name, types, requirements)
                                            : static_cast<int>(types.size());
   Json template_spec = {
