@@ -1,5 +1,6 @@
 #include "cmd/karpenter/migrate_command.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
@@ -7,15 +8,32 @@
 #include "cmd/karpenter/output_format.h"
 #include "src/api/manifest.h"
 #include "src/cloudprovider/catalog.h"
+#include "src/migrate/cluster_autoscaler.h"
+#include "src/migrate/kube_documents.h"
 #include "src/migrate/migration_plan.h"
 #include "src/migrate/plan_output.h"
 #include "src/migrate/plan_validation.h"
+#include "src/migrate/vpc_cni.h"
 #include "src/sim/auto_scaling_group_file.h"
 
 namespace karpenter::cli {
 namespace {
 
-absl::Status ReadSnapshot(const MigrateOptions& options, migrate::MigrationInputs& inputs) {
+// The objects of `file` the typed snapshot does not keep whole (the Cluster Autoscaler
+// Deployment and ConfigMap), appended to `kept`.
+absl::Status KeepRawDocuments(const std::string& file, std::vector<migrate::KubeDocument>& kept) {
+  KP_ASSIGN_OR_RETURN(std::vector<migrate::KubeDocument> documents,
+                      migrate::LoadKubeDocumentsFile(file));
+  for (migrate::KubeDocument& document : documents) {
+    if (migrate::IsClusterAutoscalerDocument(document) || migrate::IsAwsNodeDaemonSet(document)) {
+      kept.push_back(std::move(document));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadSnapshot(const MigrateOptions& options, migrate::MigrationInputs& inputs,
+                          std::vector<migrate::KubeDocument>& raw) {
   KP_ASSIGN_OR_RETURN(std::vector<std::string> files,
                       ExpandFilenames(options.files, options.recursive));
   for (const std::string& file : files) {
@@ -24,8 +42,30 @@ absl::Status ReadSnapshot(const MigrateOptions& options, migrate::MigrationInput
       return absl::InvalidArgumentError(absl::StrCat(file, ": ", manifests.status().message()));
     }
     for (api::Manifest& manifest : *manifests) inputs.snapshot.push_back(std::move(manifest));
+    KP_RETURN_IF_ERROR(KeepRawDocuments(file, raw));
   }
   return absl::OkStatus();
+}
+
+// --cluster-autoscaler files, and such objects found in the snapshot.
+absl::Status ReadClusterAutoscaler(const MigrateOptions& options,
+                                   std::vector<migrate::KubeDocument> raw,
+                                   migrate::MigrationInputs& inputs) {
+  KP_ASSIGN_OR_RETURN(std::vector<std::string> files,
+                      ExpandFilenames(options.cluster_autoscaler, /*recursive=*/false));
+  for (const std::string& file : files) {
+    const size_t before = raw.size();
+    KP_RETURN_IF_ERROR(KeepRawDocuments(file, raw));
+    if (raw.size() == before) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(file, ": neither a Deployment with a cluster-autoscaler container nor the ",
+                       migrate::kPriorityExpanderConfigMap, " ConfigMap"));
+    }
+  }
+  KP_RETURN_IF_ERROR(migrate::ReadVpcCni(raw, inputs.cni));
+  inputs.autoscaler_given =
+      std::any_of(raw.begin(), raw.end(), migrate::IsClusterAutoscalerDocument);
+  return migrate::ReadClusterAutoscaler(raw, inputs.autoscaler);
 }
 
 absl::Status ReadAwsInputs(const MigrateOptions& options, migrate::MigrationInputs& inputs) {
@@ -60,14 +100,22 @@ absl::Status ReadAwsInputs(const MigrateOptions& options, migrate::MigrationInpu
     KP_ASSIGN_OR_RETURN(inputs.subnets, migrate::LoadSubnetsFile(options.subnets));
     inputs.subnets_given = true;
   }
+  if (!options.launch_templates.empty()) {
+    KP_ASSIGN_OR_RETURN(inputs.launch_templates,
+                        migrate::LoadLaunchTemplateVersionsFile(options.launch_templates));
+    inputs.launch_templates_given = true;
+  }
   return absl::OkStatus();
 }
 
 absl::StatusOr<std::string> Render(const MigrateOptions& options) {
   migrate::MigrationInputs inputs;
   inputs.cluster = options.cluster;
-  KP_RETURN_IF_ERROR(ReadSnapshot(options, inputs));
+  inputs.diversify = options.diversify;
+  std::vector<migrate::KubeDocument> raw;
+  KP_RETURN_IF_ERROR(ReadSnapshot(options, inputs, raw));
   KP_RETURN_IF_ERROR(ReadAwsInputs(options, inputs));
+  KP_RETURN_IF_ERROR(ReadClusterAutoscaler(options, std::move(raw), inputs));
   KP_ASSIGN_OR_RETURN(cloudprovider::Catalog catalog, cloudprovider::Catalog::LoadEmbedded());
   KP_ASSIGN_OR_RETURN(migrate::MigrationPlan plan, migrate::PlanMigration(inputs, catalog));
   if (absl::Status valid = migrate::ValidatePlanManifests(plan); !valid.ok()) {
@@ -96,6 +144,16 @@ void AddMigrateCommand(CLI::App& app, MigrateOptions& options, int& exit_code) {
                   "aws eks describe-nodegroup output, one group per file (files, a directory "
                   "or a comma list)");
   cmd->add_option("--subnets", options.subnets, "aws ec2 describe-subnets output (JSON)");
+  cmd->add_option("--launch-templates", options.launch_templates,
+                  "aws ec2 describe-launch-template-versions output (JSON) of the templates the "
+                  "node groups use");
+  cmd->add_option("--cluster-autoscaler", options.cluster_autoscaler,
+                  "kubectl get -o yaml of the cluster-autoscaler Deployment and of the "
+                  "cluster-autoscaler-priority-expander ConfigMap (files or a comma list; the "
+                  "snapshot may hold them too)");
+  cmd->add_flag("--diversify", options.diversify,
+                "Widen each group's instance types to the families with the same vCPU counts, "
+                "vCPU:memory ratio and architecture (default: the group's types only)");
   cmd->add_option("--cluster", options.cluster,
                   "The EKS cluster's name (default: clusterName of --nodegroups)");
   cmd->add_option("-o,--output", options.output,

@@ -1,6 +1,7 @@
 // `karpenter migrate -f SNAPSHOT... [--asgs FILE] [--nodegroups FILE...] [--subnets FILE]
-// [--cluster NAME] -o yaml|json|text`: plans the move of a cluster from Cluster Autoscaler to
-// Karpenter offline, from what kubectl and the AWS CLI print (see docs/migrate.md).
+// [--cluster-autoscaler FILE...] [--cluster NAME] -o yaml|json|text`: plans the move of a cluster
+// from Cluster Autoscaler to Karpenter offline, from what kubectl and the AWS CLI print (see
+// docs/migrate.md).
 #pragma once
 
 #include <iosfwd>
@@ -17,7 +18,11 @@ struct MigrateOptions {
   std::string asgs;                     // aws autoscaling describe-auto-scaling-groups
   std::vector<std::string> nodegroups;  // aws eks describe-nodegroup, one group per file
   std::string subnets;                  // aws ec2 describe-subnets
+  std::string launch_templates;         // aws ec2 describe-launch-template-versions
+  // kubectl get -o yaml of the cluster-autoscaler Deployment and its priority-expander ConfigMap
+  std::vector<std::string> cluster_autoscaler;
   std::string cluster;
+  bool diversify = false;
   std::string output = "text";
 };
 

@@ -57,8 +57,17 @@ EksNodegroup ReadNodegroup(AwsFieldReader& reader, const nlohmann::json& group) 
   out.disk_size_gib = reader.Count(group, "diskSize", "nodegroup.diskSize", 16384);
   if (auto it = group.find("launchTemplate"); it != group.end() && it->is_object()) {
     out.launch_template = reader.String(*it, "name", "nodegroup.launchTemplate.name");
-    if (out.launch_template.empty()) {
-      out.launch_template = reader.String(*it, "id", "nodegroup.launchTemplate.id");
+    out.launch_template_id = reader.String(*it, "id", "nodegroup.launchTemplate.id");
+    if (out.launch_template.empty()) out.launch_template = out.launch_template_id;
+    out.launch_template_version = reader.String(*it, "version", "nodegroup.launchTemplate.version");
+  }
+  if (auto it = group.find("resources"); it != group.end() && it->is_object()) {
+    const std::vector<const nlohmann::json*> asgs =
+        reader.Objects(*it, "autoScalingGroups", "nodegroup.resources.autoScalingGroups");
+    for (size_t i = 0; i < asgs.size(); ++i) {
+      std::string name = reader.String(
+          *asgs[i], "name", fmt::format("nodegroup.resources.autoScalingGroups[{}].name", i));
+      if (!name.empty()) out.asg_names.push_back(std::move(name));
     }
   }
   return out;

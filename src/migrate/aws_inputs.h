@@ -38,6 +38,9 @@ struct EksNodegroup {
   std::string node_role;        // ARN
   int64_t disk_size_gib = 0;    // 0 when a launch template sets the disk
   std::string launch_template;  // its name or id, empty without one
+  std::string launch_template_id;
+  std::string launch_template_version;  // a number, "$Default" or "$Latest"
+  std::vector<std::string> asg_names;   // resources.autoScalingGroups[].name
 };
 
 struct Subnet {

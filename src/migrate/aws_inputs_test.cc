@@ -90,5 +90,14 @@ TEST(SubnetsFile, ReportsAFileThatCannotBeRead) {
               HasSubstr("/nonexistent/subnets.json: cannot read the file"));
 }
 
+TEST(SubnetsFile, RefusesAnEmptySubnetIdOrZone) {
+  absl::StatusOr<std::vector<Subnet>> subnets =
+      ParseSubnets(R"({"Subnets": [{"SubnetId": "", "AvailabilityZone": ""}]})", "subnets.json");
+  ASSERT_FALSE(subnets.ok());
+  EXPECT_THAT(subnets.status().message(), HasSubstr("Subnets[0].SubnetId: must not be empty"));
+  EXPECT_THAT(subnets.status().message(),
+              HasSubstr("Subnets[0].AvailabilityZone: must not be empty"));
+}
+
 }  // namespace
 }  // namespace karpenter::migrate

@@ -49,6 +49,8 @@ std::string AwsFieldReader::String(const nlohmann::json& parent, const std::stri
     Error(path, "must be a string");
     return "";
   }
+  // A required name present but empty names nothing (no subnet, zone or template).
+  if (required && it->get_ref<const std::string&>().empty()) Error(path, "must not be empty");
   return it->get<std::string>();
 }
 

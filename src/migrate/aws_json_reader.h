@@ -23,7 +23,7 @@ absl::StatusOr<nlohmann::json> ParseAwsJson(std::string_view text, std::string_v
 absl::StatusOr<std::string> ReadAwsInputFile(const std::string& path);
 
 // Typed access to fields; a wrong type records an error and yields the empty value. A missing
-// field is empty unless the accessor says it is required.
+// field is empty unless the accessor says it is required; a required string must not be empty.
 class AwsFieldReader {
  public:
   explicit AwsFieldReader(std::string source) : source_(std::move(source)) {}

@@ -8,6 +8,8 @@
 #include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
 #include "src/migrate/ami_alias.h"
+#include "src/migrate/autoscaler_mapping.h"
+#include "src/migrate/diversify.h"
 #include "src/migrate/preflight_checks.h"
 
 namespace karpenter::migrate {
@@ -66,6 +68,7 @@ struct NodeClassKey {
   std::string alias;
   std::string role;
   int64_t disk_gib = 0;
+  std::string launch_template;  // "id@version" when its settings are carried
   auto operator<=>(const NodeClassKey&) const = default;
 };
 
@@ -74,6 +77,8 @@ class Planner {
   Planner(const MigrationInputs& inputs, const cloudprovider::Catalog& catalog, MigrationPlan& plan)
       : inputs_(inputs), catalog_(catalog), plan_(plan) {}
 
+  // Cluster Autoscaler's settings, read before the first group.
+  void Autoscaler(const std::vector<GroupFacts>& groups);
   void Group(const GroupFacts& facts);
 
  private:
@@ -81,7 +86,12 @@ class Planner {
     plan_.lossy_mappings.push_back({group, std::move(field), std::move(reason)});
   }
   std::string NodeClassFor(const GroupFacts& facts);
+  // The launch template version a group names, when --launch-templates has it; what it loses.
+  const LaunchTemplateVersion* LaunchTemplateOf(const GroupFacts& facts, const std::string& alias);
   Json Requirements(const GroupFacts& facts, const std::vector<std::string>& types);
+  // The requirements with the instance types widened (--diversify); the count of types allowed.
+  int Diversify(const std::string& group, const std::vector<std::string>& types,
+                Json& requirements);
   Json Limits(const GroupFacts& facts, const std::vector<std::string>& types);
   Json TemplateLabels(const GroupFacts& facts);
   Json Taints(const GroupFacts& facts);
@@ -93,6 +103,8 @@ class Planner {
   std::map<NodeClassKey, std::string> node_classes_;
   std::set<std::string> pool_names_;
   std::set<std::string> class_names_;
+  DisruptionSettings disruption_;
+  std::map<std::string, int> weights_;  // by group
 };
 
 // The volume EKS sizes with `diskSize`: Bottlerocket keeps containers and images on its second
@@ -103,8 +115,41 @@ std::string DiskDeviceFor(const std::string& alias) {
   return "/dev/xvda";
 }
 
-Json NodeClassManifest(const std::string& name, const NodeClassKey& key,
-                       const std::string& cluster) {
+// EC2NodeClass's amiFamily for an alias: required once the AMI is selected by id.
+std::string AmiFamilyOf(const std::string& alias) {
+  const std::string family = alias.substr(0, alias.find('@'));
+  if (family == "al2023") return "AL2023";
+  if (family == "al2") return "AL2";
+  if (family == "bottlerocket") return "Bottlerocket";
+  if (family == "windows2019") return "Windows2019";
+  if (family == "windows2022") return "Windows2022";
+  return "AL2023";
+}
+
+// What a launch template sets overrides the defaults; the rest of the class stays.
+void ApplyLaunchTemplate(const LaunchTemplateVersion& template_version, const std::string& alias,
+                         Json& spec) {
+  if (!template_version.security_groups.empty()) {
+    Json terms = Json::array();
+    for (const std::string& id : template_version.security_groups) terms.push_back({{"id", id}});
+    spec["securityGroupSelectorTerms"] = terms;
+  }
+  if (!template_version.image_id.empty()) {
+    spec["amiFamily"] = AmiFamilyOf(alias);
+    spec["amiSelectorTerms"] = Json::array({{{"id", template_version.image_id}}});
+  }
+  if (!template_version.block_device_mappings.empty()) {
+    spec["blockDeviceMappings"] = template_version.block_device_mappings;
+  }
+  if (template_version.metadata_options.is_object()) {
+    for (const auto& [field, value] : template_version.metadata_options.items()) {
+      spec["metadataOptions"][field] = value;
+    }
+  }
+}
+
+Json NodeClassManifest(const std::string& name, const NodeClassKey& key, const std::string& cluster,
+                       const LaunchTemplateVersion* template_version) {
   Json selector = Json::array({{{"tags", {{kDiscoveryTag, cluster}}}}});
   Json spec = {{"role", key.role},
                {"subnetSelectorTerms", selector},
@@ -122,14 +167,61 @@ Json NodeClassManifest(const std::string& name, const NodeClassKey& key,
                              {"httpProtocolIPv6", "disabled"},
                              {"httpPutResponseHopLimit", 1},
                              {"httpTokens", "required"}};
+  if (template_version != nullptr) ApplyLaunchTemplate(*template_version, key.alias, spec);
   return {{"apiVersion", "karpenter.k8s.aws/v1"},
           {"kind", "EC2NodeClass"},
           {"metadata", {{"name", name}}},
           {"spec", spec}};
 }
 
+const LaunchTemplateVersion* Planner::LaunchTemplateOf(const GroupFacts& facts,
+                                                       const std::string& alias) {
+  const EksNodegroup& eks = *facts.eks;
+  const std::string& group = facts.observed->name;
+  if (eks.launch_template.empty()) return nullptr;
+  if (!inputs_.launch_templates_given) {
+    Lossy(group, "launchTemplate",
+          fmt::format("launch template {} is not carried: pass --launch-templates (aws ec2 "
+                      "describe-launch-template-versions) for its AMI, block devices, IMDS "
+                      "settings and security groups",
+                      eks.launch_template));
+    return nullptr;
+  }
+  const LaunchTemplateVersion* found = FindLaunchTemplate(
+      inputs_.launch_templates, eks.launch_template, eks.launch_template_version);
+  if (found == nullptr) {
+    found = FindLaunchTemplate(inputs_.launch_templates, eks.launch_template_id,
+                               eks.launch_template_version);
+  }
+  if (found == nullptr) {
+    Lossy(group, "launchTemplate",
+          fmt::format(
+              "launch template {} version {} is not in --launch-templates: not carried",
+              eks.launch_template,
+              eks.launch_template_version.empty() ? "$Default" : eks.launch_template_version));
+    return nullptr;
+  }
+  if (!found->image_id.empty()) {
+    Lossy(group, "launchTemplate.ImageId",
+          fmt::format("AMI {} is selected by id: an alias ({}) is preferable, so that Karpenter "
+                      "follows new releases through drift",
+                      found->image_id, alias));
+  }
+  if (found->has_user_data) {
+    Lossy(group, "launchTemplate.UserData",
+          "not carried: Karpenter writes the bootstrap of the AMI family itself; review the "
+          "template's user data and move what is still needed into the EC2NodeClass's userData");
+  }
+  if (found->instance_metadata_tags) {
+    Lossy(group, "launchTemplate.MetadataOptions.InstanceMetadataTags",
+          "an EC2NodeClass cannot expose instance tags in IMDS: not carried");
+  }
+  return found;
+}
+
 std::string Planner::NodeClassFor(const GroupFacts& facts) {
   const std::string& group = facts.observed->name;
+  const LaunchTemplateVersion* template_version = nullptr;
   NodeClassKey key;
   if (facts.eks != nullptr) {
     AmiChoice ami = AmiAliasFor(facts.eks->ami_type, facts.eks->release_version);
@@ -137,11 +229,9 @@ std::string Planner::NodeClassFor(const GroupFacts& facts) {
     if (!ami.loss.empty()) Lossy(group, "amiType", ami.loss);
     key.role = RoleName(facts.eks->node_role);
     key.disk_gib = facts.eks->disk_size_gib;
-    if (!facts.eks->launch_template.empty()) {
-      Lossy(group, "launchTemplate",
-            fmt::format("launch template {} is not carried: its user data, AMI, block devices "
-                        "and IMDS settings must be redone on the EC2NodeClass by hand",
-                        facts.eks->launch_template));
+    template_version = LaunchTemplateOf(facts, key.alias);
+    if (template_version != nullptr) {
+      key.launch_template = fmt::format("{}@{}", template_version->id, template_version->version);
     }
   } else {
     key.alias = "al2023@latest";
@@ -150,7 +240,7 @@ std::string Planner::NodeClassFor(const GroupFacts& facts) {
   auto [it, fresh] = node_classes_.try_emplace(key);
   if (!fresh) return it->second;
   it->second = UniqueName(node_classes_.size() == 1 ? "default" : ObjectName(group), class_names_);
-  plan_.node_classes.push_back(NodeClassManifest(it->second, key, plan_.cluster));
+  plan_.node_classes.push_back(NodeClassManifest(it->second, key, plan_.cluster, template_version));
   return it->second;
 }
 
@@ -302,10 +392,19 @@ void Planner::Group(const GroupFacts& facts) {
   const std::vector<std::string> types(type_set.begin(), type_set.end());
   MixedInstancesLosses(facts);
   const std::string node_class = NodeClassFor(facts);
+  Json requirements = Requirements(facts, types);
+  // Karpenter takes a node for Linux unless the NodePool says otherwise: a Windows AMI's pool
+  // must require the OS so that only Windows pods are scheduled to its nodes.
+  if (facts.eks != nullptr && facts.eks->ami_type.starts_with("WINDOWS")) {
+    requirements.push_back(
+        {{"key", "kubernetes.io/os"}, {"operator", "In"}, {"values", Json::array({"windows"})}});
+  }
+  const int type_count = inputs_.diversify ? Diversify(observed.name, types, requirements)
+                                           : static_cast<int>(types.size());
   Json template_spec = {
       {"nodeClassRef",
        {{"group", "karpenter.k8s.aws"}, {"kind", "EC2NodeClass"}, {"name", node_class}}},
-      {"requirements", Requirements(facts, types)}};
+      {"requirements", requirements}};
   if (Json taints = Taints(facts); !taints.empty()) template_spec["taints"] = taints;
   template_spec["expireAfter"] = "720h";
   Json template_json = Json::object();
@@ -315,16 +414,64 @@ void Planner::Group(const GroupFacts& facts) {
   template_json["spec"] = template_spec;
   Json spec = {{"template", template_json}};
   if (Json limits = Limits(facts, types); !limits.is_null()) spec["limits"] = limits;
-  spec["disruption"] = {{"consolidationPolicy", "WhenEmptyOrUnderutilized"},
-                        {"consolidateAfter", "1m"},
+  spec["disruption"] = {{"consolidationPolicy", disruption_.consolidation_policy},
+                        {"consolidateAfter", disruption_.consolidate_after},
                         {"budgets", Json::array({{{"nodes", "10%"}}})}};
+  if (auto weight = weights_.find(observed.name); weight != weights_.end()) {
+    spec["weight"] = weight->second;
+  }
   const std::string name = UniqueName(ObjectName(observed.name), pool_names_);
   plan_.node_pools.push_back({{"apiVersion", "karpenter.sh/v1"},
                               {"kind", "NodePool"},
                               {"metadata", {{"name", name}}},
                               {"spec", spec}});
   plan_.migrated_groups.push_back(
-      {observed.name, name, node_class, static_cast<int>(observed.nodes.size())});
+      {observed.name, name, node_class, static_cast<int>(observed.nodes.size()), type_count});
+}
+
+int Planner::Diversify(const std::string& group, const std::vector<std::string>& types,
+                       Json& requirements) {
+  const Json& capacity_types = requirements[2]["values"];
+  const bool spot = capacity_types.size() == 1 && capacity_types[0] == "spot";
+  WideningOrRefusal result = Widen(group, types, spot, catalog_);
+  if (!result.widening) {
+    plan_.widened.push_back(
+        fmt::format("{}: kept as {}: {}", group, fmt::join(types, ", "), result.refusal));
+    return static_cast<int>(types.size());
+  }
+  const Widening& widening = *result.widening;
+  Json widened = Json::array();
+  for (Json& requirement : WidenedRequirements(widening)) widened.push_back(std::move(requirement));
+  for (size_t i = 1; i < requirements.size(); ++i) widened.push_back(requirements[i]);
+  requirements = widened;
+  plan_.widened.push_back(fmt::format(
+      "{}: {} -> {} types: families {} with {} vCPUs ({}), the same vCPU:memory ratio", group,
+      fmt::join(types, ", "), widening.type_count, fmt::join(widening.families, ", "),
+      fmt::join(widening.cpus, " or "), fmt::join(widening.architectures, ", ")));
+  return widening.type_count;
+}
+
+// The ASG names the priority expander's patterns are matched against.
+std::vector<std::string> AsgNamesOf(const GroupFacts& facts) {
+  std::set<std::string> names;
+  if (facts.eks != nullptr) names.insert(facts.eks->asg_names.begin(), facts.eks->asg_names.end());
+  if (facts.asg != nullptr) names.insert(facts.asg->name);
+  return std::vector<std::string>(names.begin(), names.end());
+}
+
+void Planner::Autoscaler(const std::vector<GroupFacts>& groups) {
+  const ClusterAutoscalerConfig& config = inputs_.autoscaler;
+  if (config.deployment_found) {
+    plan_.autoscaler_namespace = config.deployment_namespace;
+    plan_.autoscaler_name = config.deployment_name;
+  }
+  disruption_ = DisruptionFromAutoscaler(config, plan_.lossy_mappings);
+  std::vector<GroupIdentity> identities;
+  for (const GroupFacts& facts : groups) {
+    if (!facts.observed->critical_addons.empty()) continue;  // stays static: no NodePool
+    identities.push_back({facts.observed->name, AsgNamesOf(facts)});
+  }
+  weights_ = WeightsFromPriorities(config, identities, plan_.lossy_mappings);
 }
 
 absl::StatusOr<std::string> ClusterName(const MigrationInputs& inputs) {
@@ -349,6 +496,12 @@ std::vector<std::string> MissingInputs(const MigrationInputs& inputs) {
     missing.push_back(
         "--asgs (aws autoscaling describe-auto-scaling-groups): group sizes are "
         "not known; NodePools get no limits");
+  }
+  if (!inputs.autoscaler_given) {
+    missing.push_back(
+        "--cluster-autoscaler (its Deployment and priority-expander ConfigMap): expander "
+        "priorities and scale-down settings are not carried; the article's disruption "
+        "settings are used");
   }
   if (!inputs.subnets_given) {
     missing.push_back(
@@ -378,7 +531,7 @@ absl::StatusOr<MigrationPlan> PlanMigration(const MigrationInputs& inputs,
   MigrationPlan plan;
   KP_ASSIGN_OR_RETURN(plan.cluster, ClusterName(inputs));
   plan.missing_inputs = MissingInputs(inputs);
-  Planner planner(inputs, catalog, plan);
+  std::vector<GroupFacts> groups;
   for (const ObservedGroup& observed : snapshot.groups) {
     GroupFacts facts{&observed};
     for (const EksNodegroup& eks : inputs.nodegroups) {
@@ -387,8 +540,11 @@ absl::StatusOr<MigrationPlan> PlanMigration(const MigrationInputs& inputs,
     for (const AsgBounds& asg : inputs.asgs) {
       if (asg.node_group == observed.name || asg.name == observed.name) facts.asg = &asg;
     }
-    planner.Group(facts);
+    groups.push_back(facts);
   }
+  Planner planner(inputs, catalog, plan);
+  planner.Autoscaler(groups);
+  for (const GroupFacts& facts : groups) planner.Group(facts);
   plan.checks = PreflightChecks(snapshot, inputs, plan, catalog);
   return plan;
 }

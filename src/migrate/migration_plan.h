@@ -12,7 +12,10 @@
 #include "src/api/manifest.h"
 #include "src/cloudprovider/catalog.h"
 #include "src/migrate/aws_inputs.h"
+#include "src/migrate/cluster_autoscaler.h"
 #include "src/migrate/cluster_snapshot.h"
+#include "src/migrate/launch_templates.h"
+#include "src/migrate/vpc_cni.h"
 
 namespace karpenter::migrate {
 
@@ -28,6 +31,12 @@ struct MigrationInputs {
   bool nodegroups_given = false;
   std::vector<Subnet> subnets;
   bool subnets_given = false;
+  std::vector<LaunchTemplateVersion> launch_templates;  // --launch-templates
+  bool launch_templates_given = false;
+  VpcCniSettings cni;                  // from the snapshot's aws-node DaemonSet
+  bool diversify = false;              // --diversify: widen instance types (see diversify.h)
+  ClusterAutoscalerConfig autoscaler;  // --cluster-autoscaler, or such objects in the snapshot
+  bool autoscaler_given = false;
 };
 
 enum class Verdict { kPass, kWarn, kFail };
@@ -59,15 +68,20 @@ struct MigratedGroup {
   std::string node_pool;
   std::string node_class;
   int nodes = 0;
+  int instance_types = 0;  // how many types its NodePool allows
 };
 
 struct MigrationPlan {
   std::string cluster;
+  std::string autoscaler_namespace = "kube-system";  // of the Deployment Phase 4 scales to 0
+  std::string autoscaler_name = "cluster-autoscaler";
   std::vector<nlohmann::ordered_json> node_pools;
   std::vector<nlohmann::ordered_json> node_classes;
   std::vector<MigratedGroup> migrated_groups;
   std::vector<StaticGroup> static_groups;
   std::vector<LossyMapping> lossy_mappings;
+  // --diversify: per group, what its types were widened to, or why they were not.
+  std::vector<std::string> widened;
   std::vector<Check> checks;
   std::vector<std::string> missing_inputs;
 };

@@ -14,6 +14,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using Json = nlohmann::ordered_json;
 
 const std::string kArticle = std::string(KP_SOURCE_DIR) + "/examples/migrate/article/";
@@ -153,7 +154,7 @@ TEST(MigrationPlan, ListsEveryLossyMappingWithItsReason) {
     losses.push_back(loss.group + " " + loss.field);
   }
   EXPECT_THAT(losses, ElementsAre("general-workers minSize", "spot-batch launchTemplate"));
-  EXPECT_THAT(plan->lossy_mappings[1].reason, HasSubstr("user data"));
+  EXPECT_THAT(plan->lossy_mappings[1].reason, HasSubstr("pass --launch-templates"));
 }
 
 TEST(MigrationPlan, GeneratedManifestsPassValidation) {
@@ -200,7 +201,7 @@ TEST(MigrationPlan, WithoutAwsInputsSaysWhatIsMissingAndSetsNoLimits) {
   inputs.cluster = "production-eks";
   absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
   ASSERT_TRUE(plan.ok()) << plan.status();
-  EXPECT_EQ(plan->missing_inputs.size(), 3u);
+  EXPECT_EQ(plan->missing_inputs.size(), 4u);
   EXPECT_FALSE((*PoolNamed(*plan, "general-workers"))["spec"].contains("limits"));
   EXPECT_EQ(plan->node_classes[0]["spec"]["amiSelectorTerms"][0]["alias"], "al2023@latest");
   EXPECT_EQ(plan->node_classes[0]["spec"]["role"], "KarpenterNodeRole-production-eks");
@@ -257,6 +258,99 @@ TEST(MigrationPlan, EqualWeightsAndAWholeCapacityTypeLoseNothing) {
   for (const LossyMapping& loss : plan->lossy_mappings) {
     EXPECT_FALSE(loss.field.starts_with("MixedInstancesPolicy")) << loss.field;
   }
+}
+
+TEST(MigrationPlan, CarriesPriorityWeightsAndScaleDownTimeOfClusterAutoscaler) {
+  MigrationInputs inputs = ArticleInputs(true);
+  inputs.autoscaler_given = true;
+  ClusterAutoscalerConfig& config = inputs.autoscaler;
+  config.deployment_found = true;
+  config.deployment_namespace = "autoscaling";
+  config.deployment_name = "ca";
+  config.expanders = {"priority"};
+  config.scale_down_unneeded_time = api::Duration::FromMinutes(7);
+  config.set_flags = {"expander", "scale-down-unneeded-time"};
+  config.priorities_found = true;
+  config.priorities = {{30, {"^eks-general-workers-"}}, {5, {"spot"}}};
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ((*PoolNamed(*plan, "general-workers"))["spec"]["weight"], 30);
+  EXPECT_EQ((*PoolNamed(*plan, "spot-batch"))["spec"]["weight"], 5);
+  EXPECT_EQ((*PoolNamed(*plan, "spot-batch"))["spec"]["disruption"]["consolidateAfter"], "7m");
+  EXPECT_THAT(PlanRunbook(*plan), HasSubstr("kubectl scale deployment ca -n autoscaling "
+                                            "--replicas=0"));
+  EXPECT_TRUE(ValidatePlanManifests(*plan).ok()) << ValidatePlanManifests(*plan);
+}
+
+TEST(MigrationPlan, DiversifyWidensTypesAndSaysSo) {
+  MigrationInputs inputs = ArticleInputs(true);
+  inputs.diversify = true;
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const Json& requirements =
+      (*PoolNamed(*plan, "spot-batch"))["spec"]["template"]["spec"]["requirements"];
+  EXPECT_EQ(requirements[0]["key"], "kubernetes.io/arch");
+  EXPECT_EQ(requirements[1]["key"], "karpenter.k8s.aws/instance-family");
+  EXPECT_EQ(requirements[2]["values"], Json::parse(R"(["8"])"));
+  EXPECT_EQ(requirements[4]["values"], Json::parse(R"(["spot"])"));
+  ASSERT_EQ(plan->widened.size(), 2u);
+  EXPECT_THAT(plan->widened[1], HasSubstr("spot-batch: c5.2xlarge, c5a.2xlarge -> "));
+  EXPECT_EQ(CheckNamed(*plan, "spot-diversity")->verdict, Verdict::kPass);
+  EXPECT_TRUE(ValidatePlanManifests(*plan).ok()) << ValidatePlanManifests(*plan);
+}
+
+TEST(MigrationPlan, WithoutDiversifyTypesStayAsTheGroupHadThem) {
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(ArticleInputs(true), TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_TRUE(plan->widened.empty());
+  EXPECT_EQ(CheckNamed(*plan, "spot-diversity")->verdict, Verdict::kWarn);
+}
+
+constexpr char kSpotBatchTemplate[] = R"({"LaunchTemplateVersions": [
+  {"LaunchTemplateId": "lt-0f1e2d3c4b5a69788", "LaunchTemplateName": "spot-batch-lt",
+   "VersionNumber": 2, "DefaultVersion": true, "LaunchTemplateData": {"ImageId": "ami-old"}},
+  {"LaunchTemplateId": "lt-0f1e2d3c4b5a69788", "LaunchTemplateName": "spot-batch-lt",
+   "VersionNumber": 3, "DefaultVersion": false, "LaunchTemplateData": {
+     "ImageId": "ami-0abc1234def567890", "UserData": "IyEvYmluL2Jhc2g=",
+     "SecurityGroupIds": ["sg-0b"], "NetworkInterfaces": [{"Groups": ["sg-0a"]}],
+     "BlockDeviceMappings": [{"DeviceName": "/dev/xvda", "Ebs": {"VolumeSize": 100,
+       "VolumeType": "gp3", "Iops": 4000, "Encrypted": true}}, {"DeviceName": "/dev/sdb",
+       "VirtualName": "ephemeral0"}],
+     "MetadataOptions": {"HttpTokens": "required", "HttpPutResponseHopLimit": 2}}}]})";
+
+TEST(MigrationPlan, CarriesTheLaunchTemplateVersionTheGroupNames) {
+  MigrationInputs inputs = ArticleInputs(true);
+  inputs.launch_templates = *ParseLaunchTemplateVersions(kSpotBatchTemplate, "lt.json");
+  inputs.launch_templates_given = true;
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const Json& spec = plan->node_classes[1]["spec"];
+  EXPECT_EQ(spec["amiFamily"], "AL2023");
+  EXPECT_EQ(spec["amiSelectorTerms"], Json::parse(R"([{"id": "ami-0abc1234def567890"}])"));
+  EXPECT_EQ(spec["securityGroupSelectorTerms"],
+            Json::parse(R"([{"id": "sg-0a"}, {"id": "sg-0b"}])"));
+  EXPECT_EQ(spec["blockDeviceMappings"],
+            Json::parse(R"([{"deviceName": "/dev/xvda", "ebs": {"volumeSize": "100Gi",
+                            "volumeType": "gp3", "iops": 4000, "encrypted": true}}])"));
+  EXPECT_EQ(spec["metadataOptions"]["httpPutResponseHopLimit"], 2);
+  EXPECT_EQ(spec["metadataOptions"]["httpEndpoint"], "enabled");
+  std::vector<std::string> fields;
+  for (const LossyMapping& loss : plan->lossy_mappings) fields.push_back(loss.field);
+  EXPECT_THAT(fields, ElementsAre("minSize", "launchTemplate.ImageId", "launchTemplate.UserData"));
+  EXPECT_THAT(plan->lossy_mappings[1].reason, HasSubstr("an alias (al2023@v20240917)"));
+  EXPECT_TRUE(ValidatePlanManifests(*plan).ok()) << ValidatePlanManifests(*plan);
+}
+
+TEST(MigrationPlan, SaysWhenTheNamedLaunchTemplateVersionIsMissing) {
+  MigrationInputs inputs = ArticleInputs(true);
+  inputs.launch_templates = *ParseLaunchTemplateVersions(kSpotBatchTemplate, "lt.json");
+  inputs.launch_templates.pop_back();
+  inputs.launch_templates_given = true;
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_THAT(plan->lossy_mappings.back().reason,
+              HasSubstr("spot-batch-lt version 3 is not in --launch-templates"));
+  EXPECT_EQ(plan->node_classes[1]["spec"]["amiSelectorTerms"][0]["alias"], "al2023@v20240917");
 }
 
 TEST(MigrationPlan, RequiresTheClusterName) {
@@ -342,10 +436,53 @@ TEST(PreflightChecks, SubnetCapacityPassesWithRoomAndWarnsWhenAZoneIsShort) {
   ASSERT_TRUE(plan.ok()) << plan.status();
   const Check& check = *CheckNamed(*plan, "subnet-capacity");
   EXPECT_EQ(check.verdict, Verdict::kWarn);
-  // us-east-1c holds one m5.xlarge of general-workers: its address, 15 warm ones and the two
-  // workload-sample replicas on it (aws-node and kube-proxy use the host's network).
+  // us-east-1c holds one m5.xlarge of general-workers running two workload-sample replicas
+  // (aws-node and kube-proxy use the host's network). Under WARM_ENI_TARGET=1 the CNI keeps the
+  // ENI in use and one spare attached, each with its 15 addresses (a primary and 14 for pods).
   ASSERT_EQ(check.objects.size(), 1u);
-  EXPECT_EQ(check.objects[0], "us-east-1c: 10 free addresses, Phase 4 needs about 18");
+  EXPECT_EQ(check.objects[0], "us-east-1c: 10 free addresses, Phase 4 needs about 30");
+  EXPECT_THAT(check.summary, HasSubstr("set WARM_IP_TARGET"));
+}
+
+TEST(PreflightChecks, SubnetCapacityFollowsTheAwsNodeSettings) {
+  MigrationInputs inputs = ArticleInputs(true);
+  for (Subnet& subnet : inputs.subnets) {
+    if (subnet.zone == "us-east-1c") subnet.available_ips = 20;
+  }
+  inputs.cni.found = true;
+  inputs.cni.warm_ip_target = 2;
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(CheckNamed(*plan, "subnet-capacity")->verdict, Verdict::kPass);
+  EXPECT_THAT(CheckNamed(*plan, "subnet-capacity")->summary,
+              HasSubstr("aws-node: WARM_IP_TARGET=2"));
+
+  inputs.cni.warm_ip_target.reset();
+  inputs.cni.prefix_delegation = true;  // two /28 prefixes (one warm) and the primary: 33
+  plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_THAT(CheckNamed(*plan, "subnet-capacity")->objects,
+              ElementsAre("us-east-1c: 20 free addresses, Phase 4 needs about 33"));
+  EXPECT_THAT(CheckNamed(*plan, "subnet-capacity")->summary, HasSubstr("/28 blocks"));
+}
+
+TEST(PreflightChecks, TypeOfferingsWarnsForAZoneWithoutTheType) {
+  absl::StatusOr<MigrationPlan> offered = PlanMigration(ArticleInputs(true), TestCatalog());
+  ASSERT_TRUE(offered.ok()) << offered.status();
+  EXPECT_EQ(CheckNamed(*offered, "type-offerings")->verdict, Verdict::kPass);
+
+  MigrationInputs inputs = ArticleInputs(true);
+  inputs.subnets[0].zone = "us-east-1z";
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(CheckNamed(*plan, "type-offerings")->verdict, Verdict::kWarn);
+  EXPECT_THAT(CheckNamed(*plan, "type-offerings")->objects,
+              testing::Contains("NodePool/spot-batch: c5.2xlarge in us-east-1z"));
+
+  inputs.subnets[0].zone = "eu-west-1a";
+  plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_THAT(CheckNamed(*plan, "type-offerings")->summary, HasSubstr("not checked"));
 }
 
 TEST(PreflightChecks, ASpotGroupOfFifteenTypesIsDiverseEnough) {
@@ -373,6 +510,35 @@ TEST(PreflightChecks, AWorkloadPinnedToTheStaticGroupIsNotFlagged) {
   absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
   ASSERT_TRUE(plan.ok()) << plan.status();
   EXPECT_EQ(CheckNamed(*plan, "pinned-to-group")->verdict, Verdict::kPass);
+}
+
+TEST(PlanOutput, RunbookCreatesTheControllerRoleWithRollbacks) {
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(ArticleInputs(true), TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const std::string runbook = PlanRunbook(*plan);
+  EXPECT_THAT(runbook, HasSubstr("aws iam create-policy --policy-name "
+                                 "KarpenterControllerPolicy-production-eks"));
+  EXPECT_THAT(runbook, HasSubstr("docs/iam/controller-policy.json"));
+  EXPECT_THAT(runbook, HasSubstr("rollback: aws iam delete-role --role-name "
+                                 "KarpenterControllerRole-production-eks"));
+  EXPECT_THAT(runbook, HasSubstr("aws eks create-pod-identity-association --cluster-name "
+                                 "production-eks --namespace karpenter"));
+  EXPECT_THAT(runbook, HasSubstr("sts:AssumeRoleWithWebIdentity"));  // the IRSA alternative
+  EXPECT_THAT(runbook, HasSubstr("node role eks-production-node-role"));
+  EXPECT_THAT(runbook, Not(HasSubstr("aws eks create-access-entry")));
+}
+
+TEST(PlanOutput, RunbookCreatesTheNodeRoleThePlanInvented) {
+  MigrationInputs inputs = ArticleInputs(false);
+  inputs.cluster = "production-eks";
+  absl::StatusOr<MigrationPlan> plan = PlanMigration(inputs, TestCatalog());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const std::string runbook = PlanRunbook(*plan);
+  EXPECT_THAT(runbook,
+              HasSubstr("aws iam create-role --role-name KarpenterNodeRole-production-eks"));
+  EXPECT_THAT(runbook, HasSubstr("policy/AmazonEKSWorkerNodePolicy"));
+  EXPECT_THAT(runbook, HasSubstr("rollback: aws eks delete-access-entry --cluster-name "
+                                 "production-eks"));
 }
 
 std::string ReadGolden(const std::string& name) {

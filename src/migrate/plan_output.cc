@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "fmt/format.h"
+#include "src/migrate/iam_runbook.h"
 
 namespace karpenter::migrate {
 namespace {
@@ -56,6 +57,9 @@ std::string PlanYaml(const MigrationPlan& plan) {
   for (const LossyMapping& loss : plan.lossy_mappings) {
     out += Commented(fmt::format("  {}: {}: {}", loss.group, loss.field, loss.reason));
   }
+  for (const std::string& widened : plan.widened) {
+    out += Commented("Widened (--diversify): " + widened);
+  }
   for (const StaticGroup& group : plan.static_groups) {
     out += Commented(fmt::format("Static group {} stays as it is (no NodePool): it runs {}",
                                  group.name, fmt::join(group.addons, ", ")));
@@ -97,6 +101,7 @@ std::string PlanJson(const MigrationPlan& plan) {
               {"ec2NodeClasses", plan.node_classes},
               {"staticGroups", statics},
               {"lossyMappings", lossy},
+              {"widened", plan.widened},
               {"checks", checks},
               {"missingInputs", plan.missing_inputs}};
   return out.dump(2) + "\n";
@@ -111,12 +116,14 @@ std::string PlanRunbook(const MigrationPlan& plan) {
       "\nPhase 1: deploy Karpenter next to the node groups\n"
       "  aws ec2 create-tags --resources <subnet and security group ids> --tags "
       "Key={0},Value={1}\n"
-      "    rollback: aws ec2 delete-tags --resources <same ids> --tags Key={0}\n"
-      "  give Karpenter's controller its IAM role (Pod Identity or IRSA) and the node role\n"
-      "  helm upgrade --install karpenter oci://public.ecr.aws/karpenter/karpenter "
-      "--namespace karpenter --create-namespace --set settings.clusterName={1} --wait\n"
-      "    rollback: helm uninstall karpenter -n karpenter\n",
+      "    rollback: aws ec2 delete-tags --resources <same ids> --tags Key={0}\n",
       kDiscoveryTag, plan.cluster);
+  out += IamRunbookSteps(plan);
+  out += fmt::format(
+      "  helm upgrade --install karpenter oci://public.ecr.aws/karpenter/karpenter "
+      "--namespace karpenter --create-namespace --set settings.clusterName={} --wait\n"
+      "    rollback: helm uninstall karpenter -n karpenter\n",
+      plan.cluster);
   out +=
       "\nPhase 2: apply the NodePools and EC2NodeClasses\n"
       "  karpenter migrate ... -o yaml > karpenter-migration.yaml\n"
@@ -126,10 +133,11 @@ std::string PlanRunbook(const MigrationPlan& plan) {
   out +=
       "\nPhase 3: shift workloads: watch Karpenter launch for pending pods\n"
       "  kubectl logs -n karpenter -l app.kubernetes.io/name=karpenter -f\n";
-  out +=
+  out += fmt::format(
       "\nPhase 4: stop Cluster Autoscaler, then cordon and drain each migrated group\n"
-      "  kubectl scale deployment cluster-autoscaler -n kube-system --replicas=0\n"
-      "    rollback: kubectl scale deployment cluster-autoscaler -n kube-system --replicas=1\n";
+      "  kubectl scale deployment {0} -n {1} --replicas=0\n"
+      "    rollback: kubectl scale deployment {0} -n {1} --replicas=1\n",
+      plan.autoscaler_name, plan.autoscaler_namespace);
   for (const MigratedGroup& group : plan.migrated_groups) {
     out += fmt::format(
         "  # {0}: {1} nodes -> NodePool {2}\n"
@@ -144,6 +152,8 @@ std::string PlanRunbook(const MigrationPlan& plan) {
                        fmt::join(group.addons, ", "));
   }
   out += "  then delete the drained groups in your infrastructure code\n";
+  if (!plan.widened.empty()) out += "\nWidened instance types (--diversify):\n";
+  for (const std::string& widened : plan.widened) out += "  " + widened + "\n";
   if (!plan.lossy_mappings.empty()) out += "\nLossy mappings:\n";
   for (const LossyMapping& loss : plan.lossy_mappings) {
     out += fmt::format("  {}: {}: {}\n", loss.group, loss.field, loss.reason);

@@ -191,9 +191,11 @@ Check SpotDiversity(const MigrationPlan& plan) {
   for (const nlohmann::ordered_json& pool : plan.node_pools) {
     size_t types = 0;
     bool spot = false;
+    for (const MigratedGroup& group : plan.migrated_groups) {
+      if (group.node_pool == pool["metadata"]["name"]) types = group.instance_types;
+    }
     for (const auto& requirement : pool["spec"]["template"]["spec"]["requirements"]) {
       const auto& values = requirement["values"];
-      if (requirement["key"] == kInstanceTypeLabel) types = values.size();
       if (requirement["key"] == "karpenter.sh/capacity-type") {
         spot = std::find(values.begin(), values.end(), "spot") != values.end();
       }
@@ -242,7 +244,8 @@ std::vector<Check> PreflightChecks(const ClusterSnapshot& snapshot, const Migrat
           LocalStorage(snapshot, plan),
           SpotDiversity(plan),
           DiscoveryTags(inputs, plan),
-          SubnetCapacity(snapshot, inputs, plan, catalog)};
+          SubnetCapacity(snapshot, inputs, plan, catalog),
+          TypeOfferings(snapshot, inputs, plan, catalog)};
 }
 
 }  // namespace karpenter::migrate

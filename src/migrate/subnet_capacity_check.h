@@ -9,12 +9,16 @@
 
 namespace karpenter::migrate {
 
-// Per zone of the drained groups: the addresses their pods (hostNetwork ones excepted) and nodes
-// hold, plus the spare ENI the VPC CNI keeps warm on each node (WARM_ENI_TARGET=1, its default:
-// one ENI's addresses of the node's type), against the free addresses of the zone's subnets
-// (those carrying the discovery tag, or all of the zone's when none does yet). Warn when short;
-// a warning also without --subnets.
+// Per zone of the drained groups: the addresses their nodes hold under the VPC CNI settings of
+// the aws-node DaemonSet (its defaults without it; see vpc_cni.h), against the free addresses of
+// the zone's subnets (those carrying the discovery tag, or all of the zone's when none does yet).
+// Warn when short, with advice on the CNI's settings; a warning also without --subnets.
 Check SubnetCapacity(const ClusterSnapshot& snapshot, const MigrationInputs& inputs,
                      const MigrationPlan& plan, const cloudprovider::Catalog& catalog);
+
+// Warn for each migrated group's instance type the catalog does not offer in one of the group's
+// zones (or the subnets' zones, when --subnets is given).
+Check TypeOfferings(const ClusterSnapshot& snapshot, const MigrationInputs& inputs,
+                    const MigrationPlan& plan, const cloudprovider::Catalog& catalog);
 
 }  // namespace karpenter::migrate
