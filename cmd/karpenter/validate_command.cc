@@ -67,7 +67,8 @@ void AddValidateCommand(CLI::App& app, ValidateOptions& options, int& exit_code)
       "field\n"
       "  karpenter validate -f manifests/ -R -o json  # every object, its verdict and errors\n"
       "Exit codes: 0 every object is valid; 1 an invalid object (one line per error: FILE: "
-      "Kind/name: field.path: message) or bad flags");
+      "Kind/name: field.path: message), a file that cannot be read, no object at all, or bad "
+      "flags");
   cmd->callback([&options, &exit_code] { exit_code = RunValidate(options, std::cout, std::cerr); });
 }
 

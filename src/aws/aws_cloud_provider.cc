@@ -317,9 +317,10 @@ CloudOr<FleetResult> AwsCloudProvider::LaunchFleet(const Launch& launch,
     }
     if (!fleet.ok()) {
       if (absl::IsUnavailable(fleet.status())) return Unavailable(fleet.status());
+      std::string message(fleet.status().message());  // carries EC2's code and text
       return CloudError{.kind = CloudErrorKind::kCreateError,
-                        .reason = "LaunchFailed",
-                        .message = std::string(fleet.status().message())};
+                        .reason = ClassifyLaunchFailure(message).reason,
+                        .message = std::move(message)};
     }
     return *std::move(fleet);
   }

@@ -205,6 +205,22 @@ TEST_F(MotoProvider, EachRefusedOfferingIsCountedByZoneCapacityTypeAndReason) {
   EXPECT_EQ(metrics.counters, expected);
 }
 
+TEST_F(MotoProvider, ARefusedCreateFleetCallCarriesUpstreamsReason) {
+  faults_.AddRule({.operation = "CreateFleet",
+                   .kind = FaultKind::kRespond,
+                   .times = 1,
+                   .response = {.status = 403,
+                                .body = "<Response><Errors><Error><Code>UnauthorizedOperation"
+                                        "</Code><Message>You are not authorized to perform this "
+                                        "operation.</Message></Error></Errors></Response>"}});
+  auto result = provider_->Create(Claim("default-a", {"m5.large"}));
+  ASSERT_TRUE(std::holds_alternative<CloudError>(result));
+  const CloudError& error = std::get<CloudError>(result);
+  EXPECT_EQ(error.kind, CloudErrorKind::kCreateError);
+  EXPECT_EQ(error.reason, "Unauthorized");
+  EXPECT_NE(error.message.find("UnauthorizedOperation"), std::string::npos) << error.message;
+}
+
 TEST(LaunchFailureReason, UpstreamsReasonsInUpstreamsOrder) {
   EXPECT_EQ(ClassifyLaunchFailure("UnauthorizedOperation: You are not authorized").reason,
             "Unauthorized");
