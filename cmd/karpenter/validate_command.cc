@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <iostream>
 #include <iterator>
-#include <sstream>
 #include <string_view>
 #include <utility>
 
@@ -178,12 +177,11 @@ int RunValidate(const ValidateOptions& options, std::ostream& out, std::ostream&
       document = *std::move(yaml);
     }
     out << document;
-    // The notes and the summary stay on stderr for the person watching; stdout is the document.
-    std::ostringstream ignored;
-    RenderValidateText(report, ignored, err);
   } else {
-    RenderValidateText(report, out, err);
+    WriteValidateErrors(report, out);
   }
+  // The notes and the summary stay on stderr for the person watching, whatever stdout carries.
+  WriteValidateNotes(report, err);
   return report.Failed() ? 1 : 0;
 }
 

@@ -96,7 +96,7 @@ bool ValidateReport::Failed() const {
   return Count(ObjectVerdict::kInvalid) > 0;
 }
 
-void RenderValidateText(const ValidateReport& report, std::ostream& out, std::ostream& err) {
+void WriteValidateErrors(const ValidateReport& report, std::ostream& out) {
   for (const auto& entry : report.entries) {
     if (const auto* problem = std::get_if<InputProblem>(&entry)) {
       if (!problem->source.empty()) out << problem->source << ": ";
@@ -104,16 +104,21 @@ void RenderValidateText(const ValidateReport& report, std::ostream& out, std::os
       continue;
     }
     const auto& object = std::get<ValidatedObject>(entry);
-    if (object.verdict == ObjectVerdict::kSkipped) {
-      err << object.source << ": " << object.ref << ": skipped: " << object.skip_reason << "\n";
-      continue;
-    }
     for (const api::FieldError& error : object.errors) {
       out << object.source << ": " << object.ref << ": " << error.ToString() << "\n";
     }
     for (const LegacyField& field : object.migrations) {
       out << object.source << ": " << object.ref << ": " << field.from << ": " << field.change
           << " in v1: " << field.to << "\n";
+    }
+  }
+}
+
+void WriteValidateNotes(const ValidateReport& report, std::ostream& err) {
+  for (const auto& entry : report.entries) {
+    const auto* object = std::get_if<ValidatedObject>(&entry);
+    if (object != nullptr && object->verdict == ObjectVerdict::kSkipped) {
+      err << object->source << ": " << object->ref << ": skipped: " << object->skip_reason << "\n";
     }
   }
   if (report.Failed()) {

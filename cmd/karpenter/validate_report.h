@@ -45,9 +45,11 @@ struct ValidateReport {
   bool Failed() const;  // an invalid object or an input problem: exit 1
 };
 
-// The text lines: one per error on `out` ("FILE: Kind/name: path: message"), notes and the
-// summary on `err`, exactly as validate has always printed them.
-void RenderValidateText(const ValidateReport& report, std::ostream& out, std::ostream& err);
+// The text lines, one per error ("FILE: Kind/name: path: message"), as validate has always
+// printed them on stdout.
+void WriteValidateErrors(const ValidateReport& report, std::ostream& out);
+// The skipped kinds and the "N object(s) valid" summary, for stderr whatever the output format.
+void WriteValidateNotes(const ValidateReport& report, std::ostream& err);
 
 // The same result as one JSON document: valid, summary counts, every object with its verdict,
 // errors and migrations, and the input problems.

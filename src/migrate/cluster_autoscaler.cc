@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "fmt/format.h"
+#include "src/api/go_bool.h"
 #include "src/api/yaml_to_json.h"
 #include "src/migrate/aws_json_reader.h"
 
@@ -105,16 +106,6 @@ std::vector<FlagValue> KnownFlagValues(const std::vector<Token>& tokens, AwsFiel
   return flags;
 }
 
-std::optional<bool> ParseGoBool(std::string_view text) {
-  for (std::string_view yes : {"1", "t", "T", "TRUE", "true", "True"}) {
-    if (text == yes) return true;
-  }
-  for (std::string_view no : {"0", "f", "F", "FALSE", "false", "False"}) {
-    if (text == no) return false;
-  }
-  return std::nullopt;
-}
-
 void ReadExpanders(const FlagValue& flag, AwsFieldReader& reader, ClusterAutoscalerConfig& config) {
   std::vector<std::string> expanders;
   size_t start = 0;
@@ -142,7 +133,7 @@ void Apply(const FlagValue& flag, AwsFieldReader& reader, ClusterAutoscalerConfi
   config.set_flags.push_back(flag.name);
   if (flag.name == "expander") return ReadExpanders(flag, reader, config);
   if (flag.kind == FlagKind::kBool) {
-    std::optional<bool> value = ParseGoBool(flag.value);
+    std::optional<bool> value = api::ParseGoBool(flag.value);
     if (!value) return bad("must be true or false");
     if (flag.name == "balance-similar-node-groups") config.balance_similar_node_groups = *value;
     if (flag.name == "scale-down-enabled") config.scale_down_enabled = *value;

@@ -2,11 +2,13 @@
 
 #include <charconv>
 #include <functional>
+#include <optional>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "src/api/go_bool.h"
 
 namespace karpenter::settings {
 namespace {
@@ -87,12 +89,7 @@ absl::StatusOr<double> ParseFloat(std::string_view text) {
 
 // strconv.ParseBool's spellings, which upstream's environment variables accept.
 absl::StatusOr<bool> ParseBool(std::string_view text) {
-  for (std::string_view yes : {"1", "t", "T", "TRUE", "true", "True"}) {
-    if (text == yes) return true;
-  }
-  for (std::string_view no : {"0", "f", "F", "FALSE", "false", "False"}) {
-    if (text == no) return false;
-  }
+  if (std::optional<bool> value = api::ParseGoBool(text)) return *value;
   return absl::InvalidArgumentError(Cat("\"", text, "\" is not true or false"));
 }
 
