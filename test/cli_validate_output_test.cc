@@ -167,6 +167,17 @@ TEST(CliValidateOutput, InputWithoutAnyObjectFailsAsKubectlApplyDoes) {
   EXPECT_EQ(ParseOut(json)["inputErrors"][0]["message"], "no objects passed to validate");
 }
 
+TEST(CliValidateOutput, ADocumentThatCannotBeWrittenIsAnError) {
+  for (const char* format : {"json", "yaml"}) {
+    CliRun run = karpenter::cli_test::RunKarpenterCommandLine(
+        "validate -f " + SourcePath("examples/article/nodepool.yaml") + " -o " + format +
+        " > /dev/full");
+    EXPECT_EQ(run.exit_code, 1) << format;
+    EXPECT_NE(run.err.find("karpenter: cannot write the output"), std::string::npos)
+        << format << ": " << run.err;
+  }
+}
+
 TEST(CliValidateOutput, YamlIsTheSameDocument) {
   fs::path file = WriteTemp("mixed_yaml.yaml", kMixed);
   CliRun yaml = RunKarpenter({"validate", "-f", file.string(), "-o", "yaml"});
