@@ -84,6 +84,9 @@ absl::StatusOr<std::unique_ptr<DisruptionController::Planning>> DisruptionContro
   plan_options.scheduler = options_.engine.scheduler;
   plan_options.now = seams_.clock.Now();
   plan_options.spot_prices = options_.spot_prices;
+  // Pods of nodes earlier commands started on need room too (upstream's simulations count
+  // MarkedForDeletion nodes' pods as pending).
+  if (seams_.marks != nullptr) plan_options.marked_for_deletion = seams_.marks->provider_ids();
   absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
       provisioning::BuildSchedulerInput(planning->snapshot, plan_options, catalogs_);
   if (!input.ok()) return input.status();

@@ -9,7 +9,8 @@
 //     NodeClaimExpiration deletes expired claims.
 //   - starting a command: its candidates' Nodes get karpenter.sh/disrupted:NoSchedule and
 //     their NodeClaims the DisruptionReason condition, then the replacement NodeClaims are
-//     created (the lifecycle controller launches them);
+//     created (the lifecycle controller launches them), then the candidates are marked for
+//     deletion (DeletionMarks: the provisioner plans their pods onto the replacements);
 //   - the orchestration queue, every second while a command is queued: once every replacement
 //     is Initialized the candidates' NodeClaims are deleted (termination drains them); a
 //     replacement that disappears, or the retry timeout, rolls the command back (untaint).
@@ -32,6 +33,7 @@
 #include "karpenter/kube_cluster.h"
 #include "karpenter/logger.h"
 #include "karpenter/metrics.h"
+#include "src/controllers/deletion_marks.h"
 #include "src/controllers/reconciler.h"
 #include "src/disruption/command.h"
 #include "src/disruption/disruption.h"
@@ -60,6 +62,9 @@ struct DisruptionSeams {
   // simulations ask CloudProvider.GetInstanceTypes (live offerings and prices, ICE-marked
   // offerings unavailable). Null: the embedded catalog, as `karpenter plan --disruption` uses.
   CloudProvider* cloud = nullptr;
+  // Where a started command marks its candidates once their replacements exist (upstream's
+  // MarkForDeletion), shared with the provisioner; null: nothing is marked.
+  DeletionMarks* marks = nullptr;
 };
 
 struct DisruptionControllerOptions {
@@ -93,8 +98,9 @@ class DisruptionController {
   struct Running {
     disruption::Method method = disruption::Method::kEmptiness;
     disruption::Reason reason = disruption::Reason::kEmpty;
-    std::map<std::string, std::string> claims;  // candidate node -> its NodeClaim
-    std::vector<std::string> replacements;      // NodeClaim names, as created
+    std::map<std::string, std::string> claims;        // candidate node -> its NodeClaim
+    std::map<std::string, std::string> provider_ids;  // candidate node -> its provider ID
+    std::vector<std::string> replacements;            // NodeClaim names, as created
   };
   // A candidate whose replacements are ready: its NodeClaim is deleted, retried until it is.
   struct PendingDelete {

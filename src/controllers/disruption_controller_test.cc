@@ -57,24 +57,8 @@ struct Fixture {
 
   // Creates each object as a client would, then writes its status as its owner would.
   void Apply(const std::vector<std::string>& documents) {
-    absl::StatusOr<std::vector<api::Manifest>> manifests =
-        api::DecodeManifests(disruption::testing::Join(documents), "test.yaml");
-    ASSERT_TRUE(manifests.ok()) << manifests.status();
-    for (api::Manifest& manifest : *manifests) {
-      api::Object wanted = std::move(*manifest.object);
-      absl::StatusOr<api::Object> created = cluster.Create(wanted);
-      ASSERT_TRUE(created.ok()) << created.status();
-      std::visit(
-          [&](auto& stored) {
-            using T = std::decay_t<decltype(stored)>;
-            if constexpr (std::is_same_v<T, api::Node> || std::is_same_v<T, api::NodeClaim> ||
-                          std::is_same_v<T, api::Pod>) {
-              stored.status = std::get<T>(wanted).status;
-              ASSERT_TRUE(cluster.UpdateStatus(stored).ok());
-            }
-          },
-          *created);
-    }
+    absl::Status created = fakes::CreateWithStatus(cluster, disruption::testing::Join(documents));
+    ASSERT_TRUE(created.ok()) << created;
   }
 
   std::optional<api::NodeClaim> Claim(const std::string& name) const {

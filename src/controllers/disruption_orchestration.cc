@@ -59,6 +59,7 @@ absl::Status DisruptionController::Execute(const disruption::Command& command,
                           : seams_.reader.NodeClaimByProviderId(stored->spec.provider_id);
     if (!claim) return absl::NotFoundError(absl::StrCat("candidate ", node, " has no NodeClaim"));
     running.claims[node] = claim->metadata.name;
+    running.provider_ids[node] = stored->spec.provider_id;
   }
   std::vector<disruption::QueueAction> actions;
   const uint64_t id = queue_.Start(command, seams_.clock.Now(), actions);
@@ -94,6 +95,15 @@ absl::Status DisruptionController::Execute(const disruption::Command& command,
          {"nodepool", planned.claim.node_pool},
          {"min_values_relaxed", planned.claim.min_values_relaxed ? "true" : "false"}},
         1);
+  }
+  // Marked only now that the replacements exist: marked earlier, a provisioning pass could
+  // launch for the candidates' pods as well (upstream's order).
+  if (seams_.marks != nullptr) {
+    std::vector<std::string> provider_ids;
+    for (const auto& [node, provider_id] : running_[id].provider_ids) {
+      provider_ids.push_back(provider_id);
+    }
+    seams_.marks->Mark(provider_ids, running_[id].replacements);
   }
   CountDecision(command);
   LogStarted(id, command);
@@ -203,6 +213,7 @@ void DisruptionController::Apply(const std::vector<disruption::QueueAction>& act
         break;
       case disruption::QueueAction::Kind::kUntaintCandidate:
         finished[action.command_id] = false;
+        if (seams_.marks != nullptr) seams_.marks->Unmark({running.provider_ids[action.node]});
         // A failure here is retried by the next poll, which clears taints no command holds.
         (void)MarkDisrupted(action.node, "");
         break;

@@ -8,6 +8,7 @@
 #include "src/api/karpenter_labels.h"
 #include "src/controllers/cloud_instance_types.h"
 #include "src/controllers/cluster_snapshot.h"
+#include "src/disruption/node_state.h"
 #include "src/provisioning/plan.h"
 #include "src/state/pending.h"
 #include "src/state/snapshot.h"
@@ -150,8 +151,17 @@ void Provisioner::Start() {
     const auto* pod = object ? std::get_if<api::Pod>(&*object) : nullptr;
     if (pod != nullptr && state::IsProvisionable(*pod)) Trigger(pod->metadata.uid);
   });
-  seams_.reader.Watch("NodeClaim",
-                      [this](const ObjectKey& key) { unobserved_claims_.erase(key.name); });
+  seams_.reader.Watch("NodeClaim", [this](const ObjectKey& key) {
+    unobserved_claims_.erase(key.name);
+    if (seams_.marks != nullptr) seams_.marks->Observed(key.name);
+  });
+  // Upstream's provisioner.trigger.node: a node being disrupted has pods that will need room,
+  // planned for before they are evicted.
+  seams_.reader.Watch("Node", [this](const ObjectKey& key) {
+    std::optional<api::Object> object = seams_.reader.Get(key);
+    const auto* node = object ? std::get_if<api::Node>(&*object) : nullptr;
+    if (node != nullptr && disruption::HasDisruptedTaint(*node)) Trigger(node->metadata.uid);
+  });
   // Pods already pending when this replica became the leader (no watch event will come), and
   // pods still pending after a pass (a launch that failed, a NodeClaim deleted for
   // insufficient capacity) are looked at again, as upstream's pod controller requeues every
@@ -168,6 +178,11 @@ void Provisioner::RecheckPendingPods() {
     const auto* pod = std::get_if<api::Pod>(&object);
     if (pod != nullptr && state::IsProvisionable(*pod)) Trigger(pod->metadata.uid);
   }
+  // Upstream's node trigger requeues every 10 s while the taint stays.
+  for (const api::Object& object : seams_.reader.List("Node")) {
+    const auto* node = std::get_if<api::Node>(&object);
+    if (node != nullptr && disruption::HasDisruptedTaint(*node)) Trigger(node->metadata.uid);
+  }
 }
 
 void Provisioner::OnBatchClosed() {
@@ -182,6 +197,7 @@ bool Provisioner::ClusterViewSynced() {
   std::erase_if(unobserved_claims_, [this](const std::string& name) {
     return seams_.reader.Get(ObjectKey{"NodeClaim", "", name}).has_value();
   });
+  if (seams_.marks != nullptr && !seams_.marks->ReplacementsObserved(seams_.reader)) return false;
   return unobserved_claims_.empty() && ClusterStateSynced(seams_.reader);
 }
 
@@ -224,6 +240,10 @@ absl::StatusOr<ProvisionOutcome> Provisioner::Provision() {
   plan_options.scheduler = options_.scheduler;
   plan_options.now = seams_.clock.Now();
   plan_options.spot_prices = options_.spot_prices;
+  if (seams_.marks != nullptr) {
+    seams_.marks->Prune(seams_.reader);
+    plan_options.marked_for_deletion = seams_.marks->provider_ids();
+  }
   absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
       provisioning::BuildSchedulerInput(*snapshot, plan_options, catalogs_);
   if (!input.ok()) return input.status();

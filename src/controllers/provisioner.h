@@ -22,6 +22,7 @@
 #include "src/api/nodeclaim.h"
 #include "src/api/nodepool.h"
 #include "src/controllers/batcher.h"
+#include "src/controllers/deletion_marks.h"
 #include "src/controllers/reconciler.h"
 #include "src/provisioning/node_class_catalog.h"
 #include "src/provisioning/plan.h"
@@ -49,6 +50,10 @@ struct ProvisionerSeams {
   // CloudProvider.GetInstanceTypes: live offerings, those marked unavailable after an ICE,
   // current prices). Null: the embedded catalog, as `karpenter plan` uses.
   CloudProvider* cloud = nullptr;
+  // The nodes disruption commands have started on, shared with the disruption controller
+  // (upstream's cluster state): their pods are planned for and their capacity is not offered.
+  // Null: none are marked.
+  DeletionMarks* marks = nullptr;
 };
 
 struct ProvisionerOptions {
@@ -70,7 +75,8 @@ class Provisioner {
  public:
   Provisioner(ProvisionerSeams seams, ProvisionerOptions options);
 
-  // Watches pods: each newly unschedulable one triggers the batcher.
+  // Watches pods and Nodes: each newly unschedulable pod, and each Node carrying the
+  // karpenter.sh/disrupted taint (its pods will need a new home), triggers the batcher.
   void Start();
   // Opens or extends the batch (a pod needs capacity).
   void Trigger(const std::string& pod_uid) { batcher_.Trigger(pod_uid); }
@@ -80,8 +86,9 @@ class Provisioner {
  private:
   void OnBatchClosed();
   void RecheckPendingPods();
-  // Upstream's cluster-state sync, plus the NodeClaims this provisioner created that the
-  // reader has not shown yet: without them a pass would solve the same pods again.
+  // Upstream's cluster-state sync, plus the NodeClaims this provisioner created, and the
+  // replacements of marked nodes, that the reader has not shown yet: without them a pass would
+  // solve the same pods again.
   bool ClusterViewSynced();
   // What upstream logs once a solve has placed pods (nothing when it placed none on new claims).
   void LogSolve(const provisioning::SnapshotSchedulerInput& input,

@@ -1,6 +1,9 @@
 #include "src/fakes/fake_kube_cluster.h"
 
+#include <string>
+#include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
@@ -341,6 +344,32 @@ absl::Status CreateFromFile(FakeKubeCluster& cluster, const std::string& path) {
     if (absl::StatusOr<api::Object> created = cluster.Create(*manifest.object); !created.ok()) {
       return created.status();
     }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CreateWithStatus(FakeKubeCluster& cluster, std::string_view yaml) {
+  absl::StatusOr<std::vector<api::Manifest>> manifests = api::DecodeManifests(yaml, "test.yaml");
+  if (!manifests.ok()) return manifests.status();
+  for (api::Manifest& manifest : *manifests) {
+    if (!manifest.object) {
+      return absl::InvalidArgumentError(manifest.source + ": " + manifest.Ref() + " not decoded");
+    }
+    const api::Object wanted = *std::move(manifest.object);
+    absl::StatusOr<api::Object> created = cluster.Create(wanted);
+    if (!created.ok()) return created.status();
+    absl::Status written = std::visit(
+        [&](auto& stored) -> absl::Status {
+          using T = std::decay_t<decltype(stored)>;
+          if constexpr (std::is_same_v<T, api::Node> || std::is_same_v<T, api::NodeClaim> ||
+                        std::is_same_v<T, api::Pod>) {
+            stored.status = std::get<T>(wanted).status;
+            return cluster.UpdateStatus(stored).status();
+          }
+          return absl::OkStatus();
+        },
+        *created);
+    if (!written.ok()) return written;
   }
   return absl::OkStatus();
 }

@@ -82,6 +82,10 @@ class FakeKubeCluster : public ClusterReader, public ClusterWriter {
 // Test setup, as a client and the kube-scheduler would leave the cluster:
 // every object of the manifest file at `path` (YAML or JSON), created.
 absl::Status CreateFromFile(FakeKubeCluster& cluster, const std::string& path);
+// Test setup from YAML documents: each object created as a client would, then the status it
+// carries written as its owner (kubelet, Karpenter, kube-scheduler) would, for Nodes,
+// NodeClaims and Pods.
+absl::Status CreateWithStatus(FakeKubeCluster& cluster, std::string_view yaml);
 // A pod of one container requesting `cpu` and `memory` that the kube-scheduler could not place
 // (PodScheduled False, reason Unschedulable).
 absl::Status CreateUnschedulablePod(FakeKubeCluster& cluster, const std::string& name,

@@ -133,6 +133,8 @@ class Manager {
   controllers::MeteredCloudProvider provisioner_cloud_;
   controllers::MeteredCloudProvider disruption_cloud_;
   controllers::MeteredCloudProvider offering_metrics_cloud_;
+  // Upstream's cluster-state marks, between the disruption controller and the provisioner.
+  controllers::DeletionMarks deletion_marks_;
   controllers::Provisioner provisioner_;
   controllers::NodeClaimLifecycle lifecycle_;
   controllers::EvictionQueue evictions_;

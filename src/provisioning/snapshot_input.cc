@@ -194,11 +194,12 @@ absl::StatusOr<std::optional<ExistingNodeView>> InFlightView(const state::Cluste
   return std::optional<ExistingNodeView>(std::move(view));
 }
 
-absl::Status AddExistingNodes(const state::ClusterSnapshot& snapshot, CatalogCache& catalogs,
-                              BoundPodCharges* charges, SnapshotSchedulerInput& out) {
+absl::Status AddExistingNodes(const state::ClusterSnapshot& snapshot, const PlanOptions& options,
+                              CatalogCache& catalogs, SnapshotSchedulerInput& out) {
+  BoundPodCharges* charges = options.bound_pod_charges;
   if (charges != nullptr) charges->StartInput();
   for (const api::Node& node : snapshot.nodes()) {
-    if (state::IsNodeDeleting(snapshot, node)) continue;
+    if (state::IsNodeDeleting(snapshot, node, options.marked_for_deletion)) continue;
     ExistingNodeView& view = out.input.existing_nodes.emplace_back(NodeView(snapshot, node));
     ChargeBoundPods(snapshot, snapshot.SharedPodsOnNode(node.metadata.name), charges, view,
                     out.input.bound_pods);
@@ -234,7 +235,8 @@ void AddPods(const state::ClusterSnapshot& snapshot, const PlanOptions& options,
     out.ignored_pods.push_back({PodKey(*ignored.pod), ignored.reason.message});
   }
   // Pods of deleting nodes need a new home; they are planned for as if unbound.
-  for (const api::Pod* pod : state::ReschedulablePodsOfDeletingNodes(snapshot, options.now)) {
+  for (const api::Pod* pod : state::ReschedulablePodsOfDeletingNodes(snapshot, options.now,
+                                                                     options.marked_for_deletion)) {
     api::Pod moving = *pod;
     moving.spec.node_name.clear();
     state::InjectVolumeRequirements(snapshot, moving);
@@ -277,7 +279,7 @@ absl::StatusOr<SnapshotSchedulerInput> BuildSchedulerInput(const state::ClusterS
   SnapshotSchedulerInput out;
   out.input.options = options.scheduler;
   KP_RETURN_IF_ERROR(AddNodePools(snapshot, catalogs, out));
-  KP_RETURN_IF_ERROR(AddExistingNodes(snapshot, catalogs, options.bound_pod_charges, out));
+  KP_RETURN_IF_ERROR(AddExistingNodes(snapshot, options, catalogs, out));
   out.input.daemonset_pods = state::DaemonSetPods(snapshot);
   AddPods(snapshot, options, out);
   std::sort(out.warnings.begin(), out.warnings.end());

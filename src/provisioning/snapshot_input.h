@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,10 @@ struct PlanOptions {
   cloudprovider::SpotPriceModel spot_prices = cloudprovider::DefaultSpotPriceModel();
   // Not owned; null: every node's bound pods are summed.
   BoundPodCharges* bound_pod_charges = nullptr;
+  // Provider IDs of nodes a disruption command has started on (the in-cluster controller's
+  // deletion marks): their capacity is not offered and their pods are planned for, as for
+  // deleting nodes.
+  std::set<std::string> marked_for_deletion;
 };
 
 // A pod the plan will not place, with why.

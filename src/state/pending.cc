@@ -40,7 +40,13 @@ PendingPods SelectPendingPods(const ClusterSnapshot& snapshot) {
 }
 
 bool IsNodeDeleting(const ClusterSnapshot& snapshot, const api::Node& node) {
+  return IsNodeDeleting(snapshot, node, {});
+}
+
+bool IsNodeDeleting(const ClusterSnapshot& snapshot, const api::Node& node,
+                    const std::set<std::string>& marked) {
   if (node.metadata.deletion_timestamp.has_value()) return true;
+  if (!node.spec.provider_id.empty() && marked.contains(node.spec.provider_id)) return true;
   const api::NodeClaim* node_claim = snapshot.NodeClaimForNode(node);
   return node_claim != nullptr && (node_claim->metadata.deletion_timestamp.has_value() ||
                                    IsInstanceTerminating(*node_claim));
@@ -48,10 +54,16 @@ bool IsNodeDeleting(const ClusterSnapshot& snapshot, const api::Node& node) {
 
 std::vector<const api::Pod*> ReschedulablePodsOfDeletingNodes(const ClusterSnapshot& snapshot,
                                                               api::Time now) {
+  return ReschedulablePodsOfDeletingNodes(snapshot, now, {});
+}
+
+std::vector<const api::Pod*> ReschedulablePodsOfDeletingNodes(const ClusterSnapshot& snapshot,
+                                                              api::Time now,
+                                                              const std::set<std::string>& marked) {
   const PdbLimits limits(snapshot.pod_disruption_budgets());
   std::vector<const api::Pod*> pods;
   for (const api::Node& node : snapshot.nodes()) {
-    if (!IsNodeDeleting(snapshot, node)) continue;
+    if (!IsNodeDeleting(snapshot, node, marked)) continue;
     for (const api::Pod* pod : snapshot.PodsOnNode(node.metadata.name)) {
       if (limits.IsCurrentlyReschedulable(*pod, now)) pods.push_back(pod);
     }

@@ -5,6 +5,7 @@
 // deleted that will need a new home (P4).
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,10 @@ PendingPods SelectPendingPods(const ClusterSnapshot& snapshot);
 // The node is going away: it has a deletionTimestamp, or its NodeClaim has one or reports
 // InstanceTerminating=True.
 bool IsNodeDeleting(const ClusterSnapshot& snapshot, const api::Node& node);
+// The same, or the node's provider ID is in `marked`: nodes a disruption command has started
+// on, whose replacements exist (upstream's StateNode.MarkedForDeletion).
+bool IsNodeDeleting(const ClusterSnapshot& snapshot, const api::Node& node,
+                    const std::set<std::string>& marked);
 
 // Pods bound to deleting nodes that will have to run elsewhere (P4): reschedulable (active, or a
 // terminating StatefulSet pod; not DaemonSet, not static), not protected by an active
@@ -47,5 +52,9 @@ bool IsNodeDeleting(const ClusterSnapshot& snapshot, const api::Node& node);
 // Nodes in name order, pods in snapshot order.
 std::vector<const api::Pod*> ReschedulablePodsOfDeletingNodes(const ClusterSnapshot& snapshot,
                                                               api::Time now);
+// The same, with the nodes whose provider IDs are in `marked` counted as deleting.
+std::vector<const api::Pod*> ReschedulablePodsOfDeletingNodes(const ClusterSnapshot& snapshot,
+                                                              api::Time now,
+                                                              const std::set<std::string>& marked);
 
 }  // namespace karpenter::state
