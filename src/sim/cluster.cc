@@ -1,6 +1,7 @@
 #include "src/sim/cluster.h"
 
 #include <algorithm>
+#include <charconv>
 #include <iterator>
 #include <optional>
 #include <utility>
@@ -42,6 +43,23 @@ void RemoveTaint(std::vector<api::Taint>& taints, std::string_view key) {
 }
 
 }  // namespace
+
+std::optional<double> ParseJobRunSeconds(std::string_view text) {
+  const size_t dot = text.find('.');
+  const std::string_view whole = text.substr(0, dot);
+  const std::string_view fraction = dot == std::string_view::npos ? "" : text.substr(dot + 1);
+  auto digits = [](std::string_view part) {
+    return std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (whole.empty() || !digits(whole) || !digits(fraction) ||
+      (dot != std::string_view::npos && fraction.empty())) {
+    return std::nullopt;
+  }
+  double seconds = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return seconds;
+}
 
 Cluster::Cluster(EventQueue& queue, Random& random, const LatencyModel& latency, EventLog& log,
                  const Ec2& ec2, std::vector<std::string> zones)
@@ -100,9 +118,10 @@ absl::Status Cluster::Apply(api::Object object, bool initial) {
     double run_seconds = kDefaultJobRunSeconds;
     if (auto annotation = job->metadata.annotations.find(kJobRunSecondsAnnotation);
         annotation != job->metadata.annotations.end()) {
-      run_seconds = std::atof(annotation->second.c_str());
+      // The scenario reader refused anything else with the field named.
+      run_seconds = ParseJobRunSeconds(annotation->second).value_or(kDefaultJobRunSeconds);
     }
-    state.run_millis = SecondsToMillis(std::max(0.0, run_seconds));
+    state.run_millis = SecondsToMillis(run_seconds);
     state.job = std::move(*job);
     state.initial = initial;
     log_.Record(queue_.now(), "JobApplied", {Str("job", key)});

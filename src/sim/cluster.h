@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "src/api/manifest.h"
@@ -108,6 +109,9 @@ inline constexpr SimMillis kPodMaxInUnschedulableMillis = 5 * 60 * 1000;
 // run), in seconds; kDefaultJobRunSeconds without it.
 inline constexpr char kJobRunSecondsAnnotation[] = "sim.karpenter.sh/run-seconds";
 inline constexpr double kDefaultJobRunSeconds = 300;
+// The annotation's value: a plain decimal number of seconds ("600", "2.5"); nothing else, so that
+// "0x10", "1e3", "nan" or " 5" are refused rather than read in some other notation.
+std::optional<double> ParseJobRunSeconds(std::string_view text);
 
 class Cluster {
  public:

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "src/sim/builtin_scenario.h"
+#include "src/sim/cluster.h"
 
 namespace karpenter::sim {
 namespace {
@@ -422,7 +423,7 @@ manifests: |
   metadata:
     name: batch
     namespace: default
-    annotations: {sim.karpenter.sh/run-seconds: "nan"}
+    annotations: {sim.karpenter.sh/run-seconds: "0x10"}
   spec:
     completions: 1000000
     template:
@@ -432,8 +433,20 @@ manifests: |
        {"s.yaml: manifests: Deployment/default/web: spec.replicas: must be at most 100000",
         "s.yaml: manifests: Job/default/batch: spec.completions: must be at most 100000",
         "s.yaml: manifests: Job/default/batch: metadata.annotations.sim.karpenter.sh/run-seconds: "
-        "\"nan\": must be a number of seconds from 0 to 2592000"}) {
+        "\"0x10\": must be a number of seconds from 0 to 2592000"}) {
     EXPECT_NE(errors.find(expected), std::string::npos) << expected << "\n" << errors;
+  }
+}
+
+// Only a plain decimal is a number of seconds: hex, exponents, signs and spaces are refused
+// instead of being read in another notation ("0x10" was 16 s).
+TEST(ParseJobRunSeconds, TakesPlainDecimalsOnly) {
+  EXPECT_EQ(ParseJobRunSeconds("600"), 600.0);
+  EXPECT_EQ(ParseJobRunSeconds("2.5"), 2.5);
+  EXPECT_EQ(ParseJobRunSeconds("0"), 0.0);
+  for (const char* bad :
+       {"0x10", "1e3", "nan", "inf", "-5", "+5", " 5", "5 ", "", ".5", "5.", "1.2.3", "５"}) {
+    EXPECT_EQ(ParseJobRunSeconds(bad), std::nullopt) << bad;
   }
 }
 

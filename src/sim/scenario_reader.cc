@@ -4,7 +4,6 @@
 #include <cmath>
 #include <variant>
 
-#include "absl/strings/numbers.h"
 #include "fmt/format.h"
 #include "src/api/validation.h"
 #include "src/sim/cluster.h"
@@ -157,9 +156,8 @@ void ScenarioReader::CheckWorkload(const api::Object& object, const std::string&
     check_count(job->spec.completions, "spec.completions");
     const auto annotation = job->metadata.annotations.find(kJobRunSecondsAnnotation);
     if (annotation == job->metadata.annotations.end()) return;
-    double seconds = 0;
-    if (!absl::SimpleAtod(annotation->second, &seconds) || !std::isfinite(seconds) || seconds < 0 ||
-        seconds > kMaxScenarioSeconds) {
+    const std::optional<double> seconds = ParseJobRunSeconds(annotation->second);
+    if (!seconds || *seconds > kMaxScenarioSeconds) {
       Error(path,
             fmt::format("{}: metadata.annotations.{}: \"{}\": must be a number of seconds "
                         "from 0 to {}",
