@@ -20,26 +20,8 @@
 namespace karpenter::controllers {
 namespace {
 
-using disruption::testing::NodeSpec;
 using disruption::testing::NodeYaml;
-using disruption::testing::PodSpec;
 using disruption::testing::PodYaml;
-
-constexpr char kNodePool[] = R"(apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata: {name: default}
-spec:
-  disruption:
-    consolidationPolicy: WhenEmptyOrUnderutilized
-    consolidateAfter: 0s
-    budgets: [{nodes: '100%'}]
-  template:
-    spec:
-      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
-      requirements:
-      - {key: karpenter.k8s.aws/instance-family, operator: In, values: [m5]}
-      - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
-)";
 
 constexpr char kBigProviderId[] = "aws:///us-east-1a/i-big";
 
@@ -56,7 +38,14 @@ struct Fixture {
       DisruptionSeams{clock, cluster, cluster, events, metrics, nullptr, nullptr, &marks},
       DisruptionControllerOptions{}};
 
-  Fixture() { Apply({disruption::testing::kNodeClass, kNodePool}); }
+  // The m5 on-demand pool, consolidating at once with no budget in the way.
+  Fixture() {
+    Apply({disruption::testing::kNodeClass,
+           disruption::testing::NodePoolYaml(
+               "default",
+               "{consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: 0s, "
+               "budgets: [{nodes: '100%'}]}")});
+  }
 
   void Apply(const std::vector<std::string>& documents) {
     absl::Status created = fakes::CreateWithStatus(cluster, disruption::testing::Join(documents));
