@@ -104,14 +104,16 @@ TEST(CliMigrateReport, TodayRunTakesTheClusterAutoscalerFlags) {
   CliRun run = RunKarpenter({"migrate", "-f", dir + "snapshot.json", "--nodegroups",
                              dir + "nodegroup-od-general.json," + dir +
                                  "nodegroup-spot-compute.json," + dir + "nodegroup-system.json",
-                             "--cluster-autoscaler", dir + "cluster-autoscaler.yaml", "--report",
-                             report, "-o", "json"});
+                             "--cluster-autoscaler", dir + "cluster-autoscaler.yaml", "--asgs",
+                             dir + "asgs.json", "--report", report, "-o", "json"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string html = ReadTextFile(report);
   EXPECT_THAT(html, HasSubstr("Cluster Autoscaler (kube-system/cluster-autoscaler): "
                               "--expander=priority --balance-similar-node-groups=true"));
   EXPECT_THAT(html, HasSubstr("--scale-down-unneeded-time=5m0s"));
-  EXPECT_THAT(html, HasSubstr("priorities: od-general 10, spot-compute 50"));
+  EXPECT_THAT(html, HasSubstr("priorities: od-general 10, reporting-batch 0, spot-compute 50"));
+  // The self-managed group (nodes grouped by their Auto Scaling group) is drained too.
+  EXPECT_THAT(html, HasSubstr("Phase 4: cordon and drain reporting-batch (2 nodes)"));
   // Without the Deployment the twin's defaults stand, and the page says so.
   CliRun without = RunKarpenter(ArticleReportArgs(report));
   ASSERT_EQ(without.exit_code, 0) << without.err;

@@ -87,6 +87,9 @@ absl::Status ReadAwsInputs(const MigrateOptions& options, migrate::MigrationInpu
       }
       asg.on_demand_base = record.on_demand_base;
       asg.on_demand_percentage = record.on_demand_percentage;
+      asg.launch_template_id = record.launch_template.id;
+      asg.launch_template_name = record.launch_template.name;
+      asg.launch_template_version = record.launch_template.version;
       inputs.asgs.push_back(std::move(asg));
     }
     inputs.asgs_given = true;

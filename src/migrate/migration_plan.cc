@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -174,31 +175,53 @@ Json NodeClassManifest(const std::string& name, const NodeClassKey& key, const s
           {"spec", spec}};
 }
 
+// The launch template a group launches from: a managed group's own `launchTemplate` (EKS
+// copies it into the group's Auto Scaling group, so that one is not read), else a self-managed
+// Auto Scaling group's; `source` says whose it is in the lossy notes.
+struct TemplateRef {
+  std::string name;
+  std::string id;
+  std::string version;
+  std::string source;
+};
+
+std::optional<TemplateRef> TemplateRefOf(const GroupFacts& facts) {
+  if (facts.eks != nullptr) {
+    if (facts.eks->launch_template.empty()) return std::nullopt;
+    return TemplateRef{facts.eks->launch_template, facts.eks->launch_template_id,
+                       facts.eks->launch_template_version, "launch template"};
+  }
+  // A managed group's Auto Scaling group (tagged with it) launches from EKS' copy of its template.
+  if (facts.asg == nullptr || !facts.asg->node_group.empty()) return std::nullopt;
+  const AsgBounds& asg = *facts.asg;
+  if (asg.launch_template_id.empty() && asg.launch_template_name.empty()) return std::nullopt;
+  return TemplateRef{asg.launch_template_name, asg.launch_template_id, asg.launch_template_version,
+                     fmt::format("Auto Scaling group {}'s launch template", asg.name)};
+}
+
 const LaunchTemplateVersion* Planner::LaunchTemplateOf(const GroupFacts& facts,
                                                        const std::string& alias) {
-  const EksNodegroup& eks = *facts.eks;
   const std::string& group = facts.observed->name;
-  if (eks.launch_template.empty()) return nullptr;
+  const std::optional<TemplateRef> ref = TemplateRefOf(facts);
+  if (!ref) return nullptr;
+  const std::string& shown = ref->name.empty() ? ref->id : ref->name;
   if (!inputs_.launch_templates_given) {
     Lossy(group, "launchTemplate",
-          fmt::format("launch template {} is not carried: pass --launch-templates (aws ec2 "
+          fmt::format("{} {} is not carried: pass --launch-templates (aws ec2 "
                       "describe-launch-template-versions) for its AMI, block devices, IMDS "
                       "settings and security groups",
-                      eks.launch_template));
+                      ref->source, shown));
     return nullptr;
   }
-  const LaunchTemplateVersion* found = FindLaunchTemplate(
-      inputs_.launch_templates, eks.launch_template, eks.launch_template_version);
+  const LaunchTemplateVersion* found =
+      FindLaunchTemplate(inputs_.launch_templates, ref->name, ref->version);
   if (found == nullptr) {
-    found = FindLaunchTemplate(inputs_.launch_templates, eks.launch_template_id,
-                               eks.launch_template_version);
+    found = FindLaunchTemplate(inputs_.launch_templates, ref->id, ref->version);
   }
   if (found == nullptr) {
     Lossy(group, "launchTemplate",
-          fmt::format(
-              "launch template {} version {} is not in --launch-templates: not carried",
-              eks.launch_template,
-              eks.launch_template_version.empty() ? "$Default" : eks.launch_template_version));
+          fmt::format("{} {} version {} is not in --launch-templates: not carried", ref->source,
+                      shown, ref->version.empty() ? "$Default" : ref->version));
     return nullptr;
   }
   if (!found->image_id.empty()) {
@@ -230,11 +253,12 @@ std::string Planner::NodeClassFor(const GroupFacts& facts) {
     key.role = RoleName(facts.eks->node_role);
     key.disk_gib = facts.eks->disk_size_gib;
     template_version = LaunchTemplateOf(facts, key.alias);
-    if (template_version != nullptr) {
-      key.launch_template = fmt::format("{}@{}", template_version->id, template_version->version);
-    }
   } else {
     key.alias = "al2023@latest";
+    template_version = LaunchTemplateOf(facts, key.alias);
+  }
+  if (template_version != nullptr) {
+    key.launch_template = fmt::format("{}@{}", template_version->id, template_version->version);
   }
   if (key.role.empty()) key.role = "KarpenterNodeRole-" + plan_.cluster;
   auto [it, fresh] = node_classes_.try_emplace(key);
@@ -426,7 +450,8 @@ void Planner::Group(const GroupFacts& facts) {
                               {"metadata", {{"name", name}}},
                               {"spec", spec}});
   plan_.migrated_groups.push_back(
-      {observed.name, name, node_class, static_cast<int>(observed.nodes.size()), type_count});
+      {observed.name, name, node_class, static_cast<int>(observed.nodes.size()), type_count,
+       observed.labelled ? std::vector<std::string>{} : observed.nodes});
 }
 
 int Planner::Diversify(const std::string& group, const std::vector<std::string>& types,
