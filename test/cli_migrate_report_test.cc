@@ -112,6 +112,9 @@ TEST(CliMigrateReport, TodayRunTakesTheClusterAutoscalerFlags) {
                               "--expander=priority --balance-similar-node-groups=true"));
   EXPECT_THAT(html, HasSubstr("--scale-down-unneeded-time=5m0s"));
   EXPECT_THAT(html, HasSubstr("priorities: od-general 10, reporting-batch 0, spot-compute 50"));
+  EXPECT_THAT(html, HasSubstr("reporting-batch: Cluster Autoscaler&#39;s "
+                              "--nodes=0:4:reporting-batch: the today run keeps it within 0 to 4 "
+                              "nodes"));
   // The self-managed group (nodes grouped by their Auto Scaling group) is drained too.
   EXPECT_THAT(html, HasSubstr("Phase 4: cordon and drain reporting-batch (2 nodes)"));
   // Without the Deployment the twin's defaults stand, and the page says so.

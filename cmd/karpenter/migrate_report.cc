@@ -212,6 +212,28 @@ void ApplyNodegroupBounds(const migrate::MigrationInputs& inputs,
   }
 }
 
+// Cluster Autoscaler keeps a group its --nodes flag names within the flag's bounds.
+void ApplyStaticNodeGroups(const migrate::MigrationInputs& inputs,
+                           const std::vector<sim::AutoScalingGroupRecord>& asgs,
+                           sim::Scenario& scenario, std::vector<std::string>& notes) {
+  // The twin's groups are held to EKS' quota, as --asgs' are.
+  const auto bounded = [](int64_t size) {
+    return static_cast<int>(std::min<int64_t>(size, migrate::kMaxGroupSize));
+  };
+  for (const migrate::StaticNodeGroup& flag : inputs.autoscaler.static_node_groups) {
+    for (sim::NodeGroup& group : scenario.node_groups) {
+      const std::vector<std::string> names = AsgNames(group.name, inputs, asgs);
+      if (std::find(names.begin(), names.end(), flag.name) == names.end()) continue;
+      group.min_size = std::min(bounded(flag.min_size), group.initial_size);
+      group.max_size = std::max(bounded(flag.max_size), group.initial_size);
+      notes.push_back(
+          fmt::format("{}: Cluster Autoscaler's {}: the today run keeps it within "
+                      "{} to {} nodes",
+                      group.name, flag.flag, group.min_size, group.max_size));
+    }
+  }
+}
+
 // Karpenter's run: the plan's manifests at t=0, then Phase 4's drains in the runbook's order.
 absl::Status AddMigrationSteps(const migrate::MigrationPlan& plan, sim::Scenario& scenario) {
   KP_ASSIGN_OR_RETURN(std::vector<api::Manifest> manifests,
@@ -371,6 +393,7 @@ absl::StatusOr<MigrationTwin> BuildMigrationTwin(
   KP_ASSIGN_OR_RETURN(twin.scenario,
                       sim::ScenarioFromSnapshot(snapshot, std::move(trace), catalog, asgs));
   ApplyNodegroupBounds(inputs, asgs, twin.scenario);
+  ApplyStaticNodeGroups(inputs, asgs, twin.scenario, twin.notes);
   ApplyAutoscalerFlags(inputs, asgs, twin.scenario, twin.notes);
   KP_RETURN_IF_ERROR(AddMigrationSteps(plan, twin.scenario));
   for (const migrate::StaticGroup& group : plan.static_groups) {

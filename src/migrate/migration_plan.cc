@@ -24,6 +24,7 @@ struct GroupFacts {
   const ObservedGroup* observed = nullptr;
   const EksNodegroup* eks = nullptr;
   const AsgBounds* asg = nullptr;
+  const StaticNodeGroup* flag = nullptr;  // Cluster Autoscaler's --nodes for its ASG
 };
 
 // A NodePool or EC2NodeClass name: EKS allows '_' and capitals in node group names, Kubernetes
@@ -94,6 +95,10 @@ class Planner {
   int Diversify(const std::string& group, const std::vector<std::string>& types,
                 Json& requirements);
   Json Limits(const GroupFacts& facts, const std::vector<std::string>& types);
+  // Cluster Autoscaler's --nodes bounds: the group's when no other input gives them, else the
+  // smaller maximum of the two, with the disagreement noted.
+  void StaticBounds(const GroupFacts& facts, const std::string& source, int64_t& min_nodes,
+                    int64_t& max_nodes);
   Json TemplateLabels(const GroupFacts& facts);
   Json Taints(const GroupFacts& facts);
   void MixedInstancesLosses(const GroupFacts& facts);
@@ -297,17 +302,37 @@ Json Planner::Requirements(const GroupFacts& facts, const std::vector<std::strin
                       requirement("karpenter.sh/capacity-type", capacity_types)});
 }
 
+void Planner::StaticBounds(const GroupFacts& facts, const std::string& source, int64_t& min_nodes,
+                           int64_t& max_nodes) {
+  const StaticNodeGroup& flag = *facts.flag;
+  if (max_nodes < 0) {
+    min_nodes = flag.min_size;
+    max_nodes = flag.max_size;
+    return;
+  }
+  if (flag.min_size == min_nodes && flag.max_size == max_nodes) return;
+  Lossy(facts.observed->name, "--nodes",
+        fmt::format("Cluster Autoscaler's {} disagrees with {} (MinSize {}, MaxSize {}): the "
+                    "group grows to the smaller maximum, {}, which the limits use",
+                    flag.flag, source, min_nodes, max_nodes, std::min(flag.max_size, max_nodes)));
+  max_nodes = std::min(flag.max_size, max_nodes);
+}
+
 Json Planner::Limits(const GroupFacts& facts, const std::vector<std::string>& types) {
   const std::string& group = facts.observed->name;
   int64_t max_nodes = -1;
   int64_t min_nodes = 0;
+  std::string source;
   if (facts.eks != nullptr) {
     max_nodes = facts.eks->max_size;
     min_nodes = facts.eks->min_size;
+    source = "--nodegroups' scalingConfig";
   } else if (facts.asg != nullptr) {
     max_nodes = facts.asg->max_size;
     min_nodes = facts.asg->min_size;
+    source = fmt::format("Auto Scaling group {} in --asgs", facts.asg->name);
   }
+  if (facts.flag != nullptr) StaticBounds(facts, source, min_nodes, max_nodes);
   if (min_nodes > 0) {
     Lossy(group, "minSize",
           fmt::format("a NodePool keeps no minimum: the group's {} standing nodes are not kept "
@@ -491,6 +516,14 @@ void Planner::Autoscaler(const std::vector<GroupFacts>& groups) {
     plan_.autoscaler_name = config.deployment_name;
   }
   disruption_ = DisruptionFromAutoscaler(config, plan_.lossy_mappings);
+  for (const std::vector<std::string>& tags : config.auto_discovery_tags) {
+    Lossy(kAutoscalerGroup, "--node-group-auto-discovery",
+          fmt::format("Cluster Autoscaler finds the Auto Scaling groups tagged {}; Karpenter "
+                      "selects no groups (NodePools launch instances themselves, in the subnets "
+                      "and security groups tagged {}): once Phase 4 has drained a group, remove "
+                      "these tags from it or delete it, so that nothing scales it up again",
+                      fmt::join(tags, ", "), kDiscoveryTag));
+  }
   std::vector<GroupIdentity> identities;
   for (const GroupFacts& facts : groups) {
     if (!facts.observed->critical_addons.empty()) continue;  // stays static: no NodePool
@@ -507,6 +540,20 @@ absl::StatusOr<std::string> ClusterName(const MigrationInputs& inputs) {
   return absl::InvalidArgumentError(
       "--cluster: required: no describe-nodegroup output names the cluster, and the discovery "
       "tag karpenter.sh/discovery needs its name");
+}
+
+// The --nodes flag naming the group's Auto Scaling group (or the group itself), if any.
+const StaticNodeGroup* StaticNodeGroupOf(const GroupFacts& facts,
+                                         const ClusterAutoscalerConfig& config) {
+  for (const StaticNodeGroup& flag : config.static_node_groups) {
+    const bool names_asg =
+        flag.name == facts.observed->name ||
+        (facts.asg != nullptr && facts.asg->name == flag.name) ||
+        (facts.eks != nullptr && std::find(facts.eks->asg_names.begin(), facts.eks->asg_names.end(),
+                                           flag.name) != facts.eks->asg_names.end());
+    if (names_asg) return &flag;
+  }
+  return nullptr;
 }
 
 std::vector<std::string> MissingInputs(const MigrationInputs& inputs) {
@@ -565,6 +612,7 @@ absl::StatusOr<MigrationPlan> PlanMigration(const MigrationInputs& inputs,
     for (const AsgBounds& asg : inputs.asgs) {
       if (asg.node_group == observed.name || asg.name == observed.name) facts.asg = &asg;
     }
+    facts.flag = StaticNodeGroupOf(facts, inputs.autoscaler);
     groups.push_back(facts);
   }
   Planner planner(inputs, catalog, plan);
