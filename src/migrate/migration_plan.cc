@@ -11,21 +11,13 @@
 #include "src/migrate/ami_alias.h"
 #include "src/migrate/autoscaler_mapping.h"
 #include "src/migrate/diversify.h"
+#include "src/migrate/group_facts.h"
 #include "src/migrate/preflight_checks.h"
 
 namespace karpenter::migrate {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// What one group maps to, merged from the Nodes, its describe-nodegroup and its Auto Scaling
-// group.
-struct GroupFacts {
-  const ObservedGroup* observed = nullptr;
-  const EksNodegroup* eks = nullptr;
-  const AsgBounds* asg = nullptr;
-  const StaticNodeGroup* flag = nullptr;  // Cluster Autoscaler's --nodes for its ASG
-};
 
 // A NodePool or EC2NodeClass name: EKS allows '_' and capitals in node group names, Kubernetes
 // object names do not.
@@ -178,30 +170,6 @@ Json NodeClassManifest(const std::string& name, const NodeClassKey& key, const s
           {"kind", "EC2NodeClass"},
           {"metadata", {{"name", name}}},
           {"spec", spec}};
-}
-
-// The launch template a group launches from: a managed group's own `launchTemplate` (EKS
-// copies it into the group's Auto Scaling group, so that one is not read), else a self-managed
-// Auto Scaling group's; `source` says whose it is in the lossy notes.
-struct TemplateRef {
-  std::string name;
-  std::string id;
-  std::string version;
-  std::string source;
-};
-
-std::optional<TemplateRef> TemplateRefOf(const GroupFacts& facts) {
-  if (facts.eks != nullptr) {
-    if (facts.eks->launch_template.empty()) return std::nullopt;
-    return TemplateRef{facts.eks->launch_template, facts.eks->launch_template_id,
-                       facts.eks->launch_template_version, "launch template"};
-  }
-  // A managed group's Auto Scaling group (tagged with it) launches from EKS' copy of its template.
-  if (facts.asg == nullptr || !facts.asg->node_group.empty()) return std::nullopt;
-  const AsgBounds& asg = *facts.asg;
-  if (asg.launch_template_id.empty() && asg.launch_template_name.empty()) return std::nullopt;
-  return TemplateRef{asg.launch_template_name, asg.launch_template_id, asg.launch_template_version,
-                     fmt::format("Auto Scaling group {}'s launch template", asg.name)};
 }
 
 const LaunchTemplateVersion* Planner::LaunchTemplateOf(const GroupFacts& facts,
@@ -501,14 +469,6 @@ int Planner::Diversify(const std::string& group, const std::vector<std::string>&
   return widening.type_count;
 }
 
-// The ASG names the priority expander's patterns are matched against.
-std::vector<std::string> AsgNamesOf(const GroupFacts& facts) {
-  std::set<std::string> names;
-  if (facts.eks != nullptr) names.insert(facts.eks->asg_names.begin(), facts.eks->asg_names.end());
-  if (facts.asg != nullptr) names.insert(facts.asg->name);
-  return std::vector<std::string>(names.begin(), names.end());
-}
-
 void Planner::Autoscaler(const std::vector<GroupFacts>& groups) {
   const ClusterAutoscalerConfig& config = inputs_.autoscaler;
   if (config.deployment_found) {
@@ -540,20 +500,6 @@ absl::StatusOr<std::string> ClusterName(const MigrationInputs& inputs) {
   return absl::InvalidArgumentError(
       "--cluster: required: no describe-nodegroup output names the cluster, and the discovery "
       "tag karpenter.sh/discovery needs its name");
-}
-
-// The --nodes flag naming the group's Auto Scaling group (or the group itself), if any.
-const StaticNodeGroup* StaticNodeGroupOf(const GroupFacts& facts,
-                                         const ClusterAutoscalerConfig& config) {
-  for (const StaticNodeGroup& flag : config.static_node_groups) {
-    const bool names_asg =
-        flag.name == facts.observed->name ||
-        (facts.asg != nullptr && facts.asg->name == flag.name) ||
-        (facts.eks != nullptr && std::find(facts.eks->asg_names.begin(), facts.eks->asg_names.end(),
-                                           flag.name) != facts.eks->asg_names.end());
-    if (names_asg) return &flag;
-  }
-  return nullptr;
 }
 
 std::vector<std::string> MissingInputs(const MigrationInputs& inputs) {
@@ -603,18 +549,7 @@ absl::StatusOr<MigrationPlan> PlanMigration(const MigrationInputs& inputs,
   MigrationPlan plan;
   KP_ASSIGN_OR_RETURN(plan.cluster, ClusterName(inputs));
   plan.missing_inputs = MissingInputs(inputs);
-  std::vector<GroupFacts> groups;
-  for (const ObservedGroup& observed : snapshot.groups) {
-    GroupFacts facts{&observed};
-    for (const EksNodegroup& eks : inputs.nodegroups) {
-      if (eks.name == observed.name) facts.eks = &eks;
-    }
-    for (const AsgBounds& asg : inputs.asgs) {
-      if (asg.node_group == observed.name || asg.name == observed.name) facts.asg = &asg;
-    }
-    facts.flag = StaticNodeGroupOf(facts, inputs.autoscaler);
-    groups.push_back(facts);
-  }
+  const std::vector<GroupFacts> groups = MatchGroupFacts(snapshot, inputs);
   Planner planner(inputs, catalog, plan);
   planner.Autoscaler(groups);
   for (const GroupFacts& facts : groups) planner.Group(facts);
