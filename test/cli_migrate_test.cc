@@ -138,6 +138,8 @@ std::vector<std::string> MixedArgs(const std::string& output) {
           dir + "launch-templates.json",
           "--cluster-autoscaler",
           dir + "cluster-autoscaler.yaml",
+          "--asgs",
+          dir + "asgs.json",
           "-o",
           output};
 }

@@ -5,7 +5,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "cmd/karpenter/input_files.h"
+#include "cmd/karpenter/migrate_report.h"
+#include "cmd/karpenter/output_file.h"
 #include "cmd/karpenter/output_format.h"
+#include "cmd/karpenter/seed_option.h"
 #include "src/api/manifest.h"
 #include "src/cloudprovider/catalog.h"
 #include "src/migrate/cluster_autoscaler.h"
@@ -68,10 +71,11 @@ absl::Status ReadClusterAutoscaler(const MigrateOptions& options,
   return migrate::ReadClusterAutoscaler(raw, inputs.autoscaler);
 }
 
-absl::Status ReadAwsInputs(const MigrateOptions& options, migrate::MigrationInputs& inputs) {
+// `records`: the --asgs file as read, for the twin of --report.
+absl::Status ReadAwsInputs(const MigrateOptions& options, migrate::MigrationInputs& inputs,
+                           std::vector<sim::AutoScalingGroupRecord>& records) {
   if (!options.asgs.empty()) {
-    KP_ASSIGN_OR_RETURN(std::vector<sim::AutoScalingGroupRecord> records,
-                        sim::LoadAutoScalingGroupsFile(options.asgs));
+    KP_ASSIGN_OR_RETURN(records, sim::LoadAutoScalingGroupsFile(options.asgs));
     for (const sim::AutoScalingGroupRecord& record : records) {
       migrate::AsgBounds asg{record.name, record.node_group, record.min_size, record.max_size,
                              record.instance_ids};
@@ -83,6 +87,9 @@ absl::Status ReadAwsInputs(const MigrateOptions& options, migrate::MigrationInpu
       }
       asg.on_demand_base = record.on_demand_base;
       asg.on_demand_percentage = record.on_demand_percentage;
+      asg.launch_template_id = record.launch_template.id;
+      asg.launch_template_name = record.launch_template.name;
+      asg.launch_template_version = record.launch_template.version;
       inputs.asgs.push_back(std::move(asg));
     }
     inputs.asgs_given = true;
@@ -108,20 +115,44 @@ absl::Status ReadAwsInputs(const MigrateOptions& options, migrate::MigrationInpu
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> Render(const MigrateOptions& options) {
+struct Planned {
   migrate::MigrationInputs inputs;
+  std::vector<sim::AutoScalingGroupRecord> asgs;  // --asgs as read
+  migrate::MigrationPlan plan;
+};
+
+absl::Status MakePlan(const MigrateOptions& options, Planned& planned) {
+  migrate::MigrationInputs& inputs = planned.inputs;
   inputs.cluster = options.cluster;
   inputs.diversify = options.diversify;
   std::vector<migrate::KubeDocument> raw;
   KP_RETURN_IF_ERROR(ReadSnapshot(options, inputs, raw));
-  KP_RETURN_IF_ERROR(ReadAwsInputs(options, inputs));
+  KP_RETURN_IF_ERROR(ReadAwsInputs(options, inputs, planned.asgs));
   KP_RETURN_IF_ERROR(ReadClusterAutoscaler(options, std::move(raw), inputs));
   KP_ASSIGN_OR_RETURN(cloudprovider::Catalog catalog, cloudprovider::Catalog::LoadEmbedded());
-  KP_ASSIGN_OR_RETURN(migrate::MigrationPlan plan, migrate::PlanMigration(inputs, catalog));
-  if (absl::Status valid = migrate::ValidatePlanManifests(plan); !valid.ok()) {
+  KP_ASSIGN_OR_RETURN(planned.plan, migrate::PlanMigration(inputs, catalog));
+  if (absl::Status valid = migrate::ValidatePlanManifests(planned.plan); !valid.ok()) {
     return absl::InternalError(absl::StrCat(
         "the generated manifests fail validation (please report this):\n", valid.message()));
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> Render(const MigrateOptions& options) {
+  Planned planned;
+  KP_RETURN_IF_ERROR(MakePlan(options, planned));
+  if (!options.report.empty()) {
+    absl::StatusOr<std::string> page =
+        RenderMigrationReport(planned.inputs, planned.plan, planned.asgs, options.seed);
+    if (!page.ok()) {
+      return absl::Status(page.status().code(),
+                          absl::StrCat("--report: ", page.status().message()));
+    }
+    if (!WriteFile(options.report, *page)) {
+      return absl::UnavailableError(options.report + ": cannot write the report file");
+    }
+  }
+  const migrate::MigrationPlan& plan = planned.plan;
   if (options.output == "json") return migrate::PlanJson(plan);
   if (options.output == "yaml") return migrate::PlanYaml(plan);
   return migrate::PlanRunbook(plan);  // text, and wide: the runbook has no wider form
@@ -160,6 +191,11 @@ void AddMigrateCommand(CLI::App& app, MigrateOptions& options, int& exit_code) {
                   "Output format: text (the runbook, also wide), yaml (the manifests) or json")
       ->check(CLI::IsMember(kOutputFormats))
       ->capture_default_str();
+  cmd->add_option("--report", options.report,
+                  "Write a self-contained HTML page: the cluster replayed in the twin as it runs "
+                  "today under Cluster Autoscaler and after the migration under Karpenter (the "
+                  "generated NodePools, Phase 4's drain), side by side");
+  AddSeedOption(*cmd, options.seed, "Random seed of the --report runs");
   cmd->footer(
       "Examples:\n"
       "  kubectl get nodes,pods,daemonsets,deployments,statefulsets,pdb -A -o yaml > cluster.yaml\n"
@@ -168,12 +204,18 @@ void AddMigrateCommand(CLI::App& app, MigrateOptions& options, int& exit_code) {
       "--subnets subnets.json -o yaml > karpenter.yaml\n"
       "  karpenter migrate -f examples/migrate/article/snapshot.json --cluster production-eks "
       "-o json\n"
+      "  karpenter migrate -f cluster.yaml --nodegroups nodegroups/ --asgs asgs.json "
+      "--report migration.html\n"
       "Exit codes: 0 a plan was printed (failed checks are in it); 1 an unreadable or invalid "
       "input (FILE: field.path: message) or bad flags");
   cmd->callback([&options, &exit_code] { exit_code = RunMigrate(options, std::cout, std::cerr); });
 }
 
 int RunMigrate(const MigrateOptions& options, std::ostream& out, std::ostream& err) {
+  if (!options.report.empty() && !Writable(options.report)) {
+    err << "error: " << options.report << ": cannot write the report file\n";
+    return 1;
+  }
   absl::StatusOr<std::string> rendered = Render(options);
   if (!rendered.ok()) {
     err << "error: " << rendered.status().message() << "\n";

@@ -1,9 +1,10 @@
 // `karpenter migrate -f SNAPSHOT... [--asgs FILE] [--nodegroups FILE...] [--subnets FILE]
-// [--cluster-autoscaler FILE...] [--cluster NAME] -o yaml|json|text`: plans the move of a cluster
-// from Cluster Autoscaler to Karpenter offline, from what kubectl and the AWS CLI print (see
-// docs/migrate.md).
+// [--cluster-autoscaler FILE...] [--cluster NAME] -o yaml|json|text [--report FILE.html [--seed
+// N]]`: plans the move of a cluster from Cluster Autoscaler to Karpenter offline, from what kubectl
+// and the AWS CLI print (see docs/migrate.md).
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -24,12 +25,15 @@ struct MigrateOptions {
   std::string cluster;
   bool diversify = false;
   std::string output = "text";
+  // The twin's before-and-after page (migrate_report.h), or empty; its runs' seed.
+  std::string report;
+  uint64_t seed = 1;
 };
 
 void AddMigrateCommand(CLI::App& app, MigrateOptions& options, int& exit_code);
 
-// The process exit code: 0 with the plan on `out`, 1 with every input error on `err` and
-// nothing on `out`.
+// The process exit code: 0 with the plan on `out` (and the report written), 1 with every input
+// error on `err` and nothing on `out`. An unwritable --report is refused before any work.
 int RunMigrate(const MigrateOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace karpenter::cli

@@ -2,21 +2,20 @@
 
 #include <unistd.h>
 
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
+#include "cmd/karpenter/output_file.h"
 #include "cmd/karpenter/output_format.h"
 #include "cmd/karpenter/real_clock.h"
 #include "cmd/karpenter/seed_option.h"
+#include "cmd/karpenter/snapshot_region.h"
 #include "src/api/duration.h"
 #include "src/api/manifest.h"
 #include "src/cloudprovider/catalog.h"
-#include "src/cloudprovider/region_catalog.h"
-#include "src/provisioning/input_region.h"
 #include "src/sim/builtin_scenario.h"
 #include "src/sim/progress.h"
 #include "src/sim/report.h"
@@ -33,25 +32,6 @@ namespace {
 // terminal (it would land mid-bar); pipes, files, tests and CI never see it.
 bool ShouldShowProgress(bool json) {
   return isatty(STDERR_FILENO) != 0 && !(json && isatty(STDOUT_FILENO) != 0);
-}
-
-// Closed before the check: a write that fails (a full disk) shows only when the buffer is
-// flushed, which the destructor would do silently.
-bool WriteFile(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary);
-  file << text;
-  file.close();
-  return !file.fail();
-}
-
-// Whether `path` can be written, without creating or truncating it: an existing file must be
-// writable, a new one's directory.
-bool Writable(const std::string& path) {
-  std::error_code error;
-  if (std::filesystem::exists(path, error)) return access(path.c_str(), W_OK) == 0;
-  std::filesystem::path directory = std::filesystem::path(path).parent_path();
-  if (directory.empty()) directory = ".";
-  return std::filesystem::is_directory(directory, error) && access(directory.c_str(), W_OK) == 0;
 }
 
 // Each run's exposition after a comment naming its autoscaler. Cluster Autoscaler's run has no
@@ -73,27 +53,6 @@ sim::Scenario EmptyTrace(const std::vector<std::string>& files) {
   trace.description =
       "The cluster of " + absl::StrJoin(files, ", ") + ", without a workload trace.";
   return trace;
-}
-
-// The region of a snapshot: its nodes' region and zone labels and its EC2NodeClasses' subnet
-// zones, which must agree with each other and with --region.
-absl::StatusOr<std::string> SnapshotRegion(const std::vector<api::Manifest>& snapshot,
-                                           const std::string& flag) {
-  std::vector<api::Node> nodes;
-  std::vector<api::EC2NodeClass> node_classes;
-  for (const api::Manifest& manifest : snapshot) {
-    if (!manifest.object) continue;
-    if (const auto* node = std::get_if<api::Node>(&*manifest.object)) nodes.push_back(*node);
-    if (const auto* node_class = std::get_if<api::EC2NodeClass>(&*manifest.object)) {
-      node_classes.push_back(*node_class);
-    }
-  }
-  const std::vector<std::string> regions = cloudprovider::EmbeddedRegions();
-  KP_ASSIGN_OR_RETURN(
-      provisioning::RegionChoice region,
-      provisioning::ChooseRegion(provisioning::RegionEvidenceOf(nodes, node_classes, regions), flag,
-                                 regions));
-  return region.region;
 }
 
 absl::StatusOr<sim::Scenario> LoadScenario(const SimCommandOptions& options) {

@@ -65,6 +65,12 @@ struct AsgBounds {
   std::vector<std::string> weights;
   int64_t on_demand_base = 0;
   int64_t on_demand_percentage = 100;
+  // The launch template it launches from (LaunchTemplate or the MixedInstancesPolicy's
+  // LaunchTemplateSpecification): by id or name; a version number, "$Latest", "$Default" or
+  // empty (the default). What a self-managed group carries into its EC2NodeClass.
+  std::string launch_template_id;
+  std::string launch_template_name;
+  std::string launch_template_version;
 };
 
 // `aws eks describe-nodegroup` output ({"nodegroup": {...}}); errors name "nodegroup.Field".

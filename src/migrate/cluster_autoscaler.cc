@@ -12,7 +12,7 @@
 namespace karpenter::migrate {
 namespace {
 
-enum class FlagKind { kBool, kString, kDuration, kFraction, kInt };
+enum class FlagKind { kBool, kString, kDuration, kFraction, kInt, kNodeGroup, kAutoDiscovery };
 
 struct KnownFlag {
   std::string_view name;
@@ -32,6 +32,8 @@ constexpr KnownFlag kKnownFlags[] = {
     {"skip-nodes-with-system-pods", FlagKind::kBool},
     {"max-node-provision-time", FlagKind::kDuration},
     {"expendable-pods-priority-cutoff", FlagKind::kInt},
+    {"nodes", FlagKind::kNodeGroup},
+    {"node-group-auto-discovery", FlagKind::kAutoDiscovery},
 };
 
 constexpr std::string_view kExpanders[] = {"random",   "most-pods", "least-waste", "price",
@@ -126,12 +128,69 @@ void ReadExpanders(const FlagValue& flag, AwsFieldReader& reader, ClusterAutosca
   config.expanders = std::move(expanders);
 }
 
+// A whole number as Go's strconv.Atoi reads it (an optional sign, decimal digits).
+std::optional<int64_t> WholeNumber(std::string_view text) {
+  if (text.starts_with('+')) text.remove_prefix(1);
+  int64_t value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// `MIN:MAX:NAME`, checked as Cluster Autoscaler checks a node group spec on AWS (scale to zero
+// allowed).
+void ReadStaticNodeGroup(const FlagValue& flag, AwsFieldReader& reader,
+                         ClusterAutoscalerConfig& config) {
+  auto bad = [&](std::string_view why) {
+    reader.Error(flag.path, fmt::format("--nodes=\"{}\": {}", flag.value, why));
+  };
+  const size_t first = flag.value.find(':');
+  const size_t second = first == std::string::npos ? first : flag.value.find(':', first + 1);
+  if (second == std::string::npos) return bad("must be MIN:MAX:NAME");
+  const std::string_view value = flag.value;
+  const std::optional<int64_t> min = WholeNumber(value.substr(0, first));
+  const std::optional<int64_t> max = WholeNumber(value.substr(first + 1, second - first - 1));
+  const std::string name(value.substr(second + 1));
+  if (!min) return bad("the minimum must be a whole number");
+  if (!max) return bad("the maximum must be a whole number");
+  if (*min < 0) return bad("the minimum must be at least 0");
+  if (*max < *min) return bad("the maximum must be at least the minimum");
+  if (name.empty()) return bad("the Auto Scaling group's name must not be blank");
+  config.static_node_groups.push_back({*min, *max, name, fmt::format("--nodes={}", flag.value)});
+}
+
+// `asg:tag=K[=V],K2[=V2]`, the only discoverer and key Cluster Autoscaler's AWS provider takes.
+void ReadAutoDiscovery(const FlagValue& flag, AwsFieldReader& reader,
+                       ClusterAutoscalerConfig& config) {
+  auto bad = [&](std::string_view why) {
+    reader.Error(flag.path, fmt::format("--node-group-auto-discovery=\"{}\": {}", flag.value, why));
+  };
+  constexpr std::string_view kPrefix = "asg:tag=";
+  if (!std::string_view(flag.value).starts_with(kPrefix)) {
+    return bad("must be asg:tag=KEY[=VALUE],... (the AWS provider's only discoverer and key)");
+  }
+  std::vector<std::string> tags;
+  const std::string list = flag.value.substr(kPrefix.size());
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t comma = list.find(',', start);
+    if (comma == std::string::npos) comma = list.size();
+    std::string tag = list.substr(start, comma - start);
+    if (tag.empty() || tag.starts_with('=')) return bad("a tag key must not be blank");
+    tags.push_back(std::move(tag));
+    start = comma + 1;
+  }
+  config.auto_discovery_tags.push_back(std::move(tags));
+}
+
 void Apply(const FlagValue& flag, AwsFieldReader& reader, ClusterAutoscalerConfig& config) {
   auto bad = [&](std::string_view why) {
     reader.Error(flag.path, fmt::format("--{}=\"{}\": {}", flag.name, flag.value, why));
   };
   config.set_flags.push_back(flag.name);
   if (flag.name == "expander") return ReadExpanders(flag, reader, config);
+  if (flag.kind == FlagKind::kNodeGroup) return ReadStaticNodeGroup(flag, reader, config);
+  if (flag.kind == FlagKind::kAutoDiscovery) return ReadAutoDiscovery(flag, reader, config);
   if (flag.kind == FlagKind::kBool) {
     std::optional<bool> value = api::ParseGoBool(flag.value);
     if (!value) return bad("must be true or false");

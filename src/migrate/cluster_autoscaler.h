@@ -22,6 +22,15 @@ struct PriorityRule {
   std::vector<std::string> patterns;  // Go regular expressions, searched (not anchored)
 };
 
+// A `--nodes=MIN:MAX:NAME` flag: an Auto Scaling group Cluster Autoscaler scales within these
+// bounds (its static configuration, used without or beside auto-discovery).
+struct StaticNodeGroup {
+  int64_t min_size = 0;
+  int64_t max_size = 0;
+  std::string name;  // the Auto Scaling group's name
+  std::string flag;  // as written, for notes: "--nodes=1:10:eks-general-2ac6"
+};
+
 // The settings that matter to a migration, with Cluster Autoscaler's defaults where a flag is
 // absent; `set_flags` lists the flags the Deployment sets (by name, without dashes).
 struct ClusterAutoscalerConfig {
@@ -39,6 +48,9 @@ struct ClusterAutoscalerConfig {
   bool skip_nodes_with_system_pods = true;
   api::Duration max_node_provision_time = api::Duration::FromMinutes(15);
   int64_t expendable_pods_priority_cutoff = -10;
+  std::vector<StaticNodeGroup> static_node_groups;  // every --nodes, in order
+  // Each `--node-group-auto-discovery=asg:tag=K[=V],...`: its tags as written ("K" or "K=V").
+  std::vector<std::vector<std::string>> auto_discovery_tags;
 
   bool priorities_found = false;
   std::vector<PriorityRule> priorities;  // highest priority first

@@ -114,6 +114,58 @@ TEST(ClusterAutoscaler, NamesTheTokenOfEveryBadFlagValue) {
   EXPECT_THAT(message, HasSubstr("args[7]: --scale-down-delay-after-add: needs a value"));
 }
 
+TEST(ClusterAutoscaler, ReadsStaticNodeGroupsAndAutoDiscoveryTags) {
+  std::string text = kDeployment;
+  text += "        - --nodes=1:10:eks-general-2ac6\n";
+  text += "        - --nodes\n";
+  text += "        - 0:+4:self-managed:batch\n";
+  text +=
+      "        - --node-group-auto-discovery=asg:tag=k8s.io/cluster-autoscaler/enabled,"
+      "k8s.io/cluster-autoscaler/prod=owned\n";
+  absl::StatusOr<ClusterAutoscalerConfig> config = Read(text);
+  ASSERT_TRUE(config.ok()) << config.status();
+  ASSERT_EQ(config->static_node_groups.size(), 2u);
+  const StaticNodeGroup& general = config->static_node_groups[0];
+  EXPECT_EQ(general.min_size, 1);
+  EXPECT_EQ(general.max_size, 10);
+  EXPECT_EQ(general.name, "eks-general-2ac6");
+  EXPECT_EQ(general.flag, "--nodes=1:10:eks-general-2ac6");
+  // The name is the rest after the second colon, as Cluster Autoscaler splits it.
+  EXPECT_EQ(config->static_node_groups[1].name, "self-managed:batch");
+  EXPECT_EQ(config->static_node_groups[1].max_size, 4);
+  EXPECT_THAT(config->auto_discovery_tags,
+              ElementsAre(ElementsAre("k8s.io/cluster-autoscaler/enabled",
+                                      "k8s.io/cluster-autoscaler/prod=owned")));
+  // Without the flags there are none.
+  absl::StatusOr<ClusterAutoscalerConfig> plain = Read(kDeployment);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_TRUE(plain->static_node_groups.empty());
+  EXPECT_TRUE(plain->auto_discovery_tags.empty());
+}
+
+TEST(ClusterAutoscaler, NamesTheTokenOfEveryMalformedNodeGroupFlag) {
+  std::string text = kDeployment;
+  for (const char* flag : {"--nodes=1:10", "--nodes=x:10:a", "--nodes=1:ten:a", "--nodes=-1:3:a",
+                           "--nodes=5:3:a", "--nodes=1:3:", "--node-group-auto-discovery=mig:x",
+                           "--node-group-auto-discovery=asg:tag=a,,b"}) {
+    text += std::string("        - '") + flag + "'\n";  // quoted: "1:3:" ends in a colon
+  }
+  absl::StatusOr<ClusterAutoscalerConfig> config = Read(text);
+  ASSERT_FALSE(config.ok());
+  const std::string message(config.status().message());
+  for (const char* expected :
+       {"containers[0].args[4]: --nodes=\"1:10\": must be MIN:MAX:NAME",
+        "args[5]: --nodes=\"x:10:a\": the minimum must be a whole number",
+        "args[6]: --nodes=\"1:ten:a\": the maximum must be a whole number",
+        "args[7]: --nodes=\"-1:3:a\": the minimum must be at least 0",
+        "args[8]: --nodes=\"5:3:a\": the maximum must be at least the minimum",
+        "args[9]: --nodes=\"1:3:\": the Auto Scaling group's name must not be blank",
+        "args[10]: --node-group-auto-discovery=\"mig:x\": must be asg:tag=KEY[=VALUE]",
+        "args[11]: --node-group-auto-discovery=\"asg:tag=a,,b\": a tag key must not be blank"}) {
+    EXPECT_THAT(message, HasSubstr(expected));
+  }
+}
+
 TEST(ClusterAutoscaler, NamesABadPriorityByItsKeyAndIndex) {
   absl::StatusOr<ClusterAutoscalerConfig> config = Read(R"(kind: ConfigMap
 metadata:

@@ -74,6 +74,7 @@ class SnapshotBuilder {
     observed.zones.insert(zone->second);
     observed.capacity_types.insert(CapacityTypeOf(node));
     observed.nodes.push_back(node.metadata.name);
+    if (!labels.contains(kNodeGroupLabel)) observed.labelled = false;
     group_of_node_[node.metadata.name] = group;
     snapshot_.node_places[node.metadata.name] = {zone->second, type->second};
     KeepSharedLabels(observed, node, fresh);

@@ -29,6 +29,9 @@ struct ObservedGroup {
   std::map<std::string, std::string> labels;
   std::vector<api::Taint> taints;  // of the group's first node (by name)
   std::vector<std::string> nodes;  // sorted
+  // Every node carries `eks.amazonaws.com/nodegroup` (a self-managed group's are grouped by
+  // their Auto Scaling group and may carry none): Phase 4 then selects them by that label.
+  bool labelled = true;
   // "coredns (Pod kube-system/coredns-5d8f)" for each critical add-on pod on the group's nodes
   // that is not a DaemonSet's (DaemonSet pods follow every node, Karpenter's included).
   std::vector<std::string> critical_addons;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -10,20 +11,13 @@
 #include "src/migrate/ami_alias.h"
 #include "src/migrate/autoscaler_mapping.h"
 #include "src/migrate/diversify.h"
+#include "src/migrate/group_facts.h"
 #include "src/migrate/preflight_checks.h"
 
 namespace karpenter::migrate {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// What one group maps to, merged from the Nodes, its describe-nodegroup and its Auto Scaling
-// group.
-struct GroupFacts {
-  const ObservedGroup* observed = nullptr;
-  const EksNodegroup* eks = nullptr;
-  const AsgBounds* asg = nullptr;
-};
 
 // A NodePool or EC2NodeClass name: EKS allows '_' and capitals in node group names, Kubernetes
 // object names do not.
@@ -93,6 +87,10 @@ class Planner {
   int Diversify(const std::string& group, const std::vector<std::string>& types,
                 Json& requirements);
   Json Limits(const GroupFacts& facts, const std::vector<std::string>& types);
+  // Cluster Autoscaler's --nodes bounds: the group's when no other input gives them, else the
+  // smaller maximum of the two, with the disagreement noted.
+  void StaticBounds(const GroupFacts& facts, const std::string& source, int64_t& min_nodes,
+                    int64_t& max_nodes);
   Json TemplateLabels(const GroupFacts& facts);
   Json Taints(const GroupFacts& facts);
   void MixedInstancesLosses(const GroupFacts& facts);
@@ -176,29 +174,27 @@ Json NodeClassManifest(const std::string& name, const NodeClassKey& key, const s
 
 const LaunchTemplateVersion* Planner::LaunchTemplateOf(const GroupFacts& facts,
                                                        const std::string& alias) {
-  const EksNodegroup& eks = *facts.eks;
   const std::string& group = facts.observed->name;
-  if (eks.launch_template.empty()) return nullptr;
+  const std::optional<TemplateRef> ref = TemplateRefOf(facts);
+  if (!ref) return nullptr;
+  const std::string& shown = ref->name.empty() ? ref->id : ref->name;
   if (!inputs_.launch_templates_given) {
     Lossy(group, "launchTemplate",
-          fmt::format("launch template {} is not carried: pass --launch-templates (aws ec2 "
+          fmt::format("{} {} is not carried: pass --launch-templates (aws ec2 "
                       "describe-launch-template-versions) for its AMI, block devices, IMDS "
                       "settings and security groups",
-                      eks.launch_template));
+                      ref->source, shown));
     return nullptr;
   }
-  const LaunchTemplateVersion* found = FindLaunchTemplate(
-      inputs_.launch_templates, eks.launch_template, eks.launch_template_version);
+  const LaunchTemplateVersion* found =
+      FindLaunchTemplate(inputs_.launch_templates, ref->name, ref->version);
   if (found == nullptr) {
-    found = FindLaunchTemplate(inputs_.launch_templates, eks.launch_template_id,
-                               eks.launch_template_version);
+    found = FindLaunchTemplate(inputs_.launch_templates, ref->id, ref->version);
   }
   if (found == nullptr) {
     Lossy(group, "launchTemplate",
-          fmt::format(
-              "launch template {} version {} is not in --launch-templates: not carried",
-              eks.launch_template,
-              eks.launch_template_version.empty() ? "$Default" : eks.launch_template_version));
+          fmt::format("{} {} version {} is not in --launch-templates: not carried", ref->source,
+                      shown, ref->version.empty() ? "$Default" : ref->version));
     return nullptr;
   }
   if (!found->image_id.empty()) {
@@ -230,11 +226,12 @@ std::string Planner::NodeClassFor(const GroupFacts& facts) {
     key.role = RoleName(facts.eks->node_role);
     key.disk_gib = facts.eks->disk_size_gib;
     template_version = LaunchTemplateOf(facts, key.alias);
-    if (template_version != nullptr) {
-      key.launch_template = fmt::format("{}@{}", template_version->id, template_version->version);
-    }
   } else {
     key.alias = "al2023@latest";
+    template_version = LaunchTemplateOf(facts, key.alias);
+  }
+  if (template_version != nullptr) {
+    key.launch_template = fmt::format("{}@{}", template_version->id, template_version->version);
   }
   if (key.role.empty()) key.role = "KarpenterNodeRole-" + plan_.cluster;
   auto [it, fresh] = node_classes_.try_emplace(key);
@@ -273,17 +270,37 @@ Json Planner::Requirements(const GroupFacts& facts, const std::vector<std::strin
                       requirement("karpenter.sh/capacity-type", capacity_types)});
 }
 
+void Planner::StaticBounds(const GroupFacts& facts, const std::string& source, int64_t& min_nodes,
+                           int64_t& max_nodes) {
+  const StaticNodeGroup& flag = *facts.flag;
+  if (max_nodes < 0) {
+    min_nodes = flag.min_size;
+    max_nodes = flag.max_size;
+    return;
+  }
+  if (flag.min_size == min_nodes && flag.max_size == max_nodes) return;
+  Lossy(facts.observed->name, "--nodes",
+        fmt::format("Cluster Autoscaler's {} disagrees with {} (MinSize {}, MaxSize {}): the "
+                    "group grows to the smaller maximum, {}, which the limits use",
+                    flag.flag, source, min_nodes, max_nodes, std::min(flag.max_size, max_nodes)));
+  max_nodes = std::min(flag.max_size, max_nodes);
+}
+
 Json Planner::Limits(const GroupFacts& facts, const std::vector<std::string>& types) {
   const std::string& group = facts.observed->name;
   int64_t max_nodes = -1;
   int64_t min_nodes = 0;
+  std::string source;
   if (facts.eks != nullptr) {
     max_nodes = facts.eks->max_size;
     min_nodes = facts.eks->min_size;
+    source = "--nodegroups' scalingConfig";
   } else if (facts.asg != nullptr) {
     max_nodes = facts.asg->max_size;
     min_nodes = facts.asg->min_size;
+    source = fmt::format("Auto Scaling group {} in --asgs", facts.asg->name);
   }
+  if (facts.flag != nullptr) StaticBounds(facts, source, min_nodes, max_nodes);
   if (min_nodes > 0) {
     Lossy(group, "minSize",
           fmt::format("a NodePool keeps no minimum: the group's {} standing nodes are not kept "
@@ -426,7 +443,8 @@ void Planner::Group(const GroupFacts& facts) {
                               {"metadata", {{"name", name}}},
                               {"spec", spec}});
   plan_.migrated_groups.push_back(
-      {observed.name, name, node_class, static_cast<int>(observed.nodes.size()), type_count});
+      {observed.name, name, node_class, static_cast<int>(observed.nodes.size()), type_count,
+       observed.labelled ? std::vector<std::string>{} : observed.nodes});
 }
 
 int Planner::Diversify(const std::string& group, const std::vector<std::string>& types,
@@ -451,14 +469,6 @@ int Planner::Diversify(const std::string& group, const std::vector<std::string>&
   return widening.type_count;
 }
 
-// The ASG names the priority expander's patterns are matched against.
-std::vector<std::string> AsgNamesOf(const GroupFacts& facts) {
-  std::set<std::string> names;
-  if (facts.eks != nullptr) names.insert(facts.eks->asg_names.begin(), facts.eks->asg_names.end());
-  if (facts.asg != nullptr) names.insert(facts.asg->name);
-  return std::vector<std::string>(names.begin(), names.end());
-}
-
 void Planner::Autoscaler(const std::vector<GroupFacts>& groups) {
   const ClusterAutoscalerConfig& config = inputs_.autoscaler;
   if (config.deployment_found) {
@@ -466,6 +476,14 @@ void Planner::Autoscaler(const std::vector<GroupFacts>& groups) {
     plan_.autoscaler_name = config.deployment_name;
   }
   disruption_ = DisruptionFromAutoscaler(config, plan_.lossy_mappings);
+  for (const std::vector<std::string>& tags : config.auto_discovery_tags) {
+    Lossy(kAutoscalerGroup, "--node-group-auto-discovery",
+          fmt::format("Cluster Autoscaler finds the Auto Scaling groups tagged {}; Karpenter "
+                      "selects no groups (NodePools launch instances themselves, in the subnets "
+                      "and security groups tagged {}): once Phase 4 has drained a group, remove "
+                      "these tags from it or delete it, so that nothing scales it up again",
+                      fmt::join(tags, ", "), kDiscoveryTag));
+  }
   std::vector<GroupIdentity> identities;
   for (const GroupFacts& facts : groups) {
     if (!facts.observed->critical_addons.empty()) continue;  // stays static: no NodePool
@@ -531,17 +549,7 @@ absl::StatusOr<MigrationPlan> PlanMigration(const MigrationInputs& inputs,
   MigrationPlan plan;
   KP_ASSIGN_OR_RETURN(plan.cluster, ClusterName(inputs));
   plan.missing_inputs = MissingInputs(inputs);
-  std::vector<GroupFacts> groups;
-  for (const ObservedGroup& observed : snapshot.groups) {
-    GroupFacts facts{&observed};
-    for (const EksNodegroup& eks : inputs.nodegroups) {
-      if (eks.name == observed.name) facts.eks = &eks;
-    }
-    for (const AsgBounds& asg : inputs.asgs) {
-      if (asg.node_group == observed.name || asg.name == observed.name) facts.asg = &asg;
-    }
-    groups.push_back(facts);
-  }
+  const std::vector<GroupFacts> groups = MatchGroupFacts(snapshot, inputs);
   Planner planner(inputs, catalog, plan);
   planner.Autoscaler(groups);
   for (const GroupFacts& facts : groups) planner.Group(facts);

@@ -69,6 +69,8 @@ struct MigratedGroup {
   std::string node_class;
   int nodes = 0;
   int instance_types = 0;  // how many types its NodePool allows
+  // Its nodes by name, when they carry no `eks.amazonaws.com/nodegroup` label to select them by.
+  std::vector<std::string> node_names;
 };
 
 struct MigrationPlan {

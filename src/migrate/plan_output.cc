@@ -139,13 +139,16 @@ std::string PlanRunbook(const MigrationPlan& plan) {
       "    rollback: kubectl scale deployment {0} -n {1} --replicas=1\n",
       plan.autoscaler_name, plan.autoscaler_namespace);
   for (const MigratedGroup& group : plan.migrated_groups) {
+    // A self-managed group's nodes may carry no label of it: they are named instead.
+    const std::string nodes = group.node_names.empty()
+                                  ? "-l eks.amazonaws.com/nodegroup=" + group.name
+                                  : fmt::format("{}", fmt::join(group.node_names, " "));
     out += fmt::format(
         "  # {0}: {1} nodes -> NodePool {2}\n"
-        "  kubectl cordon -l eks.amazonaws.com/nodegroup={0}\n"
-        "  kubectl drain -l eks.amazonaws.com/nodegroup={0} --ignore-daemonsets "
-        "--delete-emptydir-data --force\n"
-        "    rollback: kubectl uncordon -l eks.amazonaws.com/nodegroup={0}\n",
-        group.name, group.nodes, group.node_pool);
+        "  kubectl cordon {3}\n"
+        "  kubectl drain {3} --ignore-daemonsets --delete-emptydir-data --force\n"
+        "    rollback: kubectl uncordon {3}\n",
+        group.name, group.nodes, group.node_pool, nodes);
   }
   for (const StaticGroup& group : plan.static_groups) {
     out += fmt::format("  # {}: kept as a static group (runs {}): not drained\n", group.name,

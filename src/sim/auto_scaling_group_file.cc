@@ -13,6 +13,38 @@
 namespace karpenter::sim {
 namespace {
 
+// A launch template specification: an id or a name, and a version the API accepts.
+LaunchTemplateSpec ReadLaunchTemplateSpec(ScenarioReader& reader, const YAML::Node& node,
+                                          const std::string& path) {
+  LaunchTemplateSpec spec;
+  if (!node.IsMap()) {
+    reader.Error(path, "must be an object");
+    return spec;
+  }
+  if (node["LaunchTemplateId"].IsDefined()) {
+    spec.id = reader.String(node["LaunchTemplateId"], path + ".LaunchTemplateId");
+  }
+  if (node["LaunchTemplateName"].IsDefined()) {
+    spec.name = reader.String(node["LaunchTemplateName"], path + ".LaunchTemplateName");
+  }
+  if (spec.id.empty() && spec.name.empty()) {
+    reader.Error(path + ".LaunchTemplateId",
+                 "required: the template's LaunchTemplateId or "
+                 "LaunchTemplateName");
+  }
+  if (!node["Version"].IsDefined()) return spec;
+  spec.version = reader.String(node["Version"], path + ".Version");
+  const bool number = !spec.version.empty() && spec.version.size() <= 18 &&
+                      spec.version.find_first_not_of("0123456789") == std::string::npos &&
+                      spec.version != "0";
+  if (!number && spec.version != "$Latest" && spec.version != "$Default") {
+    reader.Error(
+        path + ".Version",
+        fmt::format("\"{}\": must be a version number, $Latest or $Default", spec.version));
+  }
+  return spec;
+}
+
 void ReadMixedInstancesPolicy(ScenarioReader& reader, const YAML::Node& policy,
                               const std::string& path, AutoScalingGroupRecord& group) {
   if (!policy.IsDefined() || policy.IsNull()) return;
@@ -20,8 +52,14 @@ void ReadMixedInstancesPolicy(ScenarioReader& reader, const YAML::Node& policy,
     reader.Error(path, "must be an object");
     return;
   }
+  // A key the policy lacks is an invalid node, which throws when asked its type.
   const YAML::Node launch_template = policy["LaunchTemplate"];
-  if (launch_template.IsMap()) {
+  if (launch_template.IsDefined() && launch_template.IsMap()) {
+    if (launch_template["LaunchTemplateSpecification"].IsDefined()) {
+      group.launch_template =
+          ReadLaunchTemplateSpec(reader, launch_template["LaunchTemplateSpecification"],
+                                 path + ".LaunchTemplate.LaunchTemplateSpecification");
+    }
     const std::string at = path + ".LaunchTemplate.Overrides";
     const std::vector<YAML::Node> overrides = reader.Items(launch_template["Overrides"], at);
     for (size_t i = 0; i < overrides.size(); ++i) {
@@ -40,7 +78,7 @@ void ReadMixedInstancesPolicy(ScenarioReader& reader, const YAML::Node& policy,
     }
   }
   const YAML::Node distribution = policy["InstancesDistribution"];
-  if (!distribution.IsMap()) return;
+  if (!distribution.IsDefined() || !distribution.IsMap()) return;
   const std::string at = path + ".InstancesDistribution";
   if (distribution["OnDemandBaseCapacity"].IsDefined()) {
     group.on_demand_base = reader.Count(distribution["OnDemandBaseCapacity"],
@@ -73,6 +111,10 @@ AutoScalingGroupRecord ReadGroup(ScenarioReader& reader, const YAML::Node& node,
       continue;
     }
     group.instance_ids.push_back(reader.String(instances[i]["InstanceId"], at + ".InstanceId"));
+  }
+  if (node["LaunchTemplate"].IsDefined() && !node["LaunchTemplate"].IsNull()) {
+    group.launch_template =
+        ReadLaunchTemplateSpec(reader, node["LaunchTemplate"], path + ".LaunchTemplate");
   }
   ReadMixedInstancesPolicy(reader, node["MixedInstancesPolicy"], path + ".MixedInstancesPolicy",
                            group);

@@ -22,6 +22,15 @@ struct InstanceOverride {
   std::string weighted_capacity;  // as the CLI prints it ("2"); empty when unweighted
 };
 
+// The launch template an Auto Scaling group launches from (LaunchTemplate, or
+// MixedInstancesPolicy.LaunchTemplate.LaunchTemplateSpecification): by id or name, and a version
+// number, "$Latest" or "$Default" (empty: the default version).
+struct LaunchTemplateSpec {
+  std::string id;
+  std::string name;
+  std::string version;
+};
+
 struct AutoScalingGroupRecord {
   std::string name;        // AutoScalingGroupName
   std::string node_group;  // the eks:nodegroup-name tag, or empty
@@ -33,6 +42,8 @@ struct AutoScalingGroupRecord {
   std::vector<InstanceOverride> overrides;
   int on_demand_base = 0;          // InstancesDistribution.OnDemandBaseCapacity
   int on_demand_percentage = 100;  // InstancesDistribution.OnDemandPercentageAboveBaseCapacity
+  // For `karpenter migrate` to carry a self-managed group's template; empty without one.
+  LaunchTemplateSpec launch_template;
 };
 
 // Every problem is reported, one per line, as "SOURCE: AutoScalingGroups[i].Field: why".

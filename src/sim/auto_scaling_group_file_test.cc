@@ -88,5 +88,50 @@ TEST(ParseAutoScalingGroups, NamesTheMixedInstancesPolicyFieldThatIsWrong) {
             "OnDemandPercentageAboveBaseCapacity: must be at most 100");
 }
 
+TEST(ParseAutoScalingGroups, ReadsTheLaunchTemplateOfEitherPlace) {
+  absl::StatusOr<std::vector<AutoScalingGroupRecord>> groups = ParseAutoScalingGroups(
+      R"({"AutoScalingGroups": [
+          {"AutoScalingGroupName": "plain", "MinSize": 0, "MaxSize": 4,
+           "LaunchTemplate": {"LaunchTemplateId": "lt-0a", "LaunchTemplateName": "batch",
+                              "Version": "$Latest"}},
+          {"AutoScalingGroupName": "mixed", "MinSize": 0, "MaxSize": 4,
+           "MixedInstancesPolicy": {"LaunchTemplate": {
+             "LaunchTemplateSpecification": {"LaunchTemplateName": "spot", "Version": "3"},
+             "Overrides": [{"InstanceType": "c5.xlarge"}]}}},
+          {"AutoScalingGroupName": "none", "MinSize": 0, "MaxSize": 4}]})",
+      "asgs.json");
+  ASSERT_TRUE(groups.ok()) << groups.status();
+  EXPECT_EQ((*groups)[0].launch_template.id, "lt-0a");
+  EXPECT_EQ((*groups)[0].launch_template.name, "batch");
+  EXPECT_EQ((*groups)[0].launch_template.version, "$Latest");
+  EXPECT_EQ((*groups)[1].launch_template.id, "");
+  EXPECT_EQ((*groups)[1].launch_template.name, "spot");
+  EXPECT_EQ((*groups)[1].launch_template.version, "3");
+  EXPECT_EQ((*groups)[2].launch_template.name, "");
+  EXPECT_EQ((*groups)[2].launch_template.version, "");
+}
+
+TEST(ParseAutoScalingGroups, NamesTheLaunchTemplateFieldThatIsWrong) {
+  absl::StatusOr<std::vector<AutoScalingGroupRecord>> groups = ParseAutoScalingGroups(
+      R"({"AutoScalingGroups": [
+          {"AutoScalingGroupName": "a", "MinSize": 0, "MaxSize": 4,
+           "LaunchTemplate": {"Version": "$Newest"}},
+          {"AutoScalingGroupName": "b", "MinSize": 0, "MaxSize": 4,
+           "MixedInstancesPolicy": {"LaunchTemplate": {
+             "LaunchTemplateSpecification": {"LaunchTemplateName": "x", "Version": "0"}}}},
+          {"AutoScalingGroupName": "c", "MinSize": 0, "MaxSize": 4, "LaunchTemplate": 7}]})",
+      "asgs.json");
+  ASSERT_FALSE(groups.ok());
+  EXPECT_EQ(groups.status().message(),
+            "asgs.json: AutoScalingGroups[0].LaunchTemplate.LaunchTemplateId: required: the "
+            "template's LaunchTemplateId or LaunchTemplateName\n"
+            "asgs.json: AutoScalingGroups[0].LaunchTemplate.Version: \"$Newest\": must be a "
+            "version number, $Latest or $Default\n"
+            "asgs.json: AutoScalingGroups[1].MixedInstancesPolicy.LaunchTemplate."
+            "LaunchTemplateSpecification.Version: \"0\": must be a version number, $Latest or "
+            "$Default\n"
+            "asgs.json: AutoScalingGroups[2].LaunchTemplate: must be an object");
+}
+
 }  // namespace
 }  // namespace karpenter::sim

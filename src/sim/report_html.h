@@ -10,6 +10,14 @@
 
 namespace karpenter::sim {
 
-std::string RenderReportHtml(const SimReport& report);
+// What a command other than `sim` puts around the twin's page: its name (in the title, the
+// heading and the footer) and a section of its own, HTML the caller has escaped, ahead of the
+// twin's sections.
+struct ReportFrame {
+  std::string command = "karpenter sim";
+  std::string lead_section;
+};
+
+std::string RenderReportHtml(const SimReport& report, const ReportFrame& frame = {});
 
 }  // namespace karpenter::sim
