@@ -247,6 +247,38 @@ absl::StatusOr<std::vector<api::AMI>> NodeClassResolver::Amis(const api::EC2Node
   return out;
 }
 
+namespace {
+
+// `part` as ResolveSelectors reports it: an error or an empty answer, prefixed with `field`.
+template <typename T>
+absl::StatusOr<std::vector<T>> Selected(absl::StatusOr<std::vector<T>> part, std::string_view field,
+                                        std::string_view what) {
+  if (!part.ok()) {
+    return absl::Status(part.status().code(),
+                        absl::StrCat(AbslView(field), ": ", part.status().message()));
+  }
+  if (part->empty()) {
+    return absl::NotFoundError(
+        absl::StrCat(AbslView(field), ": no ", AbslView(what), " matches the selector terms"));
+  }
+  return part;
+}
+
+}  // namespace
+
+absl::StatusOr<api::EC2NodeClassStatus> NodeClassResolver::ResolveSelectors(
+    const api::EC2NodeClass& node_class) {
+  api::EC2NodeClassStatus status = node_class.status;
+  status.conditions.clear();
+  KP_ASSIGN_OR_RETURN(status.subnets,
+                      Selected(Subnets(node_class.spec), "spec.subnetSelectorTerms", "subnet"));
+  KP_ASSIGN_OR_RETURN(status.security_groups,
+                      Selected(SecurityGroups(node_class.spec), "spec.securityGroupSelectorTerms",
+                               "security group"));
+  KP_ASSIGN_OR_RETURN(status.amis, Selected(Amis(node_class.spec), "spec.amiSelectorTerms", "AMI"));
+  return status;
+}
+
 absl::StatusOr<api::EC2NodeClassStatus> NodeClassResolver::Resolve(
     const api::EC2NodeClass& node_class) {
   api::EC2NodeClassStatus status = node_class.status;
