@@ -322,6 +322,25 @@ TEST_F(CliPlanAws, AnUnreachableEndpointFailsNamingTheClassItWasReading) {
       << run.err;
 }
 
+TEST_F(CliPlanAws, CapacityReservationTermsAreNotReadAndSaySo) {
+  const CliRun run =
+      Plan(NodeClassFile({{"- alias: al2023@latest", absl::StrCat("- id: ", image_)},
+                          {"  amiSelectorTerms:",
+                           "  capacityReservationSelectorTerms:\n    - id: cr-0123456789abcdef0\n"
+                           "  amiSelectorTerms:"}}),
+           {"--cloud", "aws", "-o", "json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(absl::StrContains(
+      run.err,
+      "warning: EC2NodeClass/default: spec.capacityReservationSelectorTerms are not "
+      "read with --cloud aws yet"))
+      << run.err;
+  EXPECT_FALSE(absl::StrContains(run.out, "\"reserved\"")) << run.out;
+  for (const std::string& action : RecordedActions()) {
+    EXPECT_NE(action, "DescribeCapacityReservations");
+  }
+}
+
 TEST_F(CliPlanAws, DisruptionWithTheAccountIsRefused) {
   const CliRun run = Plan(PlannableNodeClass(), {"--cloud", "aws", "--disruption"});
   EXPECT_EQ(run.exit_code, 1);

@@ -1,5 +1,6 @@
 #include "cmd/karpenter/plan_aws.h"
 
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -64,6 +65,12 @@ absl::Status AccountPlan::ResolveNodeClasses(std::vector<api::Manifest>& manifes
           absl::StrCat(manifest.source, ": ", manifest.Ref(), ": ", status.status().message()));
     }
     node_class->status = *std::move(status);
+    if (!node_class->spec.capacity_reservation_selector_terms.empty()) {
+      warnings_.push_back(absl::StrCat(
+          "EC2NodeClass/", node_class->metadata.name,
+          ": spec.capacityReservationSelectorTerms are not read with --cloud aws yet; the plan "
+          "has no reserved offerings (docs/aws.md)"));
+    }
     node_class_sources_[node_class->metadata.name] = {
         {"subnets", "ec2:DescribeSubnets"},
         {"securityGroups", "ec2:DescribeSecurityGroups"},
@@ -104,7 +111,10 @@ absl::StatusOr<provisioning::PlanResult> AccountPlan::Plan(const state::ClusterS
     }
     pool.instance_types = std::move(views);
   }
-  return provisioning::PlanFromInput(input, clock);
+  provisioning::PlanResult plan = provisioning::PlanFromInput(input, clock);
+  plan.warnings.insert(plan.warnings.end(), warnings_.begin(), warnings_.end());
+  std::sort(plan.warnings.begin(), plan.warnings.end());
+  return plan;
 }
 
 std::string AccountPlan::SourcesJson() const {

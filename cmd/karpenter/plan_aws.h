@@ -57,6 +57,8 @@ class AccountPlan {
   // Per class: its field ("subnets") → the call that answered it.
   std::map<std::string, std::map<std::string, std::string>> node_class_sources_;
   bool types_read_ = false;
+  // Added to the plan's warnings.
+  std::vector<std::string> warnings_;
 };
 
 }  // namespace karpenter::cli
