@@ -10,6 +10,7 @@
 #include "absl/strings/str_split.h"
 #include "cmd/karpenter/input_files.h"
 #include "cmd/karpenter/output_format.h"
+#include "cmd/karpenter/plan_aws.h"
 #include "cmd/karpenter/plan_drain.h"
 #include "cmd/karpenter/plan_explain.h"
 #include "cmd/karpenter/real_clock.h"
@@ -325,6 +326,25 @@ absl::StatusOr<PlanInput> BuildPlanInput(const PlanCommandOptions& options,
   return PlanInput{std::move(after), std::move(before), std::move(drain)};
 }
 
+// With --cloud aws, the account (node class statuses resolved into `manifests`); null for the
+// embedded catalog. Flags that only make sense with the embedded catalog are refused.
+absl::StatusOr<std::unique_ptr<AccountPlan>> OpenAccount(const PlanCommandOptions& options,
+                                                         std::vector<api::Manifest>& manifests) {
+  if (options.cloud != "aws") return nullptr;
+  if (options.disruption || !options.explain.empty()) {
+    return absl::InvalidArgumentError(
+        "--disruption and --explain plan with the embedded catalog only; drop --cloud aws");
+  }
+  if (!options.spot_prices.empty()) {
+    return absl::InvalidArgumentError(
+        "--spot-price pins the embedded catalog's prices; with --cloud aws spot prices come "
+        "from ec2:DescribeSpotPriceHistory");
+  }
+  KP_ASSIGN_OR_RETURN(std::unique_ptr<AccountPlan> account, AccountPlan::Open(options.region));
+  KP_RETURN_IF_ERROR(account->ResolveNodeClasses(manifests));
+  return account;
+}
+
 }  // namespace
 
 void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code) {
@@ -397,6 +417,13 @@ void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code) 
                   "do-not-disrupt, consolidation). Prints the answer instead of the plan");
   cmd->add_flag("--fail-on-unschedulable", options.fail_on_unschedulable,
                 "Exit 2 (after printing the whole plan) when some pod cannot be placed");
+  cmd->add_option("--cloud", options.cloud,
+                  "embedded (default): the compiled-in catalog; aws: read only from the account "
+                  "the AWS SDK chain names (AWS_REGION or --region, credentials, "
+                  "AWS_ENDPOINT_URL): each EC2NodeClass's subnets, security groups and AMIs, "
+                  "instance types, offerings and prices; -o json adds \"sources\"")
+      ->check(CLI::IsMember({"embedded", "aws"}))
+      ->capture_default_str();
   cmd->footer(
       "Examples:\n"
       "  karpenter plan -f examples/article/ec2nodeclass.yaml -f examples/article/nodepool.yaml "
@@ -427,6 +454,11 @@ int RunPlan(const PlanCommandOptions& options, const PlanClocks& clocks, std::os
   }
   std::optional<std::vector<api::Manifest>> manifests = LoadValidManifests(*files, err);
   if (!manifests) return 1;
+  absl::StatusOr<std::unique_ptr<AccountPlan>> account = OpenAccount(options, *manifests);
+  if (!account.ok()) {
+    err << "plan --cloud aws: " << account.status().message() << "\n";
+    return 1;
+  }
   absl::StatusOr<PlanInput> plan_input = BuildPlanInput(options, *std::move(manifests));
   if (!plan_input.ok()) {
     err << plan_input.status().message() << "\n";
@@ -436,7 +468,7 @@ int RunPlan(const PlanCommandOptions& options, const PlanClocks& clocks, std::os
   const std::vector<std::string> regions = cloudprovider::EmbeddedRegions();
   absl::StatusOr<provisioning::RegionChoice> region = provisioning::ChooseRegion(
       provisioning::RegionEvidenceOf(snapshot->nodes(), snapshot->ec2_node_classes(), regions),
-      options.region, regions);
+      *account ? (*account)->region() : options.region, regions);
   if (!region.ok()) {
     err << "plan: " << region.status().message() << "\n";
     return 1;
@@ -465,7 +497,8 @@ int RunPlan(const PlanCommandOptions& options, const PlanClocks& clocks, std::os
     return RunDisruption(options, target, *plan_input, *region, *plan_options, clock, out, err);
   }
   absl::StatusOr<provisioning::PlanResult> plan =
-      provisioning::Plan(*snapshot, *plan_options, clock);
+      *account ? (*account)->Plan(*snapshot, *plan_options, clock)
+               : provisioning::Plan(*snapshot, *plan_options, clock);
   if (!plan.ok()) {
     err << "plan: " << plan.status().message() << "\n";
     return 1;
@@ -475,12 +508,16 @@ int RunPlan(const PlanCommandOptions& options, const PlanClocks& clocks, std::os
     err << "plan: " << completed.message() << "\n";
     return 1;
   }
+  if (*account && plan->assumptions) (*account)->DescribeIn(*plan->assumptions);
   for (const std::string& warning : plan->warnings) err << "warning: " << warning << "\n";
   if (IsDocumentOutput(options)) {
-    if (PrintDocument(options, provisioning::EncodePlanJson(*plan), out, err) != 0) return 1;
+    std::string json = provisioning::EncodePlanJson(*plan);
+    if (*account) json = (*account)->WithSources(json);
+    if (PrintDocument(options, json, out, err) != 0) return 1;
   } else {
     out << provisioning::RenderPlanText(*plan)
-        << (options.output == "wide" ? WideClaimLines(*plan) : "");
+        << (options.output == "wide" ? WideClaimLines(*plan) : "")
+        << (*account ? (*account)->SourcesText() : "");
   }
   return PlanExitCode(options, *plan);
 }

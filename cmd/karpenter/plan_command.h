@@ -55,6 +55,9 @@ struct PlanCommandOptions {
   std::string explain;
   // Exit 2 when some pod cannot be placed, for CI.
   bool fail_on_unschedulable = false;
+  // "embedded" (the compiled-in catalog) or "aws": node class statuses, instance types and prices
+  // read from the account the AWS SDK chain names (plan_aws.h).
+  std::string cloud = "embedded";
 };
 
 // The host's clocks, injected so tests and the deterministic mode need no real time.

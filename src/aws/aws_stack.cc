@@ -17,6 +17,7 @@
 #include "src/aws/instance_profiles.h"
 #include "src/aws/instance_type_provider.h"
 #include "src/aws/node_class_resolver.h"
+#include "src/aws/node_class_validation.h"
 #include "src/aws/pricing_client.h"
 #include "src/aws/real_http_transport.h"
 #include "src/aws/retry.h"
@@ -50,6 +51,7 @@ struct AwsStack::Parts {
   std::unique_ptr<InstanceProfiles> instance_profiles;
   std::unique_ptr<cloudprovider::Catalog> catalog;
   std::unique_ptr<InstanceTypeProvider> instance_types;
+  std::unique_ptr<NodeClassValidator> validator;
   std::unique_ptr<NodeClassResolver> resolver;
   std::unique_ptr<AwsCloudProvider> cloud;
   std::unique_ptr<SqsInterruptionQueue> queue;
@@ -164,8 +166,9 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
   if (!options.kubernetes_version.empty()) {
     resolver_options.kubernetes_version = options.kubernetes_version;
   }
+  p.validator = std::make_unique<NodeClassValidator>(*p.ec2, *p.clock, *cluster_info);
   p.resolver = std::make_unique<NodeClassResolver>(*p.ec2, *p.ssm, *p.clock, resolver_options,
-                                                   p.instance_profiles.get());
+                                                   p.instance_profiles.get(), p.validator.get());
   p.cloud = std::make_unique<AwsCloudProvider>(*p.ec2, *p.instance_types, cluster, unavailable,
                                                *std::move(cluster_info), options.metrics);
   if (!options.interruption_queue.empty()) {

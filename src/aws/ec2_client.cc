@@ -172,6 +172,30 @@ absl::StatusOr<std::vector<Subnet>> Ec2Client::DescribeSubnets(const std::vector
   return out;
 }
 
+absl::StatusOr<std::vector<CapacityReservationInfo>> Ec2Client::DescribeCapacityReservations(
+    const std::vector<std::string>& ids, const std::vector<Filter>& filters) {
+  QueryRequest request("DescribeCapacityReservations", kApiVersion);
+  request.SetList("CapacityReservationId", ids).SetFilters(filters);
+  if (ids.empty()) request.Set("MaxResults", "1000");
+  std::vector<CapacityReservationInfo> out;
+  KP_RETURN_IF_ERROR(Paginate(request, [&](const XmlNode& root) {
+    for (const XmlNode& item : root.Child("capacityReservationSet").Children("item")) {
+      out.push_back({.id = item.ChildText("capacityReservationId"),
+                     .instance_type = item.ChildText("instanceType"),
+                     .zone = item.ChildText("availabilityZone"),
+                     .owner_id = item.ChildText("ownerId"),
+                     .instance_match_criteria = item.ChildText("instanceMatchCriteria"),
+                     .reservation_type = item.ChildText("reservationType"),
+                     .state = item.ChildText("state"),
+                     .end_date = item.ChildText("endDate"),
+                     .available_instance_count = Int(item, "availableInstanceCount"),
+                     .interruptible = item.ChildText("interruptible") == "true"});
+    }
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
 absl::StatusOr<std::vector<SecurityGroup>> Ec2Client::DescribeSecurityGroups(
     const std::vector<Filter>& filters) {
   QueryRequest request("DescribeSecurityGroups", kApiVersion);

@@ -183,6 +183,33 @@ struct FleetResult {
   std::vector<FleetError> errors;
 };
 
+// A capacity reservation as DescribeCapacityReservations answers.
+struct CapacityReservationInfo {
+  std::string id;
+  std::string instance_type;
+  std::string zone;
+  std::string owner_id;
+  std::string instance_match_criteria;  // "open" | "targeted"
+  std::string reservation_type;         // "default" | "capacity-block"
+  std::string state;                    // "active", ...
+  std::string end_date;                 // RFC 3339; empty when it does not end
+  int64_t available_instance_count = 0;
+  bool interruptible = false;
+};
+
+// What a dry-run RunInstances asks for: one instance of the class's image and type in one subnet,
+// as upstream's validation controller sends it.
+struct RunInstancesDryRun {
+  std::string image_id;
+  std::string instance_type;
+  std::string instance_profile_name;
+  std::string subnet_id;
+  std::vector<std::string> security_group_ids;
+  int metadata_hop_limit = 1;
+  bool metadata_ipv6 = false;
+  Tags tags;  // on the instance, its volumes and its network interface
+};
+
 struct ImageQuery {
   std::vector<std::string> image_ids;
   std::vector<std::string> owners;
@@ -210,6 +237,9 @@ class Ec2Client {
   absl::StatusOr<std::vector<SecurityGroup>> DescribeSecurityGroups(
       const std::vector<Filter>& filters);
   absl::StatusOr<std::vector<Image>> DescribeImages(const ImageQuery& query);
+  // By id (then EC2 refuses MaxResults) or by filters.
+  absl::StatusOr<std::vector<CapacityReservationInfo>> DescribeCapacityReservations(
+      const std::vector<std::string>& ids, const std::vector<Filter>& filters);
   absl::StatusOr<std::vector<Instance>> DescribeInstances(
       const std::vector<std::string>& instance_ids, const std::vector<Filter>& filters,
       int page_size = 500);
@@ -227,6 +257,12 @@ class Ec2Client {
   // Spot uses price-capacity-optimized, on-demand lowest-price, as upstream.
   absl::StatusOr<FleetResult> CreateFleet(const FleetRequest& request);
   absl::Status CreateTags(const std::vector<std::string>& resource_ids, const Tags& tags);
+  // The same requests with DryRun=true (upstream's authorization checks): OK when EC2 answers
+  // DryRunOperation, else its error (PermissionDenied carrying UnauthorizedOperation when the
+  // caller may not make the call). Nothing is created.
+  absl::Status DryRunCreateLaunchTemplate(const LaunchTemplateSpec& spec);
+  absl::Status DryRunCreateFleet(const FleetRequest& request);
+  absl::Status DryRunRunInstances(const RunInstancesDryRun& run);
   // The instances' states after the call ("shutting-down", ...), by id.
   absl::StatusOr<std::map<std::string, std::string>> TerminateInstances(
       const std::vector<std::string>& instance_ids);
@@ -235,6 +271,8 @@ class Ec2Client {
   int pages() const { return pages_.load(); }
 
  private:
+  QueryRequest LaunchTemplateRequest(const LaunchTemplateSpec& spec);
+  absl::StatusOr<QueryRequest> FleetRequestOf(const FleetRequest& fleet);
   // Sends `request` once per page, each with the previous answer's nextToken, and hands every
   // answer's root to `read`. kInternal when a token repeats or pages exceed kMaxPages.
   absl::Status Paginate(const QueryRequest& request,

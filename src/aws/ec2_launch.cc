@@ -8,6 +8,7 @@
 #include "karpenter/common/status.h"
 #include "src/aws/crypto.h"
 #include "src/aws/ec2_client.h"
+#include "src/aws/errors.h"
 
 namespace karpenter::aws {
 namespace {
@@ -80,7 +81,8 @@ FleetOverride ReadOverride(const XmlNode& item) {
 
 }  // namespace
 
-absl::StatusOr<LaunchTemplate> Ec2Client::CreateLaunchTemplate(const LaunchTemplateSpec& spec) {
+// The CreateLaunchTemplate request of `spec` (also sent as a dry run).
+QueryRequest Ec2Client::LaunchTemplateRequest(const LaunchTemplateSpec& spec) {
   QueryRequest request("CreateLaunchTemplate", kApiVersion);
   request.Set("LaunchTemplateName", spec.name).Set("LaunchTemplateData.ImageId", spec.image_id);
   if (!spec.user_data.empty()) {
@@ -100,7 +102,11 @@ absl::StatusOr<LaunchTemplate> Ec2Client::CreateLaunchTemplate(const LaunchTempl
   SetTagSpecifications(request, "LaunchTemplateData.TagSpecification", {"instance", "volume"},
                        spec.tags);
   SetTagSpecifications(request, "TagSpecification", {"launch-template"}, spec.tags);
-  KP_ASSIGN_OR_RETURN(const XmlDocument doc, client_.CallQuery(request));
+  return request;
+}
+
+absl::StatusOr<LaunchTemplate> Ec2Client::CreateLaunchTemplate(const LaunchTemplateSpec& spec) {
+  KP_ASSIGN_OR_RETURN(const XmlDocument doc, client_.CallQuery(LaunchTemplateRequest(spec)));
   LaunchTemplate out = ReadLaunchTemplate(doc.Root().Child("launchTemplate"));
   if (out.id.empty()) return absl::InternalError("CreateLaunchTemplate: answer has no id");
   return out;
@@ -126,7 +132,7 @@ absl::Status Ec2Client::DeleteLaunchTemplate(const std::string& name) {
   return client_.CallQuery(request).status();
 }
 
-absl::StatusOr<FleetResult> Ec2Client::CreateFleet(const FleetRequest& fleet) {
+absl::StatusOr<QueryRequest> Ec2Client::FleetRequestOf(const FleetRequest& fleet) {
   if (fleet.overrides.empty() || fleet.overrides.size() > kMaxFleetOverrides) {
     return absl::InvalidArgumentError(absl::StrCat("CreateFleet: ", fleet.overrides.size(),
                                                    " overrides (want 1 to ", kMaxFleetOverrides,
@@ -163,6 +169,11 @@ absl::StatusOr<FleetResult> Ec2Client::CreateFleet(const FleetRequest& fleet) {
     request.Set("OnDemandOptions.AllocationStrategy", "lowest-price");
   }
   SetTagSpecifications(request, "TagSpecification", {"instance", "volume", "fleet"}, fleet.tags);
+  return request;
+}
+
+absl::StatusOr<FleetResult> Ec2Client::CreateFleet(const FleetRequest& fleet) {
+  KP_ASSIGN_OR_RETURN(const QueryRequest request, FleetRequestOf(fleet));
   KP_ASSIGN_OR_RETURN(const XmlDocument doc, client_.CallQuery(request));
   const XmlNode root = doc.Root();
   FleetResult out{.fleet_id = root.ChildText("fleetId")};
@@ -205,6 +216,52 @@ absl::StatusOr<std::map<std::string, std::string>> Ec2Client::TerminateInstances
     out[item.ChildText("instanceId")] = item.Path({"currentState", "name"}).Text();
   }
   return out;
+}
+
+namespace {
+
+// EC2's answer to a request sent with DryRun=true: DryRunOperation ("Request would have
+// succeeded") is the success; anything else, UnauthorizedOperation first, is returned.
+absl::Status DryRunAnswer(const absl::StatusOr<XmlDocument>& answer) {
+  if (answer.ok()) return absl::OkStatus();
+  if (AwsErrorCode(answer.status()) == "DryRunOperation") return absl::OkStatus();
+  return answer.status();
+}
+
+}  // namespace
+
+absl::Status Ec2Client::DryRunCreateLaunchTemplate(const LaunchTemplateSpec& spec) {
+  QueryRequest request = LaunchTemplateRequest(spec);
+  request.Set("DryRun", "true");
+  return DryRunAnswer(client_.CallQuery(request));
+}
+
+absl::Status Ec2Client::DryRunCreateFleet(const FleetRequest& fleet) {
+  KP_ASSIGN_OR_RETURN(QueryRequest request, FleetRequestOf(fleet));
+  request.Set("DryRun", "true");
+  return DryRunAnswer(client_.CallQuery(request));
+}
+
+absl::Status Ec2Client::DryRunRunInstances(const RunInstancesDryRun& run) {
+  QueryRequest request("RunInstances", kApiVersion);
+  request.Set("DryRun", "true")
+      .Set("MinCount", "1")
+      .Set("MaxCount", "1")
+      .Set("ImageId", run.image_id)
+      .Set("InstanceType", run.instance_type)
+      .Set("MetadataOptions.HttpTokens", "required")
+      .Set("MetadataOptions.HttpEndpoint", "enabled")
+      .Set("MetadataOptions.HttpPutResponseHopLimit", std::to_string(run.metadata_hop_limit))
+      .Set("MetadataOptions.HttpProtocolIpv6", run.metadata_ipv6 ? "enabled" : "disabled")
+      .Set("NetworkInterface.1.DeviceIndex", "0")
+      .Set("NetworkInterface.1.SubnetId", run.subnet_id)
+      .SetList("NetworkInterface.1.SecurityGroupId", run.security_group_ids);
+  if (!run.instance_profile_name.empty()) {
+    request.Set("IamInstanceProfile.Name", run.instance_profile_name);
+  }
+  SetTagSpecifications(request, "TagSpecification", {"instance", "volume", "network-interface"},
+                       run.tags);
+  return DryRunAnswer(client_.CallQuery(request));
 }
 
 }  // namespace karpenter::aws

@@ -1,5 +1,6 @@
 // EC2NodeClass resolution against moto_server: subnets, security groups and AMIs by selector
 // terms, `alias` through the EKS AMI SSM parameters the test puts into moto, and the conditions.
+#include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "src/aws/test_moto_provider.h"
 
@@ -75,6 +76,34 @@ TEST_F(MotoNodeClass, ThrottlingIsAnErrorToRetryNotACondition) {
   faults_.AddRule({.operation = "DescribeSubnets", .kind = FaultKind::kThrottle});
   auto status = resolver_->Resolve(node_class_);
   EXPECT_EQ(status.status().code(), absl::StatusCode::kUnavailable) << status.status();
+}
+
+TEST_F(MotoNodeClass, ResolveSelectorsOnlyReadsAndSetsNoCondition) {
+  api::EC2NodeClass with_role = node_class_;
+  with_role.spec.instance_profile.reset();
+  with_role.spec.role = "KarpenterNodeRole-demo";
+  with_role.status = {};
+  auto status = resolver_->ResolveSelectors(with_role);
+  ASSERT_TRUE(status.ok()) << status.status();
+  EXPECT_EQ(status->subnets.size(), 3u);
+  EXPECT_EQ(status->security_groups.size(), 1u);
+  EXPECT_EQ(status->amis.size(), 1u);
+  EXPECT_TRUE(status->conditions.empty());
+  EXPECT_TRUE(status->instance_profile.empty());
+}
+
+TEST_F(MotoNodeClass, ResolveSelectorsNamesTheFieldThatMatchesNothing) {
+  api::EC2NodeClass empty = node_class_;
+  empty.spec.security_group_selector_terms = {{.name = "nobody"}};
+  auto status = resolver_->ResolveSelectors(empty);
+  EXPECT_EQ(status.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(status.status().message(),
+            "spec.securityGroupSelectorTerms: no security group matches the selector terms");
+  faults_.AddRule({.operation = "DescribeSubnets", .kind = FaultKind::kThrottle});
+  status = resolver_->ResolveSelectors(node_class_);
+  EXPECT_EQ(status.status().code(), absl::StatusCode::kUnavailable) << status.status();
+  EXPECT_TRUE(absl::StartsWith(status.status().message(), "spec.subnetSelectorTerms: "))
+      << status.status();
 }
 
 }  // namespace

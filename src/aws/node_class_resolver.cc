@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -12,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/time.h"
 #include "karpenter/common/status.h"
 #include "src/api/json_codec.h"
 #include "src/api/karpenter_labels.h"
@@ -175,6 +177,75 @@ absl::StatusOr<std::vector<api::SecurityGroup>> NodeClassResolver::SecurityGroup
   return out;
 }
 
+namespace {
+
+// Upstream QueriesFromSelectorTerms: one query per id, one per tag/criteria term.
+std::vector<std::pair<std::vector<std::string>, std::vector<Filter>>> ReservationQueries(
+    const std::vector<api::CapacityReservationSelectorTerm>& terms) {
+  std::vector<std::pair<std::vector<std::string>, std::vector<Filter>>> queries;
+  const Filter active{.name = "state", .values = {"active"}};
+  for (const api::CapacityReservationSelectorTerm& term : terms) {
+    if (!term.id.empty()) queries.push_back({{term.id}, {active}});
+    if (term.tags.empty() && term.instance_match_criteria.empty()) continue;
+    std::vector<Filter> filters = {active};
+    if (!term.owner_id.empty()) filters.push_back({.name = "owner-id", .values = {term.owner_id}});
+    AddTagFilters(term.tags, filters);
+    if (!term.instance_match_criteria.empty()) {
+      filters.push_back(
+          {.name = "instance-match-criteria", .values = {term.instance_match_criteria}});
+    }
+    queries.push_back({{}, std::move(filters)});
+  }
+  return queries;
+}
+
+// Upstream CapacityReservationFromEC2; nullopt for a match criteria or type it does not know.
+std::optional<api::CapacityReservation> ToStatusReservation(const CapacityReservationInfo& info,
+                                                            absl::Time now) {
+  if (info.instance_match_criteria != "open" && info.instance_match_criteria != "targeted") {
+    return std::nullopt;
+  }
+  const std::string type = info.reservation_type.empty() ? "default" : info.reservation_type;
+  if (type != "default" && type != "capacity-block") return std::nullopt;
+  api::CapacityReservation out{.availability_zone = info.zone,
+                               .id = info.id,
+                               .instance_match_criteria = info.instance_match_criteria,
+                               .instance_type = info.instance_type,
+                               .owner_id = info.owner_id,
+                               .reservation_type = type,
+                               .interruptible = info.interruptible,
+                               .state = "active",
+                               .available_instance_count = info.available_instance_count};
+  absl::Time end;
+  std::string error;
+  if (!info.end_date.empty() && absl::ParseTime(absl::RFC3339_full, info.end_date, &end, &error)) {
+    out.end_time = api::Time::FromUnixSeconds(absl::ToUnixSeconds(end));
+    // A capacity block is reclaimed 40 minutes before it ends.
+    if (type == "capacity-block" && now >= end - absl::Minutes(40)) out.state = "expiring";
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<api::CapacityReservation>> NodeClassResolver::CapacityReservations(
+    const api::EC2NodeClassSpec& spec) {
+  std::map<std::string, api::CapacityReservation> found;
+  const absl::Time now = clock_.Now();
+  for (const auto& [ids, filters] : ReservationQueries(spec.capacity_reservation_selector_terms)) {
+    KP_ASSIGN_OR_RETURN(std::vector<CapacityReservationInfo> reservations,
+                        ec2_.DescribeCapacityReservations(ids, filters));
+    for (const CapacityReservationInfo& info : reservations) {
+      if (std::optional<api::CapacityReservation> reservation = ToStatusReservation(info, now)) {
+        found.emplace(reservation->id, *std::move(reservation));
+      }
+    }
+  }
+  std::vector<api::CapacityReservation> out;
+  for (auto& [id, reservation] : found) out.push_back(std::move(reservation));
+  return out;
+}
+
 absl::StatusOr<std::vector<Image>> NodeClassResolver::AliasImages(std::string_view alias) {
   KP_ASSIGN_OR_RETURN(std::vector<AliasParameter> parameters,
                       AliasParameters(alias, options_.kubernetes_version));
@@ -247,6 +318,38 @@ absl::StatusOr<std::vector<api::AMI>> NodeClassResolver::Amis(const api::EC2Node
   return out;
 }
 
+namespace {
+
+// `part` as ResolveSelectors reports it: an error or an empty answer, prefixed with `field`.
+template <typename T>
+absl::StatusOr<std::vector<T>> Selected(absl::StatusOr<std::vector<T>> part, std::string_view field,
+                                        std::string_view what) {
+  if (!part.ok()) {
+    return absl::Status(part.status().code(),
+                        absl::StrCat(AbslView(field), ": ", part.status().message()));
+  }
+  if (part->empty()) {
+    return absl::NotFoundError(
+        absl::StrCat(AbslView(field), ": no ", AbslView(what), " matches the selector terms"));
+  }
+  return part;
+}
+
+}  // namespace
+
+absl::StatusOr<api::EC2NodeClassStatus> NodeClassResolver::ResolveSelectors(
+    const api::EC2NodeClass& node_class) {
+  api::EC2NodeClassStatus status = node_class.status;
+  status.conditions.clear();
+  KP_ASSIGN_OR_RETURN(status.subnets,
+                      Selected(Subnets(node_class.spec), "spec.subnetSelectorTerms", "subnet"));
+  KP_ASSIGN_OR_RETURN(status.security_groups,
+                      Selected(SecurityGroups(node_class.spec), "spec.securityGroupSelectorTerms",
+                               "security group"));
+  KP_ASSIGN_OR_RETURN(status.amis, Selected(Amis(node_class.spec), "spec.amiSelectorTerms", "AMI"));
+  return status;
+}
+
 absl::StatusOr<api::EC2NodeClassStatus> NodeClassResolver::Resolve(
     const api::EC2NodeClass& node_class) {
   api::EC2NodeClassStatus status = node_class.status;
@@ -266,6 +369,13 @@ absl::StatusOr<api::EC2NodeClassStatus> NodeClassResolver::Resolve(
                                             status.security_groups.empty(), "SecurityGroups"));
   status.conditions.push_back(
       MakeCondition(api::kConditionAMIsReady, amis.status(), status.amis.empty(), "AMIs"));
+  // Finding no reservation is fine: the class launches on demand and spot.
+  auto reservations = CapacityReservations(node_class.spec);
+  if (IsTransient(reservations.status())) return reservations.status();
+  status.capacity_reservations =
+      reservations.ok() ? *reservations : std::vector<api::CapacityReservation>();
+  status.conditions.push_back(MakeCondition(api::kConditionCapacityReservationsReady,
+                                            reservations.status(), false, "CapacityReservations"));
   // spec.instanceProfile is used as is; for spec.role the provider's own profile (created here
   // when the role has none), as upstream's instance-profile reconciler does.
   absl::StatusOr<std::string> profile =
@@ -290,6 +400,13 @@ absl::StatusOr<api::EC2NodeClassStatus> NodeClassResolver::Resolve(
     status.conditions.push_back({.type = std::string(api::kConditionInstanceProfileReady),
                                  .status = "True",
                                  .reason = "InstanceProfileReady"});
+  }
+  if (validator_ != nullptr) {
+    api::EC2NodeClass resolved = node_class;
+    resolved.status = status;
+    absl::StatusOr<api::Condition> validation = validator_->Validate(resolved);
+    if (!validation.ok()) return validation.status();
+    status.conditions.push_back(*std::move(validation));
   }
   std::string not_ready;
   for (const api::Condition& condition : status.conditions) {

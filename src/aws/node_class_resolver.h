@@ -14,6 +14,7 @@
 #include "src/aws/clock.h"
 #include "src/aws/ec2_client.h"
 #include "src/aws/instance_profiles.h"
+#include "src/aws/node_class_validation.h"
 #include "src/aws/ssm_client.h"
 
 namespace karpenter::aws {
@@ -41,19 +42,37 @@ inline constexpr std::string_view kNodeClassHashVersion = "v4";
 
 class NodeClassResolver {
  public:
-  // Without `profiles` (no IAM), a class with spec.role is not Ready.
+  // Without `profiles` (no IAM), a class with spec.role is not Ready. With `validator`, the
+  // status also carries ValidationSucceeded (the dry-run authorization checks) and Ready rests
+  // on it, as upstream's; without it neither is checked.
   NodeClassResolver(Ec2Client& ec2, SsmClient& ssm, Clock& clock, NodeClassResolverOptions options,
-                    InstanceProfiles* profiles = nullptr)
-      : ec2_(ec2), ssm_(ssm), clock_(clock), options_(std::move(options)), profiles_(profiles) {}
+                    InstanceProfiles* profiles = nullptr, NodeClassValidator* validator = nullptr)
+      : ec2_(ec2),
+        ssm_(ssm),
+        clock_(clock),
+        options_(std::move(options)),
+        profiles_(profiles),
+        validator_(validator) {}
 
   // The status the class should have now. A part that resolves to nothing, or that EC2 refuses
   // to describe, sets its condition False with the reason; calls that fail for transient reasons
   // (throttling, 5xx) are returned as errors so the caller retries, as a reconciler would.
   absl::StatusOr<api::EC2NodeClassStatus> Resolve(const api::EC2NodeClass& node_class);
 
+  // Only reads (`karpenter plan --cloud aws`): the subnets, security groups and AMIs the selector
+  // terms name, with no instance profile made and no conditions set. A part that resolves to
+  // nothing is NotFound, and any failure is returned, with the spec field in the message
+  // ("spec.subnetSelectorTerms: no subnet matches the selector terms").
+  absl::StatusOr<api::EC2NodeClassStatus> ResolveSelectors(const api::EC2NodeClass& node_class);
+
   absl::StatusOr<std::vector<api::Subnet>> Subnets(const api::EC2NodeClassSpec& spec);
   absl::StatusOr<std::vector<api::SecurityGroup>> SecurityGroups(const api::EC2NodeClassSpec& spec);
   absl::StatusOr<std::vector<api::AMI>> Amis(const api::EC2NodeClassSpec& spec);
+  // Upstream's capacity-reservation provider and status reconciler: the active reservations the
+  // terms select (an id, or tags with an optional ownerID and instanceMatchCriteria), by id, with
+  // a capacity block within 40 minutes of its end `expiring`. No call without terms.
+  absl::StatusOr<std::vector<api::CapacityReservation>> CapacityReservations(
+      const api::EC2NodeClassSpec& spec);
 
  private:
   absl::StatusOr<std::vector<Image>> AliasImages(std::string_view alias);
@@ -65,6 +84,7 @@ class NodeClassResolver {
   Clock& clock_;
   const NodeClassResolverOptions options_;
   InstanceProfiles* profiles_;
+  NodeClassValidator* validator_;
 };
 
 // True when `node_class` has a Ready condition with status True.

@@ -69,13 +69,13 @@ PY
     fail "granted calls were refused: ${out}"
   [[ "${out}" == "ec2:DescribeSubnets sqs:ReceiveMessage" ]] || fail "actions read: ${out}"
   pass "a recording of granted calls passes (query and JSON protocols; unsigned skipped)"
-  record POST "http://127.0.0.1/?Action=RunInstances" ec2 "" "" >>"${WORK}/granted.jsonl"
+  record POST "http://127.0.0.1/?Action=CreateVpc" ec2 "" "" >>"${WORK}/granted.jsonl"
   out="$(python3 "${CHECK}" recorded "${WORK}/granted.jsonl" "${POLICY}" 2>/dev/null)" &&
-    fail "a recorded RunInstances passed"
-  grep -q 'called ec2:RunInstances' <<<"${out}" || fail "RunInstances was not named: ${out}"
+    fail "a recorded CreateVpc passed"
+  grep -q 'called ec2:CreateVpc' <<<"${out}" || fail "CreateVpc was not named: ${out}"
   pass "a recorded call the policy does not grant fails, naming it"
   out="$(python3 "${CHECK}" recorded "${WORK}/granted.jsonl" "${POLICY}" test 2>/dev/null)" &&
-    fail "RunInstances signed with the controller's key passed"
+    fail "CreateVpc signed with the controller's key passed"
   out="$(python3 "${CHECK}" recorded "${WORK}/granted.jsonl" "${POLICY}" fixture 2>&1)" ||
     fail "calls signed with another key than the controller's were counted: ${out}"
   pass "given the controller's access key, calls signed with other keys (fixtures) do not count"
