@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,11 @@ struct PlanOptions {
   cloudprovider::SpotPriceModel spot_prices = cloudprovider::DefaultSpotPriceModel();
   // Not owned; null: every node's bound pods are summed.
   BoundPodCharges* bound_pod_charges = nullptr;
+  // `karpenter plan --catalog`: every NodePool launches these types instead of the embedded
+  // catalog's, whatever its nodeClassRef says (a pool needs no EC2NodeClass then, as under
+  // upstream's fake cloud provider). Their extra label keys go in
+  // scheduler.well_known_labels.
+  std::optional<SharedVector<InstanceTypeView>> instance_types;
 };
 
 // A pod the plan will not place, with why.
@@ -85,7 +91,8 @@ struct SnapshotSchedulerInput {
 
 // The scheduler input for `snapshot`. NodePools that are being deleted or whose EC2NodeClass is
 // missing are left out with a warning (upstream treats them as not ready); so are in-flight
-// NodeClaims whose size cannot be told. Fails only when the embedded catalog cannot be loaded or
+// NodeClaims whose size cannot be told. With `options.instance_types` only pools being deleted
+// are left out. Fails only when the embedded catalog cannot be loaded or
 // a class names an unknown AMI family.
 absl::StatusOr<SnapshotSchedulerInput> BuildSchedulerInput(const state::ClusterSnapshot& snapshot,
                                                            const PlanOptions& options,
