@@ -347,5 +347,13 @@ TEST_F(CliPlanAws, DisruptionWithTheAccountIsRefused) {
   EXPECT_TRUE(absl::StrContains(run.err, "drop --cloud aws")) << run.err;
 }
 
+TEST_F(CliPlanAws, ACatalogFileWithTheAccountIsRefused) {
+  const CliRun run = Plan(PlannableNodeClass(), {"--cloud", "aws", "--catalog", "fake400"});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_TRUE(run.out.empty()) << run.out;
+  EXPECT_TRUE(absl::StrContains(run.err, "--catalog and --cloud aws")) << run.err;
+  EXPECT_TRUE(RecordedActions().empty());
+}
+
 }  // namespace
 }  // namespace karpenter::cli_test

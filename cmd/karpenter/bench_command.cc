@@ -5,12 +5,12 @@
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
+#include "cmd/karpenter/catalog_option.h"
 #include "cmd/karpenter/output_format.h"
 #include "cmd/karpenter/real_clock.h"
 #include "cmd/karpenter/seed_option.h"
 #include "src/api/input_file.h"
 #include "src/api/manifest.h"
-#include "src/bench/catalog_file.h"
 #include "src/bench/scheduling_report.h"
 #include "src/bench/scheduling_run.h"
 #include "src/bench/workload_file.h"
@@ -33,25 +33,9 @@ bench::BenchWorkload Workload(const BenchSchedulingOptions& options) {
   return bench::BenchWorkload::kDiverse;
 }
 
-absl::StatusOr<bench::CatalogFile> LoadCatalog(const std::string& name_or_path) {
-  if (name_or_path == "fake400") return bench::Fake400CatalogFile();
-  // The shared reader refuses a FIFO or device, which a plain stream would wait on forever.
-  absl::StatusOr<std::string> content = api::ReadInputFile(name_or_path);
-  if (!content.ok()) {
-    return absl::Status(content.status().code(),
-                        absl::StrCat("--catalog ", name_or_path, ": ", content.status().message()));
-  }
-  absl::StatusOr<bench::CatalogFile> catalog = bench::ParseCatalogFile(*content);
-  if (!catalog.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--catalog ", name_or_path, ": ", catalog.status().message()));
-  }
-  return catalog;
-}
-
 // One solve of the workload in `options.pods_file`; its decisions as one JSON line.
 int RunWorkloadFile(const BenchSchedulingOptions& options) {
-  absl::StatusOr<bench::CatalogFile> catalog = LoadCatalog(options.catalog);
+  absl::StatusOr<provisioning::InstanceTypeFile> catalog = LoadCatalogOption(options.catalog);
   if (!catalog.ok()) {
     std::fprintf(stderr, "bench scheduling: %s\n", std::string(catalog.status().message()).c_str());
     return 1;

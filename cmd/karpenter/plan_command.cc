@@ -11,6 +11,7 @@
 #include "cmd/karpenter/input_files.h"
 #include "cmd/karpenter/output_format.h"
 #include "cmd/karpenter/plan_aws.h"
+#include "cmd/karpenter/plan_catalog.h"
 #include "cmd/karpenter/plan_drain.h"
 #include "cmd/karpenter/plan_explain.h"
 #include "cmd/karpenter/real_clock.h"
@@ -184,6 +185,9 @@ absl::Status CompletePlan(const PlanCommandOptions& options, const PlanInput& in
                           const provisioning::PlanOptions& plan_options,
                           provisioning::PlanResult& plan) {
   plan.assumptions = Assumptions(options, input.snapshot, region, plan_options);
+  if (!options.catalog.empty()) {
+    DescribeCatalogAssumptions(options.catalog, plan_options, *plan.assumptions);
+  }
   ExplainMissingNodePools(input.snapshot, plan);
   if (!input.drain) return absl::OkStatus();
   return AttachDrain(*input.drain, *input.before_drain, plan_options, plan);
@@ -331,6 +335,10 @@ absl::StatusOr<PlanInput> BuildPlanInput(const PlanCommandOptions& options,
 absl::StatusOr<std::unique_ptr<AccountPlan>> OpenAccount(const PlanCommandOptions& options,
                                                          std::vector<api::Manifest>& manifests) {
   if (options.cloud != "aws") return nullptr;
+  if (!options.catalog.empty()) {
+    return absl::InvalidArgumentError(
+        "--catalog and --cloud aws each name where instance types come from; pass one");
+  }
   if (options.disruption || !options.explain.empty()) {
     return absl::InvalidArgumentError(
         "--disruption and --explain plan with the embedded catalog only; drop --cloud aws");
@@ -415,6 +423,10 @@ void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code) 
                   "fits and the scheduler's reason if not; node/NAME: the disruption commands "
                   "that take the node now, or why it is left alone (budgets, PDBs, "
                   "do-not-disrupt, consolidation). Prints the answer instead of the plan");
+  cmd->add_option("--catalog", options.catalog,
+                  "Plan with these instance types instead of the embedded AWS catalog: fake400 "
+                  "(upstream's fake.InstanceTypes(400)) or a catalog JSON file "
+                  "(docs/differential.md); every NodePool gets them all, no EC2NodeClass needed");
   cmd->add_flag("--fail-on-unschedulable", options.fail_on_unschedulable,
                 "Exit 2 (after printing the whole plan) when some pod cannot be placed");
   cmd->add_option("--cloud", options.cloud,
@@ -477,6 +489,10 @@ int RunPlan(const PlanCommandOptions& options, const PlanClocks& clocks, std::os
       ParseOptions(options, clocks, region->region);
   if (!plan_options.ok()) {
     err << plan_options.status().message() << "\n";
+    return 1;
+  }
+  if (absl::Status applied = ApplyPlanCatalog(options, *plan_options); !applied.ok()) {
+    err << "plan: " << applied.message() << "\n";
     return 1;
   }
   provisioning::MillisClock clock;

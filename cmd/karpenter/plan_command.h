@@ -53,6 +53,9 @@ struct PlanCommandOptions {
   std::vector<std::string> drain;
   // "pod/NS/NAME" or "node/NAME": print that object's explanation instead of the plan.
   std::string explain;
+  // "fake400" or a catalog JSON file planned with instead of the embedded AWS catalog
+  // (plan_catalog.h); empty: the embedded catalog.
+  std::string catalog;
   // Exit 2 when some pod cannot be placed, for CI.
   bool fail_on_unschedulable = false;
   // "embedded" (the compiled-in catalog) or "aws": node class statuses, instance types and prices

@@ -46,6 +46,15 @@ provisioning::InstanceTypeView ToInstanceTypeView(const FakeInstanceType& type) 
   return view;
 }
 
+provisioning::InstanceTypeFile Fake400CatalogFile() {
+  provisioning::InstanceTypeFile file;
+  for (const FakeInstanceType& type : FakeCatalog400()) {
+    file.instance_types.push_back(ToInstanceTypeView(type));
+  }
+  file.well_known_labels = {kLabelInstanceSize, kLabelExotic, kLabelInteger};
+  return file;
+}
+
 provisioning::SchedulerInput BenchSchedulerInput(std::span<const FakeInstanceType> catalog,
                                                  std::vector<api::Pod> pods,
                                                  provisioning::PreferencePolicy policy,

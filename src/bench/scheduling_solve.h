@@ -12,6 +12,7 @@
 #include "src/bench/fake_catalog.h"
 #include "src/bench/gap_breakdown.h"
 #include "src/bench/scheduling_report.h"
+#include "src/provisioning/instance_type_file.h"
 #include "src/provisioning/types.h"
 
 namespace karpenter::bench {
@@ -25,6 +26,10 @@ inline constexpr char kBenchNodePoolName[] = "default";
 api::NodePool BenchNodePool(int64_t pods = 0);
 
 provisioning::InstanceTypeView ToInstanceTypeView(const FakeInstanceType& type);
+
+// The catalog behind `--catalog fake400`: upstream's fake.InstanceTypes(400) with the three label
+// keys its fake provider declares well-known.
+provisioning::InstanceTypeFile Fake400CatalogFile();
 
 provisioning::SchedulerInput BenchSchedulerInput(
     std::span<const FakeInstanceType> catalog, std::vector<api::Pod> pods,

@@ -53,6 +53,35 @@ TEST(ToInstanceTypeView, CopiesShapeAndOfferings) {
   EXPECT_DOUBLE_EQ(view.offerings[4].price, type.offerings[4].price);
 }
 
+// What `--catalog fake400` plans with is what a file holding fake400 would give.
+TEST(Fake400CatalogFile, RoundTripsThroughTheFileFormat) {
+  const provisioning::InstanceTypeFile fake = Fake400CatalogFile();
+  EXPECT_EQ(fake.well_known_labels, (std::vector<std::string>{"size", "special", "integer"}));
+  absl::StatusOr<provisioning::InstanceTypeFile> parsed =
+      provisioning::ParseInstanceTypeFile(provisioning::EncodeInstanceTypeFile(fake));
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->well_known_labels, fake.well_known_labels);
+  ASSERT_EQ(parsed->instance_types.size(), 400u);
+  const std::vector<FakeInstanceType> types = FakeCatalog400();
+  for (size_t i = 0; i < types.size(); ++i) {
+    const FakeInstanceType& want = types[i];
+    const provisioning::InstanceTypeView& got = parsed->instance_types[i];
+    EXPECT_EQ(got.name, want.name);
+    EXPECT_EQ(got.requirements.ToString(), want.requirements.ToString()) << want.name;
+    ASSERT_EQ(got.offerings.size(), want.offerings.size()) << want.name;
+    for (size_t j = 0; j < want.offerings.size(); ++j) {
+      EXPECT_EQ(got.offerings[j].zone, want.offerings[j].zone);
+      EXPECT_EQ(got.offerings[j].capacity_type, want.offerings[j].capacity_type);
+      EXPECT_EQ(got.offerings[j].price, want.offerings[j].price);
+      EXPECT_EQ(got.offerings[j].available, want.offerings[j].available);
+    }
+    for (const char* resource : {"cpu", "memory", "pods"}) {
+      EXPECT_EQ(got.capacity.at(resource).Nanos(), want.capacity.at(resource).Nanos());
+      EXPECT_EQ(got.allocatable.at(resource).Nanos(), want.allocatable.at(resource).Nanos());
+    }
+  }
+}
+
 TEST(BenchSchedulerInput, OnePoolWithTheWholeCatalogAndThePods) {
   const std::vector<FakeInstanceType> catalog = FakeCatalog400();
   const provisioning::SchedulerInput input =

@@ -48,7 +48,7 @@ void Charge(provisioning::ExistingNodeView& node, const api::Pod& pod) {
 }  // namespace
 
 absl::StatusOr<WorkloadInput> BuildWorkloadInput(const std::vector<api::Manifest>& manifests,
-                                                 const CatalogFile& catalog,
+                                                 const provisioning::InstanceTypeFile& catalog,
                                                  const provisioning::SchedulerOptions& options) {
   WorkloadInput out;
   out.bound_pods = std::make_unique<std::vector<api::Pod>>();
@@ -96,22 +96,15 @@ absl::StatusOr<WorkloadInput> BuildWorkloadInput(const std::vector<api::Manifest
   }
   if (pools.empty())
     pools.push_back(BenchNodePool(static_cast<int64_t>(input.pending_pods.size())));
-  std::vector<provisioning::InstanceTypeView> types;
-  types.reserve(catalog.instance_types.size());
-  for (const FakeInstanceType& type : catalog.instance_types) {
-    types.push_back(ToInstanceTypeView(type));
-  }
-  const provisioning::SharedVector<provisioning::InstanceTypeView> shared(std::move(types));
+  const provisioning::SharedVector<provisioning::InstanceTypeView> shared(catalog.instance_types);
   for (api::NodePool& pool : pools) input.node_pools.push_back({std::move(pool), shared});
   input.options = options;
-  for (const std::string& label : catalog.well_known_labels) {
-    input.options.well_known_labels.Insert(label);
-  }
+  provisioning::DeclareWellKnownLabels(catalog, input.options.well_known_labels);
   return out;
 }
 
 absl::StatusOr<Decisions> SolveWorkload(const std::vector<api::Manifest>& manifests,
-                                        const CatalogFile& catalog,
+                                        const provisioning::InstanceTypeFile& catalog,
                                         const provisioning::SchedulerOptions& options) {
   KP_ASSIGN_OR_RETURN(const WorkloadInput workload,
                       BuildWorkloadInput(manifests, catalog, options));

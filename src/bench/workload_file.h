@@ -9,8 +9,8 @@
 
 #include "karpenter/common/status.h"
 #include "src/api/manifest.h"
-#include "src/bench/catalog_file.h"
 #include "src/bench/decisions.h"
+#include "src/provisioning/instance_type_file.h"
 #include "src/provisioning/types.h"
 
 namespace karpenter::bench {
@@ -25,12 +25,12 @@ struct WorkloadInput {
 // well-known labels added. InvalidArgument, naming the object, for a kind the workload cannot
 // hold, a bound pod whose node is missing, or a file without pending pods.
 absl::StatusOr<WorkloadInput> BuildWorkloadInput(const std::vector<api::Manifest>& manifests,
-                                                 const CatalogFile& catalog,
+                                                 const provisioning::InstanceTypeFile& catalog,
                                                  const provisioning::SchedulerOptions& options);
 
 // BuildWorkloadInput, then one solve: its decisions.
 absl::StatusOr<Decisions> SolveWorkload(const std::vector<api::Manifest>& manifests,
-                                        const CatalogFile& catalog,
+                                        const provisioning::InstanceTypeFile& catalog,
                                         const provisioning::SchedulerOptions& options);
 
 }  // namespace karpenter::bench

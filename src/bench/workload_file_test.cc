@@ -2,6 +2,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "src/bench/scheduling_solve.h"
 
 namespace karpenter::bench {
 namespace {
@@ -51,7 +52,7 @@ TEST(WorkloadFile, CatalogLabelsAreWellKnown) {
   ASSERT_EQ(decisions->node_claims.size(), 1u);
   EXPECT_EQ(decisions->node_claims[0].instance_type, "fake-it-4");  // 5 vCPU, 10 GiB: large
 
-  CatalogFile undeclared = Fake400CatalogFile();
+  provisioning::InstanceTypeFile undeclared = Fake400CatalogFile();
   undeclared.well_known_labels.clear();
   decisions = SolveWorkload(Decode(workload), undeclared, provisioning::SchedulerOptions{});
   ASSERT_TRUE(decisions.ok()) << decisions.status();

@@ -156,7 +156,10 @@ absl::Status InFlightNodeClaim::Add(const PodAttempt& attempt,
   if (!filtered.remaining.empty()) {
     const std::string unmet = UnmetMinValuesKey(filtered.remaining, requirements);
     if (!unmet.empty()) {
-      if (options.min_values_policy == MinValuesPolicy::kStrict) {
+      // Upstream relaxes minValues (BestEffort) only when a pod opens a new NodeClaim: a claim
+      // that already holds pods is offered the pod with relaxation off (addToInflightNode), so
+      // it stays as wide as minValues asks and the pod opens another claim instead.
+      if (options.min_values_policy == MinValuesPolicy::kStrict || !pods_.empty()) {
         if (!explain) return unexplained;
         return absl::FailedPreconditionError(fmt::format("min requirement not met for {}", unmet));
       }

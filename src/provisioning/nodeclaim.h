@@ -64,7 +64,8 @@ class InFlightNodeClaim {
                     ReservationManager* reservations = nullptr);
 
   // Places the pod when every check passes and at least one instance type remains (with
-  // minValues met, or lowered under BestEffort); otherwise leaves the claim unchanged.
+  // minValues met, or lowered under BestEffort when the pod is the claim's first); otherwise
+  // leaves the claim unchanged.
   // `strict_pod_requirements` (no preferred node affinity; null: `pod_requirements`) bound the
   // domains topology constraints may pick. With `explain` the error says why the pod does not
   // fit; without, only its code is meaningful (the message may be empty): for callers that

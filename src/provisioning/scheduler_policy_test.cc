@@ -231,6 +231,22 @@ TEST(Scheduler, MinValuesBestEffortRelaxesAndMarksClaim) {
   EXPECT_EQ(result.new_node_claims[0].requirements.Get(kInstanceFamily).min_values(), 2);
 }
 
+// Upstream offers a pod to the NodeClaims it already opened with relaxation off: under
+// BestEffort only a claim's first pod may lower minValues. Together the two pods would leave the
+// m and p families only (m.2xlarge and up, p.metal); alone each keeps c, m, g and p.
+TEST(Scheduler, MinValuesBestEffortDoesNotRelaxAClaimThatHoldsPods) {
+  SchedulerInput input = DefaultInput();
+  AddRequirement(input.node_pools[0].node_pool, kInstanceFamily, "Exists", {}, 3);
+  input.pending_pods = {MakePod("a", "3", "1Gi", 1), MakePod("b", "3", "1Gi", 2)};
+  input.options.min_values_policy = MinValuesPolicy::kBestEffort;
+  const SchedulerResult result = Solve(input);
+  ASSERT_THAT(result.new_node_claims, SizeIs(2));
+  for (const NewNodeClaim& claim : result.new_node_claims) {
+    EXPECT_THAT(claim.pods, SizeIs(1));
+    EXPECT_FALSE(claim.min_values_relaxed);
+  }
+}
+
 TEST(Scheduler, MinValuesMetKeepsClaimUnrelaxed) {
   SchedulerInput input = DefaultInput();
   AddRequirement(input.node_pools[0].node_pool, kInstanceFamily, "Exists", {}, 3);

@@ -21,8 +21,9 @@ std::string Quoted(const std::string& text) { return "\"" + text + "\""; }
 
 // Why the pool cannot launch anything right now, or empty when it can.
 std::string NodePoolNotReadyReason(const state::ClusterSnapshot& snapshot,
-                                   const api::NodePool& pool) {
+                                   const api::NodePool& pool, bool needs_node_class) {
   if (pool.metadata.deletion_timestamp) return "it is being deleted";
+  if (!needs_node_class) return "";
   const std::optional<api::NodeClassReference>& ref = pool.spec.template_.spec.node_class_ref;
   if (!ref) return "it has no nodeClassRef";
   if (snapshot.FindEC2NodeClass(ref->name) == nullptr) {
@@ -31,14 +32,19 @@ std::string NodePoolNotReadyReason(const state::ClusterSnapshot& snapshot,
   return "";
 }
 
-absl::Status AddNodePools(const state::ClusterSnapshot& snapshot, CatalogCache& catalogs,
-                          SnapshotSchedulerInput& out) {
+absl::Status AddNodePools(const state::ClusterSnapshot& snapshot, const PlanOptions& options,
+                          CatalogCache& catalogs, SnapshotSchedulerInput& out) {
   for (const api::NodePool& pool : snapshot.node_pools()) {
-    std::string not_ready = NodePoolNotReadyReason(snapshot, pool);
+    std::string not_ready =
+        NodePoolNotReadyReason(snapshot, pool, !options.instance_types.has_value());
     if (!not_ready.empty()) {
       out.not_ready_node_pools.push_back(
           absl::StrCat("nodepool ", Quoted(pool.metadata.name), " is not ready: ", not_ready));
       out.warnings.push_back(out.not_ready_node_pools.back());
+      continue;
+    }
+    if (options.instance_types) {
+      out.input.node_pools.push_back({pool, *options.instance_types});
       continue;
     }
     const api::EC2NodeClass* node_class =
@@ -278,7 +284,7 @@ absl::StatusOr<SnapshotSchedulerInput> BuildSchedulerInput(const state::ClusterS
                                                            CatalogCache& catalogs) {
   SnapshotSchedulerInput out;
   out.input.options = options.scheduler;
-  KP_RETURN_IF_ERROR(AddNodePools(snapshot, catalogs, out));
+  KP_RETURN_IF_ERROR(AddNodePools(snapshot, options, catalogs, out));
   KP_RETURN_IF_ERROR(AddExistingNodes(snapshot, options, catalogs, out));
   out.input.daemonset_pods = state::DaemonSetPods(snapshot);
   AddPods(snapshot, options, out);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -68,6 +69,11 @@ struct PlanOptions {
   // deletion marks): their capacity is not offered and their pods are planned for, as for
   // deleting nodes.
   std::set<std::string> marked_for_deletion;
+  // `karpenter plan --catalog`: every NodePool launches these types instead of the embedded
+  // catalog's, whatever its nodeClassRef says (a pool needs no EC2NodeClass then, as under
+  // upstream's fake cloud provider). Their extra label keys go in
+  // scheduler.well_known_labels.
+  std::optional<SharedVector<InstanceTypeView>> instance_types;
 };
 
 // A pod the plan will not place, with why.
@@ -90,7 +96,8 @@ struct SnapshotSchedulerInput {
 
 // The scheduler input for `snapshot`. NodePools that are being deleted or whose EC2NodeClass is
 // missing are left out with a warning (upstream treats them as not ready); so are in-flight
-// NodeClaims whose size cannot be told. Fails only when the embedded catalog cannot be loaded or
+// NodeClaims whose size cannot be told. With `options.instance_types` only pools being deleted
+// are left out. Fails only when the embedded catalog cannot be loaded or
 // a class names an unknown AMI family.
 absl::StatusOr<SnapshotSchedulerInput> BuildSchedulerInput(const state::ClusterSnapshot& snapshot,
                                                            const PlanOptions& options,

@@ -1,10 +1,10 @@
-#include "src/bench/catalog_file.h"
+#include "src/provisioning/instance_type_file.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/api/karpenter_labels.h"
 
-namespace karpenter::bench {
+namespace karpenter::provisioning {
 namespace {
 
 using ::testing::ElementsAre;
@@ -15,29 +15,8 @@ std::string Values(const scheduling::Requirements& requirements, std::string_vie
   return found == nullptr ? "<none>" : found->ToString();
 }
 
-TEST(CatalogFile, Fake400RoundTrips) {
-  const CatalogFile fake = Fake400CatalogFile();
-  absl::StatusOr<CatalogFile> parsed = ParseCatalogFile(EncodeCatalogFile(fake));
-  ASSERT_TRUE(parsed.ok()) << parsed.status();
-  EXPECT_THAT(parsed->well_known_labels, ElementsAre("size", "special", "integer"));
-  ASSERT_EQ(parsed->instance_types.size(), 400u);
-  for (size_t i = 0; i < fake.instance_types.size(); ++i) {
-    const FakeInstanceType& want = fake.instance_types[i];
-    const FakeInstanceType& got = parsed->instance_types[i];
-    EXPECT_EQ(got.name, want.name);
-    EXPECT_EQ(got.requirements.ToString(), want.requirements.ToString()) << want.name;
-    EXPECT_EQ(got.offerings, want.offerings) << want.name;
-    for (const char* resource : {"cpu", "memory", "pods"}) {
-      EXPECT_EQ(got.capacity.at(resource).Nanos(), want.capacity.at(resource).Nanos());
-    }
-    for (const char* resource : {"cpu", "memory"}) {
-      EXPECT_EQ(got.allocatable.at(resource).Nanos(), want.allocatable.at(resource).Nanos());
-    }
-  }
-}
-
-TEST(CatalogFile, NameZonesAndCapacityTypesComeFromTheTypeUnlessStated) {
-  absl::StatusOr<CatalogFile> parsed = ParseCatalogFile(R"({"instanceTypes": [
+TEST(InstanceTypeFile, NameZonesAndCapacityTypesComeFromTheTypeUnlessStated) {
+  absl::StatusOr<InstanceTypeFile> parsed = ParseInstanceTypeFile(R"({"instanceTypes": [
     {"name": "a", "capacity": {"cpu": "2", "memory": "4Gi", "pods": "10"},
      "offerings": [{"zone": "z2", "capacityType": "spot", "price": 0.1},
                    {"zone": "z1", "capacityType": "on-demand", "price": 0.2},
@@ -47,7 +26,7 @@ TEST(CatalogFile, NameZonesAndCapacityTypesComeFromTheTypeUnlessStated) {
                       {"key": "size", "operator": "DoesNotExist"}],
      "offerings": [{"zone": "z1", "capacityType": "spot", "price": 0.1}]}]})");
   ASSERT_TRUE(parsed.ok()) << parsed.status();
-  const FakeInstanceType& a = parsed->instance_types[0];
+  const InstanceTypeView& a = parsed->instance_types[0];
   EXPECT_EQ(Values(a.requirements, api::kLabelInstanceTypeStable),
             "node.kubernetes.io/instance-type In [a]");
   EXPECT_EQ(Values(a.requirements, api::kLabelTopologyZone),
@@ -56,16 +35,45 @@ TEST(CatalogFile, NameZonesAndCapacityTypesComeFromTheTypeUnlessStated) {
             "karpenter.sh/capacity-type In [on-demand spot]");
   EXPECT_EQ(a.allocatable.at("memory").Nanos(), a.capacity.at("memory").Nanos());
   EXPECT_FALSE(a.offerings[2].available);
-  const FakeInstanceType& b = parsed->instance_types[1];
+  const InstanceTypeView& b = parsed->instance_types[1];
   EXPECT_EQ(Values(b.requirements, api::kLabelTopologyZone), "topology.kubernetes.io/zone In [z1]");
   EXPECT_EQ(Values(b.requirements, "size"), "size DoesNotExist");
   EXPECT_EQ(b.allocatable.at("cpu").MilliValue(), 1900);
+
+  absl::StatusOr<InstanceTypeFile> again = ParseInstanceTypeFile(EncodeInstanceTypeFile(*parsed));
+  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_EQ(again->instance_types.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    const InstanceTypeView& want = parsed->instance_types[i];
+    const InstanceTypeView& got = again->instance_types[i];
+    EXPECT_EQ(got.name, want.name);
+    EXPECT_EQ(got.requirements.ToString(), want.requirements.ToString());
+    ASSERT_EQ(got.offerings.size(), want.offerings.size());
+    for (size_t j = 0; j < want.offerings.size(); ++j) {
+      EXPECT_EQ(got.offerings[j].zone, want.offerings[j].zone);
+      EXPECT_EQ(got.offerings[j].capacity_type, want.offerings[j].capacity_type);
+      EXPECT_EQ(got.offerings[j].price, want.offerings[j].price);
+      EXPECT_EQ(got.offerings[j].available, want.offerings[j].available);
+    }
+    EXPECT_EQ(got.capacity.at("cpu").Nanos(), want.capacity.at("cpu").Nanos());
+    EXPECT_EQ(got.allocatable.at("cpu").Nanos(), want.allocatable.at("cpu").Nanos());
+  }
 }
 
-TEST(CatalogFile, ErrorsNameTheField) {
+TEST(InstanceTypeFile, DeclaresItsWellKnownLabels) {
+  absl::StatusOr<InstanceTypeFile> parsed =
+      ParseInstanceTypeFile(R"({"wellKnownLabels": ["size"], "instanceTypes": []})");
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  scheduling::WellKnownLabels labels = scheduling::WellKnownLabels::CoreAndAws();
+  EXPECT_FALSE(labels.Contains("size"));
+  DeclareWellKnownLabels(*parsed, labels);
+  EXPECT_TRUE(labels.Contains("size"));
+}
+
+TEST(InstanceTypeFile, ErrorsNameTheField) {
   const std::pair<const char*, const char*> cases[] = {
       {"[", "not valid JSON"},
-      {"[]", "catalog: want object"},
+      {"[]", "want a JSON object"},
       {"{}", "instanceTypes: required"},
       {R"({"instanceTypes": [{"capacity": {}, "offerings": []}]})",
        "instanceTypes[0].name: required"},
@@ -86,7 +94,7 @@ TEST(CatalogFile, ErrorsNameTheField) {
       {R"({"wellKnownLabels": [1], "instanceTypes": []})", "wellKnownLabels[0]: want string"},
   };
   for (const auto& [json, want] : cases) {
-    absl::StatusOr<CatalogFile> parsed = ParseCatalogFile(json);
+    absl::StatusOr<InstanceTypeFile> parsed = ParseInstanceTypeFile(json);
     ASSERT_FALSE(parsed.ok()) << json;
     EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument);
     EXPECT_THAT(parsed.status().message(), HasSubstr(want)) << json;
@@ -94,4 +102,4 @@ TEST(CatalogFile, ErrorsNameTheField) {
 }
 
 }  // namespace
-}  // namespace karpenter::bench
+}  // namespace karpenter::provisioning

@@ -1,4 +1,4 @@
-#include "src/bench/catalog_file.h"
+#include "src/provisioning/instance_type_file.h"
 
 #include <algorithm>
 #include <set>
@@ -10,7 +10,7 @@
 #include "src/api/quantity.h"
 #include "src/scheduling/selector_conversion.h"
 
-namespace karpenter::bench {
+namespace karpenter::provisioning {
 namespace {
 
 using Json = nlohmann::json;
@@ -78,7 +78,7 @@ absl::StatusOr<scheduling::Requirement> ParseRequirement(const Json& item,
   return parsed;
 }
 
-absl::StatusOr<FakeOffering> ParseOffering(const Json& item, const std::string& path) {
+absl::StatusOr<OfferingView> ParseOffering(const Json& item, const std::string& path) {
   if (!item.is_object()) return FieldError(path, "want object");
   KP_ASSIGN_OR_RETURN(const Json* zone,
                       Member(item, path, "zone", Json::value_t::string, /*required=*/true));
@@ -88,7 +88,7 @@ absl::StatusOr<FakeOffering> ParseOffering(const Json& item, const std::string& 
                                                 /*required=*/true));
   KP_ASSIGN_OR_RETURN(const Json* available,
                       Member(item, path, "available", Json::value_t::boolean, /*required=*/false));
-  FakeOffering offering{zone->get<std::string>(), capacity_type->get<std::string>(),
+  OfferingView offering{zone->get<std::string>(), capacity_type->get<std::string>(),
                         price->get<double>(), available == nullptr || available->get<bool>()};
   if (!(offering.price >= 0)) {
     return FieldError(absl::StrCat(path, ".price"), "must not be negative");
@@ -97,18 +97,18 @@ absl::StatusOr<FakeOffering> ParseOffering(const Json& item, const std::string& 
 }
 
 // The offerings' values of a label, sorted, for types that do not state the requirement.
-scheduling::Requirement FromOfferings(std::string_view key, const std::vector<FakeOffering>& all,
-                                      std::string FakeOffering::*field) {
+scheduling::Requirement FromOfferings(std::string_view key, const std::vector<OfferingView>& all,
+                                      std::string OfferingView::*field) {
   std::set<std::string> values;
-  for (const FakeOffering& offering : all) {
+  for (const OfferingView& offering : all) {
     if (offering.available) values.insert(offering.*field);
   }
   return scheduling::Requirement::In(key, std::vector<std::string>(values.begin(), values.end()));
 }
 
-absl::StatusOr<FakeInstanceType> ParseInstanceType(const Json& item, const std::string& path) {
+absl::StatusOr<InstanceTypeView> ParseInstanceType(const Json& item, const std::string& path) {
   if (!item.is_object()) return FieldError(path, "want object");
-  FakeInstanceType type;
+  InstanceTypeView type;
   KP_ASSIGN_OR_RETURN(const Json* name,
                       Member(item, path, "name", Json::value_t::string, /*required=*/true));
   type.name = name->get<std::string>();
@@ -127,7 +127,7 @@ absl::StatusOr<FakeInstanceType> ParseInstanceType(const Json& item, const std::
   KP_ASSIGN_OR_RETURN(const Json* offerings,
                       Member(item, path, "offerings", Json::value_t::array, /*required=*/true));
   for (size_t i = 0; i < offerings->size(); ++i) {
-    KP_ASSIGN_OR_RETURN(FakeOffering offering,
+    KP_ASSIGN_OR_RETURN(OfferingView offering,
                         ParseOffering((*offerings)[i], absl::StrCat(path, ".offerings[", i, "]")));
     type.offerings.push_back(std::move(offering));
   }
@@ -144,11 +144,11 @@ absl::StatusOr<FakeInstanceType> ParseInstanceType(const Json& item, const std::
   }
   if (type.requirements.Find(api::kLabelTopologyZone) == nullptr) {
     type.requirements.Add(
-        FromOfferings(api::kLabelTopologyZone, type.offerings, &FakeOffering::zone));
+        FromOfferings(api::kLabelTopologyZone, type.offerings, &OfferingView::zone));
   }
   if (type.requirements.Find(api::kCapacityTypeLabelKey) == nullptr) {
     type.requirements.Add(
-        FromOfferings(api::kCapacityTypeLabelKey, type.offerings, &FakeOffering::capacity_type));
+        FromOfferings(api::kCapacityTypeLabelKey, type.offerings, &OfferingView::capacity_type));
   }
   return type;
 }
@@ -161,11 +161,11 @@ Json EncodeResources(const api::ResourceList& resources) {
 
 }  // namespace
 
-absl::StatusOr<CatalogFile> ParseCatalogFile(std::string_view json) {
+absl::StatusOr<InstanceTypeFile> ParseInstanceTypeFile(std::string_view json) {
   const Json document = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
-  if (document.is_discarded()) return absl::InvalidArgumentError("catalog: not valid JSON");
-  if (!document.is_object()) return FieldError("catalog", "want object");
-  CatalogFile catalog;
+  if (document.is_discarded()) return absl::InvalidArgumentError("not valid JSON");
+  if (!document.is_object()) return absl::InvalidArgumentError("want a JSON object");
+  InstanceTypeFile catalog;
   KP_ASSIGN_OR_RETURN(const Json* labels, Member(document, "", "wellKnownLabels",
                                                  Json::value_t::array, /*required=*/false));
   if (labels != nullptr) {
@@ -180,7 +180,7 @@ absl::StatusOr<CatalogFile> ParseCatalogFile(std::string_view json) {
   std::set<std::string> names;
   for (size_t i = 0; i < types->size(); ++i) {
     const std::string path = absl::StrCat("instanceTypes[", i, "]");
-    KP_ASSIGN_OR_RETURN(FakeInstanceType type, ParseInstanceType((*types)[i], path));
+    KP_ASSIGN_OR_RETURN(InstanceTypeView type, ParseInstanceType((*types)[i], path));
     if (!names.insert(type.name).second) {
       return FieldError(absl::StrCat(path, ".name"), absl::StrCat("duplicate \"", type.name, "\""));
     }
@@ -189,15 +189,11 @@ absl::StatusOr<CatalogFile> ParseCatalogFile(std::string_view json) {
   return catalog;
 }
 
-CatalogFile Fake400CatalogFile() {
-  return {FakeCatalog400(), {kLabelInstanceSize, kLabelExotic, kLabelInteger}};
-}
-
-std::string EncodeCatalogFile(const CatalogFile& catalog) {
+std::string EncodeInstanceTypeFile(const InstanceTypeFile& catalog) {
   nlohmann::ordered_json document;
   document["wellKnownLabels"] = catalog.well_known_labels;
   nlohmann::ordered_json types = nlohmann::ordered_json::array();
-  for (const FakeInstanceType& type : catalog.instance_types) {
+  for (const InstanceTypeView& type : catalog.instance_types) {
     nlohmann::ordered_json item;
     item["name"] = type.name;
     nlohmann::ordered_json requirements = nlohmann::ordered_json::array();
@@ -212,7 +208,7 @@ std::string EncodeCatalogFile(const CatalogFile& catalog) {
     item["capacity"] = EncodeResources(type.capacity);
     item["allocatable"] = EncodeResources(type.allocatable);
     nlohmann::ordered_json offerings = nlohmann::ordered_json::array();
-    for (const FakeOffering& offering : type.offerings) {
+    for (const OfferingView& offering : type.offerings) {
       offerings.push_back({{"zone", offering.zone},
                            {"capacityType", offering.capacity_type},
                            {"price", offering.price},
@@ -225,4 +221,8 @@ std::string EncodeCatalogFile(const CatalogFile& catalog) {
   return document.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-}  // namespace karpenter::bench
+void DeclareWellKnownLabels(const InstanceTypeFile& file, scheduling::WellKnownLabels& labels) {
+  for (const std::string& label : file.well_known_labels) labels.Insert(label);
+}
+
+}  // namespace karpenter::provisioning
