@@ -16,6 +16,7 @@
 #include "src/aws/pricing_client.h"
 #include "src/aws/real_http_transport.h"
 #include "src/aws/retry.h"
+#include "src/aws/service_clients.h"
 #include "src/aws/ssm_client.h"
 
 namespace karpenter::aws {
@@ -58,28 +59,18 @@ absl::StatusOr<std::unique_ptr<AccountReader>> AccountReader::Create(AccountRead
     options.region = *region;
   }
   p.region = options.region;
-  // The Pricing API answers in us-east-1 for every region.
+  const AwsContext context{*p.transport, *p.credentials, *p.clock, *p.random, p.quota};
   for (auto [client, service, in_region] :
        {std::tuple{&p.ec2_endpoint, &Ec2Service(), p.region},
         std::tuple{&p.ssm_endpoint, &SsmService(), p.region},
-        std::tuple{&p.pricing_endpoint, &PricingService(), std::string("us-east-1")}}) {
-    absl::StatusOr<ServiceEndpoint> endpoint = ResolveEndpoint(*p.env, *service, in_region);
-    if (!endpoint.ok()) return endpoint.status();
-    *client = std::make_unique<AwsClient>(
-        AwsContext{*p.transport, *p.credentials, *p.clock, *p.random, p.quota},
-        *std::move(endpoint));
+        std::tuple{&p.pricing_endpoint, &PricingService(), std::string(kPricingRegion)}}) {
+    KP_ASSIGN_OR_RETURN(*client, NewServiceClient(*p.env, *service, in_region, context));
   }
   p.ec2 = std::make_unique<Ec2Client>(*p.ec2_endpoint, *p.random);
   p.ssm = std::make_unique<SsmClient>(*p.ssm_endpoint);
   p.pricing = std::make_unique<PricingClient>(*p.pricing_endpoint);
-  // The region's embedded catalog prices what Pricing cannot; us-east-1's for a region it lacks.
-  cloudprovider::CatalogOptions catalog_options;
-  catalog_options.resolve.region = p.region;
-  absl::StatusOr<cloudprovider::Catalog> catalog =
-      cloudprovider::Catalog::LoadEmbedded(catalog_options);
-  if (absl::IsNotFound(catalog.status())) catalog = cloudprovider::Catalog::LoadEmbedded();
-  if (!catalog.ok()) return catalog.status();
-  p.catalog = std::make_unique<cloudprovider::Catalog>(*std::move(catalog));
+  KP_ASSIGN_OR_RETURN(cloudprovider::Catalog catalog, FallbackCatalog(p.region));
+  p.catalog = std::make_unique<cloudprovider::Catalog>(std::move(catalog));
   p.instance_types =
       std::make_unique<InstanceTypeProvider>(*p.ec2, p.pricing.get(), *p.clock, *p.catalog,
                                              InstanceTypeProviderOptions{.region = p.region});

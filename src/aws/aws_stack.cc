@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "karpenter/common/status.h"
 #include "src/aws/aws_client.h"
 #include "src/aws/aws_cloud_provider.h"
 #include "src/aws/background_receive_queue.h"
@@ -21,6 +22,7 @@
 #include "src/aws/pricing_client.h"
 #include "src/aws/real_http_transport.h"
 #include "src/aws/retry.h"
+#include "src/aws/service_clients.h"
 #include "src/aws/sqs_client.h"
 #include "src/aws/sqs_interruption_queue.h"
 #include "src/aws/ssm_client.h"
@@ -58,15 +60,6 @@ struct AwsStack::Parts {
   std::unique_ptr<BackgroundReceiveQueue> receiver;  // goes first: its thread uses `queue`
   std::vector<std::string> notes;
   bool isolated_vpc = false;
-
-  absl::StatusOr<std::unique_ptr<AwsClient>> ClientFor(const ServiceId& service,
-                                                       const std::string& in_region) {
-    absl::StatusOr<ServiceEndpoint> endpoint = ResolveEndpoint(*env, service, in_region);
-    if (!endpoint.ok()) return endpoint.status();
-    return std::make_unique<AwsClient>(
-        AwsContext{*transport, *credentials, *clock, *random, quota, RetryOptions{}, observer},
-        *std::move(endpoint));
-  }
 };
 
 namespace {
@@ -126,17 +119,16 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
         absl::StrCat("cannot tell the AWS region (set AWS_REGION): ", region.status().message()));
   }
   p.region = *region;
+  const AwsContext context{*p.transport, *p.credentials, *p.clock,  *p.random,
+                           p.quota,      RetryOptions{}, p.observer};
   for (auto [client, service, in_region] :
        {std::tuple{&p.ec2_endpoint, &Ec2Service(), p.region},
         std::tuple{&p.ssm_endpoint, &SsmService(), p.region},
         std::tuple{&p.sqs_endpoint, &SqsService(), p.region},
         std::tuple{&p.eks_endpoint, &EksService(), p.region},
         std::tuple{&p.iam_endpoint, &IamService(), p.region},
-        // The Pricing API answers in us-east-1 (and a few others) for every region.
-        std::tuple{&p.pricing_endpoint, &PricingService(), std::string("us-east-1")}}) {
-    absl::StatusOr<std::unique_ptr<AwsClient>> made = p.ClientFor(*service, in_region);
-    if (!made.ok()) return made.status();
-    *client = *std::move(made);
+        std::tuple{&p.pricing_endpoint, &PricingService(), std::string(kPricingRegion)}}) {
+    KP_ASSIGN_OR_RETURN(*client, NewServiceClient(*p.env, *service, in_region, context));
   }
   p.ec2 = std::make_unique<Ec2Client>(*p.ec2_endpoint, *p.random);
   p.ssm = std::make_unique<SsmClient>(*p.ssm_endpoint);
@@ -144,16 +136,9 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
   p.sqs = std::make_unique<SqsClient>(*p.sqs_endpoint);
   absl::StatusOr<ClusterInfo> cluster_info = ResolveCluster(options, *p.eks_endpoint, p.notes);
   if (!cluster_info.ok()) return cluster_info.status();
-  // The catalog of the controller's region gives the fallback prices and zones; a region the
-  // catalog lacks (GovCloud, China, a newer region) still runs on what EC2 and the Pricing API
-  // answer, with us-east-1's table as the fallback.
-  cloudprovider::CatalogOptions catalog_options;
-  catalog_options.resolve.region = p.region;
-  absl::StatusOr<cloudprovider::Catalog> catalog =
-      cloudprovider::Catalog::LoadEmbedded(catalog_options);
-  if (absl::IsNotFound(catalog.status())) catalog = cloudprovider::Catalog::LoadEmbedded();
-  if (!catalog.ok()) return catalog.status();
-  p.catalog = std::make_unique<cloudprovider::Catalog>(*std::move(catalog));
+  // A region the catalog lacks still runs on what EC2 and the Pricing API answer.
+  KP_ASSIGN_OR_RETURN(cloudprovider::Catalog catalog, FallbackCatalog(p.region));
+  p.catalog = std::make_unique<cloudprovider::Catalog>(std::move(catalog));
   p.instance_types = std::make_unique<InstanceTypeProvider>(
       *p.ec2, options.isolated_vpc ? nullptr : p.pricing.get(), *p.clock, *p.catalog,
       InstanceTypeProviderOptions{.region = p.region});
