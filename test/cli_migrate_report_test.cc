@@ -10,6 +10,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "test/cli_runner.h"
+#include "test/migrate_article_args.h"
 
 namespace karpenter::cli_test {
 namespace {
@@ -22,19 +23,7 @@ std::string TempPath(const std::string& name) {
 }
 
 std::vector<std::string> ArticleReportArgs(const std::string& report) {
-  const std::string dir = SourcePath("examples/migrate/article/");
-  return {"migrate",
-          "-f",
-          dir + "snapshot.json",
-          "--nodegroups",
-          dir + "nodegroup-general-workers.json," + dir + "nodegroup-spot-batch.json," + dir +
-              "nodegroup-system.json",
-          "--asgs",
-          dir + "asgs.json",
-          "--subnets",
-          dir + "subnets.json",
-          "--report",
-          report};
+  return ArticleMigrateArgs({"--report", report});
 }
 
 // The cells of the headline row `label` (today, after, change).

@@ -8,6 +8,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "test/cli_runner.h"
+#include "test/migrate_article_args.h"
 
 namespace karpenter::cli_test {
 namespace {
@@ -16,19 +17,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 std::vector<std::string> ArticleArgs(const std::string& output) {
-  const std::string dir = SourcePath("examples/migrate/article/");
-  return {"migrate",
-          "-f",
-          dir + "snapshot.json",
-          "--nodegroups",
-          dir + "nodegroup-general-workers.json," + dir + "nodegroup-spot-batch.json," + dir +
-              "nodegroup-system.json",
-          "--asgs",
-          dir + "asgs.json",
-          "--subnets",
-          dir + "subnets.json",
-          "-o",
-          output};
+  return ArticleMigrateArgs({"-o", output});
 }
 
 TEST(CliMigrate, PrintsTheGoldenOutputsForTheArticlesCluster) {
