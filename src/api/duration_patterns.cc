@@ -1,5 +1,7 @@
 // Hand-written matchers for the duration patterns in Karpenter's CRDs. Digits and unit letters
 // are disjoint, so each pattern reads left to right without backtracking.
+#include "src/api/duration_patterns.h"
+
 #include <string_view>
 
 #include "src/api/duration.h"
@@ -50,5 +52,16 @@ bool MatchesBudgetDurationPattern(std::string_view s) {
 }
 
 bool MatchesTgpPattern(std::string_view s) { return MatchesUnitSequence(s); }
+
+const DurationPattern* DurationPatternOf(std::string_view field) {
+  static constexpr DurationPattern kBudget{kBudgetDurationPattern, &MatchesBudgetDurationPattern};
+  static constexpr DurationPattern kGracePeriod{kTerminationGracePeriodPattern, &MatchesTgpPattern};
+  static constexpr DurationPattern kKarpenter{kKarpenterDurationPattern,
+                                              &MatchesKarpenterDurationPattern};
+  if (field == "duration") return &kBudget;
+  if (field == "terminationGracePeriod") return &kGracePeriod;
+  if (field == "expireAfter" || field == "consolidateAfter") return &kKarpenter;
+  return nullptr;
+}
 
 }  // namespace karpenter::api

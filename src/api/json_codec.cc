@@ -4,6 +4,8 @@
 #include <limits>
 
 #include "fmt/format.h"
+#include "src/api/duration_patterns.h"
+#include "src/api/template_validation.h"
 
 namespace karpenter::api {
 
@@ -226,6 +228,31 @@ void DecodeParsedString(Decoder& decoder, Value& v, const JsonPath& path, T& out
   out = *std::move(parsed);
 }
 
+// The API server matches a Karpenter duration field's pattern against the text before Go ever
+// parses it, so text failing both is refused with the pattern, as `kubectl apply` words it ("1d"
+// reads "should match ..." rather than Go's "unknown unit"). Text the pattern admits but Go cannot
+// read (an overflow) keeps Go's error.
+template <class T>
+void DecodeDurationField(Decoder& decoder, Value& v, const JsonPath& path, T& out,
+                         FieldErrors& errors) {
+  if (!decoder.Expect(v, path, JsonType::string, "string")) return;
+  std::string_view s;
+  if (!decoder.ReadString(v, s)) return;
+  absl::StatusOr<T> parsed = T::Parse(s);
+  if (parsed.ok()) {
+    out = *std::move(parsed);
+    return;
+  }
+  const std::string rendered = path.Render();
+  const std::string_view field = std::string_view(rendered).substr(rendered.rfind('.') + 1);
+  const DurationPattern* pattern = DurationPatternOf(field);
+  if (pattern != nullptr && !pattern->matches(s)) {
+    errors.Invalid(rendered, Quote(s), PatternDetail(pattern->regex));
+    return;
+  }
+  errors.Invalid(rendered, Quote(s), std::string(parsed.status().message()));
+}
+
 }  // namespace
 
 void Decoder::Decode(Value v, const JsonPath& path, Duration& out) {
@@ -233,11 +260,11 @@ void Decoder::Decode(Value v, const JsonPath& path, Duration& out) {
 }
 
 void Decoder::Decode(Value v, const JsonPath& path, NillableDuration& out) {
-  DecodeParsedString(*this, v, path, out, &NillableDuration::Parse, report_.errors);
+  DecodeDurationField(*this, v, path, out, report_.errors);
 }
 
 void Decoder::Decode(Value v, const JsonPath& path, WrittenDuration& out) {
-  DecodeParsedString(*this, v, path, out, &WrittenDuration::Parse, report_.errors);
+  DecodeDurationField(*this, v, path, out, report_.errors);
 }
 
 void Decoder::Decode(Value v, const JsonPath& path, Time& out) {

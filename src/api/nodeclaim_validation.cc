@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "absl/strings/str_join.h"
+#include "src/api/duration_patterns.h"
 #include "src/api/labels.h"
 #include "src/api/template_validation.h"
 
@@ -24,8 +25,6 @@ constexpr std::string_view kConditionTypePattern =
 constexpr std::string_view kConditionReasonPattern = "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$";
 constexpr std::string_view kNodeClaimConditionReasonPattern =
     "^([A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?|)$";
-constexpr std::string_view kExpireAfterPattern = "^(([0-9]+(s|m|h))+|Never)$";
-constexpr std::string_view kTerminationGracePeriodPattern = "^([0-9]+(s|m|h))+$";
 
 constexpr std::array<std::string_view, 3> kTaintEffects = {"NoSchedule", "PreferNoSchedule",
                                                            "NoExecute"};
@@ -233,7 +232,7 @@ void ValidateExpireAfter(const std::optional<NillableDuration>& expire_after, st
   if (!expire_after) return;  // defaulting fills it in
   const std::string text = PatternText(*expire_after);
   if (MatchesKarpenterDurationPattern(text)) return;
-  errors->Invalid(std::string(path), Quote(text), PatternDetail(kExpireAfterPattern));
+  errors->Invalid(std::string(path), Quote(text), PatternDetail(kKarpenterDurationPattern));
 }
 
 void ValidateTerminationGracePeriod(const std::optional<WrittenDuration>& grace_period,

@@ -169,6 +169,38 @@ TEST(NodePoolDecode, DurationPatternsSeeTheTextAsWritten) {
   }
 }
 
+// Text that neither the pattern nor Go accepts is refused by the pattern first, as the API server
+// does: "1d" is not reported as Go's unknown unit.
+TEST(NodePoolDecode, UnparsableDurationsAreReportedByTheirPattern) {
+  Decoded budget = DecodePool(PoolWithDurations("30s", "1d"));
+  EXPECT_TRUE(HasError(budget.errors, "spec.disruption.budgets[0].duration",
+                       "Invalid value: \"1d\": should match '^((([0-9]+(h|m))|([0-9]+h[0-9]+m))"
+                       "(0s)?)$'"))
+      << Dump(budget.errors);
+  Decoded grace = DecodePool(PoolWithDurations("2w", "1h"));
+  EXPECT_TRUE(HasError(grace.errors, "spec.template.spec.terminationGracePeriod",
+                       "Invalid value: \"2w\": should match '^([0-9]+(s|m|h))+$'"))
+      << Dump(grace.errors);
+  Decoded expire = DecodePool(std::string(kMinimalPool) + "      expireAfter: 30d\n" +
+                              "  disruption:\n    consolidateAfter: 1.5x\n");
+  EXPECT_TRUE(HasError(expire.errors, "spec.template.spec.expireAfter",
+                       "Invalid value: \"30d\": should match '^(([0-9]+(s|m|h))+|Never)$'"))
+      << Dump(expire.errors);
+  EXPECT_TRUE(HasError(expire.errors, "spec.disruption.consolidateAfter",
+                       "Invalid value: \"1.5x\": should match '^(([0-9]+(s|m|h))+|Never)$'"))
+      << Dump(expire.errors);
+  for (const Decoded* decoded : {&budget, &grace, &expire}) {
+    for (const FieldError& error : decoded->errors.errors()) {
+      EXPECT_EQ(error.message.find("unknown unit"), std::string::npos) << error.message;
+    }
+  }
+  // The pattern admits an hour count Go cannot hold: Go's reason stays.
+  Decoded overflow = DecodePool(PoolWithDurations("99999999999999999999h", "1h"));
+  EXPECT_TRUE(
+      HasError(overflow.errors, "spec.template.spec.terminationGracePeriod", "invalid duration"))
+      << Dump(overflow.errors);
+}
+
 TEST(NodePoolDecode, BudgetNodesWrittenEmptyIsRefusedNotDefaulted) {
   Decoded decoded = DecodePool(std::string(kMinimalPool) + R"(
   disruption:

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_join.h"
 #include "src/api/cron.h"
+#include "src/api/duration_patterns.h"
 #include "src/api/labels.h"
 #include "src/api/nodeclaim_validation.h"
 #include "src/api/template_validation.h"
@@ -19,8 +20,6 @@ constexpr std::string_view kBudgetNodesPattern = "^((100|[0-9]{1,2})%|[0-9]+)$";
 constexpr std::string_view kBudgetSchedulePattern =
     "^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)\\s(.+)\\s(.+)\\s(.+)\\s(.+))"
     "$";
-constexpr std::string_view kBudgetDurationPattern = "^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$";
-constexpr std::string_view kConsolidateAfterPattern = "^(([0-9]+(s|m|h))+|Never)$";
 constexpr std::string_view kLabelValuePattern = "^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$";
 constexpr size_t kMaxLabelValueLength = 63;
 constexpr std::string_view kScheduleNeedsDuration = "'schedule' must be set with 'duration'";
@@ -156,7 +155,7 @@ void ValidateDisruption(const Disruption& disruption, FieldErrors* errors) {
   } else if (const std::string text = PatternText(*disruption.consolidate_after);
              !MatchesKarpenterDurationPattern(text)) {
     errors->Invalid(ChildPath(kPath, "consolidateAfter"), Quote(text),
-                    PatternDetail(kConsolidateAfterPattern));
+                    PatternDetail(kKarpenterDurationPattern));
   }
   if (!disruption.consolidation_policy.empty() &&
       std::find(kConsolidationPolicies.begin(), kConsolidationPolicies.end(),
