@@ -155,8 +155,9 @@ void AddBenchCommand(CLI::App& app, BenchSchedulingOptions& options, int& exit_c
       ->excludes("--json");
   scheduling
       ->add_option("--packing", options.packing,
-                   "upstream (default): upstream's placement decisions; cost: fill the capacity "
-                   "each NodeClaim already pays for first (not upstream behaviour)")
+                   "upstream (default): upstream's placement decisions; cost: rank pods by cpu and "
+                   "memory and fill the capacity each NodeClaim already pays for first (not "
+                   "upstream behaviour)")
       ->check(CLI::IsMember({"upstream", "cost"}))
       ->capture_default_str();
   scheduling

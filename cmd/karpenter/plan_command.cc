@@ -396,9 +396,9 @@ void AddPlanCommand(CLI::App& app, PlanCommandOptions& options, int& exit_code) 
           "upstream|extended"))
       ->capture_default_str();
   cmd->add_option("--packing", options.packing,
-                  "upstream (default): upstream's placement decisions; cost: place each pod on "
-                  "the NodeClaim whose cheapest type still holds it, tightest first, and pods "
-                  "with required anti-affinity first (not upstream behaviour)")
+                  "upstream (default): upstream's placement decisions; cost: pods by cpu and "
+                  "memory, those with required anti-affinity first, each on the NodeClaim whose "
+                  "cheapest type still holds it, tightest first (not upstream behaviour)")
       ->check(CLI::IsMember({"upstream", "cost"}))
       ->capture_default_str();
   cmd->add_option("--claim-ties", options.claim_ties,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <utility>
 
 namespace karpenter::provisioning {
 namespace {
@@ -21,10 +22,52 @@ bool HasRequiredAntiAffinity(const api::Pod* pod) {
          !affinity->pod_anti_affinity->required_during_scheduling_ignored_during_execution.empty();
 }
 
+bool Constrained(const api::Pod* pod) {
+  const api::PodSpec& spec = pod->spec;
+  return !spec.node_selector.empty() || !spec.topology_spread_constraints.empty() ||
+         (spec.affinity && (spec.affinity->node_affinity || spec.affinity->pod_affinity ||
+                            spec.affinity->pod_anti_affinity));
+}
+
 }  // namespace
+
+void UnconstrainedLast(std::vector<const api::Pod*>& pods) {
+  std::stable_partition(pods.begin(), pods.end(), Constrained);
+}
 
 void AntiAffinityFirst(std::vector<const api::Pod*>& pods) {
   std::stable_partition(pods.begin(), pods.end(), HasRequiredAntiAffinity);
+}
+
+double MemoryWeight(const std::vector<std::span<const TypeCandidate>>& pools) {
+  double cpu = 0;
+  double memory = 0;
+  for (std::span<const TypeCandidate> types : pools) {
+    for (const TypeCandidate& type : types) {
+      const ResourceFootprint& room = type.exact_room ? *type.exact_room : type.room;
+      if (room.cpu == INT64_MAX || room.memory == INT64_MAX || room.cpu <= 0 || room.memory <= 0) {
+        continue;
+      }
+      cpu += static_cast<double>(room.cpu);
+      memory += static_cast<double>(room.memory);
+    }
+  }
+  return memory > 0 ? cpu / memory : 0;
+}
+
+void LargestFirst(std::vector<const api::Pod*>& pods,
+                  absl::FunctionRef<const ResourceFootprint&(const api::Pod&)> footprint,
+                  double memory_weight) {
+  std::vector<std::pair<double, const api::Pod*>> sized;
+  sized.reserve(pods.size());
+  for (const api::Pod* pod : pods) {
+    const ResourceFootprint& size = footprint(*pod);
+    sized.emplace_back(
+        static_cast<double>(size.cpu) + memory_weight * static_cast<double>(size.memory), pod);
+  }
+  std::stable_sort(sized.begin(), sized.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (size_t i = 0; i < sized.size(); ++i) pods[i] = sized[i].second;
 }
 
 ClaimRoom RoomOf(const InFlightNodeClaim& claim) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <span>
 #include <vector>
 
 #include "absl/functional/function_ref.h"
@@ -24,6 +25,29 @@ namespace karpenter::provisioning {
 // within each part. They are the pods that force claims apart; placed first, they open the
 // claims the other pods then fill, instead of opening underfilled ones at the end of the queue.
 void AntiAffinityFirst(std::vector<const api::Pod*>& pods);
+
+// Moves the pods that may go on any claim — no node selector, no affinity or anti-affinity of any
+// kind, no topology spread — behind the others, keeping the order within each part. A pod with
+// such a constraint may find no room in the zone or on the claims it is allowed, and then grows a
+// claim there; placed first, those pods leave their gaps while the free pods, which fit
+// wherever there is room, are still to come to fill them.
+void UnconstrainedLast(std::vector<const api::Pod*>& pods);
+
+// What a unit of memory weighs against a milli-cpu when pods are ranked by size: the summed cpu
+// of the pools' types' rooms over their summed memory, so that filling a type's memory counts as
+// much as filling its cpu. Types whose room is unbounded in either resource are skipped; 0 when
+// none is left (pods then rank by cpu alone).
+double MemoryWeight(const std::vector<std::span<const TypeCandidate>>& pools);
+
+// Reorders `pods` largest first by cpu + memory_weight × memory, stably, so pods of equal size
+// keep the order they came in (upstream's). Ranking by cpu alone, as upstream does, leaves the
+// small memory-heavy pods to the end of the queue, when most claims' cpu is spoken for: they
+// then fill the memory of claims whose cpu stays idle, and the claims holding them pay for cpu
+// no pod uses. Ranked by both, the memory-heavy pods are placed while claims still have room of
+// either kind, and the pods small in both come last, to fill what is left.
+void LargestFirst(std::vector<const api::Pod*>& pods,
+                  absl::FunctionRef<const ResourceFootprint&(const api::Pod&)> footprint,
+                  double memory_weight);
 
 // What a claim's cheapest remaining type offers its pods.
 struct ClaimRoom {

@@ -1,5 +1,7 @@
 #include "src/provisioning/packing_order.h"
 
+#include <map>
+#include <span>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -78,6 +80,59 @@ TEST(AntiAffinityFirst, MovesRequiredAntiAffinityPodsAheadKeepingOrder) {
   std::vector<const api::Pod*> pods = {&plain_1, &anti_1, &preferred, &plain_2, &anti_2};
   AntiAffinityFirst(pods);
   EXPECT_EQ(pods, (std::vector<const api::Pod*>{&anti_1, &anti_2, &plain_1, &preferred, &plain_2}));
+}
+
+TEST(UnconstrainedLast, MovesPodsFreeOfPlacementConstraintsBehindKeepingOrder) {
+  const api::Pod free_1 = MakePod("free-1");
+  api::Pod selector = MakePod("selector");
+  selector.spec.node_selector[kZoneKey] = kZoneA;
+  api::Pod spread = MakePod("spread");
+  spread.spec.topology_spread_constraints.emplace_back();
+  const api::Pod free_2 = MakePod("free-2");
+  api::Pod anti = Labeled("anti", {{"app", "a"}});
+  RequireAntiAffinity(anti, AffinityTerm(kHostnameKey, {{"app", "a"}}));
+  api::Pod node_affinity = MakePod("node-affinity");
+  AddRequiredAffinity(node_affinity, {Term(kZoneKey, "In", {kZoneA})});
+  std::vector<const api::Pod*> pods = {&free_1, &selector, &spread, &free_2, &anti, &node_affinity};
+  UnconstrainedLast(pods);
+  EXPECT_EQ(pods, (std::vector<const api::Pod*>{&selector, &spread, &anti, &node_affinity, &free_1,
+                                                &free_2}));
+}
+
+TEST(MemoryWeight, IsTheTypesSummedCpuOverTheirSummedMemory) {
+  TypeCandidate small;
+  small.exact_room = ResourceFootprint{1000, 4000, 10};
+  TypeCandidate large;
+  large.room = {3000, 4000, 10};  // a bound only: counts as well
+  TypeCandidate unbounded;        // room unknown: skipped
+  const std::vector<TypeCandidate> pool_1 = {small, unbounded};
+  const std::vector<TypeCandidate> pool_2 = {large};
+  EXPECT_DOUBLE_EQ(MemoryWeight({pool_1, pool_2}), 0.5);
+  EXPECT_DOUBLE_EQ(MemoryWeight({pool_1}), 0.25);
+  EXPECT_DOUBLE_EQ(MemoryWeight({std::span<const TypeCandidate>()}), 0);
+}
+
+TEST(LargestFirst, RanksByCpuPlusWeightedMemoryKeepingTheOrderOfEqualSizes) {
+  const api::Pod cpu_heavy = MakePod("cpu-heavy");
+  const api::Pod memory_heavy = MakePod("memory-heavy");
+  const api::Pod small_1 = MakePod("small-1");
+  const api::Pod small_2 = MakePod("small-2");
+  const std::map<const api::Pod*, ResourceFootprint> sizes = {
+      {&cpu_heavy, {1500, 200, 1000}},     // 1500 + 0.5 × 200 = 1600
+      {&memory_heavy, {100, 4000, 1000}},  // 100 + 0.5 × 4000 = 2100
+      {&small_1, {100, 200, 1000}},        // 200
+      {&small_2, {100, 200, 1000}},
+  };
+  const auto size_of = [&](const api::Pod& pod) -> const ResourceFootprint& {
+    return sizes.at(&pod);
+  };
+  std::vector<const api::Pod*> pods = {&small_2, &cpu_heavy, &small_1, &memory_heavy};
+  LargestFirst(pods, size_of, 0.5);
+  EXPECT_EQ(pods, (std::vector<const api::Pod*>{&memory_heavy, &cpu_heavy, &small_2, &small_1}));
+  // Without a weight memory does not count: cpu alone ranks them.
+  pods = {&small_2, &memory_heavy, &cpu_heavy, &small_1};
+  LargestFirst(pods, size_of, 0);
+  EXPECT_EQ(pods, (std::vector<const api::Pod*>{&cpu_heavy, &small_2, &memory_heavy, &small_1}));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <tuple>
 
@@ -299,7 +300,23 @@ SchedulerResult Scheduler::Run() {
     return requests[&pod - pods.data()];
   };
   SortPodsForScheduling(schedulable, requests_of);
-  if (input_.options.packing == PackingPolicy::kCost) AntiAffinityFirst(schedulable);
+  if (input_.options.packing == PackingPolicy::kCost) {
+    // Each step is stable over the one before, so the queue is: anti-affinity pods, then the other
+    // constrained ones, then the free ones, each part largest first by cpu and memory, ties in
+    // upstream's order (packing_order.h).
+    std::vector<std::span<const TypeCandidate>> types;
+    for (const PoolPrototype& pool : cache_.pools()) {
+      types.emplace_back(pool.node_claim_template.candidates);
+    }
+    LargestFirst(
+        schedulable,
+        [&](const api::Pod& pod) -> const ResourceFootprint& {
+          return footprints[&pod - pods.data()];
+        },
+        MemoryWeight(types));
+    UnconstrainedLast(schedulable);
+    AntiAffinityFirst(schedulable);
+  }
   std::vector<PodAttempt> first_attempts;
   first_attempts.reserve(schedulable.size());
   for (const api::Pod* pod : schedulable) first_attempts.push_back(MakeAttempt(*pod));
