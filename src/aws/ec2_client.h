@@ -151,11 +151,15 @@ struct FleetOverride {
   std::string zone;
   std::string image_id;  // "" to use the template's
   double priority = 0;   // lower first, for the prioritized strategies
+  // The launch template this override launches from; "" for the request's. Overrides of one
+  // template go into one LaunchTemplateConfigs entry, the templates in the order they first
+  // appear, so one fleet can launch several templates (one per AMI and max-pods value).
+  std::string launch_template_name;
 };
 
 struct FleetRequest {
-  std::string launch_template_name;
-  std::vector<FleetOverride> overrides;  // at most kMaxFleetOverrides
+  std::string launch_template_name;      // the template of overrides that name none
+  std::vector<FleetOverride> overrides;  // at most kMaxFleetOverrides over all templates
   bool spot = false;
   int count = 1;
   Tags tags;  // on the instances and volumes
