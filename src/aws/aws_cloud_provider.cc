@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "src/api/karpenter_labels.h"
+#include "src/api/resource_names.h"
 #include "src/api/selector_match.h"
 #include "src/aws/errors.h"
 #include "src/aws/node_class_resolver.h"
@@ -93,13 +96,59 @@ struct Candidate {
   std::string image_id;
 };
 
+// The launch templates of one launch, built once per image and max-pods value: upstream's
+// resolver makes one template per such group, since the kubelet must be told the pods its type
+// was scheduled with (one template cannot serve a 29-pod and a 58-pod type).
+class TemplateSet {
+ public:
+  TemplateSet(const ClusterInfo& cluster, const api::EC2NodeClass& node_class,
+              const api::NodeClaim& node_claim)
+      : cluster_(cluster), node_class_(node_class), node_claim_(node_claim) {}
+
+  // The name of the template `candidate` launches from.
+  CloudOr<std::string> NameFor(const Candidate& candidate) {
+    std::optional<int32_t> max_pods;
+    if (auto pods = candidate.type->capacity.find(std::string(api::kResourcePods));
+        pods != candidate.type->capacity.end()) {
+      max_pods = static_cast<int32_t>(pods->second.Value());
+    }
+    const auto key = std::make_pair(candidate.image_id, max_pods);
+    if (auto known = names_.find(key); known != names_.end()) return known->second;
+    auto spec =
+        BuildLaunchTemplate(cluster_, node_class_, node_claim_, candidate.image_id, max_pods);
+    if (!spec.ok()) {
+      return CloudError{.kind = CloudErrorKind::kCreateError,
+                        .reason = "LaunchTemplateCreationFailed",
+                        .message = std::string(spec.status().message())};
+    }
+    names_[key] = spec->name;
+    // Groups whose contents come out equal (Custom user data ignores max pods) share one.
+    const bool built = std::any_of(specs_.begin(), specs_.end(), [&](const LaunchTemplateSpec& t) {
+      return t.name == spec->name;
+    });
+    if (!built) specs_.push_back(*std::move(spec));
+    return names_[key];
+  }
+
+  std::vector<LaunchTemplateSpec>& specs() { return specs_; }
+
+ private:
+  const ClusterInfo& cluster_;
+  const api::EC2NodeClass& node_class_;
+  const api::NodeClaim& node_claim_;
+  std::map<std::pair<std::string, std::optional<int32_t>>, std::string> names_;
+  std::vector<LaunchTemplateSpec> specs_;
+};
+
 }  // namespace
 
 struct AwsCloudProvider::Launch {
-  LaunchTemplateSpec template_spec;
+  // One per distinct (image, max pods) of the chosen types, in the order CreateFleet lists them.
+  std::vector<LaunchTemplateSpec> templates;
   bool spot = false;
-  std::vector<FleetOverride> overrides;
+  std::vector<FleetOverride> overrides;  // each names its template
   std::map<std::string, std::string> zone_of_subnet;
+  std::map<std::string, std::string> image_of_type;
 };
 
 std::string InstanceIdOf(std::string_view provider_id) {
@@ -203,27 +252,29 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
     }
   }
   Launch launch{.spot = spot};
+  TemplateSet templates(info_, node_class, node_claim);
   std::set<std::string> chosen_types;
   for (const Candidate& c : candidates) {
     auto subnet = best.find(c.offering->zone);
     if (subnet == best.end() || launch.overrides.size() == Ec2Client::kMaxFleetOverrides) continue;
     if (!chosen_types.contains(c.type->name) && chosen_types.size() == kMaxInstanceTypes) continue;
     chosen_types.insert(c.type->name);
-    launch.overrides.push_back({.instance_type = c.type->name, .subnet_id = subnet->second->id});
+    auto name = templates.NameFor(c);
+    if (auto* error = std::get_if<CloudError>(&name)) return *error;
+    launch.overrides.push_back({.instance_type = c.type->name,
+                                .subnet_id = subnet->second->id,
+                                .zone = subnet->second->zone,
+                                .image_id = c.image_id,
+                                .launch_template_name = std::get<std::string>(name)});
     launch.zone_of_subnet[subnet->second->id] = subnet->second->zone;
+    launch.image_of_type[c.type->name] = c.image_id;
   }
   if (launch.overrides.empty()) {
     return CloudError{.kind = CloudErrorKind::kCreateError,
                       .reason = "SubnetsNotFound",
                       .message = "no subnet of the node class is left in the offerings' zones"};
   }
-  auto spec = BuildLaunchTemplate(info_, node_class, node_claim, image);
-  if (!spec.ok()) {
-    return CloudError{.kind = CloudErrorKind::kCreateError,
-                      .reason = "LaunchTemplateCreationFailed",
-                      .message = std::string(spec.status().message())};
-  }
-  launch.template_spec = *std::move(spec);
+  launch.templates = std::move(templates.specs());
   return launch;
 }
 
@@ -288,17 +339,16 @@ CloudOr<FleetResult> AwsCloudProvider::LaunchFleet(const Launch& launch,
                                                    const api::EC2NodeClass& node_class) {
   Tags tags = LaunchTemplateTags(info_, node_class);
   for (auto& [key, value] : OwnershipTags(info_, node_claim)) tags[key] = value;
-  const FleetRequest request{.launch_template_name = launch.template_spec.name,
-                             .overrides = launch.overrides,
-                             .spot = launch.spot,
-                             .tags = tags};
+  const FleetRequest request{.overrides = launch.overrides, .spot = launch.spot, .tags = tags};
   // A template deleted behind our back (by hand, or by another controller's cleanup) is
   // created again once, as upstream does.
   for (int attempt = 0;; ++attempt) {
-    if (absl::Status ensured = EnsureLaunchTemplate(launch.template_spec); !ensured.ok()) {
-      return CloudError{.kind = CloudErrorKind::kCreateError,
-                        .reason = "LaunchTemplateCreationFailed",
-                        .message = std::string(ensured.message())};
+    for (const LaunchTemplateSpec& spec : launch.templates) {
+      if (absl::Status ensured = EnsureLaunchTemplate(spec); !ensured.ok()) {
+        return CloudError{.kind = CloudErrorKind::kCreateError,
+                          .reason = "LaunchTemplateCreationFailed",
+                          .message = std::string(ensured.message())};
+      }
     }
     auto fleet = ec2_.CreateFleet(request);
     bool template_missing = false;
@@ -311,8 +361,9 @@ CloudOr<FleetResult> AwsCloudProvider::LaunchFleet(const Launch& launch,
                       [](const FleetError& e) { return IsLaunchTemplateNotFoundCode(e.code); });
     }
     if (template_missing && attempt == 0) {
+      // Which one went is not said reliably: look for each again (Describe finds the others).
       absl::MutexLock lock(&mu_);
-      known_templates_.erase(launch.template_spec.name);
+      for (const LaunchTemplateSpec& spec : launch.templates) known_templates_.erase(spec.name);
       continue;
     }
     if (!fleet.ok()) {
@@ -385,10 +436,11 @@ CloudOr<api::NodeClaim> AwsCloudProvider::Create(const api::NodeClaim& node_clai
                       .message = first};
   }
   const FleetInstance& launched = result.instances.front();
+  auto image = launch.image_of_type.find(launched.instance_type);
   Instance instance{.id = launched.id,
                     .instance_type = launched.instance_type,
                     .zone = launched.zone,
-                    .image_id = launch.template_spec.image_id,
+                    .image_id = image == launch.image_of_type.end() ? "" : image->second,
                     .subnet_id = launched.subnet_id,
                     .lifecycle = launch.spot ? "spot" : "",
                     .tags = OwnershipTags(info_, node_claim)};

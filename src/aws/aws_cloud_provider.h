@@ -69,7 +69,7 @@ class AwsCloudProvider : public CloudProvider {
   absl::StatusOr<bool> TagInstance(std::string_view provider_id, const Tags& tags);
 
  private:
-  struct Launch;  // one Create's chosen template, capacity type and overrides
+  struct Launch;  // one Create's chosen templates, capacity type and overrides
 
   CloudOr<api::EC2NodeClass> NodeClass(const std::string& name) const;
   CloudOr<std::vector<cloudprovider::InstanceType>> InstanceTypes(

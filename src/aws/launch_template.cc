@@ -128,9 +128,17 @@ Tags LaunchTemplateTags(const ClusterInfo& cluster, const api::EC2NodeClass& nod
 }
 
 absl::StatusOr<LaunchTemplateSpec> BuildLaunchTemplate(const ClusterInfo& cluster,
-                                                       const api::EC2NodeClass& node_class,
+                                                       const api::EC2NodeClass& given_class,
                                                        const api::NodeClaim& node_claim,
-                                                       const std::string& image_id) {
+                                                       const std::string& image_id,
+                                                       std::optional<int32_t> max_pods) {
+  // The bootstrap of every family reads the kubelet settings from the class: fill in max pods
+  // there, on a copy.
+  api::EC2NodeClass node_class = given_class;
+  if (max_pods && !(node_class.spec.kubelet && node_class.spec.kubelet->max_pods)) {
+    if (!node_class.spec.kubelet) node_class.spec.kubelet.emplace();
+    node_class.spec.kubelet->max_pods = *max_pods;
+  }
   const std::string family = api::ResolvedAMIFamily(node_class.spec);
   LaunchTemplateSpec spec;
   if (family == "AL2023") {
