@@ -234,9 +234,6 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
     return std::tie(a.offering->price, a.type->name, a.offering->zone) <
            std::tie(b.offering->price, b.type->name, b.offering->zone);
   });
-  // One template per launch: the image of the cheapest candidate, and the types that run it.
-  const std::string image = candidates.front().image_id;
-  std::erase_if(candidates, [&](const Candidate& c) { return c.image_id != image; });
 
   std::vector<std::string> subnet_ids;
   for (const api::Subnet& subnet : node_class.status.subnets) subnet_ids.push_back(subnet.id);

@@ -139,5 +139,63 @@ TEST_F(MotoLaunchTemplates, AnAl2TemplatePerMaxPodsTellsBootstrapShNotToComputeI
   }
 }
 
+// The class's alias resolving to an x86_64 and an arm64 image (moto holds one of each).
+class MotoTwoImages : public MotoLaunchTemplates {
+ protected:
+  void SetUp() override {
+    MotoLaunchTemplates::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    auto images = ec2_->DescribeImages({});
+    ASSERT_TRUE(images.ok()) << images.status();
+    for (const Image& image : *images) {
+      if (image.architecture == "arm64") arm_image_ = image.id;
+    }
+    ASSERT_FALSE(arm_image_.empty()) << "moto has no arm64 image";
+    PutParameter(
+        "/aws/service/eks/optimized-ami/1.32/amazon-linux-2023/arm64/standard/recommended/image_id",
+        arm_image_);
+    auto status = resolver_->Resolve(node_class_);
+    ASSERT_TRUE(status.ok()) << status.status();
+    node_class_.status = *status;
+    ASSERT_EQ(node_class_.status.amis.size(), 2u);
+    StoreNodeClass();
+  }
+  std::string arm_image_;
+};
+
+TEST_F(MotoTwoImages, EachTypeLaunchesFromTheTemplateOfItsArchitecturesImage) {
+  // m6g.large (arm64) is the cheapest; m5.large and c5.large run the x86_64 image.
+  const api::NodeClaim claim =
+      Launched(provider_->Create(Claim("default-a", {"m5.large", "c5.large", "m6g.large"})));
+  const auto templates = CreatedTemplates();
+  ASSERT_EQ(templates.size(), 2u);
+  const auto overrides = FleetOverrides();
+  ASSERT_EQ(overrides.size(), 3u);
+  for (const auto& [type, image] : std::map<std::string, std::string>{
+           {"m5.large", image_}, {"c5.large", image_}, {"m6g.large", arm_image_}}) {
+    const Override& o = overrides.at(type);
+    EXPECT_EQ(o.image_id, image) << type;
+    ASSERT_TRUE(templates.contains(o.template_name)) << type;
+    EXPECT_EQ(templates.at(o.template_name).image_id, image) << type;
+  }
+  EXPECT_EQ(claim.metadata.labels.at("node.kubernetes.io/instance-type"), "m6g.large");
+  EXPECT_EQ(claim.metadata.labels.at("kubernetes.io/arch"), "arm64");
+  EXPECT_EQ(claim.status.image_id, arm_image_);
+  EXPECT_EQ(LaunchedImage(claim), arm_image_);
+}
+
+TEST_F(MotoTwoImages, AClaimThatRulesOutOneArchitectureGetsOneTemplate) {
+  api::NodeClaim amd64 = Claim("default-a", {"m5.large", "c5.large", "m6g.large"});
+  amd64.spec.requirements.push_back(
+      {.key = "kubernetes.io/arch", .operator_ = "In", .values = {"amd64"}});
+  const api::NodeClaim claim = Launched(provider_->Create(amd64));
+  const auto templates = CreatedTemplates();
+  ASSERT_EQ(templates.size(), 1u);
+  EXPECT_EQ(templates.begin()->second.image_id, image_);
+  EXPECT_FALSE(FleetOverrides().contains("m6g.large"));
+  EXPECT_EQ(claim.status.image_id, image_);
+  EXPECT_EQ(LaunchedImage(claim), image_);
+}
+
 }  // namespace
 }  // namespace karpenter::aws
