@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -14,6 +15,7 @@
 #include "src/api/selector_match.h"
 #include "src/aws/errors.h"
 #include "src/aws/node_class_resolver.h"
+#include "src/cloudprovider/reserved_offerings.h"
 
 namespace karpenter::aws {
 namespace {
@@ -28,6 +30,10 @@ api::LabelMap OfferingLabels(const cloudprovider::InstanceType& type,
   labels[std::string(api::kLabelInstanceTypeStable)] = type.name;
   labels[std::string(api::kLabelTopologyZone)] = offering.zone;
   labels[std::string(api::kCapacityTypeLabelKey)] = offering.capacity_type;
+  if (!offering.reservation_id.empty()) {
+    labels[std::string(api::kLabelCapacityReservationID)] = offering.reservation_id;
+    labels[std::string(api::kLabelCapacityReservationType)] = offering.reservation_type;
+  }
   return labels;
 }
 
@@ -96,6 +102,25 @@ struct Candidate {
   std::string image_id;
 };
 
+// A reserved launch, as upstream's reserved-offering filter leaves it: per type and zone the
+// reservation with the most instances left, all of one reservation type (the cheapest
+// candidate's), since one fleet launches either capacity blocks or default reservations.
+void KeepOneReservationPerZone(std::vector<Candidate>& candidates) {
+  const std::string kind = candidates.front().offering->reservation_type;
+  std::map<std::string, const cloudprovider::Offering*> best;
+  for (const Candidate& c : candidates) {
+    if (c.offering->reservation_type != kind) continue;
+    const cloudprovider::Offering*& slot = best[absl::StrCat(c.type->name, "/", c.offering->zone)];
+    if (slot == nullptr || c.offering->reservation_capacity > slot->reservation_capacity) {
+      slot = c.offering;
+    }
+  }
+  std::erase_if(candidates, [&](const Candidate& c) {
+    auto it = best.find(absl::StrCat(c.type->name, "/", c.offering->zone));
+    return it == best.end() || it->second != c.offering;
+  });
+}
+
 // The launch templates of one launch, built once per image and max-pods value: upstream's
 // resolver makes one template per such group, since the kubelet must be told the pods its type
 // was scheduled with (one template cannot serve a 29-pod and a 58-pod type).
@@ -112,10 +137,14 @@ class TemplateSet {
         pods != candidate.type->capacity.end()) {
       max_pods = static_cast<int32_t>(pods->second.Value());
     }
-    const auto key = std::make_pair(candidate.image_id, max_pods);
+    // A reserved launch also makes one template per reservation (upstream's resolver).
+    const cloudprovider::Offering* reserved =
+        candidate.offering->reservation_id.empty() ? nullptr : candidate.offering;
+    const auto key =
+        std::make_tuple(candidate.image_id, max_pods, candidate.offering->reservation_id);
     if (auto known = names_.find(key); known != names_.end()) return known->second;
-    auto spec =
-        BuildLaunchTemplate(cluster_, node_class_, node_claim_, candidate.image_id, max_pods);
+    auto spec = BuildLaunchTemplate(cluster_, node_class_, node_claim_, candidate.image_id,
+                                    max_pods, reserved);
     if (!spec.ok()) {
       return CloudError{.kind = CloudErrorKind::kCreateError,
                         .reason = "LaunchTemplateCreationFailed",
@@ -136,16 +165,21 @@ class TemplateSet {
   const ClusterInfo& cluster_;
   const api::EC2NodeClass& node_class_;
   const api::NodeClaim& node_claim_;
-  std::map<std::pair<std::string, std::optional<int32_t>>, std::string> names_;
+  std::map<std::tuple<std::string, std::optional<int32_t>, std::string>, std::string> names_;
   std::vector<LaunchTemplateSpec> specs_;
 };
 
 }  // namespace
 
 struct AwsCloudProvider::Launch {
-  // One per distinct (image, max pods) of the chosen types, in the order CreateFleet lists them.
+  // One per distinct (image, max pods, reservation) of the chosen types, in the order CreateFleet
+  // lists them.
   std::vector<LaunchTemplateSpec> templates;
+  std::string capacity_type;  // on-demand, spot or reserved
   bool spot = false;
+  bool capacity_block = false;
+  // Reserved launches: the reservation of each "type/zone" override.
+  std::map<std::string, std::string> reservation_of;
   std::vector<FleetOverride> overrides;  // each names its template
   std::map<std::string, std::string> zone_of_subnet;
   std::map<std::string, std::string> image_of_type;
@@ -190,7 +224,33 @@ CloudOr<std::vector<cloudprovider::InstanceType>> AwsCloudProvider::InstanceType
   unavailable_.Expire();  // offerings whose 3 minutes are over are offered again
   auto types = instance_types_.List(ResolveOptionsOf(node_class), zones, unavailable_);
   if (!types.ok()) return Unavailable(types.status());
+  if (reservations_ != nullptr) AddReservedOfferings(node_class, *types);
   return *std::move(types);
+}
+
+void AwsCloudProvider::AddReservedOfferings(const api::EC2NodeClass& node_class,
+                                            std::vector<cloudprovider::InstanceType>& types) {
+  if (node_class.status.capacity_reservations.empty()) return;
+  // The status's counts as launches and refusals since its last refresh left them.
+  std::vector<api::CapacityReservation> reservations = node_class.status.capacity_reservations;
+  for (api::CapacityReservation& reservation : reservations) {
+    reservation.available_instance_count = reservations_->Available(reservation);
+  }
+  for (cloudprovider::InstanceType& type : types) {
+    if (!cloudprovider::HasReservationFor(type.name, reservations)) continue;
+    // Priced as upstream: the on-demand price (the same in every zone) over 10,000,000.
+    double on_demand = 0;
+    for (const cloudprovider::Offering& offering : type.offerings) {
+      if (offering.capacity_type == api::kCapacityTypeOnDemand && offering.price > 0) {
+        on_demand = offering.price;
+        break;
+      }
+    }
+    for (cloudprovider::Offering& reserved :
+         cloudprovider::ReservedOfferings(on_demand, type, reservations)) {
+      type.offerings.push_back(std::move(reserved));
+    }
+  }
 }
 
 CloudOr<std::vector<cloudprovider::InstanceType>> AwsCloudProvider::GetInstanceTypes(
@@ -208,7 +268,8 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
   for (const cloudprovider::InstanceType& type : types) {
     if (!Fits(node_claim.spec.resources.requests, type.Allocatable())) continue;
     for (const cloudprovider::Offering& offering : type.offerings) {
-      if (!offering.available || offering.capacity_type == api::kCapacityTypeReserved) continue;
+      // Interruptible reservations need EC2's reserved-capacity fleets, not written yet.
+      if (!offering.available || offering.reservation_interruptible) continue;
       // The node also carries the claim's own labels (karpenter.sh/nodepool, the template's
       // labels), which its requirements name too.
       api::LabelMap labels = OfferingLabels(type, offering);
@@ -223,17 +284,22 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
                       .reason = "InsufficientCapacity",
                       .message = "no available offering satisfies the NodeClaim's requirements"};
   }
-  // Spot whenever the requirements allow it and some spot offering is left, as upstream.
-  const bool spot = std::any_of(candidates.begin(), candidates.end(), [](const Candidate& c) {
-    return c.offering->capacity_type == api::kCapacityTypeSpot;
-  });
-  const std::string_view capacity = spot ? api::kCapacityTypeSpot : api::kCapacityTypeOnDemand;
+  // Reserved, else spot, else on demand: the first the requirements allow and some offering of
+  // is left, as upstream's getCapacityType.
+  auto offered = [&](std::string_view capacity) {
+    return std::any_of(candidates.begin(), candidates.end(),
+                       [&](const Candidate& c) { return c.offering->capacity_type == capacity; });
+  };
+  const std::string_view capacity = offered(api::kCapacityTypeReserved) ? api::kCapacityTypeReserved
+                                    : offered(api::kCapacityTypeSpot)   ? api::kCapacityTypeSpot
+                                                                      : api::kCapacityTypeOnDemand;
   std::erase_if(candidates,
                 [&](const Candidate& c) { return c.offering->capacity_type != capacity; });
   std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     return std::tie(a.offering->price, a.type->name, a.offering->zone) <
            std::tie(b.offering->price, b.type->name, b.offering->zone);
   });
+  if (capacity == api::kCapacityTypeReserved) KeepOneReservationPerZone(candidates);
 
   std::vector<std::string> subnet_ids;
   for (const api::Subnet& subnet : node_class.status.subnets) subnet_ids.push_back(subnet.id);
@@ -248,7 +314,11 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
       slot = &subnet;
     }
   }
-  Launch launch{.spot = spot};
+  Launch launch{
+      .capacity_type = std::string(capacity),
+      .spot = capacity == api::kCapacityTypeSpot,
+      .capacity_block = capacity == api::kCapacityTypeReserved &&
+                        candidates.front().offering->reservation_type == "capacity-block"};
   TemplateSet templates(info_, node_class, node_claim);
   std::set<std::string> chosen_types;
   for (const Candidate& c : candidates) {
@@ -265,6 +335,10 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
                                 .launch_template_name = std::get<std::string>(name)});
     launch.zone_of_subnet[subnet->second->id] = subnet->second->zone;
     launch.image_of_type[c.type->name] = c.image_id;
+    if (!c.offering->reservation_id.empty()) {
+      launch.reservation_of[absl::StrCat(c.type->name, "/", c.offering->zone)] =
+          c.offering->reservation_id;
+    }
   }
   if (launch.overrides.empty()) {
     return CloudError{.kind = CloudErrorKind::kCreateError,
@@ -318,7 +392,7 @@ void AwsCloudProvider::CountLaunchFailures(const Launch& launch,
   std::map<std::string, std::string> zone_ids;
   for (const api::Subnet& subnet : node_class.status.subnets)
     zone_ids[subnet.zone] = subnet.zone_id;
-  const std::string capacity(launch.spot ? api::kCapacityTypeSpot : api::kCapacityTypeOnDemand);
+  const std::string& capacity = launch.capacity_type;
   for (const FleetError& error : errors) {
     const std::string zone = FailedZone(error, launch.zone_of_subnet);
     auto zone_id = zone_ids.find(zone);
@@ -336,7 +410,10 @@ CloudOr<FleetResult> AwsCloudProvider::LaunchFleet(const Launch& launch,
                                                    const api::EC2NodeClass& node_class) {
   Tags tags = LaunchTemplateTags(info_, node_class);
   for (auto& [key, value] : OwnershipTags(info_, node_claim)) tags[key] = value;
-  const FleetRequest request{.overrides = launch.overrides, .spot = launch.spot, .tags = tags};
+  const FleetRequest request{.overrides = launch.overrides,
+                             .spot = launch.spot,
+                             .capacity_block = launch.capacity_block,
+                             .tags = tags};
   // A template deleted behind our back (by hand, or by another controller's cleanup) is
   // created again once, as upstream does.
   for (int attempt = 0;; ++attempt) {
@@ -399,14 +476,21 @@ CloudOr<api::NodeClaim> AwsCloudProvider::Create(const api::NodeClaim& node_clai
   const FleetResult& result = std::get<FleetResult>(fleet);
 
   CountLaunchFailures(launch, result.errors, node_class);
-  // Every offering EC2 said it has no capacity for is left out for a while, launched or not.
-  const std::string capacity(launch.spot ? api::kCapacityTypeSpot : api::kCapacityTypeOnDemand);
+  // Every offering EC2 said it has no capacity for is left out for a while, launched or not; a
+  // reservation EC2 refused has nothing left until its count is described again.
+  const std::string& capacity = launch.capacity_type;
   std::vector<OfferingRef> exhausted;
   for (const FleetError& error : result.errors) {
     if (!IsUnfulfillableCapacityCode(error.code)) continue;
     OfferingRef ref{error.failed_override.instance_type, FailedZone(error, launch.zone_of_subnet),
                     capacity};
-    unavailable_.Mark(ref);
+    if (auto reservation =
+            launch.reservation_of.find(absl::StrCat(ref.instance_type, "/", ref.zone));
+        reservation != launch.reservation_of.end()) {
+      if (reservations_ != nullptr) reservations_->MarkUnavailable(reservation->second);
+    } else {
+      unavailable_.Mark(ref);
+    }
     exhausted.push_back(std::move(ref));
   }
   if (result.instances.empty()) {
@@ -446,6 +530,16 @@ CloudOr<api::NodeClaim> AwsCloudProvider::Create(const api::NodeClaim& node_clai
     instance.zone = zone->second;
   }
   api::NodeClaim out = ToNodeClaim(instance, all_types);
+  if (auto reservation =
+          launch.reservation_of.find(absl::StrCat(instance.instance_type, "/", instance.zone));
+      reservation != launch.reservation_of.end()) {
+    if (reservations_ != nullptr) reservations_->MarkLaunched(reservation->second);
+    out.metadata.labels[std::string(api::kCapacityTypeLabelKey)] =
+        std::string(api::kCapacityTypeReserved);
+    out.metadata.labels[std::string(api::kLabelCapacityReservationID)] = reservation->second;
+    out.metadata.labels[std::string(api::kLabelCapacityReservationType)] =
+        launch.capacity_block ? "capacity-block" : "default";
+  }
   for (const auto& [key, value] : node_claim.metadata.labels)
     out.metadata.labels.emplace(key, value);
   out.metadata.annotations = node_claim.metadata.annotations;

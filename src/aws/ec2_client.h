@@ -136,6 +136,11 @@ struct LaunchTemplateSpec {
   int metadata_hop_limit = 1;
   bool metadata_ipv6 = false;
   Tags tags;  // on the template, and on the instances and volumes it launches
+  // A template of a reserved launch targets one capacity reservation and launches nowhere else
+  // (CapacityReservationPreference capacity-reservations-only); "" for the others.
+  std::string capacity_reservation_id;
+  // The market of a capacity block ("capacity-block"), "" for the others.
+  std::string market_type;
 };
 
 struct LaunchTemplate {
@@ -161,6 +166,8 @@ struct FleetRequest {
   std::string launch_template_name;      // the template of overrides that name none
   std::vector<FleetOverride> overrides;  // at most kMaxFleetOverrides over all templates
   bool spot = false;
+  // Into capacity blocks: DefaultTargetCapacityType capacity-block and no on-demand options.
+  bool capacity_block = false;
   int count = 1;
   Tags tags;  // on the instances and volumes
   // Makes a retried CreateFleet launch nothing twice; Ec2Client draws one when empty.

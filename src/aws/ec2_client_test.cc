@@ -199,5 +199,39 @@ TEST(AwsEc2, LaunchTemplatesAlwaysEncryptAndRequireImdsV2) {
   EXPECT_TRUE(absl::StrContains(body, "TagSpecification.1.ResourceType=launch-template"));
 }
 
+TEST(AwsEc2, ACapacityBlockLaunchTargetsTheReservationInItsMarket) {
+  Harness h;
+  h.transport.Push(200,
+                   "<CreateLaunchTemplateResponse><launchTemplate><launchTemplateId>lt-1"
+                   "</launchTemplateId></launchTemplate></CreateLaunchTemplateResponse>");
+  h.transport.Push(200, "<CreateFleetResponse><fleetId>f</fleetId></CreateFleetResponse>");
+  ASSERT_TRUE(h.ec2
+                  .CreateLaunchTemplate({.name = "n",
+                                         .image_id = "ami-1",
+                                         .capacity_reservation_id = "cr-9",
+                                         .market_type = "capacity-block"})
+                  .ok());
+  ASSERT_TRUE(h.ec2
+                  .CreateFleet({.launch_template_name = "n",
+                                .overrides = {{.instance_type = "p5.48xlarge"}},
+                                .capacity_block = true})
+                  .ok());
+  const std::string& lt = h.transport.requests()[0].body;
+  EXPECT_TRUE(absl::StrContains(lt,
+                                "CapacityReservationSpecification.CapacityReservationPreference="
+                                "capacity-reservations-only"))
+      << lt;
+  EXPECT_TRUE(absl::StrContains(
+      lt, "CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId=cr-9"))
+      << lt;
+  EXPECT_TRUE(absl::StrContains(lt, "InstanceMarketOptions.MarketType=capacity-block")) << lt;
+  const std::string& fleet = h.transport.requests()[1].body;
+  EXPECT_TRUE(absl::StrContains(
+      fleet, "TargetCapacitySpecification.DefaultTargetCapacityType=capacity-block"))
+      << fleet;
+  EXPECT_FALSE(absl::StrContains(fleet, "OnDemandOptions")) << fleet;
+  EXPECT_FALSE(absl::StrContains(fleet, "SpotOptions")) << fleet;
+}
+
 }  // namespace
 }  // namespace karpenter::aws

@@ -100,6 +100,18 @@ QueryRequest Ec2Client::LaunchTemplateRequest(const LaunchTemplateSpec& spec) {
       .Set("LaunchTemplateData.MetadataOptions.HttpProtocolIpv6",
            spec.metadata_ipv6 ? "enabled" : "disabled");
   SetBlockDevices(request, spec.block_devices);
+  if (!spec.capacity_reservation_id.empty()) {
+    request
+        .Set("LaunchTemplateData.CapacityReservationSpecification.CapacityReservationPreference",
+             "capacity-reservations-only")
+        .Set(
+            "LaunchTemplateData.CapacityReservationSpecification.CapacityReservationTarget."
+            "CapacityReservationId",
+            spec.capacity_reservation_id);
+  }
+  if (!spec.market_type.empty()) {
+    request.Set("LaunchTemplateData.InstanceMarketOptions.MarketType", spec.market_type);
+  }
   SetTagSpecifications(request, "LaunchTemplateData.TagSpecification", {"instance", "volume"},
                        spec.tags);
   SetTagSpecifications(request, "TagSpecification", {"launch-template"}, spec.tags);
@@ -172,12 +184,14 @@ absl::StatusOr<QueryRequest> Ec2Client::FleetRequestOf(const FleetRequest& fleet
     if (!o.image_id.empty()) request.Set(absl::StrCat(prefix, ".ImageId"), o.image_id);
     if (o.priority > 0) request.Set(absl::StrCat(prefix, ".Priority"), absl::StrCat(o.priority));
   }
+  const char* capacity = fleet.spot             ? "spot"
+                         : fleet.capacity_block ? "capacity-block"
+                                                : "on-demand";
   request.Set("TargetCapacitySpecification.TotalTargetCapacity", std::to_string(fleet.count))
-      .Set("TargetCapacitySpecification.DefaultTargetCapacityType",
-           fleet.spot ? "spot" : "on-demand");
+      .Set("TargetCapacitySpecification.DefaultTargetCapacityType", capacity);
   if (fleet.spot) {
     request.Set("SpotOptions.AllocationStrategy", "price-capacity-optimized");
-  } else {
+  } else if (!fleet.capacity_block) {
     request.Set("OnDemandOptions.AllocationStrategy", "lowest-price");
   }
   SetTagSpecifications(request, "TagSpecification", {"instance", "volume", "fleet"}, fleet.tags);

@@ -193,6 +193,28 @@ TEST(AwsLaunchTemplate, TheClassesKubeletMaxPodsWinsOverTheTypes) {
   EXPECT_EQ(a->name, b->name);
 }
 
+TEST(AwsLaunchTemplate, AReservedOfferingsTemplateTargetsItsReservation) {
+  const cloudprovider::Offering block{.zone = "us-west-2a",
+                                      .capacity_type = "reserved",
+                                      .reservation_id = "cr-1",
+                                      .reservation_type = "capacity-block"};
+  auto reserved = BuildLaunchTemplate(kCluster, NodeClass(), Claim(), "ami-1", 29, &block);
+  auto open = BuildLaunchTemplate(kCluster, NodeClass(), Claim(), "ami-1", 29);
+  ASSERT_TRUE(reserved.ok() && open.ok());
+  EXPECT_EQ(reserved->capacity_reservation_id, "cr-1");
+  EXPECT_EQ(reserved->market_type, "capacity-block");
+  EXPECT_TRUE(open->capacity_reservation_id.empty());
+  EXPECT_TRUE(open->market_type.empty());
+  EXPECT_NE(reserved->name, open->name);
+  cloudprovider::Offering other = block;
+  other.reservation_id = "cr-2";
+  other.reservation_type = "default";
+  auto second = BuildLaunchTemplate(kCluster, NodeClass(), Claim(), "ami-1", 29, &other);
+  ASSERT_TRUE(second.ok());
+  EXPECT_TRUE(second->market_type.empty());
+  EXPECT_NE(second->name, reserved->name);
+}
+
 TEST(AwsCloudProvider, InstanceIdOfProviderIds) {
   EXPECT_EQ(InstanceIdOf("aws:///us-west-2a/i-0123"), "i-0123");
   EXPECT_EQ(InstanceIdOf("fake:///us-west-2a/i-0123"), "");
