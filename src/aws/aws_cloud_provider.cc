@@ -96,6 +96,31 @@ std::string FailedZone(const FleetError& error,
   return it == zone_of_subnet.end() ? std::string() : it->second;
 }
 
+// Why a fleet launched nothing: the offerings EC2 had no capacity for, else its first error.
+CloudError NothingLaunched(const FleetResult& result, std::vector<OfferingRef> exhausted) {
+  if (!exhausted.empty()) {
+    std::sort(exhausted.begin(), exhausted.end());
+    std::vector<std::string> names;
+    for (const OfferingRef& ref : exhausted) {
+      names.push_back(absl::StrCat(ref.instance_type, "/", ref.zone, "/", ref.capacity_type));
+    }
+    return CloudError{
+        .kind = CloudErrorKind::kInsufficientCapacity,
+        .reason = "InsufficientCapacity",
+        .message = absl::StrCat("insufficient capacity for ", absl::StrJoin(names, ", ")),
+        .offerings = std::move(exhausted)};
+  }
+  if (result.errors.empty()) {
+    return CloudError{.kind = CloudErrorKind::kCreateError,
+                      .reason = "LaunchFailed",
+                      .message = "CreateFleet launched nothing"};
+  }
+  const std::string first = result.errors.front().code + ": " + result.errors.front().message;
+  return CloudError{.kind = CloudErrorKind::kCreateError,
+                    .reason = ClassifyLaunchFailure(first).reason,
+                    .message = first};
+}
+
 struct Candidate {
   const cloudprovider::InstanceType* type;
   const cloudprovider::Offering* offering;
@@ -119,6 +144,41 @@ void KeepOneReservationPerZone(std::vector<Candidate>& candidates) {
     auto it = best.find(absl::StrCat(c.type->name, "/", c.offering->zone));
     return it == best.end() || it->second != c.offering;
   });
+}
+
+// Reserved, else spot, else on demand: the first capacity type some candidate offers (they are
+// already what the requirements allow), as upstream's getCapacityType. Leaves the candidates of
+// that type, cheapest first.
+std::string_view ChooseCapacityType(std::vector<Candidate>& candidates) {
+  auto offered = [&](std::string_view capacity) {
+    return std::any_of(candidates.begin(), candidates.end(),
+                       [&](const Candidate& c) { return c.offering->capacity_type == capacity; });
+  };
+  const std::string_view capacity = offered(api::kCapacityTypeReserved) ? api::kCapacityTypeReserved
+                                    : offered(api::kCapacityTypeSpot)   ? api::kCapacityTypeSpot
+                                                                      : api::kCapacityTypeOnDemand;
+  std::erase_if(candidates,
+                [&](const Candidate& c) { return c.offering->capacity_type != capacity; });
+  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    return std::tie(a.offering->price, a.type->name, a.offering->zone) <
+           std::tie(b.offering->price, b.type->name, b.offering->zone);
+  });
+  if (capacity == api::kCapacityTypeReserved) KeepOneReservationPerZone(candidates);
+  return capacity;
+}
+
+// Per zone, the subnet with the most free addresses (ties: the lower id).
+std::map<std::string, Subnet> BestSubnetPerZone(const std::vector<Subnet>& subnets) {
+  std::map<std::string, Subnet> best;
+  for (const Subnet& subnet : subnets) {
+    auto [slot, added] = best.try_emplace(subnet.zone, subnet);
+    if (!added &&
+        (subnet.available_ips > slot->second.available_ips ||
+         (subnet.available_ips == slot->second.available_ips && subnet.id < slot->second.id))) {
+      slot->second = subnet;
+    }
+  }
+  return best;
 }
 
 // The launch templates of one launch, built once per image and max-pods value: upstream's
@@ -284,36 +344,13 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
                       .reason = "InsufficientCapacity",
                       .message = "no available offering satisfies the NodeClaim's requirements"};
   }
-  // Reserved, else spot, else on demand: the first the requirements allow and some offering of
-  // is left, as upstream's getCapacityType.
-  auto offered = [&](std::string_view capacity) {
-    return std::any_of(candidates.begin(), candidates.end(),
-                       [&](const Candidate& c) { return c.offering->capacity_type == capacity; });
-  };
-  const std::string_view capacity = offered(api::kCapacityTypeReserved) ? api::kCapacityTypeReserved
-                                    : offered(api::kCapacityTypeSpot)   ? api::kCapacityTypeSpot
-                                                                      : api::kCapacityTypeOnDemand;
-  std::erase_if(candidates,
-                [&](const Candidate& c) { return c.offering->capacity_type != capacity; });
-  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-    return std::tie(a.offering->price, a.type->name, a.offering->zone) <
-           std::tie(b.offering->price, b.type->name, b.offering->zone);
-  });
-  if (capacity == api::kCapacityTypeReserved) KeepOneReservationPerZone(candidates);
+  const std::string_view capacity = ChooseCapacityType(candidates);
 
   std::vector<std::string> subnet_ids;
   for (const api::Subnet& subnet : node_class.status.subnets) subnet_ids.push_back(subnet.id);
   auto subnets = ec2_.DescribeSubnets({{.name = "subnet-id", .values = subnet_ids}});
   if (!subnets.ok()) return Unavailable(subnets.status());
-  // Per zone, the subnet with the most free addresses (ties: the lower id).
-  std::map<std::string, const Subnet*> best;
-  for (const Subnet& subnet : *subnets) {
-    const Subnet*& slot = best[subnet.zone];
-    if (slot == nullptr || subnet.available_ips > slot->available_ips ||
-        (subnet.available_ips == slot->available_ips && subnet.id < slot->id)) {
-      slot = &subnet;
-    }
-  }
+  const std::map<std::string, Subnet> best = BestSubnetPerZone(*subnets);
   Launch launch{
       .capacity_type = std::string(capacity),
       .spot = capacity == api::kCapacityTypeSpot,
@@ -329,11 +366,11 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
     auto name = templates.NameFor(c);
     if (auto* error = std::get_if<CloudError>(&name)) return *error;
     launch.overrides.push_back({.instance_type = c.type->name,
-                                .subnet_id = subnet->second->id,
-                                .zone = subnet->second->zone,
+                                .subnet_id = subnet->second.id,
+                                .zone = subnet->second.zone,
                                 .image_id = c.image_id,
                                 .launch_template_name = std::get<std::string>(name)});
-    launch.zone_of_subnet[subnet->second->id] = subnet->second->zone;
+    launch.zone_of_subnet[subnet->second.id] = subnet->second.zone;
     launch.image_of_type[c.type->name] = c.image_id;
     if (!c.offering->reservation_id.empty()) {
       launch.reservation_of[absl::StrCat(c.type->name, "/", c.offering->zone)] =
@@ -451,6 +488,27 @@ CloudOr<FleetResult> AwsCloudProvider::LaunchFleet(const Launch& launch,
   }
 }
 
+std::vector<OfferingRef> AwsCloudProvider::MarkRefusedCapacity(const Launch& launch,
+                                                               const FleetResult& result) {
+  // Every offering EC2 said it has no capacity for is left out for a while, launched or not; a
+  // reservation EC2 refused has nothing left until its count is described again.
+  std::vector<OfferingRef> exhausted;
+  for (const FleetError& error : result.errors) {
+    if (!IsUnfulfillableCapacityCode(error.code)) continue;
+    OfferingRef ref{error.failed_override.instance_type, FailedZone(error, launch.zone_of_subnet),
+                    launch.capacity_type};
+    if (auto reservation =
+            launch.reservation_of.find(absl::StrCat(ref.instance_type, "/", ref.zone));
+        reservation != launch.reservation_of.end()) {
+      if (reservations_ != nullptr) reservations_->MarkUnavailable(reservation->second);
+    } else {
+      unavailable_.Mark(ref);
+    }
+    exhausted.push_back(std::move(ref));
+  }
+  return exhausted;
+}
+
 CloudOr<api::NodeClaim> AwsCloudProvider::Create(const api::NodeClaim& node_claim) {
   if (!node_claim.spec.node_class_ref) {
     return CloudError{.kind = CloudErrorKind::kNodeClassNotReady,
@@ -476,46 +534,8 @@ CloudOr<api::NodeClaim> AwsCloudProvider::Create(const api::NodeClaim& node_clai
   const FleetResult& result = std::get<FleetResult>(fleet);
 
   CountLaunchFailures(launch, result.errors, node_class);
-  // Every offering EC2 said it has no capacity for is left out for a while, launched or not; a
-  // reservation EC2 refused has nothing left until its count is described again.
-  const std::string& capacity = launch.capacity_type;
-  std::vector<OfferingRef> exhausted;
-  for (const FleetError& error : result.errors) {
-    if (!IsUnfulfillableCapacityCode(error.code)) continue;
-    OfferingRef ref{error.failed_override.instance_type, FailedZone(error, launch.zone_of_subnet),
-                    capacity};
-    if (auto reservation =
-            launch.reservation_of.find(absl::StrCat(ref.instance_type, "/", ref.zone));
-        reservation != launch.reservation_of.end()) {
-      if (reservations_ != nullptr) reservations_->MarkUnavailable(reservation->second);
-    } else {
-      unavailable_.Mark(ref);
-    }
-    exhausted.push_back(std::move(ref));
-  }
-  if (result.instances.empty()) {
-    if (!exhausted.empty()) {
-      std::sort(exhausted.begin(), exhausted.end());
-      std::vector<std::string> names;
-      for (const OfferingRef& ref : exhausted) {
-        names.push_back(absl::StrCat(ref.instance_type, "/", ref.zone, "/", ref.capacity_type));
-      }
-      return CloudError{
-          .kind = CloudErrorKind::kInsufficientCapacity,
-          .reason = "InsufficientCapacity",
-          .message = absl::StrCat("insufficient capacity for ", absl::StrJoin(names, ", ")),
-          .offerings = std::move(exhausted)};
-    }
-    if (result.errors.empty()) {
-      return CloudError{.kind = CloudErrorKind::kCreateError,
-                        .reason = "LaunchFailed",
-                        .message = "CreateFleet launched nothing"};
-    }
-    const std::string first = result.errors.front().code + ": " + result.errors.front().message;
-    return CloudError{.kind = CloudErrorKind::kCreateError,
-                      .reason = ClassifyLaunchFailure(first).reason,
-                      .message = first};
-  }
+  std::vector<OfferingRef> exhausted = MarkRefusedCapacity(launch, result);
+  if (result.instances.empty()) return NothingLaunched(result, std::move(exhausted));
   const FleetInstance& launched = result.instances.front();
   auto image = launch.image_of_type.find(launched.instance_type);
   Instance instance{.id = launched.id,
