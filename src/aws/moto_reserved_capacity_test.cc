@@ -3,6 +3,7 @@
 // offering is allowed (upstream prefers reserved over spot and on demand), the reservation's
 // count going down with each launch, and ReservationCapacityExceeded emptying it. moto 5.2.1
 // lacks DescribeCapacityReservations, so FaultInjectingTransport answers it with EC2's XML.
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -79,30 +80,31 @@ class MotoReservedCapacity : public MotoProviderTest {
     return {};
   }
 
-  static const cloudprovider::Offering* Find(const std::vector<cloudprovider::Offering>& offerings,
-                                             std::string_view capacity_type,
-                                             std::string_view zone) {
+  // A copy: the lists are answered afresh each time.
+  static std::optional<cloudprovider::Offering> Find(
+      const std::vector<cloudprovider::Offering>& offerings, std::string_view capacity_type,
+      std::string_view zone) {
     for (const cloudprovider::Offering& offering : offerings) {
-      if (offering.capacity_type == capacity_type && offering.zone == zone) return &offering;
+      if (offering.capacity_type == capacity_type && offering.zone == zone) return offering;
     }
-    return nullptr;
+    return std::nullopt;
   }
 };
 
 TEST_F(MotoReservedCapacity, TheStatusReservationIsAReservedOfferingPricedAsUpstream) {
   const auto offerings = M5LargeOfferings();
-  const cloudprovider::Offering* reserved = Find(offerings, "reserved", "us-west-2a");
-  ASSERT_NE(reserved, nullptr);
+  std::optional<cloudprovider::Offering> reserved = Find(offerings, "reserved", "us-west-2a");
+  ASSERT_TRUE(reserved.has_value());
   EXPECT_TRUE(reserved->available);
   EXPECT_EQ(reserved->reservation_id, "cr-1");
   EXPECT_EQ(reserved->reservation_type, "default");
   EXPECT_EQ(reserved->reservation_capacity, 2);
-  const cloudprovider::Offering* on_demand = Find(offerings, "on-demand", "us-west-2a");
-  ASSERT_NE(on_demand, nullptr);
+  std::optional<cloudprovider::Offering> on_demand = Find(offerings, "on-demand", "us-west-2a");
+  ASSERT_TRUE(on_demand.has_value());
   EXPECT_GT(on_demand->price, 0);
   EXPECT_DOUBLE_EQ(reserved->price, on_demand->price / cloudprovider::kReservedPriceDivisor);
   // Only the reservation's zone.
-  EXPECT_EQ(Find(offerings, "reserved", "us-west-2b"), nullptr);
+  EXPECT_FALSE(Find(offerings, "reserved", "us-west-2b").has_value());
 }
 
 TEST_F(MotoReservedCapacity, AReservedLaunchTargetsTheReservationAndCountsItDown) {
@@ -137,15 +139,15 @@ TEST_F(MotoReservedCapacity, AReservedLaunchTargetsTheReservationAndCountsItDown
   EXPECT_FALSE(fleet.contains("LaunchTemplateConfigs.1.Overrides.2.InstanceType"));
   EXPECT_FALSE(fleet.contains("LaunchTemplateConfigs.2.LaunchTemplateSpecification.Version"));
 
-  const cloudprovider::Offering* left = Find(M5LargeOfferings(), "reserved", "us-west-2a");
-  ASSERT_NE(left, nullptr);
+  std::optional<cloudprovider::Offering> left = Find(M5LargeOfferings(), "reserved", "us-west-2a");
+  ASSERT_TRUE(left.has_value());
   EXPECT_EQ(left->reservation_capacity, 1);
   EXPECT_TRUE(left->available);
 
   ASSERT_TRUE(std::holds_alternative<api::NodeClaim>(
       provider_->Create(ClaimOf("default-b", {"reserved", "on-demand"}))));
   left = Find(M5LargeOfferings(), "reserved", "us-west-2a");
-  ASSERT_NE(left, nullptr);
+  ASSERT_TRUE(left.has_value());
   EXPECT_EQ(left->reservation_capacity, 0);
   EXPECT_FALSE(left->available);
   // The reservation is full: a claim that needs it gets nothing, and EC2 is not asked.
@@ -167,7 +169,7 @@ TEST_F(MotoReservedCapacity, AReservedLaunchTargetsTheReservationAndCountsItDown
   AnswerReservation(3);
   Refresh();
   left = Find(M5LargeOfferings(), "reserved", "us-west-2a");
-  ASSERT_NE(left, nullptr);
+  ASSERT_TRUE(left.has_value());
   EXPECT_EQ(left->reservation_capacity, 3);
 }
 
@@ -192,20 +194,20 @@ TEST_F(MotoReservedCapacity, ReservationCapacityExceededEmptiesTheReservationOnl
   EXPECT_EQ(std::get<CloudError>(refused).kind, CloudErrorKind::kInsufficientCapacity);
 
   const auto offerings = M5LargeOfferings();
-  const cloudprovider::Offering* reserved = Find(offerings, "reserved", "us-west-2a");
-  ASSERT_NE(reserved, nullptr);
+  std::optional<cloudprovider::Offering> reserved = Find(offerings, "reserved", "us-west-2a");
+  ASSERT_TRUE(reserved.has_value());
   EXPECT_EQ(reserved->reservation_capacity, 0);
   EXPECT_FALSE(reserved->available);
   // The on-demand offering of the same type and zone is not what EC2 refused.
   EXPECT_FALSE(unavailable_.IsUnavailable("m5.large", "us-west-2a", "on-demand"));
-  const cloudprovider::Offering* on_demand = Find(offerings, "on-demand", "us-west-2a");
-  ASSERT_NE(on_demand, nullptr);
+  std::optional<cloudprovider::Offering> on_demand = Find(offerings, "on-demand", "us-west-2a");
+  ASSERT_TRUE(on_demand.has_value());
   EXPECT_TRUE(on_demand->available);
 
   // A fresh description brings it back.
   Refresh();
   reserved = Find(M5LargeOfferings(), "reserved", "us-west-2a");
-  ASSERT_NE(reserved, nullptr);
+  ASSERT_TRUE(reserved.has_value());
   EXPECT_EQ(reserved->reservation_capacity, 2);
   EXPECT_TRUE(reserved->available);
 }
