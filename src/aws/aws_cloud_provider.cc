@@ -4,13 +4,18 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <tuple>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "src/api/karpenter_labels.h"
+#include "src/api/resource_names.h"
 #include "src/api/selector_match.h"
 #include "src/aws/errors.h"
 #include "src/aws/node_class_resolver.h"
+#include "src/cloudprovider/reserved_offerings.h"
 
 namespace karpenter::aws {
 namespace {
@@ -25,6 +30,10 @@ api::LabelMap OfferingLabels(const cloudprovider::InstanceType& type,
   labels[std::string(api::kLabelInstanceTypeStable)] = type.name;
   labels[std::string(api::kLabelTopologyZone)] = offering.zone;
   labels[std::string(api::kCapacityTypeLabelKey)] = offering.capacity_type;
+  if (!offering.reservation_id.empty()) {
+    labels[std::string(api::kLabelCapacityReservationID)] = offering.reservation_id;
+    labels[std::string(api::kLabelCapacityReservationType)] = offering.reservation_type;
+  }
   return labels;
 }
 
@@ -87,19 +96,153 @@ std::string FailedZone(const FleetError& error,
   return it == zone_of_subnet.end() ? std::string() : it->second;
 }
 
+// Why a fleet launched nothing: the offerings EC2 had no capacity for, else its first error.
+CloudError NothingLaunched(const FleetResult& result, std::vector<OfferingRef> exhausted) {
+  if (!exhausted.empty()) {
+    std::sort(exhausted.begin(), exhausted.end());
+    std::vector<std::string> names;
+    for (const OfferingRef& ref : exhausted) {
+      names.push_back(absl::StrCat(ref.instance_type, "/", ref.zone, "/", ref.capacity_type));
+    }
+    return CloudError{
+        .kind = CloudErrorKind::kInsufficientCapacity,
+        .reason = "InsufficientCapacity",
+        .message = absl::StrCat("insufficient capacity for ", absl::StrJoin(names, ", ")),
+        .offerings = std::move(exhausted)};
+  }
+  if (result.errors.empty()) {
+    return CloudError{.kind = CloudErrorKind::kCreateError,
+                      .reason = "LaunchFailed",
+                      .message = "CreateFleet launched nothing"};
+  }
+  const std::string first = result.errors.front().code + ": " + result.errors.front().message;
+  return CloudError{.kind = CloudErrorKind::kCreateError,
+                    .reason = ClassifyLaunchFailure(first).reason,
+                    .message = first};
+}
+
 struct Candidate {
   const cloudprovider::InstanceType* type;
   const cloudprovider::Offering* offering;
   std::string image_id;
 };
 
+// A reserved launch, as upstream's reserved-offering filter leaves it: per type and zone the
+// reservation with the most instances left, all of one reservation type (the cheapest
+// candidate's), since one fleet launches either capacity blocks or default reservations.
+void KeepOneReservationPerZone(std::vector<Candidate>& candidates) {
+  const std::string kind = candidates.front().offering->reservation_type;
+  std::map<std::string, const cloudprovider::Offering*> best;
+  for (const Candidate& c : candidates) {
+    if (c.offering->reservation_type != kind) continue;
+    const cloudprovider::Offering*& slot = best[absl::StrCat(c.type->name, "/", c.offering->zone)];
+    if (slot == nullptr || c.offering->reservation_capacity > slot->reservation_capacity) {
+      slot = c.offering;
+    }
+  }
+  std::erase_if(candidates, [&](const Candidate& c) {
+    auto it = best.find(absl::StrCat(c.type->name, "/", c.offering->zone));
+    return it == best.end() || it->second != c.offering;
+  });
+}
+
+// Reserved, else spot, else on demand: the first capacity type some candidate offers (they are
+// already what the requirements allow), as upstream's getCapacityType. Leaves the candidates of
+// that type, cheapest first.
+std::string_view ChooseCapacityType(std::vector<Candidate>& candidates) {
+  auto offered = [&](std::string_view capacity) {
+    return std::any_of(candidates.begin(), candidates.end(),
+                       [&](const Candidate& c) { return c.offering->capacity_type == capacity; });
+  };
+  const std::string_view capacity = offered(api::kCapacityTypeReserved) ? api::kCapacityTypeReserved
+                                    : offered(api::kCapacityTypeSpot)   ? api::kCapacityTypeSpot
+                                                                      : api::kCapacityTypeOnDemand;
+  std::erase_if(candidates,
+                [&](const Candidate& c) { return c.offering->capacity_type != capacity; });
+  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    return std::tie(a.offering->price, a.type->name, a.offering->zone) <
+           std::tie(b.offering->price, b.type->name, b.offering->zone);
+  });
+  if (capacity == api::kCapacityTypeReserved) KeepOneReservationPerZone(candidates);
+  return capacity;
+}
+
+// Per zone, the subnet with the most free addresses (ties: the lower id).
+std::map<std::string, Subnet> BestSubnetPerZone(const std::vector<Subnet>& subnets) {
+  std::map<std::string, Subnet> best;
+  for (const Subnet& subnet : subnets) {
+    auto [slot, added] = best.try_emplace(subnet.zone, subnet);
+    if (!added &&
+        (subnet.available_ips > slot->second.available_ips ||
+         (subnet.available_ips == slot->second.available_ips && subnet.id < slot->second.id))) {
+      slot->second = subnet;
+    }
+  }
+  return best;
+}
+
+// The launch templates of one launch, built once per image and max-pods value: upstream's
+// resolver makes one template per such group, since the kubelet must be told the pods its type
+// was scheduled with (one template cannot serve a 29-pod and a 58-pod type).
+class TemplateSet {
+ public:
+  TemplateSet(const ClusterInfo& cluster, const api::EC2NodeClass& node_class,
+              const api::NodeClaim& node_claim)
+      : cluster_(cluster), node_class_(node_class), node_claim_(node_claim) {}
+
+  // The name of the template `candidate` launches from.
+  CloudOr<std::string> NameFor(const Candidate& candidate) {
+    std::optional<int32_t> max_pods;
+    if (auto pods = candidate.type->capacity.find(std::string(api::kResourcePods));
+        pods != candidate.type->capacity.end()) {
+      max_pods = static_cast<int32_t>(pods->second.Value());
+    }
+    // A reserved launch also makes one template per reservation (upstream's resolver).
+    const cloudprovider::Offering* reserved =
+        candidate.offering->reservation_id.empty() ? nullptr : candidate.offering;
+    const auto key =
+        std::make_tuple(candidate.image_id, max_pods, candidate.offering->reservation_id);
+    if (auto known = names_.find(key); known != names_.end()) return known->second;
+    auto spec = BuildLaunchTemplate(cluster_, node_class_, node_claim_, candidate.image_id,
+                                    max_pods, reserved);
+    if (!spec.ok()) {
+      return CloudError{.kind = CloudErrorKind::kCreateError,
+                        .reason = "LaunchTemplateCreationFailed",
+                        .message = std::string(spec.status().message())};
+    }
+    names_[key] = spec->name;
+    // Groups whose contents come out equal (Custom user data ignores max pods) share one.
+    const bool built = std::any_of(specs_.begin(), specs_.end(), [&](const LaunchTemplateSpec& t) {
+      return t.name == spec->name;
+    });
+    if (!built) specs_.push_back(*std::move(spec));
+    return names_[key];
+  }
+
+  std::vector<LaunchTemplateSpec>& specs() { return specs_; }
+
+ private:
+  const ClusterInfo& cluster_;
+  const api::EC2NodeClass& node_class_;
+  const api::NodeClaim& node_claim_;
+  std::map<std::tuple<std::string, std::optional<int32_t>, std::string>, std::string> names_;
+  std::vector<LaunchTemplateSpec> specs_;
+};
+
 }  // namespace
 
 struct AwsCloudProvider::Launch {
-  LaunchTemplateSpec template_spec;
+  // One per distinct (image, max pods, reservation) of the chosen types, in the order CreateFleet
+  // lists them.
+  std::vector<LaunchTemplateSpec> templates;
+  std::string capacity_type;  // on-demand, spot or reserved
   bool spot = false;
-  std::vector<FleetOverride> overrides;
+  bool capacity_block = false;
+  // Reserved launches: the reservation of each "type/zone" override.
+  std::map<std::string, std::string> reservation_of;
+  std::vector<FleetOverride> overrides;  // each names its template
   std::map<std::string, std::string> zone_of_subnet;
+  std::map<std::string, std::string> image_of_type;
 };
 
 std::string InstanceIdOf(std::string_view provider_id) {
@@ -141,7 +284,33 @@ CloudOr<std::vector<cloudprovider::InstanceType>> AwsCloudProvider::InstanceType
   unavailable_.Expire();  // offerings whose 3 minutes are over are offered again
   auto types = instance_types_.List(ResolveOptionsOf(node_class), zones, unavailable_);
   if (!types.ok()) return Unavailable(types.status());
+  if (reservations_ != nullptr) AddReservedOfferings(node_class, *types);
   return *std::move(types);
+}
+
+void AwsCloudProvider::AddReservedOfferings(const api::EC2NodeClass& node_class,
+                                            std::vector<cloudprovider::InstanceType>& types) {
+  if (node_class.status.capacity_reservations.empty()) return;
+  // The status's counts as launches and refusals since its last refresh left them.
+  std::vector<api::CapacityReservation> reservations = node_class.status.capacity_reservations;
+  for (api::CapacityReservation& reservation : reservations) {
+    reservation.available_instance_count = reservations_->Available(reservation);
+  }
+  for (cloudprovider::InstanceType& type : types) {
+    if (!cloudprovider::HasReservationFor(type.name, reservations)) continue;
+    // Priced as upstream: the on-demand price (the same in every zone) over 10,000,000.
+    double on_demand = 0;
+    for (const cloudprovider::Offering& offering : type.offerings) {
+      if (offering.capacity_type == api::kCapacityTypeOnDemand && offering.price > 0) {
+        on_demand = offering.price;
+        break;
+      }
+    }
+    for (cloudprovider::Offering& reserved :
+         cloudprovider::ReservedOfferings(on_demand, type, reservations)) {
+      type.offerings.push_back(std::move(reserved));
+    }
+  }
 }
 
 CloudOr<std::vector<cloudprovider::InstanceType>> AwsCloudProvider::GetInstanceTypes(
@@ -159,7 +328,8 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
   for (const cloudprovider::InstanceType& type : types) {
     if (!Fits(node_claim.spec.resources.requests, type.Allocatable())) continue;
     for (const cloudprovider::Offering& offering : type.offerings) {
-      if (!offering.available || offering.capacity_type == api::kCapacityTypeReserved) continue;
+      // Interruptible reservations need EC2's reserved-capacity fleets, not written yet.
+      if (!offering.available || offering.reservation_interruptible) continue;
       // The node also carries the claim's own labels (karpenter.sh/nodepool, the template's
       // labels), which its requirements name too.
       api::LabelMap labels = OfferingLabels(type, offering);
@@ -174,56 +344,45 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
                       .reason = "InsufficientCapacity",
                       .message = "no available offering satisfies the NodeClaim's requirements"};
   }
-  // Spot whenever the requirements allow it and some spot offering is left, as upstream.
-  const bool spot = std::any_of(candidates.begin(), candidates.end(), [](const Candidate& c) {
-    return c.offering->capacity_type == api::kCapacityTypeSpot;
-  });
-  const std::string_view capacity = spot ? api::kCapacityTypeSpot : api::kCapacityTypeOnDemand;
-  std::erase_if(candidates,
-                [&](const Candidate& c) { return c.offering->capacity_type != capacity; });
-  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-    return std::tie(a.offering->price, a.type->name, a.offering->zone) <
-           std::tie(b.offering->price, b.type->name, b.offering->zone);
-  });
-  // One template per launch: the image of the cheapest candidate, and the types that run it.
-  const std::string image = candidates.front().image_id;
-  std::erase_if(candidates, [&](const Candidate& c) { return c.image_id != image; });
+  const std::string_view capacity = ChooseCapacityType(candidates);
 
   std::vector<std::string> subnet_ids;
   for (const api::Subnet& subnet : node_class.status.subnets) subnet_ids.push_back(subnet.id);
   auto subnets = ec2_.DescribeSubnets({{.name = "subnet-id", .values = subnet_ids}});
   if (!subnets.ok()) return Unavailable(subnets.status());
-  // Per zone, the subnet with the most free addresses (ties: the lower id).
-  std::map<std::string, const Subnet*> best;
-  for (const Subnet& subnet : *subnets) {
-    const Subnet*& slot = best[subnet.zone];
-    if (slot == nullptr || subnet.available_ips > slot->available_ips ||
-        (subnet.available_ips == slot->available_ips && subnet.id < slot->id)) {
-      slot = &subnet;
-    }
-  }
-  Launch launch{.spot = spot};
+  const std::map<std::string, Subnet> best = BestSubnetPerZone(*subnets);
+  Launch launch{
+      .capacity_type = std::string(capacity),
+      .spot = capacity == api::kCapacityTypeSpot,
+      .capacity_block = capacity == api::kCapacityTypeReserved &&
+                        candidates.front().offering->reservation_type == "capacity-block"};
+  TemplateSet templates(info_, node_class, node_claim);
   std::set<std::string> chosen_types;
   for (const Candidate& c : candidates) {
     auto subnet = best.find(c.offering->zone);
     if (subnet == best.end() || launch.overrides.size() == Ec2Client::kMaxFleetOverrides) continue;
     if (!chosen_types.contains(c.type->name) && chosen_types.size() == kMaxInstanceTypes) continue;
     chosen_types.insert(c.type->name);
-    launch.overrides.push_back({.instance_type = c.type->name, .subnet_id = subnet->second->id});
-    launch.zone_of_subnet[subnet->second->id] = subnet->second->zone;
+    auto name = templates.NameFor(c);
+    if (auto* error = std::get_if<CloudError>(&name)) return *error;
+    launch.overrides.push_back({.instance_type = c.type->name,
+                                .subnet_id = subnet->second.id,
+                                .zone = subnet->second.zone,
+                                .image_id = c.image_id,
+                                .launch_template_name = std::get<std::string>(name)});
+    launch.zone_of_subnet[subnet->second.id] = subnet->second.zone;
+    launch.image_of_type[c.type->name] = c.image_id;
+    if (!c.offering->reservation_id.empty()) {
+      launch.reservation_of[absl::StrCat(c.type->name, "/", c.offering->zone)] =
+          c.offering->reservation_id;
+    }
   }
   if (launch.overrides.empty()) {
     return CloudError{.kind = CloudErrorKind::kCreateError,
                       .reason = "SubnetsNotFound",
                       .message = "no subnet of the node class is left in the offerings' zones"};
   }
-  auto spec = BuildLaunchTemplate(info_, node_class, node_claim, image);
-  if (!spec.ok()) {
-    return CloudError{.kind = CloudErrorKind::kCreateError,
-                      .reason = "LaunchTemplateCreationFailed",
-                      .message = std::string(spec.status().message())};
-  }
-  launch.template_spec = *std::move(spec);
+  launch.templates = std::move(templates.specs());
   return launch;
 }
 
@@ -270,7 +429,7 @@ void AwsCloudProvider::CountLaunchFailures(const Launch& launch,
   std::map<std::string, std::string> zone_ids;
   for (const api::Subnet& subnet : node_class.status.subnets)
     zone_ids[subnet.zone] = subnet.zone_id;
-  const std::string capacity(launch.spot ? api::kCapacityTypeSpot : api::kCapacityTypeOnDemand);
+  const std::string& capacity = launch.capacity_type;
   for (const FleetError& error : errors) {
     const std::string zone = FailedZone(error, launch.zone_of_subnet);
     auto zone_id = zone_ids.find(zone);
@@ -288,17 +447,19 @@ CloudOr<FleetResult> AwsCloudProvider::LaunchFleet(const Launch& launch,
                                                    const api::EC2NodeClass& node_class) {
   Tags tags = LaunchTemplateTags(info_, node_class);
   for (auto& [key, value] : OwnershipTags(info_, node_claim)) tags[key] = value;
-  const FleetRequest request{.launch_template_name = launch.template_spec.name,
-                             .overrides = launch.overrides,
+  const FleetRequest request{.overrides = launch.overrides,
                              .spot = launch.spot,
+                             .capacity_block = launch.capacity_block,
                              .tags = tags};
   // A template deleted behind our back (by hand, or by another controller's cleanup) is
   // created again once, as upstream does.
   for (int attempt = 0;; ++attempt) {
-    if (absl::Status ensured = EnsureLaunchTemplate(launch.template_spec); !ensured.ok()) {
-      return CloudError{.kind = CloudErrorKind::kCreateError,
-                        .reason = "LaunchTemplateCreationFailed",
-                        .message = std::string(ensured.message())};
+    for (const LaunchTemplateSpec& spec : launch.templates) {
+      if (absl::Status ensured = EnsureLaunchTemplate(spec); !ensured.ok()) {
+        return CloudError{.kind = CloudErrorKind::kCreateError,
+                          .reason = "LaunchTemplateCreationFailed",
+                          .message = std::string(ensured.message())};
+      }
     }
     auto fleet = ec2_.CreateFleet(request);
     bool template_missing = false;
@@ -311,8 +472,9 @@ CloudOr<FleetResult> AwsCloudProvider::LaunchFleet(const Launch& launch,
                       [](const FleetError& e) { return IsLaunchTemplateNotFoundCode(e.code); });
     }
     if (template_missing && attempt == 0) {
+      // Which one went is not said reliably: look for each again (Describe finds the others).
       absl::MutexLock lock(&mu_);
-      known_templates_.erase(launch.template_spec.name);
+      for (const LaunchTemplateSpec& spec : launch.templates) known_templates_.erase(spec.name);
       continue;
     }
     if (!fleet.ok()) {
@@ -324,6 +486,27 @@ CloudOr<FleetResult> AwsCloudProvider::LaunchFleet(const Launch& launch,
     }
     return *std::move(fleet);
   }
+}
+
+std::vector<OfferingRef> AwsCloudProvider::MarkRefusedCapacity(const Launch& launch,
+                                                               const FleetResult& result) {
+  // Every offering EC2 said it has no capacity for is left out for a while, launched or not; a
+  // reservation EC2 refused has nothing left until its count is described again.
+  std::vector<OfferingRef> exhausted;
+  for (const FleetError& error : result.errors) {
+    if (!IsUnfulfillableCapacityCode(error.code)) continue;
+    OfferingRef ref{error.failed_override.instance_type, FailedZone(error, launch.zone_of_subnet),
+                    launch.capacity_type};
+    if (auto reservation =
+            launch.reservation_of.find(absl::StrCat(ref.instance_type, "/", ref.zone));
+        reservation != launch.reservation_of.end()) {
+      if (reservations_ != nullptr) reservations_->MarkUnavailable(reservation->second);
+    } else {
+      unavailable_.Mark(ref);
+    }
+    exhausted.push_back(std::move(ref));
+  }
+  return exhausted;
 }
 
 CloudOr<api::NodeClaim> AwsCloudProvider::Create(const api::NodeClaim& node_claim) {
@@ -351,44 +534,14 @@ CloudOr<api::NodeClaim> AwsCloudProvider::Create(const api::NodeClaim& node_clai
   const FleetResult& result = std::get<FleetResult>(fleet);
 
   CountLaunchFailures(launch, result.errors, node_class);
-  // Every offering EC2 said it has no capacity for is left out for a while, launched or not.
-  const std::string capacity(launch.spot ? api::kCapacityTypeSpot : api::kCapacityTypeOnDemand);
-  std::vector<OfferingRef> exhausted;
-  for (const FleetError& error : result.errors) {
-    if (!IsUnfulfillableCapacityCode(error.code)) continue;
-    OfferingRef ref{error.failed_override.instance_type, FailedZone(error, launch.zone_of_subnet),
-                    capacity};
-    unavailable_.Mark(ref);
-    exhausted.push_back(std::move(ref));
-  }
-  if (result.instances.empty()) {
-    if (!exhausted.empty()) {
-      std::sort(exhausted.begin(), exhausted.end());
-      std::vector<std::string> names;
-      for (const OfferingRef& ref : exhausted) {
-        names.push_back(absl::StrCat(ref.instance_type, "/", ref.zone, "/", ref.capacity_type));
-      }
-      return CloudError{
-          .kind = CloudErrorKind::kInsufficientCapacity,
-          .reason = "InsufficientCapacity",
-          .message = absl::StrCat("insufficient capacity for ", absl::StrJoin(names, ", ")),
-          .offerings = std::move(exhausted)};
-    }
-    if (result.errors.empty()) {
-      return CloudError{.kind = CloudErrorKind::kCreateError,
-                        .reason = "LaunchFailed",
-                        .message = "CreateFleet launched nothing"};
-    }
-    const std::string first = result.errors.front().code + ": " + result.errors.front().message;
-    return CloudError{.kind = CloudErrorKind::kCreateError,
-                      .reason = ClassifyLaunchFailure(first).reason,
-                      .message = first};
-  }
+  std::vector<OfferingRef> exhausted = MarkRefusedCapacity(launch, result);
+  if (result.instances.empty()) return NothingLaunched(result, std::move(exhausted));
   const FleetInstance& launched = result.instances.front();
+  auto image = launch.image_of_type.find(launched.instance_type);
   Instance instance{.id = launched.id,
                     .instance_type = launched.instance_type,
                     .zone = launched.zone,
-                    .image_id = launch.template_spec.image_id,
+                    .image_id = image == launch.image_of_type.end() ? "" : image->second,
                     .subnet_id = launched.subnet_id,
                     .lifecycle = launch.spot ? "spot" : "",
                     .tags = OwnershipTags(info_, node_claim)};
@@ -397,6 +550,16 @@ CloudOr<api::NodeClaim> AwsCloudProvider::Create(const api::NodeClaim& node_clai
     instance.zone = zone->second;
   }
   api::NodeClaim out = ToNodeClaim(instance, all_types);
+  if (auto reservation =
+          launch.reservation_of.find(absl::StrCat(instance.instance_type, "/", instance.zone));
+      reservation != launch.reservation_of.end()) {
+    if (reservations_ != nullptr) reservations_->MarkLaunched(reservation->second);
+    out.metadata.labels[std::string(api::kCapacityTypeLabelKey)] =
+        std::string(api::kCapacityTypeReserved);
+    out.metadata.labels[std::string(api::kLabelCapacityReservationID)] = reservation->second;
+    out.metadata.labels[std::string(api::kLabelCapacityReservationType)] =
+        launch.capacity_block ? "capacity-block" : "default";
+  }
   for (const auto& [key, value] : node_claim.metadata.labels)
     out.metadata.labels.emplace(key, value);
   out.metadata.annotations = node_claim.metadata.annotations;

@@ -17,6 +17,7 @@
 #include "src/aws/ec2_client.h"
 #include "src/aws/instance_type_provider.h"
 #include "src/aws/launch_template.h"
+#include "src/aws/reservation_availability.h"
 #include "src/cloudprovider/unavailable_offerings.h"
 
 namespace karpenter::aws {
@@ -38,16 +39,20 @@ Tags OwnershipTags(const ClusterInfo& cluster, const api::NodeClaim& node_claim)
 class AwsCloudProvider : public CloudProvider {
  public:
   // `cluster` is where EC2NodeClasses are read; `unavailable` is shared with whoever else marks
-  // offerings (the interruption controller). None of them is owned.
+  // offerings (the interruption controller). None of them is owned. With `reservations` (shared
+  // with the NodeClassResolver that describes them), the classes' capacity reservations are
+  // offered as `reserved` offerings and launched into; without, they are not offered.
   AwsCloudProvider(Ec2Client& ec2, InstanceTypeProvider& instance_types,
                    const ClusterReader& cluster, cloudprovider::UnavailableOfferings& unavailable,
-                   ClusterInfo info, Metrics* metrics = nullptr)
+                   ClusterInfo info, Metrics* metrics = nullptr,
+                   ReservationAvailability* reservations = nullptr)
       : ec2_(ec2),
         instance_types_(instance_types),
         cluster_(cluster),
         unavailable_(unavailable),
         info_(std::move(info)),
-        metrics_(metrics) {}
+        metrics_(metrics),
+        reservations_(reservations) {}
 
   CloudOr<api::NodeClaim> Create(const api::NodeClaim& node_claim) override;
   std::variant<std::monostate, CloudError> Delete(const api::NodeClaim& node_claim) override;
@@ -69,11 +74,15 @@ class AwsCloudProvider : public CloudProvider {
   absl::StatusOr<bool> TagInstance(std::string_view provider_id, const Tags& tags);
 
  private:
-  struct Launch;  // one Create's chosen template, capacity type and overrides
+  struct Launch;  // one Create's chosen templates, capacity type and overrides
 
   CloudOr<api::EC2NodeClass> NodeClass(const std::string& name) const;
   CloudOr<std::vector<cloudprovider::InstanceType>> InstanceTypes(
       const api::EC2NodeClass& node_class);
+  // Upstream's reserved capacity resolver: one `reserved` offering per capacity reservation of
+  // the class's status, available while the reservation has instances left.
+  void AddReservedOfferings(const api::EC2NodeClass& node_class,
+                            std::vector<cloudprovider::InstanceType>& types);
   CloudOr<Launch> Plan(const api::NodeClaim& node_claim, const api::EC2NodeClass& node_class,
                        const std::vector<cloudprovider::InstanceType>& types);
   // Creates the template unless this process already knows it exists (or EC2 has it).
@@ -83,6 +92,9 @@ class AwsCloudProvider : public CloudProvider {
   // Counts each offering CreateFleet refused, by zone, zone ID, capacity type and reason.
   void CountLaunchFailures(const Launch& launch, const std::vector<FleetError>& errors,
                            const api::EC2NodeClass& node_class);
+  // Marks what EC2 refused for want of capacity (the offering for 3 minutes, or the
+  // reservation until it is described again) and returns the refused offerings.
+  std::vector<OfferingRef> MarkRefusedCapacity(const Launch& launch, const FleetResult& result);
   // The live instance behind `instance_id` if it is this cluster's; kNotFound otherwise.
   CloudOr<Instance> OwnedInstance(const std::string& instance_id);
   api::NodeClaim ToNodeClaim(const Instance& instance,
@@ -95,6 +107,7 @@ class AwsCloudProvider : public CloudProvider {
   const ClusterInfo info_;
   // Where launch failures are counted (upstream's instance_launch_failures_total); may be null.
   Metrics* const metrics_;
+  ReservationAvailability* const reservations_;  // may be null
   absl::Mutex mu_;
   std::set<std::string> known_templates_ ABSL_GUARDED_BY(mu_);
 };

@@ -21,6 +21,7 @@
 #include "src/aws/node_class_validation.h"
 #include "src/aws/pricing_client.h"
 #include "src/aws/real_http_transport.h"
+#include "src/aws/reservation_availability.h"
 #include "src/aws/retry.h"
 #include "src/aws/service_clients.h"
 #include "src/aws/sqs_client.h"
@@ -54,6 +55,7 @@ struct AwsStack::Parts {
   std::unique_ptr<cloudprovider::Catalog> catalog;
   std::unique_ptr<InstanceTypeProvider> instance_types;
   std::unique_ptr<NodeClassValidator> validator;
+  std::unique_ptr<ReservationAvailability> reservations;
   std::unique_ptr<NodeClassResolver> resolver;
   std::unique_ptr<AwsCloudProvider> cloud;
   std::unique_ptr<SqsInterruptionQueue> queue;
@@ -152,10 +154,14 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
     resolver_options.kubernetes_version = options.kubernetes_version;
   }
   p.validator = std::make_unique<NodeClassValidator>(*p.ec2, *p.clock, *cluster_info);
+  // Shared: the resolver's descriptions reset the counts, the cloud provider's launches use them.
+  p.reservations = std::make_unique<ReservationAvailability>(*p.clock);
   p.resolver = std::make_unique<NodeClassResolver>(*p.ec2, *p.ssm, *p.clock, resolver_options,
-                                                   p.instance_profiles.get(), p.validator.get());
+                                                   p.instance_profiles.get(), p.validator.get(),
+                                                   p.reservations.get());
   p.cloud = std::make_unique<AwsCloudProvider>(*p.ec2, *p.instance_types, cluster, unavailable,
-                                               *std::move(cluster_info), options.metrics);
+                                               *std::move(cluster_info), options.metrics,
+                                               p.reservations.get());
   if (!options.interruption_queue.empty()) {
     // Receives run on a thread of their own (the controllers share one), long-polling 5 s:
     // upstream's 20 s would cost 3 calls a minute instead of 12, but a receive in flight cannot

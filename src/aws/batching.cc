@@ -25,7 +25,8 @@ BatchWindowOptions TerminateInstancesWindow() {
 std::string FleetBatchKey(const FleetRequest& request) {
   nlohmann::json overrides = nlohmann::json::array();
   for (const FleetOverride& o : request.overrides) {
-    overrides.push_back({o.instance_type, o.subnet_id, o.zone, o.image_id, o.priority});
+    overrides.push_back(
+        {o.instance_type, o.subnet_id, o.zone, o.image_id, o.priority, o.launch_template_name});
   }
   // nlohmann objects keep keys sorted and Tags is a sorted map: equal requests dump equally.
   const nlohmann::json key = {{"template", request.launch_template_name},

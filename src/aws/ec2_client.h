@@ -136,6 +136,11 @@ struct LaunchTemplateSpec {
   int metadata_hop_limit = 1;
   bool metadata_ipv6 = false;
   Tags tags;  // on the template, and on the instances and volumes it launches
+  // A template of a reserved launch targets one capacity reservation and launches nowhere else
+  // (CapacityReservationPreference capacity-reservations-only); "" for the others.
+  std::string capacity_reservation_id;
+  // The market of a capacity block ("capacity-block"), "" for the others.
+  std::string market_type;
 };
 
 struct LaunchTemplate {
@@ -151,12 +156,18 @@ struct FleetOverride {
   std::string zone;
   std::string image_id;  // "" to use the template's
   double priority = 0;   // lower first, for the prioritized strategies
+  // The launch template this override launches from; "" for the request's. Overrides of one
+  // template go into one LaunchTemplateConfigs entry, the templates in the order they first
+  // appear, so one fleet can launch several templates (one per AMI and max-pods value).
+  std::string launch_template_name;
 };
 
 struct FleetRequest {
-  std::string launch_template_name;
-  std::vector<FleetOverride> overrides;  // at most kMaxFleetOverrides
+  std::string launch_template_name;      // the template of overrides that name none
+  std::vector<FleetOverride> overrides;  // at most kMaxFleetOverrides over all templates
   bool spot = false;
+  // Into capacity blocks: DefaultTargetCapacityType capacity-block and no on-demand options.
+  bool capacity_block = false;
   int count = 1;
   Tags tags;  // on the instances and volumes
   // Makes a retried CreateFleet launch nothing twice; Ec2Client draws one when empty.

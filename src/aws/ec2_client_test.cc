@@ -136,6 +136,49 @@ TEST(AwsEc2, CreateFleetTokenIsStableAcrossRetriesAndOnDemandIsLowestPrice) {
                                 "OnDemandOptions.AllocationStrategy=lowest-price"));
 }
 
+TEST(AwsEc2, CreateFleetGroupsOverridesByTheirLaunchTemplate) {
+  Harness h;
+  h.transport.Push(
+      200,
+      "<CreateFleetResponse><fleetId>f</fleetId><fleetInstanceSet><item>"
+      "<launchTemplateAndOverrides><launchTemplateSpecification>"
+      "<launchTemplateName>lt-b</launchTemplateName></launchTemplateSpecification><overrides>"
+      "<instanceType>m5.xlarge</instanceType></overrides></launchTemplateAndOverrides>"
+      "<instanceIds><item>i-1</item></instanceIds><instanceType>m5.xlarge</instanceType>"
+      "</item></fleetInstanceSet></CreateFleetResponse>");
+  auto fleet = h.ec2.CreateFleet(
+      {.launch_template_name = "lt-a",
+       .overrides = {
+           {.instance_type = "m5.large"},
+           {.instance_type = "m5.xlarge", .image_id = "ami-b", .launch_template_name = "lt-b"},
+           {.instance_type = "c5.large", .launch_template_name = "lt-a"},
+           {.instance_type = "c5.xlarge", .launch_template_name = "lt-b"}}});
+  ASSERT_TRUE(fleet.ok()) << fleet.status();
+  const std::string& body = h.transport.requests()[0].body;
+  // Templates in the order the overrides first name them, each with its own overrides.
+  for (const char* part :
+       {"LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateName=lt-a",
+        "LaunchTemplateConfigs.1.Overrides.1.InstanceType=m5.large",
+        "LaunchTemplateConfigs.1.Overrides.2.InstanceType=c5.large",
+        "LaunchTemplateConfigs.2.LaunchTemplateSpecification.LaunchTemplateName=lt-b",
+        "LaunchTemplateConfigs.2.LaunchTemplateSpecification.Version=%24Latest",
+        "LaunchTemplateConfigs.2.Overrides.1.InstanceType=m5.xlarge",
+        "LaunchTemplateConfigs.2.Overrides.1.ImageId=ami-b",
+        "LaunchTemplateConfigs.2.Overrides.2.InstanceType=c5.xlarge"}) {
+    EXPECT_TRUE(absl::StrContains(body, part)) << part << " not in " << body;
+  }
+  EXPECT_FALSE(absl::StrContains(body, "LaunchTemplateConfigs.3")) << body;
+  ASSERT_EQ(fleet->instances.size(), 1u);
+  EXPECT_EQ(fleet->instances[0].instance_type, "m5.xlarge");
+}
+
+TEST(AwsEc2, CreateFleetRefusesAnOverrideWithoutATemplate) {
+  Harness h;
+  auto fleet = h.ec2.CreateFleet({.overrides = {{.instance_type = "m5.large"}}});
+  EXPECT_EQ(fleet.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(h.transport.requests().empty());
+}
+
 TEST(AwsEc2, LaunchTemplatesAlwaysEncryptAndRequireImdsV2) {
   Harness h;
   h.transport.Push(200,
@@ -154,6 +197,40 @@ TEST(AwsEc2, LaunchTemplatesAlwaysEncryptAndRequireImdsV2) {
   EXPECT_TRUE(absl::StrContains(body, "BlockDeviceMapping.2.Ebs.Encrypted=true"));
   EXPECT_TRUE(absl::StrContains(body, "LaunchTemplateData.UserData=aGk%3D"));
   EXPECT_TRUE(absl::StrContains(body, "TagSpecification.1.ResourceType=launch-template"));
+}
+
+TEST(AwsEc2, ACapacityBlockLaunchTargetsTheReservationInItsMarket) {
+  Harness h;
+  h.transport.Push(200,
+                   "<CreateLaunchTemplateResponse><launchTemplate><launchTemplateId>lt-1"
+                   "</launchTemplateId></launchTemplate></CreateLaunchTemplateResponse>");
+  h.transport.Push(200, "<CreateFleetResponse><fleetId>f</fleetId></CreateFleetResponse>");
+  ASSERT_TRUE(h.ec2
+                  .CreateLaunchTemplate({.name = "n",
+                                         .image_id = "ami-1",
+                                         .capacity_reservation_id = "cr-9",
+                                         .market_type = "capacity-block"})
+                  .ok());
+  ASSERT_TRUE(h.ec2
+                  .CreateFleet({.launch_template_name = "n",
+                                .overrides = {{.instance_type = "p5.48xlarge"}},
+                                .capacity_block = true})
+                  .ok());
+  const std::string& lt = h.transport.requests()[0].body;
+  EXPECT_TRUE(absl::StrContains(lt,
+                                "CapacityReservationSpecification.CapacityReservationPreference="
+                                "capacity-reservations-only"))
+      << lt;
+  EXPECT_TRUE(absl::StrContains(
+      lt, "CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId=cr-9"))
+      << lt;
+  EXPECT_TRUE(absl::StrContains(lt, "InstanceMarketOptions.MarketType=capacity-block")) << lt;
+  const std::string& fleet = h.transport.requests()[1].body;
+  EXPECT_TRUE(absl::StrContains(
+      fleet, "TargetCapacitySpecification.DefaultTargetCapacityType=capacity-block"))
+      << fleet;
+  EXPECT_FALSE(absl::StrContains(fleet, "OnDemandOptions")) << fleet;
+  EXPECT_FALSE(absl::StrContains(fleet, "SpotOptions")) << fleet;
 }
 
 }  // namespace

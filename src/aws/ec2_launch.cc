@@ -1,6 +1,7 @@
 // Ec2Client's writes: launch templates, CreateFleet, tags and termination.
 #include <cmath>
 #include <cstdint>
+#include <map>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -99,6 +100,18 @@ QueryRequest Ec2Client::LaunchTemplateRequest(const LaunchTemplateSpec& spec) {
       .Set("LaunchTemplateData.MetadataOptions.HttpProtocolIpv6",
            spec.metadata_ipv6 ? "enabled" : "disabled");
   SetBlockDevices(request, spec.block_devices);
+  if (!spec.capacity_reservation_id.empty()) {
+    request
+        .Set("LaunchTemplateData.CapacityReservationSpecification.CapacityReservationPreference",
+             "capacity-reservations-only")
+        .Set(
+            "LaunchTemplateData.CapacityReservationSpecification.CapacityReservationTarget."
+            "CapacityReservationId",
+            spec.capacity_reservation_id);
+  }
+  if (!spec.market_type.empty()) {
+    request.Set("LaunchTemplateData.InstanceMarketOptions.MarketType", spec.market_type);
+  }
   SetTagSpecifications(request, "LaunchTemplateData.TagSpecification", {"instance", "volume"},
                        spec.tags);
   SetTagSpecifications(request, "TagSpecification", {"launch-template"}, spec.tags);
@@ -146,26 +159,39 @@ absl::StatusOr<QueryRequest> Ec2Client::FleetRequestOf(const FleetRequest& fleet
   }
   QueryRequest request("CreateFleet", kApiVersion);
   request.Set("Type", "instant").Set("ClientToken", token);
-  const std::string config = "LaunchTemplateConfigs.1";
-  request
-      .Set(absl::StrCat(config, ".LaunchTemplateSpecification.LaunchTemplateName"),
-           fleet.launch_template_name)
-      .Set(absl::StrCat(config, ".LaunchTemplateSpecification.Version"), "$Latest");
-  for (size_t i = 0; i < fleet.overrides.size(); ++i) {
-    const FleetOverride& o = fleet.overrides[i];
-    const std::string prefix = absl::StrCat(config, ".Overrides.", i + 1);
+  // One LaunchTemplateConfigs entry per template, numbered in the order overrides first name them.
+  struct Config {
+    int index;
+    int overrides = 0;
+  };
+  std::map<std::string, Config> configs;
+  for (const FleetOverride& o : fleet.overrides) {
+    const std::string& name =
+        o.launch_template_name.empty() ? fleet.launch_template_name : o.launch_template_name;
+    if (name.empty()) {
+      return absl::InvalidArgumentError("CreateFleet: an override without a launch template");
+    }
+    auto [it, added] = configs.try_emplace(name, Config{static_cast<int>(configs.size()) + 1});
+    const std::string config = absl::StrCat("LaunchTemplateConfigs.", it->second.index);
+    if (added) {
+      request.Set(absl::StrCat(config, ".LaunchTemplateSpecification.LaunchTemplateName"), name)
+          .Set(absl::StrCat(config, ".LaunchTemplateSpecification.Version"), "$Latest");
+    }
+    const std::string prefix = absl::StrCat(config, ".Overrides.", ++it->second.overrides);
     request.Set(absl::StrCat(prefix, ".InstanceType"), o.instance_type);
     if (!o.subnet_id.empty()) request.Set(absl::StrCat(prefix, ".SubnetId"), o.subnet_id);
     if (!o.zone.empty()) request.Set(absl::StrCat(prefix, ".AvailabilityZone"), o.zone);
     if (!o.image_id.empty()) request.Set(absl::StrCat(prefix, ".ImageId"), o.image_id);
     if (o.priority > 0) request.Set(absl::StrCat(prefix, ".Priority"), absl::StrCat(o.priority));
   }
+  const char* capacity = fleet.spot             ? "spot"
+                         : fleet.capacity_block ? "capacity-block"
+                                                : "on-demand";
   request.Set("TargetCapacitySpecification.TotalTargetCapacity", std::to_string(fleet.count))
-      .Set("TargetCapacitySpecification.DefaultTargetCapacityType",
-           fleet.spot ? "spot" : "on-demand");
+      .Set("TargetCapacitySpecification.DefaultTargetCapacityType", capacity);
   if (fleet.spot) {
     request.Set("SpotOptions.AllocationStrategy", "price-capacity-optimized");
-  } else {
+  } else if (!fleet.capacity_block) {
     request.Set("OnDemandOptions.AllocationStrategy", "lowest-price");
   }
   SetTagSpecifications(request, "TagSpecification", {"instance", "volume", "fleet"}, fleet.tags);

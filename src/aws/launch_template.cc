@@ -74,6 +74,11 @@ std::string Canonical(const LaunchTemplateSpec& spec) {
                     ":", device.kms_key_id, "\n");
   }
   for (const auto& [key, value] : spec.tags) absl::StrAppend(&out, key, "=", value, "\n");
+  // Kept out of the text of templates without a reservation, so their names stay as they were.
+  if (!spec.capacity_reservation_id.empty() || !spec.market_type.empty()) {
+    absl::StrAppend(&out, "reservation=", spec.capacity_reservation_id, ":", spec.market_type,
+                    "\n");
+  }
   return out;
 }
 
@@ -128,9 +133,18 @@ Tags LaunchTemplateTags(const ClusterInfo& cluster, const api::EC2NodeClass& nod
 }
 
 absl::StatusOr<LaunchTemplateSpec> BuildLaunchTemplate(const ClusterInfo& cluster,
-                                                       const api::EC2NodeClass& node_class,
+                                                       const api::EC2NodeClass& given_class,
                                                        const api::NodeClaim& node_claim,
-                                                       const std::string& image_id) {
+                                                       const std::string& image_id,
+                                                       std::optional<int32_t> max_pods,
+                                                       const cloudprovider::Offering* reserved) {
+  // The bootstrap of every family reads the kubelet settings from the class: fill in max pods
+  // there, on a copy.
+  api::EC2NodeClass node_class = given_class;
+  if (max_pods && !(node_class.spec.kubelet && node_class.spec.kubelet->max_pods)) {
+    if (!node_class.spec.kubelet) node_class.spec.kubelet.emplace();
+    node_class.spec.kubelet->max_pods = *max_pods;
+  }
   const std::string family = api::ResolvedAMIFamily(node_class.spec);
   LaunchTemplateSpec spec;
   if (family == "AL2023") {
@@ -159,6 +173,10 @@ absl::StatusOr<LaunchTemplateSpec> BuildLaunchTemplate(const ClusterInfo& cluste
     spec.metadata_ipv6 = metadata->http_protocol_ipv6.value_or("disabled") == "enabled";
   }
   spec.tags = LaunchTemplateTags(cluster, node_class);
+  if (reserved != nullptr) {
+    spec.capacity_reservation_id = reserved->reservation_id;
+    if (reserved->reservation_type == "capacity-block") spec.market_type = "capacity-block";
+  }
   spec.name =
       absl::StrCat(AbslView(kLaunchTemplateNamePrefix), Sha256Hex(Canonical(spec)).substr(0, 20));
   return spec;

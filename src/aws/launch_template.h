@@ -5,7 +5,9 @@
 // a new one.
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #include "src/api/ec2nodeclass.h"
 #include "src/api/nodeclaim.h"
 #include "src/aws/ec2_client.h"
+#include "src/cloudprovider/instance_type.h"
 
 namespace karpenter::aws {
 
@@ -39,9 +42,15 @@ Tags LaunchTemplateTags(const ClusterInfo& cluster, const api::EC2NodeClass& nod
 // The template for `node_claim` launched from `node_class` with `image_id`, with the user data of
 // the class's AMI family (AL2023 here, AL2, Bottlerocket and Windows in bootstrap.h, Custom as
 // is). kInvalidArgument naming spec.userData when the class's user data cannot be merged.
-absl::StatusOr<LaunchTemplateSpec> BuildLaunchTemplate(const ClusterInfo& cluster,
-                                                       const api::EC2NodeClass& node_class,
-                                                       const api::NodeClaim& node_claim,
-                                                       const std::string& image_id);
+// `max_pods` is the pods capacity of the instance types the template serves: the kubelet gets it
+// unless the class's `kubelet.maxPods` is set, as upstream's resolver does (the kubelet must not
+// compute another figure than the one Karpenter scheduled against), so types of different pod
+// capacity need different templates. With `reserved` (a reserved offering) the template
+// launches into that offering's capacity reservation only, one template per reservation.
+absl::StatusOr<LaunchTemplateSpec> BuildLaunchTemplate(
+    const ClusterInfo& cluster, const api::EC2NodeClass& node_class,
+    const api::NodeClaim& node_claim, const std::string& image_id,
+    std::optional<int32_t> max_pods = std::nullopt,
+    const cloudprovider::Offering* reserved = nullptr);
 
 }  // namespace karpenter::aws

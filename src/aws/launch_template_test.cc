@@ -1,5 +1,9 @@
 #include "src/aws/launch_template.h"
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "src/aws/aws_cloud_provider.h"
@@ -150,6 +154,65 @@ TEST(AwsLaunchTemplate, EachFamilyGetsItsOwnUserDataAndDefaultVolumes) {
   auto refused = BuildLaunchTemplate(kCluster, node_class, Claim(), "ami-1");
   EXPECT_TRUE(absl::IsInvalidArgument(refused.status())) << refused.status();
   EXPECT_TRUE(absl::StartsWith(refused.status().message(), "spec.userData: ")) << refused.status();
+}
+
+TEST(AwsLaunchTemplate, TheTypesMaxPodsReachEveryFamilysBootstrap) {
+  api::EC2NodeClass node_class = NodeClass();
+  const std::vector<std::pair<std::string, std::vector<std::string>>> expected = {
+      {"AL2023", {"      maxPods: 29\n"}},
+      {"AL2", {"--use-max-pods false", "--max-pods=29"}},
+      {"Bottlerocket", {"max-pods = 29\n"}},
+      {"Windows2022", {"--max-pods=29"}}};
+  for (const auto& [family, parts] : expected) {
+    node_class.spec.ami_family = family;
+    auto spec = BuildLaunchTemplate(kCluster, node_class, Claim(), "ami-1", 29);
+    ASSERT_TRUE(spec.ok()) << family << ": " << spec.status();
+    for (const std::string& part : parts) {
+      EXPECT_TRUE(absl::StrContains(spec->user_data, part))
+          << family << " lacks " << part << " in\n"
+          << spec->user_data;
+    }
+    auto other = BuildLaunchTemplate(kCluster, node_class, Claim(), "ami-1", 58);
+    ASSERT_TRUE(other.ok()) << other.status();
+    EXPECT_NE(spec->name, other->name) << family << ": another max-pods is another template";
+    auto unset = BuildLaunchTemplate(kCluster, node_class, Claim(), "ami-1");
+    ASSERT_TRUE(unset.ok()) << unset.status();
+    EXPECT_FALSE(absl::StrContains(unset->user_data, "29")) << family << unset->user_data;
+  }
+}
+
+TEST(AwsLaunchTemplate, TheClassesKubeletMaxPodsWinsOverTheTypes) {
+  api::EC2NodeClass node_class = NodeClass();
+  node_class.spec.ami_family = "AL2";
+  node_class.spec.kubelet = api::KubeletConfiguration{.max_pods = 50};
+  auto a = BuildLaunchTemplate(kCluster, node_class, Claim(), "ami-1", 29);
+  auto b = BuildLaunchTemplate(kCluster, node_class, Claim(), "ami-1", 58);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_TRUE(absl::StrContains(a->user_data, "--max-pods=50")) << a->user_data;
+  EXPECT_FALSE(absl::StrContains(a->user_data, "--max-pods=29")) << a->user_data;
+  EXPECT_EQ(a->name, b->name);
+}
+
+TEST(AwsLaunchTemplate, AReservedOfferingsTemplateTargetsItsReservation) {
+  const cloudprovider::Offering block{.zone = "us-west-2a",
+                                      .capacity_type = "reserved",
+                                      .reservation_id = "cr-1",
+                                      .reservation_type = "capacity-block"};
+  auto reserved = BuildLaunchTemplate(kCluster, NodeClass(), Claim(), "ami-1", 29, &block);
+  auto open = BuildLaunchTemplate(kCluster, NodeClass(), Claim(), "ami-1", 29);
+  ASSERT_TRUE(reserved.ok() && open.ok());
+  EXPECT_EQ(reserved->capacity_reservation_id, "cr-1");
+  EXPECT_EQ(reserved->market_type, "capacity-block");
+  EXPECT_TRUE(open->capacity_reservation_id.empty());
+  EXPECT_TRUE(open->market_type.empty());
+  EXPECT_NE(reserved->name, open->name);
+  cloudprovider::Offering other = block;
+  other.reservation_id = "cr-2";
+  other.reservation_type = "default";
+  auto second = BuildLaunchTemplate(kCluster, NodeClass(), Claim(), "ami-1", 29, &other);
+  ASSERT_TRUE(second.ok());
+  EXPECT_TRUE(second->market_type.empty());
+  EXPECT_NE(second->name, reserved->name);
 }
 
 TEST(AwsCloudProvider, InstanceIdOfProviderIds) {

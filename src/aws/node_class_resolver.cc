@@ -374,6 +374,7 @@ absl::StatusOr<api::EC2NodeClassStatus> NodeClassResolver::Resolve(
   if (IsTransient(reservations.status())) return reservations.status();
   status.capacity_reservations =
       reservations.ok() ? *reservations : std::vector<api::CapacityReservation>();
+  if (reservations.ok() && reservations_ != nullptr) reservations_->Sync(*reservations);
   status.conditions.push_back(MakeCondition(api::kConditionCapacityReservationsReady,
                                             reservations.status(), false, "CapacityReservations"));
   // spec.instanceProfile is used as is; for spec.role the provider's own profile (created here

@@ -15,6 +15,7 @@
 #include "src/aws/ec2_client.h"
 #include "src/aws/instance_profiles.h"
 #include "src/aws/node_class_validation.h"
+#include "src/aws/reservation_availability.h"
 #include "src/aws/ssm_client.h"
 
 namespace karpenter::aws {
@@ -44,15 +45,18 @@ class NodeClassResolver {
  public:
   // Without `profiles` (no IAM), a class with spec.role is not Ready. With `validator`, the
   // status also carries ValidationSucceeded (the dry-run authorization checks) and Ready rests
-  // on it, as upstream's; without it neither is checked.
+  // on it, as upstream's; without it neither is checked. With `reservations`, every description
+  // of the capacity reservations resets their counts there (what the cloud provider offers).
   NodeClassResolver(Ec2Client& ec2, SsmClient& ssm, Clock& clock, NodeClassResolverOptions options,
-                    InstanceProfiles* profiles = nullptr, NodeClassValidator* validator = nullptr)
+                    InstanceProfiles* profiles = nullptr, NodeClassValidator* validator = nullptr,
+                    ReservationAvailability* reservations = nullptr)
       : ec2_(ec2),
         ssm_(ssm),
         clock_(clock),
         options_(std::move(options)),
         profiles_(profiles),
-        validator_(validator) {}
+        validator_(validator),
+        reservations_(reservations) {}
 
   // The status the class should have now. A part that resolves to nothing, or that EC2 refuses
   // to describe, sets its condition False with the reason; calls that fail for transient reasons
@@ -85,6 +89,7 @@ class NodeClassResolver {
   const NodeClassResolverOptions options_;
   InstanceProfiles* profiles_;
   NodeClassValidator* validator_;
+  ReservationAvailability* reservations_;
 };
 
 // True when `node_class` has a Ready condition with status True.

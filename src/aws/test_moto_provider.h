@@ -141,11 +141,12 @@ class MotoProviderTest : public MotoTest {
     instance_types_ =
         std::make_unique<InstanceTypeProvider>(*ec2_, pricing_.get(), clock_, *catalog_,
                                                InstanceTypeProviderOptions{.region = "us-west-2"});
-    resolver_ =
-        std::make_unique<NodeClassResolver>(*ec2_, *ssm_, clock_, NodeClassResolverOptions{});
+    resolver_ = std::make_unique<NodeClassResolver>(
+        *ec2_, *ssm_, clock_, NodeClassResolverOptions{}, nullptr, nullptr, &reservations_);
     provider_ = std::make_unique<AwsCloudProvider>(
         *ec2_, *instance_types_, cluster_, unavailable_,
-        ClusterInfo{.name = kCluster, .endpoint = "https://demo.eks.example", .ca_bundle = "Q0E="});
+        ClusterInfo{.name = kCluster, .endpoint = "https://demo.eks.example", .ca_bundle = "Q0E="},
+        nullptr, &reservations_);
     MakeWorld();
   }
 
@@ -286,6 +287,7 @@ class MotoProviderTest : public MotoTest {
   fakes::FakeKubeCluster cluster_{controller_clock_};
   cloudprovider::UnavailableOfferings unavailable_{controller_clock_,
                                                    [] { return int64_t{3 * 60 * 1000}; }};
+  ReservationAvailability reservations_{clock_};
   std::unique_ptr<AwsClient> ec2_client_, ssm_client_, pricing_client_;
   std::unique_ptr<Ec2Client> ec2_;
   std::unique_ptr<SsmClient> ssm_;

@@ -28,8 +28,13 @@ bool HasReservationFor(std::string_view type_name,
 
 std::vector<Offering> ReservedOfferings(const Catalog& catalog, const InstanceType& type,
                                         std::span<const api::CapacityReservation> reservations) {
+  return ReservedOfferings(catalog.OnDemandPrice(type.name).value_or(0), type, reservations);
+}
+
+std::vector<Offering> ReservedOfferings(double on_demand_price, const InstanceType& type,
+                                        std::span<const api::CapacityReservation> reservations) {
   std::vector<Offering> offerings;
-  const double price = catalog.OnDemandPrice(type.name).value_or(0) / kReservedPriceDivisor;
+  const double price = on_demand_price / kReservedPriceDivisor;
   for (const api::CapacityReservation& reservation : reservations) {
     if (reservation.instance_type != type.name) continue;
     const int64_t capacity = reservation.available_instance_count.value_or(0);

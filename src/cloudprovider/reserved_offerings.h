@@ -25,6 +25,9 @@ inline constexpr double kReservedPriceDivisor = 10'000'000.0;
 // when the catalog has no price.
 std::vector<Offering> ReservedOfferings(const Catalog& catalog, const InstanceType& type,
                                         std::span<const api::CapacityReservation> reservations);
+// The same with the type's on-demand price given (the AWS provider's, from the Pricing API).
+std::vector<Offering> ReservedOfferings(double on_demand_price, const InstanceType& type,
+                                        std::span<const api::CapacityReservation> reservations);
 
 // Whether some reservation names `type_name`: only then does the type need a copy with reserved
 // offerings.
