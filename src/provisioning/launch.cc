@@ -5,6 +5,7 @@
 #include <map>
 #include <string_view>
 
+#include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/resource_names.h"
 #include "src/provisioning/instance_filter.h"
@@ -207,6 +208,31 @@ absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim) {
     }
   }
   return NothingToLaunch();
+}
+
+std::string LaunchPredictionKey(const NewNodeClaim& claim) {
+  std::string key =
+      fmt::format("{}/{}/{}", static_cast<const void*>(claim.instance_type_options.data()),
+                  claim.instance_type_options.size(), claim.requirements.HasMinValues());
+  // The keys OfferingFilter and PredictLaunch look up.
+  for (std::string_view label :
+       {api::kLabelTopologyZone, api::kCapacityTypeLabelKey, api::kLabelCapacityReservationID,
+        api::kLabelCapacityReservationType, api::kLabelCapacityReservationInterruptible}) {
+    key += '|';
+    if (const scheduling::Requirement* requirement = claim.requirements.Find(label)) {
+      key += requirement->ToString();
+    }
+  }
+  return key;
+}
+
+const absl::StatusOr<LaunchPrediction>& LaunchPredictor::Predict(const NewNodeClaim& claim) {
+  std::string key = LaunchPredictionKey(claim);
+  auto it = predictions_.find(key);
+  if (it == predictions_.end()) {
+    it = predictions_.emplace(std::move(key), PredictLaunch(claim)).first;
+  }
+  return it->second;
 }
 
 }  // namespace karpenter::provisioning

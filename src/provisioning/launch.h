@@ -6,6 +6,7 @@
 // on-demand, cheapest offering).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 
@@ -47,6 +48,25 @@ std::map<std::string, std::string> LaunchLabels(const LaunchPrediction& launch);
 
 // NotFound when no instance type has an available offering the claim allows.
 absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim);
+
+// PredictLaunch with a memory: claims that share their instance-type options (one buffer, as a
+// solve shares it between claims that ended with the same types) and the requirements a launch
+// reads (zone, capacity type, the capacity-reservation labels, whether minValues apply) launch
+// alike, so each such group is predicted once. A hostname spread of 100,000 one-pod claims over
+// 600 types predicted the same launch 100,000 times. One predictor per solve, used while the
+// solve's claims live: a key names the options' buffer by its address.
+class LaunchPredictor {
+ public:
+  const absl::StatusOr<LaunchPrediction>& Predict(const NewNodeClaim& claim);
+  size_t distinct_predictions() const { return predictions_.size(); }
+
+ private:
+  std::map<std::string, absl::StatusOr<LaunchPrediction>, std::less<>> predictions_;
+};
+
+// What PredictLaunch reads of a claim beyond its types' own offerings, as text: equal keys, equal
+// predictions.
+std::string LaunchPredictionKey(const NewNodeClaim& claim);
 
 // PredictLaunch's status without its choice (OK when some type has an available offering the
 // claim allows): for callers that only need to know, and predict again after changing the types.

@@ -143,6 +143,48 @@ TEST(PredictLaunch, UnavailableOfferingsAreSkipped) {
   EXPECT_EQ(PredictLaunch(ClaimOf({type})).status().code(), absl::StatusCode::kNotFound);
 }
 
+// Claims that share their options and the requirements a launch reads are predicted once; any
+// of those requirements, the minValues flag or other options make a claim of its own.
+TEST(LaunchPredictor, PredictsOncePerOptionsAndLaunchRequirements) {
+  const std::vector<InstanceTypeView> types = {PricedType("a", 1.0, 0.3),
+                                               PricedType("b", 0.5, 0.4)};
+  NewNodeClaim first = ClaimOf(types);
+  first.requirements.Add(scheduling::Requirement::In("kubernetes.io/hostname", {"one"}));
+  NewNodeClaim second = first;  // shares the options' buffer, as a solve's claims do
+  second.requirements.Add(scheduling::Requirement::In("kubernetes.io/hostname", {"two"}));
+  ASSERT_TRUE(first.instance_type_options.SharesWith(second.instance_type_options));
+  LaunchPredictor predictor;
+  ASSERT_TRUE(predictor.Predict(first).ok());
+  EXPECT_EQ(predictor.Predict(second)->instance_type, "a");
+  EXPECT_EQ(predictor.distinct_predictions(), 1u);
+
+  std::vector<NewNodeClaim> apart(6, first);
+  apart[0].requirements.Add(scheduling::Requirement::In("topology.kubernetes.io/zone", {kZoneC}));
+  apart[1].requirements.Add(
+      scheduling::Requirement::In("karpenter.sh/capacity-type", {"on-demand"}));
+  apart[2].requirements.Add(
+      scheduling::Requirement::In("karpenter.k8s.aws/capacity-reservation-id", {"cr-1"}));
+  apart[3].requirements.Add(
+      scheduling::Requirement::In("karpenter.k8s.aws/capacity-reservation-type", {"default"}));
+  apart[4].requirements.Add(scheduling::Requirement::In(
+      "karpenter.k8s.aws/capacity-reservation-interruptible", {"false"}));
+  apart[5] = ClaimOf(types);  // the same types in a buffer of its own
+  for (size_t i = 0; i < apart.size(); ++i) {
+    const absl::StatusOr<LaunchPrediction>& remembered = predictor.Predict(apart[i]);
+    EXPECT_EQ(predictor.distinct_predictions(), i + 2) << i;
+    const absl::StatusOr<LaunchPrediction> fresh = PredictLaunch(apart[i]);
+    ASSERT_EQ(remembered.status(), fresh.status()) << i;
+    if (fresh.ok()) {
+      EXPECT_EQ(remembered->instance_type, fresh->instance_type) << i;
+      EXPECT_EQ(remembered->capacity_type, fresh->capacity_type) << i;
+      EXPECT_EQ(remembered->zone, fresh->zone) << i;
+    }
+  }
+  // The on-demand claim launches `b` on demand, not the spot `a` the first claim got.
+  EXPECT_EQ(predictor.Predict(apart[1])->instance_type, "b");
+  EXPECT_EQ(predictor.Predict(apart[1])->capacity_type, "on-demand");
+}
+
 // CheckLaunchable answers as PredictLaunch's status does: OK while one available offering is
 // allowed, PredictLaunch's NotFound when the requirements or availability rule them all out.
 TEST(CheckLaunchable, AgreesWithPredictLaunchOnWhetherAnythingLaunches) {

@@ -11,8 +11,9 @@ namespace {
 // Pods of a claim nothing can launch join the unschedulable ones.
 void AddLaunches(std::vector<NewNodeClaim> claims, PlanResult& plan,
                  std::map<std::string, std::string>& unschedulable) {
+  LaunchPredictor predictor;
   for (NewNodeClaim& claim : claims) {
-    absl::StatusOr<LaunchPrediction> launch = PredictLaunch(claim);
+    const absl::StatusOr<LaunchPrediction>& launch = predictor.Predict(claim);
     if (!launch.ok()) {
       for (const std::string& pod : claim.pods) {
         unschedulable[pod] = std::string(launch.status().message());
@@ -21,7 +22,7 @@ void AddLaunches(std::vector<NewNodeClaim> claims, PlanResult& plan,
     }
     plan.summary.scheduled_pods += claim.pods.size();
     plan.summary.price_per_hour += launch->price;
-    plan.node_claims.push_back({std::move(claim), *std::move(launch)});
+    plan.node_claims.push_back({std::move(claim), *launch});
   }
   plan.summary.new_node_claims = plan.node_claims.size();
 }
