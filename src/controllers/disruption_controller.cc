@@ -87,6 +87,7 @@ absl::StatusOr<std::unique_ptr<DisruptionController::Planning>> DisruptionContro
   // Pods of nodes earlier commands started on need room too (upstream's simulations count
   // MarkedForDeletion nodes' pods as pending).
   if (seams_.marks != nullptr) plan_options.marked_for_deletion = seams_.marks->provider_ids();
+  plan_options.host_supplies_node_pool_types = seams_.cloud != nullptr;
   absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
       provisioning::BuildSchedulerInput(planning->snapshot, plan_options, catalogs_);
   if (!input.ok()) return input.status();

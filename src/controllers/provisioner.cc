@@ -244,6 +244,7 @@ absl::StatusOr<ProvisionOutcome> Provisioner::Provision() {
     seams_.marks->Prune(seams_.reader);
     plan_options.marked_for_deletion = seams_.marks->provider_ids();
   }
+  plan_options.host_supplies_node_pool_types = seams_.cloud != nullptr;
   absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
       provisioning::BuildSchedulerInput(*snapshot, plan_options, catalogs_);
   if (!input.ok()) return input.status();

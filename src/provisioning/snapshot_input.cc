@@ -47,6 +47,10 @@ absl::Status AddNodePools(const state::ClusterSnapshot& snapshot, const PlanOpti
       out.input.node_pools.push_back({pool, *options.instance_types});
       continue;
     }
+    if (options.host_supplies_node_pool_types) {
+      out.input.node_pools.push_back({pool, {}});
+      continue;
+    }
     const api::EC2NodeClass* node_class =
         snapshot.FindEC2NodeClass(pool.spec.template_.spec.node_class_ref->name);
     KP_ASSIGN_OR_RETURN(SharedVector<InstanceTypeView> types,

@@ -74,6 +74,10 @@ struct PlanOptions {
   // upstream's fake cloud provider). Their extra label keys go in
   // scheduler.well_known_labels.
   std::optional<SharedVector<InstanceTypeView>> instance_types;
+  // The host fills every ready NodePool's instance types itself (the controllers, from the cloud
+  // provider): the pools come out with none, and the embedded catalog's views of their node
+  // classes are neither built nor kept, which a controller would pay for in memory.
+  bool host_supplies_node_pool_types = false;
 };
 
 // A pod the plan will not place, with why.

@@ -146,6 +146,32 @@ TEST(BuildSchedulerInput, NodePoolWithoutItsNodeClassIsLeftOutWithAWarning) {
   EXPECT_EQ(input.not_ready_node_pools, input.warnings);
 }
 
+// The controllers take each pool's types from the cloud provider: the input leaves them empty
+// rather than building (and caching) the embedded catalog's views only to have them replaced,
+// and a pool that is not ready is still left out with its warning.
+TEST(BuildSchedulerInput, AHostSupplyingTheTypesGetsEveryReadyPoolWithoutCatalogViews) {
+  PlanOptions options;
+  options.host_supplies_node_pool_types = true;
+  for (const bool with_node_class : {true, false}) {
+    absl::StatusOr<state::ClusterSnapshot> snapshot =
+        SnapshotFromYaml(std::string(kPool) + (with_node_class ? NodeClass("") : ""));
+    ASSERT_TRUE(snapshot.ok()) << snapshot.status();
+    CatalogCache catalogs;
+    absl::StatusOr<SnapshotSchedulerInput> input =
+        BuildSchedulerInput(*snapshot, options, catalogs);
+    ASSERT_TRUE(input.ok()) << input.status();
+    if (!with_node_class) {
+      EXPECT_THAT(input->input.node_pools, IsEmpty());
+      EXPECT_THAT(input->warnings, ElementsAre(::testing::HasSubstr("is not ready")));
+      continue;
+    }
+    ASSERT_EQ(input->input.node_pools.size(), 1u);
+    EXPECT_EQ(input->input.node_pools[0].node_pool.metadata.name, "default");
+    EXPECT_THAT(input->input.node_pools[0].instance_types, IsEmpty());
+    EXPECT_THAT(input->warnings, IsEmpty());
+  }
+}
+
 constexpr char kNodeWithPods[] = R"(
 apiVersion: v1
 kind: Node
