@@ -1,6 +1,7 @@
 #include "src/provisioning/launch.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <string_view>
@@ -210,6 +211,23 @@ absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim) {
   return NothingToLaunch();
 }
 
+namespace {
+
+// The whole set, unlike Requirement::ToString, which prints five values: claims allowing six
+// zones that differ in the sixth must not share a key. Values are length-prefixed, so no value's
+// characters can fake a boundary.
+void AppendRequirement(std::string& key, const scheduling::Requirement& requirement) {
+  fmt::format_to(std::back_inserter(key), "{}{}", requirement.is_complement() ? '!' : '=',
+                 requirement.Values().size());
+  for (const std::string& value : requirement.Values()) {
+    fmt::format_to(std::back_inserter(key), ",{}:{}", value.size(), value);
+  }
+  if (requirement.gte()) fmt::format_to(std::back_inserter(key), ">{}", *requirement.gte());
+  if (requirement.lte()) fmt::format_to(std::back_inserter(key), "<{}", *requirement.lte());
+}
+
+}  // namespace
+
 std::string LaunchPredictionKey(const NewNodeClaim& claim) {
   std::string key =
       fmt::format("{}/{}/{}", static_cast<const void*>(claim.instance_type_options.data()),
@@ -220,7 +238,7 @@ std::string LaunchPredictionKey(const NewNodeClaim& claim) {
         api::kLabelCapacityReservationType, api::kLabelCapacityReservationInterruptible}) {
     key += '|';
     if (const scheduling::Requirement* requirement = claim.requirements.Find(label)) {
-      key += requirement->ToString();
+      AppendRequirement(key, *requirement);
     }
   }
   return key;

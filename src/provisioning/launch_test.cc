@@ -180,6 +180,14 @@ TEST(LaunchPredictor, PredictsOncePerOptionsAndLaunchRequirements) {
       EXPECT_EQ(remembered->zone, fresh->zone) << i;
     }
   }
+  // Sets that differ past the fifth value (where Requirement::ToString stops printing) differ.
+  NewNodeClaim six_zones = first;
+  NewNodeClaim other_six = first;
+  six_zones.requirements.Add(scheduling::Requirement::In("topology.kubernetes.io/zone",
+                                                         {"z1", "z2", "z3", "z4", "z5", "z6"}));
+  other_six.requirements.Add(scheduling::Requirement::In("topology.kubernetes.io/zone",
+                                                         {"z1", "z2", "z3", "z4", "z5", "z7"}));
+  EXPECT_NE(LaunchPredictionKey(six_zones), LaunchPredictionKey(other_six));
   // The on-demand claim launches `b` on demand, not the spot `a` the first claim got.
   EXPECT_EQ(predictor.Predict(apart[1])->instance_type, "b");
   EXPECT_EQ(predictor.Predict(apart[1])->capacity_type, "on-demand");
