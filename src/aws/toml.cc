@@ -222,7 +222,9 @@ class Parser {
       if (!path.ok()) return path.status();
       if (!Consume('=')) return Error("expected = after a key");
       SkipSpaces();
-      absl::StatusOr<TomlValue> value = Value(depth + 1);
+      // A dotted key nests a table per segment, which WriteToml writes back as nested inline
+      // tables: counted here, what is accepted is read back after writing.
+      absl::StatusOr<TomlValue> value = Value(depth + static_cast<int>(path->size()));
       if (!value.ok()) return value.status();
       const std::string last = path->back();
       path->pop_back();
