@@ -58,6 +58,9 @@ TEST(AwsStack, PicksTheCatalogOfItsRegion) {
   EXPECT_EQ(stack->catalog().region(), "us-west-2");
   EXPECT_EQ(stack->catalog().zones().front(), "us-west-2a");
   EXPECT_TRUE(stack->catalog().OnDemandPrice("m5.large").has_value());
+  // Only the prices are kept: the types come from EC2, and resolving the catalog's would hold
+  // megabytes for nothing.
+  EXPECT_TRUE(stack->catalog().Types().empty());
 }
 
 TEST(AwsStack, RegionTheCatalogLacksFallsBackToUsEast1Prices) {

@@ -16,8 +16,11 @@ absl::StatusOr<std::unique_ptr<AwsClient>> NewServiceClient(const Environment& e
 absl::StatusOr<cloudprovider::Catalog> FallbackCatalog(const std::string& region) {
   cloudprovider::CatalogOptions options;
   options.resolve.region = region;
-  absl::StatusOr<cloudprovider::Catalog> catalog = cloudprovider::Catalog::LoadEmbedded(options);
-  if (absl::IsNotFound(catalog.status())) return cloudprovider::Catalog::LoadEmbedded();
+  absl::StatusOr<cloudprovider::Catalog> catalog =
+      cloudprovider::Catalog::LoadEmbeddedPrices(options);
+  if (absl::IsNotFound(catalog.status())) {
+    return cloudprovider::Catalog::LoadEmbeddedPrices(cloudprovider::CatalogOptions());
+  }
   return catalog;
 }
 

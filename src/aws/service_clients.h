@@ -22,8 +22,9 @@ absl::StatusOr<std::unique_ptr<AwsClient>> NewServiceClient(const Environment& e
                                                             const std::string& region,
                                                             const AwsContext& context);
 
-// The embedded catalog of `region`: the prices and zones to fall back on when the APIs cannot
-// answer. A region the catalog lacks (GovCloud, China, a newer region) gets us-east-1's.
+// The embedded catalog's prices and zones of `region`, to fall back on when the APIs cannot
+// answer; no type is resolved (the types come from EC2). A region the catalog lacks (GovCloud,
+// China, a newer region) gets us-east-1's.
 absl::StatusOr<cloudprovider::Catalog> FallbackCatalog(const std::string& region);
 
 }  // namespace karpenter::aws

@@ -35,6 +35,11 @@ class Catalog {
   // NotFound, listing the known regions, for a region the catalog does not have.
   static absl::StatusOr<Catalog> LoadEmbedded(const CatalogOptions& options);
   static absl::StatusOr<Catalog> LoadEmbedded() { return LoadEmbedded(CatalogOptions()); }
+  // The region's prices alone, as LoadEmbedded gives them (region, zones, on-demand prices, the
+  // spot model), with no type resolved: Types() is empty and Find() finds nothing. For a host that
+  // prices the cloud's own types and keeps the catalog only for prices the cloud cannot give (the
+  // resolved types are most of a catalog's several megabytes).
+  static absl::StatusOr<Catalog> LoadEmbeddedPrices(const CatalogOptions& options);
 
   const std::string& region() const { return region_; }
   // Every zone of the region in which some type is offered, sorted.
@@ -54,6 +59,10 @@ class Catalog {
   const SpotPriceModel& spot_prices() const { return spot_prices_; }
 
  private:
+  // The embedded data of `options.resolve.region` (us-east-1 when empty): the types the region
+  // offers, each with its zones, and their on-demand prices at the region's level.
+  static absl::Status LoadEmbeddedData(const CatalogOptions& options, CatalogData& data,
+                                       std::map<std::string, double>& prices);
   // `data` carries the region, its zones and each type's zones; `prices` the on-demand prices.
   static absl::StatusOr<Catalog> Build(CatalogData data, std::map<std::string, double> prices,
                                        const CatalogOptions& options);

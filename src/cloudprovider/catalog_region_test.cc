@@ -57,6 +57,32 @@ TEST(CatalogRegion, EuWest1PricesAtItsLevelAndListsOnlyItsTypes) {
   }
 }
 
+TEST(CatalogRegion, PricesAloneAreTheFullCatalogsWithoutItsTypes) {
+  for (const std::string region : {"us-east-1", "eu-west-1"}) {
+    CatalogOptions options;
+    options.resolve.region = region;
+    options.spot.default_discount = 0.5;
+    absl::StatusOr<Catalog> prices = Catalog::LoadEmbeddedPrices(options);
+    ASSERT_TRUE(prices.ok()) << prices.status();
+    absl::StatusOr<Catalog> full = Catalog::LoadEmbedded(options);
+    ASSERT_TRUE(full.ok()) << full.status();
+    EXPECT_THAT(prices->Types(), IsEmpty());
+    EXPECT_EQ(prices->Find("m5.large"), nullptr);
+    EXPECT_EQ(prices->region(), region);
+    EXPECT_EQ(prices->zones(), full->zones());
+    EXPECT_EQ(prices->spot_prices().default_discount, 0.5);
+    size_t priced = 0;
+    for (const InstanceType& type : full->Types()) {
+      EXPECT_EQ(prices->OnDemandPrice(type.name), full->OnDemandPrice(type.name)) << type.name;
+      if (full->OnDemandPrice(type.name)) ++priced;
+    }
+    EXPECT_GT(priced, 100u) << region;
+  }
+  CatalogOptions unknown;
+  unknown.resolve.region = "moon-central-1";
+  EXPECT_TRUE(absl::IsNotFound(Catalog::LoadEmbeddedPrices(unknown).status()));
+}
+
 TEST(CatalogRegion, EmptyRegionIsUsEast1) {
   CatalogOptions options;
   absl::StatusOr<Catalog> catalog = Catalog::LoadEmbedded(options);
