@@ -197,7 +197,8 @@ int RunController(const std::vector<std::string>& args,
                            .interruption_queue = s.interruption_queue,
                            .kubernetes_version = *kubernetes_version,
                            .observer = aws::MetricsObserver(registry),
-                           .metrics = &registry},
+                           .metrics = &registry,
+                           .reserved_capacity = s.feature_gates.reserved_capacity},
       informer, unavailable);
   if (!aws.ok()) {
     err << "karpenter controller: " << aws.status().message() << "\n";

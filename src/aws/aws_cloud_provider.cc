@@ -187,8 +187,8 @@ std::map<std::string, Subnet> BestSubnetPerZone(const std::vector<Subnet>& subne
 class TemplateSet {
  public:
   TemplateSet(const ClusterInfo& cluster, const api::EC2NodeClass& node_class,
-              const api::NodeClaim& node_claim)
-      : cluster_(cluster), node_class_(node_class), node_claim_(node_claim) {}
+              const api::NodeClaim& node_claim, LaunchMode mode)
+      : cluster_(cluster), node_class_(node_class), node_claim_(node_claim), mode_(mode) {}
 
   // The name of the template `candidate` launches from.
   CloudOr<std::string> NameFor(const Candidate& candidate) {
@@ -204,7 +204,7 @@ class TemplateSet {
         std::make_tuple(candidate.image_id, max_pods, candidate.offering->reservation_id);
     if (auto known = names_.find(key); known != names_.end()) return known->second;
     auto spec = BuildLaunchTemplate(cluster_, node_class_, node_claim_, candidate.image_id,
-                                    max_pods, reserved);
+                                    max_pods, reserved, mode_);
     if (!spec.ok()) {
       return CloudError{.kind = CloudErrorKind::kCreateError,
                         .reason = "LaunchTemplateCreationFailed",
@@ -225,6 +225,7 @@ class TemplateSet {
   const ClusterInfo& cluster_;
   const api::EC2NodeClass& node_class_;
   const api::NodeClaim& node_claim_;
+  const LaunchMode mode_;
   std::map<std::tuple<std::string, std::optional<int32_t>, std::string>, std::string> names_;
   std::vector<LaunchTemplateSpec> specs_;
 };
@@ -356,7 +357,9 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
       .spot = capacity == api::kCapacityTypeSpot,
       .capacity_block = capacity == api::kCapacityTypeReserved &&
                         candidates.front().offering->reservation_type == "capacity-block"};
-  TemplateSet templates(info_, node_class, node_claim);
+  // With reservations offered the provider launches as upstream's targeted mode does.
+  TemplateSet templates(info_, node_class, node_claim,
+                        reservations_ != nullptr ? LaunchMode::kTargeted : LaunchMode::kOpen);
   std::set<std::string> chosen_types;
   for (const Candidate& c : candidates) {
     auto subnet = best.find(c.offering->zone);

@@ -154,8 +154,12 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
     resolver_options.kubernetes_version = options.kubernetes_version;
   }
   p.validator = std::make_unique<NodeClassValidator>(*p.ec2, *p.clock, *cluster_info);
+  resolver_options.capacity_reservations = options.reserved_capacity;
   // Shared: the resolver's descriptions reset the counts, the cloud provider's launches use them.
-  p.reservations = std::make_unique<ReservationAvailability>(*p.clock);
+  // Without the gate neither has any: nothing reserved is offered, launches are open.
+  if (options.reserved_capacity) {
+    p.reservations = std::make_unique<ReservationAvailability>(*p.clock);
+  }
   p.resolver = std::make_unique<NodeClassResolver>(*p.ec2, *p.ssm, *p.clock, resolver_options,
                                                    p.instance_profiles.get(), p.validator.get(),
                                                    p.reservations.get());

@@ -45,6 +45,9 @@ struct AwsStackOptions {
   // Where the provider counts what it does beyond calls (launch failures); null: nowhere. Must
   // outlive the stack.
   Metrics* metrics = nullptr;
+  // The ReservedCapacity feature gate. Off, no capacity reservation is described or offered, and
+  // launches leave EC2's reservation preference alone (upstream's open launch mode).
+  bool reserved_capacity = true;
 };
 
 class AwsStack {

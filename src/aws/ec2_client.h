@@ -139,6 +139,10 @@ struct LaunchTemplateSpec {
   // A template of a reserved launch targets one capacity reservation and launches nowhere else
   // (CapacityReservationPreference capacity-reservations-only); "" for the others.
   std::string capacity_reservation_id;
+  // The CapacityReservationPreference of a template without `capacity_reservation_id`: "none"
+  // keeps its launches out of open reservations (upstream's targeted launch mode, on with the
+  // ReservedCapacity feature gate); "" leaves EC2's default (open).
+  std::string capacity_reservation_preference;
   // The market of a capacity block ("capacity-block"), "" for the others.
   std::string market_type;
 };

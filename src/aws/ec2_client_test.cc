@@ -199,6 +199,22 @@ TEST(AwsEc2, LaunchTemplatesAlwaysEncryptAndRequireImdsV2) {
   EXPECT_TRUE(absl::StrContains(body, "TagSpecification.1.ResourceType=launch-template"));
 }
 
+TEST(AwsEc2, ATemplateOutsideReservationsSaysSoWithoutATarget) {
+  Harness h;
+  h.transport.Push(200,
+                   "<CreateLaunchTemplateResponse><launchTemplate><launchTemplateId>lt-1"
+                   "</launchTemplateId></launchTemplate></CreateLaunchTemplateResponse>");
+  ASSERT_TRUE(h.ec2
+                  .CreateLaunchTemplate(
+                      {.name = "n", .image_id = "ami-1", .capacity_reservation_preference = "none"})
+                  .ok());
+  const std::string& lt = h.transport.requests()[0].body;
+  EXPECT_TRUE(absl::StrContains(
+      lt, "LaunchTemplateData.CapacityReservationSpecification.CapacityReservationPreference=none"))
+      << lt;
+  EXPECT_FALSE(absl::StrContains(lt, "CapacityReservationTarget")) << lt;
+}
+
 TEST(AwsEc2, ACapacityBlockLaunchTargetsTheReservationInItsMarket) {
   Harness h;
   h.transport.Push(200,

@@ -108,6 +108,9 @@ QueryRequest Ec2Client::LaunchTemplateRequest(const LaunchTemplateSpec& spec) {
             "LaunchTemplateData.CapacityReservationSpecification.CapacityReservationTarget."
             "CapacityReservationId",
             spec.capacity_reservation_id);
+  } else if (!spec.capacity_reservation_preference.empty()) {
+    request.Set("LaunchTemplateData.CapacityReservationSpecification.CapacityReservationPreference",
+                spec.capacity_reservation_preference);
   }
   if (!spec.market_type.empty()) {
     request.Set("LaunchTemplateData.InstanceMarketOptions.MarketType", spec.market_type);

@@ -79,6 +79,9 @@ std::string Canonical(const LaunchTemplateSpec& spec) {
     absl::StrAppend(&out, "reservation=", spec.capacity_reservation_id, ":", spec.market_type,
                     "\n");
   }
+  if (!spec.capacity_reservation_preference.empty()) {
+    absl::StrAppend(&out, "reservation-preference=", spec.capacity_reservation_preference, "\n");
+  }
   return out;
 }
 
@@ -132,12 +135,10 @@ Tags LaunchTemplateTags(const ClusterInfo& cluster, const api::EC2NodeClass& nod
   return tags;
 }
 
-absl::StatusOr<LaunchTemplateSpec> BuildLaunchTemplate(const ClusterInfo& cluster,
-                                                       const api::EC2NodeClass& given_class,
-                                                       const api::NodeClaim& node_claim,
-                                                       const std::string& image_id,
-                                                       std::optional<int32_t> max_pods,
-                                                       const cloudprovider::Offering* reserved) {
+absl::StatusOr<LaunchTemplateSpec> BuildLaunchTemplate(
+    const ClusterInfo& cluster, const api::EC2NodeClass& given_class,
+    const api::NodeClaim& node_claim, const std::string& image_id, std::optional<int32_t> max_pods,
+    const cloudprovider::Offering* reserved, LaunchMode mode) {
   // The bootstrap of every family reads the kubelet settings from the class: fill in max pods
   // there, on a copy.
   api::EC2NodeClass node_class = given_class;
@@ -176,6 +177,8 @@ absl::StatusOr<LaunchTemplateSpec> BuildLaunchTemplate(const ClusterInfo& cluste
   if (reserved != nullptr) {
     spec.capacity_reservation_id = reserved->reservation_id;
     if (reserved->reservation_type == "capacity-block") spec.market_type = "capacity-block";
+  } else if (mode == LaunchMode::kTargeted) {
+    spec.capacity_reservation_preference = "none";
   }
   spec.name =
       absl::StrCat(AbslView(kLaunchTemplateNamePrefix), Sha256Hex(Canonical(spec)).substr(0, 20));

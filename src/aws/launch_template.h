@@ -30,6 +30,11 @@ struct ClusterInfo {
 
 inline constexpr std::string_view kLaunchTemplateNamePrefix = "karpenter.k8s.aws/";
 
+// Upstream's launch modes: open (EC2's default, a launch may land in any open capacity
+// reservation) and targeted (with the ReservedCapacity feature gate: a reserved launch targets its
+// reservation, every other launch stays out of reservations).
+enum class LaunchMode { kOpen, kTargeted };
+
 // The nodeadm NodeConfig (AL2023) for a node of `node_claim`, as a MIME multi-part document; the
 // class's own userData, when set, goes first as its own part, as upstream merges it.
 std::string Al2023UserData(const ClusterInfo& cluster, const api::EC2NodeClass& node_class,
@@ -46,11 +51,12 @@ Tags LaunchTemplateTags(const ClusterInfo& cluster, const api::EC2NodeClass& nod
 // unless the class's `kubelet.maxPods` is set, as upstream's resolver does (the kubelet must not
 // compute another figure than the one Karpenter scheduled against), so types of different pod
 // capacity need different templates. With `reserved` (a reserved offering) the template
-// launches into that offering's capacity reservation only, one template per reservation.
+// launches into that offering's capacity reservation only, one template per reservation; without,
+// in the targeted mode, it stays out of open reservations.
 absl::StatusOr<LaunchTemplateSpec> BuildLaunchTemplate(
     const ClusterInfo& cluster, const api::EC2NodeClass& node_class,
     const api::NodeClaim& node_claim, const std::string& image_id,
     std::optional<int32_t> max_pods = std::nullopt,
-    const cloudprovider::Offering* reserved = nullptr);
+    const cloudprovider::Offering* reserved = nullptr, LaunchMode mode = LaunchMode::kOpen);
 
 }  // namespace karpenter::aws

@@ -62,6 +62,26 @@ TEST(AwsLaunchTemplate, NamedByContent) {
   EXPECT_EQ(a->tags.at("kubernetes.io/cluster/demo"), "owned");
 }
 
+TEST(AwsLaunchTemplate, TheTargetedModeKeepsLaunchesOutOfOpenReservations) {
+  auto open = BuildLaunchTemplate(kCluster, NodeClass(), Claim(), "ami-1");
+  auto targeted = BuildLaunchTemplate(kCluster, NodeClass(), Claim(), "ami-1", std::nullopt,
+                                      nullptr, LaunchMode::kTargeted);
+  const cloudprovider::Offering reservation{.zone = "us-west-2a",
+                                            .capacity_type = "reserved",
+                                            .reservation_id = "cr-1",
+                                            .reservation_type = "default"};
+  auto reserved = BuildLaunchTemplate(kCluster, NodeClass(), Claim(), "ami-1", std::nullopt,
+                                      &reservation, LaunchMode::kTargeted);
+  ASSERT_TRUE(open.ok() && targeted.ok() && reserved.ok());
+  EXPECT_EQ(open->capacity_reservation_preference, "");
+  EXPECT_EQ(targeted->capacity_reservation_preference, "none");
+  EXPECT_EQ(targeted->capacity_reservation_id, "");
+  EXPECT_EQ(reserved->capacity_reservation_id, "cr-1");
+  // Three contents, three templates (upstream hashes the whole CreateLaunchTemplate input).
+  EXPECT_NE(open->name, targeted->name);
+  EXPECT_NE(targeted->name, reserved->name);
+}
+
 TEST(AwsLaunchTemplate, BlockDeviceMappingsOfTheClass) {
   api::EC2NodeClass node_class = NodeClass();
   api::BlockDevice ebs{.volume_size = *api::Quantity::Parse("100Gi"), .volume_type = "io2"};

@@ -110,6 +110,21 @@ TEST_F(MotoCapacityReservation, WithoutTermsNothingIsAskedAndTheConditionIsTrue)
   EXPECT_TRUE(recorder_.Calls("DescribeCapacityReservations").empty());
 }
 
+TEST_F(MotoCapacityReservation, WithoutTheFeatureGateNothingIsAskedOrReported) {
+  AnswerReservations(faults_);
+  node_class_.spec.capacity_reservation_selector_terms = {{.id = "cr-1"}};
+  NodeClassResolver gated(*ec2_, *ssm_, clock_,
+                          NodeClassResolverOptions{.capacity_reservations = false}, nullptr,
+                          nullptr, &reservations_);
+  auto status = gated.Resolve(node_class_);
+  ASSERT_TRUE(status.ok()) << status.status();
+  EXPECT_TRUE(status->capacity_reservations.empty());
+  EXPECT_EQ(ConditionStatus(*status, "CapacityReservationsReady"), "");
+  EXPECT_EQ(ConditionStatus(*status, "Ready"), "True");
+  EXPECT_TRUE(recorder_.Calls("DescribeCapacityReservations").empty());
+  EXPECT_EQ(reservations_.Available({.id = "cr-1", .available_instance_count = 0}), 0);
+}
+
 TEST_F(MotoCapacityReservation, ARefusedDescribeIsAConditionAndThrottlingAnError) {
   node_class_.spec.capacity_reservation_selector_terms = {{.id = "cr-1"}};
   faults_.AddRule(

@@ -162,8 +162,14 @@ TEST_F(MotoReservedCapacity, AReservedLaunchTargetsTheReservationAndCountsItDown
             "on-demand");
   const auto all_templates = recorder_.Calls("CreateLaunchTemplate");
   ASSERT_EQ(all_templates.size(), 2u);
-  EXPECT_FALSE(all_templates[1].contains(
-      "LaunchTemplateData.CapacityReservationSpecification.CapacityReservationPreference"));
+  // ... which stays out of open reservations (upstream's targeted launch mode).
+  EXPECT_EQ(
+      all_templates[1].at(
+          "LaunchTemplateData.CapacityReservationSpecification.CapacityReservationPreference"),
+      "none");
+  EXPECT_FALSE(
+      all_templates[1].contains("LaunchTemplateData.CapacityReservationSpecification."
+                                "CapacityReservationTarget.CapacityReservationId"));
 
   // The next description of the reservation says what EC2 knows.
   AnswerReservation(3);

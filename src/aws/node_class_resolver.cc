@@ -369,14 +369,17 @@ absl::StatusOr<api::EC2NodeClassStatus> NodeClassResolver::Resolve(
                                             status.security_groups.empty(), "SecurityGroups"));
   status.conditions.push_back(
       MakeCondition(api::kConditionAMIsReady, amis.status(), status.amis.empty(), "AMIs"));
-  // Finding no reservation is fine: the class launches on demand and spot.
-  auto reservations = CapacityReservations(node_class.spec);
-  if (IsTransient(reservations.status())) return reservations.status();
-  status.capacity_reservations =
-      reservations.ok() ? *reservations : std::vector<api::CapacityReservation>();
-  if (reservations.ok() && reservations_ != nullptr) reservations_->Sync(*reservations);
-  status.conditions.push_back(MakeCondition(api::kConditionCapacityReservationsReady,
-                                            reservations.status(), false, "CapacityReservations"));
+  if (options_.capacity_reservations) {
+    // Finding no reservation is fine: the class launches on demand and spot.
+    auto reservations = CapacityReservations(node_class.spec);
+    if (IsTransient(reservations.status())) return reservations.status();
+    status.capacity_reservations =
+        reservations.ok() ? *reservations : std::vector<api::CapacityReservation>();
+    if (reservations.ok() && reservations_ != nullptr) reservations_->Sync(*reservations);
+    status.conditions.push_back(MakeCondition(api::kConditionCapacityReservationsReady,
+                                              reservations.status(), false,
+                                              "CapacityReservations"));
+  }
   // spec.instanceProfile is used as is; for spec.role the provider's own profile (created here
   // when the role has none), as upstream's instance-profile reconciler does.
   absl::StatusOr<std::string> profile =

@@ -23,6 +23,10 @@ namespace karpenter::aws {
 struct NodeClassResolverOptions {
   // The cluster's Kubernetes minor version ("1.32"): the EKS AMI parameters are per version.
   std::string kubernetes_version = "1.32";
+  // The ReservedCapacity feature gate. Off, the class's capacity reservations are neither
+  // described nor reported (no status.capacityReservations, no CapacityReservationsReady), as
+  // upstream then skips its capacity-reservation reconciler.
+  bool capacity_reservations = true;
 };
 
 // The SSM parameter names an alias ("al2023@latest", "bottlerocket@v1.20.3") resolves through,
