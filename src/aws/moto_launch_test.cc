@@ -19,24 +19,10 @@ const Tags kOwnership = {{"karpenter.sh/nodepool", "default"},
                          {"eks:eks-cluster-name", "demo"},
                          {"kubernetes.io/cluster/demo", "owned"}};
 
-// A VPC with one subnet in us-west-2b; returns the subnet id.
-std::string MakeSubnet(AwsClient& client) {
-  auto vpc = client.CallQuery(
-      QueryRequest("CreateVpc", Ec2Client::kApiVersion).Set("CidrBlock", "10.2.0.0/16"));
-  EXPECT_TRUE(vpc.ok()) << vpc.status();
-  if (!vpc.ok()) return "";
-  auto subnet = client.CallQuery(QueryRequest("CreateSubnet", Ec2Client::kApiVersion)
-                                     .Set("VpcId", vpc->Root().Path({"vpc", "vpcId"}).Text())
-                                     .Set("CidrBlock", "10.2.1.0/24")
-                                     .Set("AvailabilityZone", "us-west-2b"));
-  EXPECT_TRUE(subnet.ok()) << subnet.status();
-  return subnet.ok() ? subnet->Root().Path({"subnet", "subnetId"}).Text() : "";
-}
-
 TEST_F(MotoLaunch, LaunchTemplateFleetTagsAndTerminate) {
   AwsClient client = Client(Ec2Service());
   Ec2Client ec2(client, random_);
-  const std::string subnet = MakeSubnet(client);
+  const std::string subnet = MakeVpcWithSubnet(client);
   ASSERT_FALSE(subnet.empty());
   auto images = ec2.DescribeImages({.owners = {"amazon"}});
   ASSERT_TRUE(images.ok() && !images->empty()) << images.status();

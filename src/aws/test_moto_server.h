@@ -4,27 +4,20 @@
 // test process dies first). Tests skip cleanly when python3 cannot import moto.
 #pragma once
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <chrono>
-#include <condition_variable>
 #include <cstdlib>
 #include <memory>
-#include <mutex>
-#include <regex>
 #include <string>
-#include <thread>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "src/aws/aws_client.h"
+#include "src/aws/ec2_client.h"
 #include "src/aws/endpoints.h"
 #include "src/aws/environment.h"
 #include "src/aws/real_http_transport.h"
+#include "src/aws/test_child_process.h"
 #include "src/aws/test_fakes.h"
 
 namespace karpenter::aws {
@@ -33,7 +26,6 @@ class MotoServer {
  public:
   // Starts moto; `error()` says why when `url()` is empty.
   MotoServer() { Start(); }
-  ~MotoServer() { Stop(); }
   MotoServer(const MotoServer&) = delete;
   MotoServer& operator=(const MotoServer&) = delete;
 
@@ -44,85 +36,26 @@ class MotoServer {
 
  private:
   void Start() {
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) {
-      error_ = "pipe failed";
-      return;
-    }
-    pid_ = fork();
-    if (pid_ == 0) {
-      setpgid(0, 0);
-      prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the test
-      dup2(fds[1], STDOUT_FILENO);
-      dup2(fds[1], STDERR_FILENO);
-      execlp("python3", "python3", "-m", "moto.server", "-H", "127.0.0.1", "-p", "0",
-             static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    close(fds[1]);
-    if (pid_ < 0) {
-      close(fds[0]);
-      error_ = "fork failed";
-      return;
-    }
-    reader_ = std::thread([this, fd = fds[0]] { Drain(fd); });
-    std::unique_lock<std::mutex> lock(mu_);
     // A cold python imports moto in 1-3 s; a minute means something is wrong, not slow.
-    const bool ready = cv_.wait_for(lock, std::chrono::seconds(60), [this] {
-      return eof_ || output_.find("Running on http://127.0.0.1:") != std::string::npos;
-    });
-    std::smatch match;
-    static const std::regex kListening("Running on (http://127\\.0\\.0\\.1:[0-9]+)");
-    if (!ready || !std::regex_search(output_, match, kListening)) {
-      error_ = absl::StrCat("moto_server did not start: ", output_);
+    process_ = std::make_unique<TestChildProcess>(
+        std::vector<std::string>{"python3", "-m", "moto.server", "-H", "127.0.0.1", "-p", "0"},
+        "Running on (http://127\\.0\\.0\\.1:[0-9]+)", std::chrono::seconds(60));
+    if (process_->address().empty()) {
+      error_ = absl::StrCat("moto_server: ", process_->error());
       return;
     }
-    const std::string url = match[1];
-    lock.unlock();
     auto transport = NewRealHttpTransport({.no_proxy = "*"});
-    auto answer = transport->Send({.url = absl::StrCat(url, "/moto-api/")});
+    auto answer = transport->Send({.url = absl::StrCat(process_->address(), "/moto-api/")});
     if (!answer.ok() || answer->status != 200) {
       error_ = "moto_server does not answer /moto-api/";
       return;
     }
-    url_ = url;
+    url_ = process_->address();
   }
 
-  void Drain(int fd) {
-    char buffer[4096];
-    while (true) {
-      const ssize_t n = read(fd, buffer, sizeof(buffer));
-      std::lock_guard<std::mutex> lock(mu_);
-      if (n <= 0) {
-        eof_ = true;
-        cv_.notify_all();
-        break;
-      }
-      // Keep only the start: it holds the address; the request log after it can grow forever.
-      if (output_.size() < 8192) output_.append(buffer, static_cast<size_t>(n));
-      cv_.notify_all();
-    }
-    close(fd);
-  }
-
-  void Stop() {
-    if (pid_ > 0) {
-      kill(-pid_, SIGKILL);
-      kill(pid_, SIGKILL);
-      int status = 0;
-      waitpid(pid_, &status, 0);
-    }
-    if (reader_.joinable()) reader_.join();
-  }
-
-  pid_t pid_ = -1;
+  std::unique_ptr<TestChildProcess> process_;
   std::string url_;
   std::string error_;
-  std::thread reader_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::string output_;
-  bool eof_ = false;
 };
 
 // One moto per test (ctest runs every test in its own process), plus clients pointed at it through
@@ -152,5 +85,19 @@ class MotoTest : public testing::Test {
   FakeRandom random_;
   RetryQuota quota_;
 };
+
+// Makes a VPC with one subnet in us-west-2b in moto; returns the subnet id.
+inline std::string MakeVpcWithSubnet(AwsClient& client) {
+  auto vpc = client.CallQuery(
+      QueryRequest("CreateVpc", Ec2Client::kApiVersion).Set("CidrBlock", "10.2.0.0/16"));
+  EXPECT_TRUE(vpc.ok()) << vpc.status();
+  if (!vpc.ok()) return "";
+  auto subnet = client.CallQuery(QueryRequest("CreateSubnet", Ec2Client::kApiVersion)
+                                     .Set("VpcId", vpc->Root().Path({"vpc", "vpcId"}).Text())
+                                     .Set("CidrBlock", "10.2.1.0/24")
+                                     .Set("AvailabilityZone", "us-west-2b"));
+  EXPECT_TRUE(subnet.ok()) << subnet.status();
+  return subnet.ok() ? subnet->Root().Path({"subnet", "subnetId"}).Text() : "";
+}
 
 }  // namespace karpenter::aws
