@@ -14,6 +14,7 @@
 #include <set>
 
 #include "absl/strings/escaping.h"
+#include "cmd/karpenter/allocator.h"
 #include "cmd/karpenter/real_clock.h"
 #include "karpenter/logger.h"
 #include "src/aws/aws_stack.h"
@@ -125,6 +126,10 @@ int RunController(const std::vector<std::string>& args,
   }
   logging::JsonLogger logger(*std::move(outputs), *std::move(error_outputs), *level, RealNow,
                              std::string(kVersion));
+  // Before any thread starts: a long-running controller is judged by its resident memory.
+  if (absl::Status allocator = ReturnFreedPagesAtOnce(); !allocator.ok()) {
+    logger.Error("tuning the allocator", {{"error", std::string(allocator.message())}});
+  }
   // The main thread only waits for a signal; SIGUSR1 means leadership was lost. Blocked before
   // any thread starts, so that every thread inherits the mask and only sigwait receives them: a
   // thread that did not block SIGUSR1 was killed by the one the elector sends when it releases
