@@ -2,7 +2,7 @@
 // back to the kernel (its default dirty decay), per arena, and each of the controller's threads
 // (informers, the controllers' timer thread, AWS calls) allocates from an arena of its own: a
 // burst of pending pods then leaves several arenas' worth of freed pages resident at once. The
-// 1,000-pod burst measured 79-102 MB of peak RSS that way and 65-73 MB with pages returned at
+// 1,000-pod burst measured 79-102 MB of peak RSS that way and 65-75 MB with pages returned at
 // once, for the same CPU (docs/benchmarks.md).
 #pragma once
 
