@@ -153,8 +153,8 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
   if (!options.kubernetes_version.empty()) {
     resolver_options.kubernetes_version = options.kubernetes_version;
   }
-  p.validator = std::make_unique<NodeClassValidator>(*p.ec2, *p.clock, *cluster_info);
   resolver_options.capacity_reservations = options.reserved_capacity;
+  p.validator = std::make_unique<NodeClassValidator>(*p.ec2, *p.clock, *cluster_info);
   // Shared: the resolver's descriptions reset the counts, the cloud provider's launches use them.
   // Without the gate neither has any: nothing reserved is offered, launches are open.
   if (options.reserved_capacity) {

@@ -58,12 +58,12 @@ absl::StatusOr<Catalog> Catalog::Load(std::string_view instance_types_json,
   return Build(std::move(data), std::move(prices), options);
 }
 
-absl::Status Catalog::LoadEmbeddedData(const CatalogOptions& options, CatalogData& data,
-                                       std::map<std::string, double>& prices) {
+absl::StatusOr<Catalog> Catalog::LoadEmbeddedRegion(const CatalogOptions& options,
+                                                    bool resolve_types) {
   const std::string region =
       options.resolve.region.empty() ? std::string(kDefaultRegion) : options.resolve.region;
   KP_ASSIGN_OR_RETURN(RegionOfferings offerings, ParseRegionOfferings(EmbeddedOfferings(), region));
-  KP_ASSIGN_OR_RETURN(data, ParseCatalogData(EmbeddedInstanceTypesJson()));
+  KP_ASSIGN_OR_RETURN(CatalogData data, ParseCatalogData(EmbeddedInstanceTypesJson()));
   KP_ASSIGN_OR_RETURN(OnDemandPriceTable table,
                       OnDemandPriceTable::Parse(EmbeddedOnDemandPrices()));
   // Priced over every type, not only the region's: a bare-metal size is priced from its family's
@@ -71,7 +71,7 @@ absl::Status Catalog::LoadEmbeddedData(const CatalogOptions& options, CatalogDat
   const std::map<std::string, double> us_east_1 = table.PricesFor(data.instance_types);
   KP_ASSIGN_OR_RETURN(double factor, RegionPriceFactor(EmbeddedRegionPrices(), region, us_east_1));
   std::vector<InstanceTypeInfo> offered;
-  prices.clear();
+  std::map<std::string, double> prices;
   for (InstanceTypeInfo& info : data.instance_types) {
     auto zones = offerings.zones_by_type.find(info.name);
     if (zones == offerings.zones_by_type.end()) continue;
@@ -81,29 +81,19 @@ absl::Status Catalog::LoadEmbeddedData(const CatalogOptions& options, CatalogDat
     }
     offered.push_back(std::move(info));
   }
-  data.instance_types = std::move(offered);
+  // The prices are kept either way; without types Build resolves nothing.
+  data.instance_types = resolve_types ? std::move(offered) : std::vector<InstanceTypeInfo>();
   data.region = region;
   data.zones = std::move(offerings.zones);
-  return absl::OkStatus();
-}
-
-absl::StatusOr<Catalog> Catalog::LoadEmbedded(const CatalogOptions& options) {
-  CatalogData data;
-  std::map<std::string, double> prices;
-  KP_RETURN_IF_ERROR(LoadEmbeddedData(options, data, prices));
   return Build(std::move(data), std::move(prices), options);
 }
 
+absl::StatusOr<Catalog> Catalog::LoadEmbedded(const CatalogOptions& options) {
+  return LoadEmbeddedRegion(options, /*resolve_types=*/true);
+}
+
 absl::StatusOr<Catalog> Catalog::LoadEmbeddedPrices(const CatalogOptions& options) {
-  CatalogData data;
-  std::map<std::string, double> prices;
-  KP_RETURN_IF_ERROR(LoadEmbeddedData(options, data, prices));
-  Catalog catalog;
-  catalog.region_ = std::move(data.region);
-  catalog.zones_ = std::move(data.zones);
-  for (auto& [name, price] : prices) catalog.on_demand_prices_.emplace(name, price);
-  catalog.spot_prices_ = options.spot;
-  return catalog;
+  return LoadEmbeddedRegion(options, /*resolve_types=*/false);
 }
 
 absl::StatusOr<Catalog> Catalog::Build(CatalogData data, std::map<std::string, double> prices,

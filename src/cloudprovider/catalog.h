@@ -59,10 +59,11 @@ class Catalog {
   const SpotPriceModel& spot_prices() const { return spot_prices_; }
 
  private:
-  // The embedded data of `options.resolve.region` (us-east-1 when empty): the types the region
-  // offers, each with its zones, and their on-demand prices at the region's level.
-  static absl::Status LoadEmbeddedData(const CatalogOptions& options, CatalogData& data,
-                                       std::map<std::string, double>& prices);
+  // The embedded catalog of `options.resolve.region` (us-east-1 when empty): the types the region
+  // offers with their on-demand prices at the region's level; the types left out (the prices
+  // kept) unless `resolve_types`.
+  static absl::StatusOr<Catalog> LoadEmbeddedRegion(const CatalogOptions& options,
+                                                    bool resolve_types);
   // `data` carries the region, its zones and each type's zones; `prices` the on-demand prices.
   static absl::StatusOr<Catalog> Build(CatalogData data, std::map<std::string, double> prices,
                                        const CatalogOptions& options);
