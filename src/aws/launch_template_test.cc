@@ -1,5 +1,6 @@
 #include "src/aws/launch_template.h"
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -112,10 +113,11 @@ TEST(AwsLaunchTemplate, AnUnknownFamilyIsRefusedNamingTheField) {
 TEST(AwsAliasParameters, EksParameterNamesPerFamily) {
   auto al2023 = AliasParameters("al2023@latest", "1.32");
   ASSERT_TRUE(al2023.ok());
-  ASSERT_EQ(al2023->size(), 2u);
-  EXPECT_EQ((*al2023)[1].name,
+  ASSERT_EQ(al2023->size(), 5u);  // standard, nvidia and neuron on x86_64; no neuron on arm64
+  EXPECT_EQ((*al2023)[3].name,
             "/aws/service/eks/optimized-ami/1.32/amazon-linux-2023/arm64/standard/recommended/"
             "image_id");
+  EXPECT_EQ((*al2023)[3].architecture, "arm64");
   auto pinned = AliasParameters("al2023@v20240807", "1.30");
   ASSERT_TRUE(pinned.ok());
   EXPECT_EQ((*pinned)[0].name,
@@ -124,6 +126,8 @@ TEST(AwsAliasParameters, EksParameterNamesPerFamily) {
   auto bottlerocket = AliasParameters("bottlerocket@v1.20.3", "1.32");
   ASSERT_TRUE(bottlerocket.ok());
   EXPECT_EQ((*bottlerocket)[0].name,
+            "/aws/service/bottlerocket/aws-k8s-1.32/x86_64/1.20.3/image_id");
+  EXPECT_EQ((*AliasParameters("bottlerocket@vv1.20.3", "1.32"))[0].name,
             "/aws/service/bottlerocket/aws-k8s-1.32/x86_64/1.20.3/image_id");
   auto al2 = AliasParameters("al2@latest", "1.29");
   ASSERT_TRUE(al2.ok());
@@ -138,6 +142,73 @@ TEST(AwsAliasParameters, EksParameterNamesPerFamily) {
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(AliasParameters("ubuntu@latest", "1.32").status().code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+// The parameter of each accelerator variant, and the instance types its image serves.
+TEST(AwsAliasParameters, EachVariantServesItsOwnInstanceTypes) {
+  const RequirementSet standard = {
+      {.key = "karpenter.k8s.aws/instance-accelerator-count", .operator_ = "DoesNotExist"},
+      {.key = "karpenter.k8s.aws/instance-gpu-count", .operator_ = "DoesNotExist"}};
+  const RequirementSet nvidia = {
+      {.key = "karpenter.k8s.aws/instance-gpu-count", .operator_ = "Exists"}};
+  const RequirementSet neuron = {
+      {.key = "karpenter.k8s.aws/instance-accelerator-count", .operator_ = "Exists"}};
+  auto served = [](std::string_view alias, std::string_view k8s) {
+    std::map<std::string, std::vector<RequirementSet>> out;
+    auto parameters = AliasParameters(alias, k8s);
+    EXPECT_TRUE(parameters.ok()) << parameters.status();
+    if (parameters.ok()) {
+      for (const AliasParameter& p : *parameters) out[p.name] = p.requirements;
+    }
+    return out;
+  };
+  const std::string al2023 = "/aws/service/eks/optimized-ami/1.32/amazon-linux-2023/";
+  EXPECT_EQ(served("al2023@latest", "1.32"),
+            (std::map<std::string, std::vector<RequirementSet>>{
+                {al2023 + "x86_64/standard/recommended/image_id", {standard}},
+                {al2023 + "x86_64/nvidia/recommended/image_id", {nvidia}},
+                {al2023 + "x86_64/neuron/recommended/image_id", {neuron}},
+                {al2023 + "arm64/standard/recommended/image_id", {standard}},
+                {al2023 + "arm64/nvidia/recommended/image_id", {nvidia}}}));
+  EXPECT_TRUE(served("al2023@v20250101", "1.32")
+                  .contains(al2023 + "x86_64/neuron/amazon-eks-node-al2023-x86_64-neuron-1.32-"
+                                     "v20250101/image_id"));
+  const std::string al2 = "/aws/service/eks/optimized-ami/1.30/";
+  EXPECT_EQ(
+      served("al2@v20240807", "1.30"),
+      (std::map<std::string, std::vector<RequirementSet>>{
+          {al2 + "amazon-linux-2/amazon-eks-node-1.30-v20240807/image_id", {standard}},
+          {al2 + "amazon-linux-2-arm64/amazon-eks-arm64-node-1.30-v20240807/image_id", {standard}},
+          {al2 + "amazon-linux-2-gpu/amazon-eks-gpu-node-1.30-v20240807/image_id",
+           {neuron, nvidia}}}));
+  const std::string bottlerocket = "/aws/service/bottlerocket/aws-k8s-1.32";
+  EXPECT_EQ(served("bottlerocket@latest", "1.32"),
+            (std::map<std::string, std::vector<RequirementSet>>{
+                {bottlerocket + "/x86_64/latest/image_id", {standard, neuron}},
+                {bottlerocket + "/arm64/latest/image_id", {standard}},
+                {bottlerocket + "-nvidia/x86_64/latest/image_id", {nvidia}},
+                {bottlerocket + "-nvidia/arm64/latest/image_id", {nvidia}}}));
+  const RequirementSet windows = {
+      {.key = "kubernetes.io/os", .operator_ = "In", .values = {"windows"}},
+      {.key = "node.kubernetes.io/windows-build", .operator_ = "In", .values = {"10.0.20348"}}};
+  EXPECT_EQ(served("windows2022@latest", "1.32").begin()->second,
+            std::vector<RequirementSet>{windows});
+}
+
+// EKS publishes no AL2 images from 1.33 on and no Windows Server 2025 images before 1.35.
+TEST(AwsAliasParameters, AliasesEksDoesNotPublishForTheClusterVersionAreRefused) {
+  EXPECT_TRUE(AliasParameters("al2@latest", "1.32").ok());
+  auto al2 = AliasParameters("al2@latest", "1.33");
+  EXPECT_EQ(al2.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(absl::StrContains(al2.status().message(), "spec.amiSelectorTerms[0].alias"));
+  EXPECT_EQ(AliasParameters("windows2025@latest", "1.34").status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  auto windows2025 = AliasParameters("windows2025@latest", "1.35");
+  ASSERT_TRUE(windows2025.ok()) << windows2025.status();
+  EXPECT_EQ((*windows2025)[0].name,
+            "/aws/service/ami-windows-latest/Windows_Server-2025-English-Core-EKS_Optimized-1.35/"
+            "image_id");
+  EXPECT_EQ((*windows2025)[0].requirements[0][1].values, std::vector<std::string>{"10.0.26100"});
 }
 
 TEST(AwsLaunchTemplate, EachFamilyGetsItsOwnUserDataAndDefaultVolumes) {

@@ -197,5 +197,69 @@ TEST_F(MotoTwoImages, AClaimThatRulesOutOneArchitectureGetsOneTemplate) {
   EXPECT_EQ(LaunchedImage(claim), image_);
 }
 
+// The al2023 alias with its NVIDIA and Neuron variants published too (three x86_64 images).
+class MotoAcceleratedImages : public MotoLaunchTemplates {
+ protected:
+  void SetUp() override {
+    MotoLaunchTemplates::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    auto images = ec2_->DescribeImages({.owners = {"amazon"}});
+    ASSERT_TRUE(images.ok()) << images.status();
+    for (const Image& image : *images) {
+      if (image.architecture != "x86_64" || image.id == image_) continue;
+      (nvidia_image_.empty() ? nvidia_image_ : neuron_image_) = image.id;
+      if (!neuron_image_.empty()) break;
+    }
+    ASSERT_FALSE(neuron_image_.empty()) << "moto has fewer than three x86_64 images";
+    const std::string base = "/aws/service/eks/optimized-ami/1.32/amazon-linux-2023/x86_64/";
+    PutParameter(base + "nvidia/recommended/image_id", nvidia_image_);
+    PutParameter(base + "neuron/recommended/image_id", neuron_image_);
+    auto status = resolver_->Resolve(node_class_);
+    ASSERT_TRUE(status.ok()) << status.status();
+    node_class_.status = *status;
+    StoreNodeClass();
+  }
+  std::string nvidia_image_;
+  std::string neuron_image_;
+};
+
+TEST_F(MotoAcceleratedImages, TheStatusListsOneImagePerVariant) {
+  std::map<std::string, std::vector<api::NodeSelectorRequirement>> by_image;
+  for (const api::AMI& ami : node_class_.status.amis) by_image[ami.id] = ami.requirements;
+  const api::NodeSelectorRequirement amd64{
+      .key = "kubernetes.io/arch", .operator_ = "In", .values = {"amd64"}};
+  EXPECT_EQ(
+      by_image,
+      (std::map<std::string, std::vector<api::NodeSelectorRequirement>>{
+          {image_,
+           {amd64,
+            {.key = "karpenter.k8s.aws/instance-gpu-count", .operator_ = "DoesNotExist"},
+            {.key = "karpenter.k8s.aws/instance-accelerator-count", .operator_ = "DoesNotExist"}}},
+          {nvidia_image_,
+           {amd64, {.key = "karpenter.k8s.aws/instance-gpu-count", .operator_ = "Exists"}}},
+          {neuron_image_,
+           {amd64,
+            {.key = "karpenter.k8s.aws/instance-accelerator-count", .operator_ = "Exists"}}}}));
+}
+
+// A GPU type launches from the NVIDIA image and an Inferentia type from the Neuron image, each
+// through its own template; a type with neither keeps the standard image.
+TEST_F(MotoAcceleratedImages, EachTypeLaunchesFromTheImageOfItsAccelerators) {
+  const api::NodeClaim claim =
+      Launched(provider_->Create(Claim("default-a", {"m5.large", "g4dn.xlarge", "inf1.xlarge"})));
+  const auto overrides = FleetOverrides();
+  ASSERT_EQ(overrides.size(), 3u);
+  const auto templates = CreatedTemplates();
+  EXPECT_EQ(templates.size(), 3u);
+  for (const auto& [type, image] : std::map<std::string, std::string>{
+           {"m5.large", image_}, {"g4dn.xlarge", nvidia_image_}, {"inf1.xlarge", neuron_image_}}) {
+    const Override& o = overrides.at(type);
+    EXPECT_EQ(o.image_id, image) << type;
+    ASSERT_TRUE(templates.contains(o.template_name)) << type;
+    EXPECT_EQ(templates.at(o.template_name).image_id, image) << type;
+  }
+  EXPECT_EQ(claim.status.image_id, LaunchedImage(claim));
+}
+
 }  // namespace
 }  // namespace karpenter::aws

@@ -27,8 +27,13 @@ TEST_F(MotoNodeClass, ResolvesByTagsAndAliasAndIsReady) {
   // Only the x86_64 parameter exists, so only one AMI, for amd64.
   ASSERT_EQ(status.amis.size(), 1u);
   EXPECT_EQ(status.amis[0].id, image_);
-  ASSERT_EQ(status.amis[0].requirements.size(), 1u);
-  EXPECT_EQ(status.amis[0].requirements[0].values, std::vector<std::string>{"amd64"});
+  // The standard image: amd64 types without GPUs or accelerators, by key length then key.
+  EXPECT_EQ(
+      status.amis[0].requirements,
+      (std::vector<api::NodeSelectorRequirement>{
+          {.key = "kubernetes.io/arch", .operator_ = "In", .values = {"amd64"}},
+          {.key = "karpenter.k8s.aws/instance-gpu-count", .operator_ = "DoesNotExist"},
+          {.key = "karpenter.k8s.aws/instance-accelerator-count", .operator_ = "DoesNotExist"}}));
   EXPECT_EQ(status.instance_profile, "KarpenterNodeInstanceProfile");
   EXPECT_EQ(ConditionStatus(status, "Ready"), "True");
   EXPECT_TRUE(IsReady(node_class_));
@@ -56,6 +61,44 @@ TEST_F(MotoNodeClass, ResolvesByIdsNamesAndOwners) {
   ASSERT_TRUE(status.ok()) << status.status();
   ASSERT_EQ(status->amis.size(), 1u);
   EXPECT_EQ(status->amis[0].id, other_image_);
+}
+
+// An ssmParameter term selects the image its parameter holds; a parameter that is missing or
+// holds no image id selects nothing.
+TEST_F(MotoNodeClass, AnSsmParameterTermSelectsTheImageItHolds) {
+  PutParameter("/team/golden-ami", other_image_);
+  PutParameter("/team/not-an-image", "latest");
+  api::EC2NodeClass by_parameter = node_class_;
+  by_parameter.spec.ami_family = "AL2023";
+  by_parameter.spec.ami_selector_terms = {{.ssm_parameter = "/team/golden-ami"}};
+  auto status = resolver_->Resolve(by_parameter);
+  ASSERT_TRUE(status.ok()) << status.status();
+  ASSERT_EQ(status->amis.size(), 1u);
+  EXPECT_EQ(status->amis[0].id, other_image_);
+  EXPECT_EQ(ConditionStatus(*status, "AMIsReady"), "True");
+  for (const char* name : {"/team/not-an-image", "/team/missing"}) {
+    by_parameter.spec.ami_selector_terms = {{.ssm_parameter = name}};
+    status = resolver_->Resolve(by_parameter);
+    ASSERT_TRUE(status.ok()) << status.status();
+    EXPECT_TRUE(status->amis.empty()) << name;
+    EXPECT_EQ(ConditionStatus(*status, "AMIsReady"), "False") << name;
+  }
+}
+
+// An alias EKS publishes nothing for on the cluster's version says so in its own reason.
+TEST_F(MotoNodeClass, AnAl2AliasOnANewClusterIsAnUnsupportedAlias) {
+  NodeClassResolver resolver(*ec2_, *ssm_, clock_, {.kubernetes_version = "1.33"});
+  api::EC2NodeClass al2 = node_class_;
+  al2.spec.ami_selector_terms = {{.alias = "al2@latest"}};
+  auto status = resolver.Resolve(al2);
+  ASSERT_TRUE(status.ok()) << status.status();
+  EXPECT_TRUE(status->amis.empty());
+  for (const api::Condition& condition : status->conditions) {
+    if (condition.type != "AMIsReady") continue;
+    EXPECT_EQ(condition.status, "False");
+    EXPECT_EQ(condition.reason, "UnsupportedAlias");
+    EXPECT_TRUE(absl::StrContains(condition.message, "1.33")) << condition.message;
+  }
 }
 
 TEST_F(MotoNodeClass, NothingSelectedMakesTheClassNotReady) {

@@ -58,69 +58,17 @@ api::Condition MakeCondition(std::string_view type, const absl::Status& status, 
   return {.type = std::string(type), .status = "True", .reason = std::string(type)};
 }
 
+// The kubernetes.io/arch of an image; "" for one Kubernetes has no architecture for (i386,
+// x86_64_mac), which upstream skips.
 std::string ArchitectureLabel(std::string_view ec2_architecture) {
   if (ec2_architecture == "arm64") return std::string(api::kArchitectureArm64);
-  return std::string(api::kArchitectureAmd64);
+  if (ec2_architecture == "x86_64" || ec2_architecture.empty()) {
+    return std::string(api::kArchitectureAmd64);
+  }
+  return "";
 }
 
 }  // namespace
-
-absl::StatusOr<std::vector<AliasParameter>> AliasParameters(std::string_view alias,
-                                                            std::string_view kubernetes_version) {
-  std::vector<std::string> parts = absl::StrSplit(AbslView(alias), absl::MaxSplits('@', 1));
-  const std::string family = absl::AsciiStrToLower(parts[0]);
-  const std::string version = parts.size() > 1 ? parts[1] : "latest";
-  const bool latest = version == "latest";
-  const std::string k8s(kubernetes_version);
-  std::vector<AliasParameter> out;
-  if (family == "al2023") {
-    for (const char* arch : {"x86_64", "arm64"}) {
-      const std::string base = absl::StrCat("/aws/service/eks/optimized-ami/", k8s,
-                                            "/amazon-linux-2023/", arch, "/standard/");
-      out.push_back({latest ? absl::StrCat(base, "recommended/image_id")
-                            : absl::StrCat(base, "amazon-eks-node-al2023-", arch, "-standard-", k8s,
-                                           "-", version, "/image_id"),
-                     arch});
-    }
-    return out;
-  }
-  if (family == "al2") {
-    for (const auto& [variant, arch, node] :
-         {std::tuple{"amazon-linux-2", "x86_64", "amazon-eks-node-"},
-          std::tuple{"amazon-linux-2-arm64", "arm64", "amazon-eks-arm64-node-"}}) {
-      const std::string base = absl::StrCat("/aws/service/eks/optimized-ami/", k8s, "/", variant);
-      out.push_back({latest ? absl::StrCat(base, "/recommended/image_id")
-                            : absl::StrCat(base, "/", node, k8s, "-", version, "/image_id"),
-                     arch});
-    }
-    return out;
-  }
-  if (family == "bottlerocket") {
-    // Bottlerocket's parameters spell versions without the leading "v".
-    const std::string bottlerocket_version =
-        absl::StartsWith(version, "v") ? version.substr(1) : version;
-    for (const char* arch : {"x86_64", "arm64"}) {
-      out.push_back({absl::StrCat("/aws/service/bottlerocket/aws-k8s-", k8s, "/", arch, "/",
-                                  bottlerocket_version, "/image_id"),
-                     arch});
-    }
-    return out;
-  }
-  if (family == "windows2019" || family == "windows2022") {
-    if (!latest) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("spec.amiSelectorTerms[0].alias: ", AbslView(alias),
-                       ": Windows aliases only take @latest"));
-    }
-    const std::string year = family.substr(7);
-    out.push_back({absl::StrCat("/aws/service/ami-windows-latest/Windows_Server-", year,
-                                "-English-Core-EKS_Optimized-", k8s, "/image_id"),
-                   "x86_64"});
-    return out;
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("spec.amiSelectorTerms[0].alias: unknown AMI family in ", AbslView(alias)));
-}
 
 std::string NodeClassHash(const api::EC2NodeClassSpec& spec) {
   api::EC2NodeClassSpec hashed = spec;
@@ -246,29 +194,69 @@ absl::StatusOr<std::vector<api::CapacityReservation>> NodeClassResolver::Capacit
   return out;
 }
 
-absl::StatusOr<std::vector<Image>> NodeClassResolver::AliasImages(std::string_view alias) {
+absl::StatusOr<std::vector<NodeClassResolver::Candidate>> NodeClassResolver::AliasImages(
+    std::string_view alias) {
   KP_ASSIGN_OR_RETURN(std::vector<AliasParameter> parameters,
                       AliasParameters(alias, options_.kubernetes_version));
-  std::vector<std::string> ids;
+  std::map<std::string, std::vector<RequirementSet>> served;
   for (const AliasParameter& parameter : parameters) {
     absl::StatusOr<Parameter> value = ssm_.GetParameter(parameter.name);
-    // An architecture the release does not publish is simply not offered.
+    // A variant or architecture the release does not publish is simply not offered.
     if (absl::IsNotFound(value.status())) continue;
     KP_RETURN_IF_ERROR(value.status());
-    ids.push_back(value->value);
+    std::vector<RequirementSet>& sets = served[value->value];
+    sets.insert(sets.end(), parameter.requirements.begin(), parameter.requirements.end());
   }
-  if (ids.empty()) return std::vector<Image>();
-  return ec2_.DescribeImages({.image_ids = ids});
+  std::vector<Candidate> out;
+  if (served.empty()) return out;
+  ImageQuery query;
+  std::vector<std::string> ids;
+  for (const auto& [id, sets] : served) ids.push_back(id);
+  query.filters.push_back({.name = "image-id", .values = std::move(ids)});
+  KP_ASSIGN_OR_RETURN(std::vector<Image> images, ec2_.DescribeImages(query));
+  for (Image& image : images) {
+    auto sets = served.find(image.id);
+    if (sets == served.end()) continue;
+    out.push_back({std::move(image), sets->second});
+  }
+  return out;
 }
 
 absl::StatusOr<std::vector<Image>> NodeClassResolver::TermImages(const api::AMISelectorTerm& term) {
   ImageQuery query;
-  if (!term.id.empty()) query.image_ids.push_back(term.id);
   if (!term.owner.empty()) query.owners.push_back(term.owner);
-  // Upstream's default owners for a lookup by name or tags: the account and Amazon.
-  if (term.id.empty() && term.owner.empty()) query.owners = {"self", "amazon"};
-  if (!term.name.empty()) query.filters.push_back({.name = "name", .values = {term.name}});
+  // Upstream's default owners for a lookup by name: the account and Amazon, so that a public
+  // image of the same name in another account is never picked up unasked.
+  if (!term.name.empty()) {
+    if (term.owner.empty()) query.owners = {"self", "amazon"};
+    query.filters.push_back({.name = "name", .values = {term.name}});
+  }
   AddTagFilters(term.tags, query.filters);
+  return ec2_.DescribeImages(query);
+}
+
+absl::StatusOr<std::vector<Image>> NodeClassResolver::ImagesById(
+    const api::EC2NodeClassSpec& spec) {
+  std::vector<std::string> ids;
+  for (const api::AMISelectorTerm& term : spec.ami_selector_terms) {
+    if (!term.alias.empty()) continue;
+    if (!term.id.empty()) {
+      ids.push_back(term.id);
+    } else if (!term.ssm_parameter.empty()) {
+      absl::StatusOr<Parameter> value = ssm_.GetParameter(term.ssm_parameter);
+      // A missing parameter, or one that does not hold an image id, selects nothing.
+      if (absl::IsNotFound(value.status())) continue;
+      if (!value.ok()) {
+        return absl::Status(value.status().code(),
+                            absl::StrCat("resolving SSM parameter ", term.ssm_parameter, ": ",
+                                         value.status().message()));
+      }
+      if (absl::StartsWith(value->value, "ami-")) ids.push_back(value->value);
+    }
+  }
+  if (ids.empty()) return std::vector<Image>();
+  ImageQuery query;
+  query.filters.push_back({.name = "image-id", .values = std::move(ids)});
   return ec2_.DescribeImages(query);
 }
 
@@ -281,40 +269,70 @@ bool NodeClassResolver::Deprecated(const Image& image) const {
 }
 
 absl::StatusOr<std::vector<api::AMI>> NodeClassResolver::Amis(const api::EC2NodeClassSpec& spec) {
-  std::map<std::string, Image> found;
+  std::vector<Candidate> candidates;
   for (const api::AMISelectorTerm& term : spec.ami_selector_terms) {
-    absl::StatusOr<std::vector<Image>> images =
-        term.alias.empty() ? TermImages(term) : AliasImages(term.alias);
-    KP_RETURN_IF_ERROR(images.status());
-    for (Image& image : *images) {
-      if (image.state.empty() || image.state == "available") found.emplace(image.id, image);
+    if (!term.alias.empty()) {
+      KP_ASSIGN_OR_RETURN(std::vector<Candidate> aliased, AliasImages(term.alias));
+      for (Candidate& candidate : aliased) candidates.push_back(std::move(candidate));
+    } else if (term.id.empty() && term.ssm_parameter.empty()) {
+      KP_ASSIGN_OR_RETURN(std::vector<Image> images, TermImages(term));
+      for (Image& image : images) candidates.push_back({std::move(image), {{}}});
     }
   }
-  // Per architecture, the newest image; a deprecated one only when nothing newer is usable.
-  std::map<std::string, const Image*> chosen;
-  auto better = [&](const Image& a, const Image* b) {
-    if (b == nullptr) return true;
-    if (Deprecated(a) != Deprecated(*b)) return !Deprecated(a);
-    if (a.creation_date != b->creation_date) return a.creation_date > b->creation_date;
-    return a.id < b->id;
+  KP_ASSIGN_OR_RETURN(std::vector<Image> by_id, ImagesById(spec));
+  for (Image& image : by_id) candidates.push_back({std::move(image), {{}}});
+  // Per requirement set (the architecture added), the best image: not deprecated before
+  // deprecated, then newest, then the greatest name, as upstream compares them.
+  auto better = [&](const Image& a, const Image& b) {
+    if (Deprecated(a) != Deprecated(b)) return !Deprecated(a);
+    if (a.creation_date != b.creation_date) return a.creation_date > b.creation_date;
+    if (a.name != b.name) return a.name > b.name;
+    return a.id < b.id;
   };
-  for (const auto& [id, image] : found) {
-    const Image*& slot = chosen[ArchitectureLabel(image.architecture)];
-    if (better(image, slot)) slot = &image;
+  std::map<std::string, std::pair<const Image*, RequirementSet>> chosen;
+  for (const Candidate& candidate : candidates) {
+    const Image& image = candidate.image;
+    if (!image.state.empty() && image.state != "available") continue;
+    const std::string arch = ArchitectureLabel(image.architecture);
+    if (arch.empty()) continue;
+    for (RequirementSet set : candidate.requirements) {
+      set.push_back(
+          {.key = std::string(api::kLabelArchStable), .operator_ = "In", .values = {arch}});
+      // The status lists them by key length, then key.
+      std::sort(set.begin(), set.end(), [](const auto& a, const auto& b) {
+        return std::make_pair(a.key.size(), a.key) < std::make_pair(b.key.size(), b.key);
+      });
+      const std::string key = api::EncodeJson(set);
+      auto slot = chosen.find(key);
+      if (slot == chosen.end()) {
+        chosen.emplace(key, std::make_pair(&image, std::move(set)));
+      } else if (better(image, *slot->second.first)) {
+        slot->second.first = &image;
+      }
+    }
   }
-  std::vector<api::AMI> out;
-  for (const auto& [arch, image] : chosen) {
-    out.push_back(
-        {.id = image->id,
-         .deprecated = Deprecated(*image),
-         .name = image->name,
-         .requirements = {
-             {.key = std::string(api::kLabelArchStable), .operator_ = "In", .values = {arch}}}});
+  struct Entry {
+    const Image* image;
+    std::string key;
+    api::AMI ami;
+  };
+  std::vector<Entry> entries;
+  for (auto& [key, pick] : chosen) {
+    const Image& image = *pick.first;
+    entries.push_back({&image, key,
+                       api::AMI{.id = image.id,
+                                .deprecated = Deprecated(image),
+                                .name = image.name,
+                                .requirements = std::move(pick.second)}});
   }
-  // Newest first, as the status lists them.
-  std::stable_sort(out.begin(), out.end(), [&](const api::AMI& a, const api::AMI& b) {
-    return found.at(a.id).creation_date > found.at(b.id).creation_date;
+  // Newest first, then by id (upstream's order), then by requirements for one image serving two
+  // sets, so the status does not depend on the order EC2 answers in.
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return std::tie(b.image->creation_date, a.image->id, a.key) <
+           std::tie(a.image->creation_date, b.image->id, b.key);
   });
+  std::vector<api::AMI> out;
+  for (Entry& entry : entries) out.push_back(std::move(entry.ami));
   return out;
 }
 
@@ -369,6 +387,9 @@ absl::StatusOr<api::EC2NodeClassStatus> NodeClassResolver::Resolve(
                                             status.security_groups.empty(), "SecurityGroups"));
   status.conditions.push_back(
       MakeCondition(api::kConditionAMIsReady, amis.status(), status.amis.empty(), "AMIs"));
+  // An alias EKS publishes no images for on this cluster's version (upstream's reason).
+  if (absl::IsFailedPrecondition(amis.status()))
+    status.conditions.back().reason = "UnsupportedAlias";
   if (options_.capacity_reservations) {
     // Finding no reservation is fine: the class launches on demand and spot.
     auto reservations = CapacityReservations(node_class.spec);

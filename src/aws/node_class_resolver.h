@@ -1,9 +1,9 @@
 // Upstream: aws/karpenter-provider-aws pkg/providers/{subnet,securitygroup,amifamily} and
 // pkg/controllers/nodeclass (the status reconcilers). Resolves an EC2NodeClass's selector terms
 // against EC2 and SSM into its status: subnets (most free IPs first), security groups, AMIs
-// (the newest non-deprecated image per architecture; `alias` through the EKS-optimized AMI SSM
-// parameters) and the instance profile (instance_profiles.h), with one condition per part and
-// Ready over all of them.
+// (the newest non-deprecated image per set of requirements: architecture and, for `alias`, the
+// accelerator variant its EKS-optimized AMI SSM parameter names) and the instance profile
+// (instance_profiles.h), with one condition per part and Ready over all of them.
 #pragma once
 
 #include <string>
@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "src/api/ec2nodeclass.h"
+#include "src/aws/ami_alias.h"
 #include "src/aws/clock.h"
 #include "src/aws/ec2_client.h"
 #include "src/aws/instance_profiles.h"
@@ -28,16 +29,6 @@ struct NodeClassResolverOptions {
   // upstream then skips its capacity-reservation reconciler.
   bool capacity_reservations = true;
 };
-
-// The SSM parameter names an alias ("al2023@latest", "bottlerocket@v1.20.3") resolves through,
-// each with the architecture of the image it names ("x86_64", "arm64"). InvalidArgument naming
-// the alias when the family is unknown or a Windows alias asks for a version other than latest.
-struct AliasParameter {
-  std::string name;
-  std::string architecture;
-};
-absl::StatusOr<std::vector<AliasParameter>> AliasParameters(std::string_view alias,
-                                                            std::string_view kubernetes_version);
 
 // The node class hash Karpenter stamps on the class and on every NodeClaim launched from it
 // (karpenter.k8s.aws/ec2nodeclass-hash): the spec without the selector terms, whose effect
@@ -83,8 +74,15 @@ class NodeClassResolver {
       const api::EC2NodeClassSpec& spec);
 
  private:
-  absl::StatusOr<std::vector<Image>> AliasImages(std::string_view alias);
+  // An image with the requirement sets of the instance types it serves (architecture aside).
+  struct Candidate {
+    Image image;
+    std::vector<RequirementSet> requirements;
+  };
+  absl::StatusOr<std::vector<Candidate>> AliasImages(std::string_view alias);
   absl::StatusOr<std::vector<Image>> TermImages(const api::AMISelectorTerm& term);
+  // The images of the `id` and `ssmParameter` terms, asked for in one call.
+  absl::StatusOr<std::vector<Image>> ImagesById(const api::EC2NodeClassSpec& spec);
   bool Deprecated(const Image& image) const;
 
   Ec2Client& ec2_;

@@ -199,6 +199,19 @@ bool IsWindows(AmiFamily family) {
          family == AmiFamily::kWindows2025;
 }
 
+std::string_view WindowsBuild(AmiFamily family) {
+  switch (family) {
+    case AmiFamily::kWindows2019:
+      return "10.0.17763";
+    case AmiFamily::kWindows2022:
+      return "10.0.20348";
+    case AmiFamily::kWindows2025:
+      return "10.0.26100";
+    default:
+      return "";
+  }
+}
+
 bool SupportsAmiFamily(const InstanceTypeInfo& info, AmiFamily family) {
   if (IsWindows(family)) {
     // Windows AMIs exist for amd64 only; the first architecture Kubernetes knows decides.

@@ -79,6 +79,8 @@ enum class AmiFamily {
 // "AL2", "AL2023", "Bottlerocket", "Custom", "Windows2019", "Windows2022", "Windows2025".
 absl::StatusOr<AmiFamily> ParseAmiFamily(std::string_view name);
 bool IsWindows(AmiFamily family);
+// The node.kubernetes.io/windows-build of a Windows family's nodes; "" for the others.
+std::string_view WindowsBuild(AmiFamily family);
 
 // The fields of the EC2NodeClass `kubelet` block that change capacity or overhead.
 struct KubeletOverrides {

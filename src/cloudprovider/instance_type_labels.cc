@@ -30,19 +30,6 @@ std::string KubeArch(const InstanceTypeInfo& info) {
   return "";
 }
 
-std::string_view WindowsBuild(AmiFamily family) {
-  switch (family) {
-    case AmiFamily::kWindows2019:
-      return "10.0.17763";
-    case AmiFamily::kWindows2022:
-      return "10.0.20348";
-    case AmiFamily::kWindows2025:
-      return "10.0.26100";
-    default:
-      return "";
-  }
-}
-
 using Labels = std::map<std::string, std::string>;
 
 void AddNameLabels(const InstanceTypeInfo& info, Labels& labels) {
