@@ -203,7 +203,8 @@ int RunController(const std::vector<std::string>& args,
                            .kubernetes_version = *kubernetes_version,
                            .observer = aws::MetricsObserver(registry),
                            .metrics = &registry,
-                           .reserved_capacity = s.feature_gates.reserved_capacity},
+                           .reserved_capacity = s.feature_gates.reserved_capacity,
+                           .dry_run = !s.disable_dry_run},
       informer, unavailable);
   if (!aws.ok()) {
     err << "karpenter controller: " << aws.status().message() << "\n";

@@ -154,7 +154,8 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
     resolver_options.kubernetes_version = options.kubernetes_version;
   }
   resolver_options.capacity_reservations = options.reserved_capacity;
-  p.validator = std::make_unique<NodeClassValidator>(*p.ec2, *p.clock, *cluster_info);
+  p.validator = std::make_unique<NodeClassValidator>(
+      *p.ec2, *p.clock, *cluster_info, NodeClassValidatorOptions{.dry_run = options.dry_run});
   // Shared: the resolver's descriptions reset the counts, the cloud provider's launches use them.
   // Without the gate neither has any: nothing reserved is offered, launches are open.
   if (options.reserved_capacity) {

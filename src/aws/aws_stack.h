@@ -48,6 +48,8 @@ struct AwsStackOptions {
   // The ReservedCapacity feature gate. Off, no capacity reservation is described or offered, and
   // launches leave EC2's reservation preference alone (upstream's open launch mode).
   bool reserved_capacity = true;
+  // DISABLE_DRY_RUN: EC2NodeClass validation makes no dry-run authorization calls.
+  bool dry_run = true;
 };
 
 class AwsStack {

@@ -79,6 +79,49 @@ TEST_F(MotoValidation, ThreeDryRunsSucceedAndCreateNothing) {
   EXPECT_TRUE(instances->empty());
 }
 
+// The checks launch the standard image on m5.large even when an accelerated image is newer.
+TEST_F(MotoValidation, TheChecksLaunchTheImageForTypesWithoutAccelerators) {
+  api::EC2NodeClass accelerated = node_class_;
+  accelerated.status.amis.insert(
+      accelerated.status.amis.begin(),
+      {.id = other_image_,
+       .name = "nvidia",
+       .requirements = {{.key = "kubernetes.io/arch", .operator_ = "In", .values = {"amd64"}},
+                        {.key = "karpenter.k8s.aws/instance-gpu-count", .operator_ = "Exists"}}});
+  auto condition = validator_->Validate(accelerated);
+  ASSERT_TRUE(condition.ok()) << condition.status();
+  EXPECT_EQ(condition->status, "True");
+  const auto runs = recorder_.Calls("RunInstances");
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].at("ImageId"), image_);
+  EXPECT_EQ(runs[0].at("InstanceType"), "m5.large");
+}
+
+// DISABLE_DRY_RUN: valid once the parts are resolved, with no call, even where EC2 would refuse.
+TEST_F(MotoValidation, WithDryRunsOffNothingIsAskedButTheDependenciesStillCount) {
+  for (const char* operation : {"CreateLaunchTemplate", "CreateFleet", "RunInstances"}) {
+    Deny(operation);
+  }
+  NodeClassValidator validator(*ec2_, clock_, ClusterInfo{.name = kCluster},
+                               NodeClassValidatorOptions{.dry_run = false});
+  auto condition = validator.Validate(node_class_);
+  ASSERT_TRUE(condition.ok()) << condition.status();
+  EXPECT_EQ(condition->status, "True");
+  EXPECT_EQ(condition->reason, "ValidationSucceeded");
+  EXPECT_EQ(validator.dry_runs(), 0);
+  for (const char* action : {"CreateLaunchTemplate", "CreateFleet", "RunInstances"}) {
+    EXPECT_TRUE(recorder_.Calls(action).empty()) << action;
+  }
+  api::EC2NodeClass failed = node_class_;
+  for (api::Condition& c : failed.status.conditions) {
+    if (c.type == "SubnetsReady") c.status = "False";
+  }
+  condition = validator.Validate(failed);
+  ASSERT_TRUE(condition.ok()) << condition.status();
+  EXPECT_EQ(condition->status, "False");
+  EXPECT_EQ(condition->reason, "DependenciesNotReady");
+}
+
 TEST_F(MotoValidation, TheOutcomeIsCachedForThirtyMinutes) {
   ASSERT_TRUE(validator_->Validate(node_class_).ok());
   ASSERT_TRUE(validator_->Validate(node_class_).ok());

@@ -88,6 +88,18 @@ std::string DryRunInstanceType(const api::AMI& ami) {
   return "m6g.large";
 }
 
+// The image the checks launch: the newest for instance types without GPUs or accelerators (the
+// types the checks name), else the newest.
+const api::AMI& DryRunImage(const std::vector<api::AMI>& amis) {
+  for (const api::AMI& ami : amis) {
+    if (std::none_of(ami.requirements.begin(), ami.requirements.end(),
+                     [](const auto& r) { return r.operator_ == "Exists"; })) {
+      return ami;
+    }
+  }
+  return amis.front();
+}
+
 // A refused dry run: the False condition for an authorization failure; any other answer is an
 // error to retry (throttling, 5xx) or to report (what a dry run should never answer).
 absl::StatusOr<api::Condition> Refused(const absl::Status& answer, std::string_view reason,
@@ -119,6 +131,7 @@ absl::StatusOr<api::Condition> NodeClassValidator::Validate(const api::EC2NodeCl
   if (std::optional<api::Condition> waiting = DependenciesCondition(node_class.status)) {
     return *waiting;
   }
+  if (!options_.dry_run) return Validation("True", api::kConditionValidationSucceeded);
   api::NodeClaim claim;
   claim.spec.node_class_ref = api::NodeClassReference{
       .kind = "EC2NodeClass", .name = node_class.metadata.name, .group = "karpenter.k8s.aws"};
@@ -152,12 +165,13 @@ absl::StatusOr<api::Condition> NodeClassValidator::DryRun(const api::EC2NodeClas
   api::NodeClaim claim;
   claim.spec.node_class_ref = api::NodeClassReference{
       .kind = "EC2NodeClass", .name = node_class.metadata.name, .group = "karpenter.k8s.aws"};
-  KP_ASSIGN_OR_RETURN(LaunchTemplateSpec launch_template,
-                      BuildLaunchTemplate(cluster_, node_class, claim, status.amis.front().id));
+  KP_ASSIGN_OR_RETURN(
+      LaunchTemplateSpec launch_template,
+      BuildLaunchTemplate(cluster_, node_class, claim, DryRunImage(status.amis).id));
   if (absl::Status answer = ec2_.DryRunCreateLaunchTemplate(launch_template); !answer.ok()) {
     return Refused(answer, kReasonCreateLaunchTemplateAuthFailed, "ec2:CreateLaunchTemplate");
   }
-  const std::string instance_type = DryRunInstanceType(status.amis.front());
+  const std::string instance_type = DryRunInstanceType(DryRunImage(status.amis));
   FleetRequest fleet{.launch_template_name = launch_template.name, .tags = tags};
   for (const api::Subnet& subnet : status.subnets) {
     if (fleet.overrides.size() == Ec2Client::kMaxFleetOverrides) break;
@@ -166,7 +180,7 @@ absl::StatusOr<api::Condition> NodeClassValidator::DryRun(const api::EC2NodeClas
   if (absl::Status answer = ec2_.DryRunCreateFleet(fleet); !answer.ok()) {
     return Refused(answer, kReasonCreateFleetAuthFailed, "ec2:CreateFleet");
   }
-  RunInstancesDryRun run{.image_id = status.amis.front().id,
+  RunInstancesDryRun run{.image_id = DryRunImage(status.amis).id,
                          .instance_type = instance_type,
                          .instance_profile_name = status.instance_profile,
                          .metadata_hop_limit = launch_template.metadata_hop_limit,

@@ -4,7 +4,8 @@
 // own template), CreateFleet and RunInstances (in the class's subnets, the first that answers
 // DryRunOperation wins). An UnauthorizedOperation answer makes the condition False with upstream's
 // reason and message; the outcome is cached for 30 minutes per class and everything it depends
-// on, so a class that does not change is not asked about again every reconcile.
+// on, so a class that does not change is not asked about again every reconcile. With dry runs
+// turned off (DISABLE_DRY_RUN) only the dependencies are checked.
 #pragma once
 
 #include <map>
@@ -30,6 +31,9 @@ inline constexpr std::string_view kReasonInstanceProfileNotFound = "InstanceProf
 struct NodeClassValidatorOptions {
   // Upstream's ValidationTTL.
   absl::Duration ttl = absl::Minutes(30);
+  // False with DISABLE_DRY_RUN: the class is valid once its parts are resolved, with no dry-run
+  // call (for accounts whose policies refuse or do not log dry runs).
+  bool dry_run = true;
 };
 
 class NodeClassValidator {
