@@ -33,6 +33,8 @@ api::LabelMap OfferingLabels(const cloudprovider::InstanceType& type,
   if (!offering.reservation_id.empty()) {
     labels[std::string(api::kLabelCapacityReservationID)] = offering.reservation_id;
     labels[std::string(api::kLabelCapacityReservationType)] = offering.reservation_type;
+    labels[std::string(api::kLabelCapacityReservationInterruptible)] =
+        offering.reservation_interruptible ? "true" : "false";
   }
   return labels;
 }
@@ -127,14 +129,30 @@ struct Candidate {
   std::string image_id;
 };
 
-// A reserved launch, as upstream's reserved-offering filter leaves it: per type and zone the
-// reservation with the most instances left, all of one reservation type (the cheapest
-// candidate's), since one fleet launches either capacity blocks or default reservations.
+// One fleet launches into one kind of reservation: default, capacity block or interruptible.
+// Upstream's ranking among kinds with the same cheapest price.
+int ReservationKindRank(const cloudprovider::Offering& offering) {
+  if (offering.reservation_type == "capacity-block") return 1;
+  return offering.reservation_interruptible ? 2 : 0;
+}
+
+bool SameReservationKind(const cloudprovider::Offering& a, const cloudprovider::Offering& b) {
+  return a.reservation_type == b.reservation_type &&
+         a.reservation_interruptible == b.reservation_interruptible;
+}
+
+// A reserved launch, as upstream's reserved-offering filter leaves it: the kind of reservation
+// with the cheapest offering, and per type and zone of that kind the reservation with the most
+// instances left. `candidates` are cheapest first.
 void KeepOneReservationPerZone(std::vector<Candidate>& candidates) {
-  const std::string kind = candidates.front().offering->reservation_type;
+  const cloudprovider::Offering* kind = candidates.front().offering;
+  for (const Candidate& c : candidates) {
+    if (c.offering->price != kind->price) break;
+    if (ReservationKindRank(*c.offering) < ReservationKindRank(*kind)) kind = c.offering;
+  }
   std::map<std::string, const cloudprovider::Offering*> best;
   for (const Candidate& c : candidates) {
-    if (c.offering->reservation_type != kind) continue;
+    if (!SameReservationKind(*c.offering, *kind)) continue;
     const cloudprovider::Offering*& slot = best[absl::StrCat(c.type->name, "/", c.offering->zone)];
     if (slot == nullptr || c.offering->reservation_capacity > slot->reservation_capacity) {
       slot = c.offering;
@@ -239,6 +257,7 @@ struct AwsCloudProvider::Launch {
   std::string capacity_type;  // on-demand, spot or reserved
   bool spot = false;
   bool capacity_block = false;
+  bool interruptible_reservation = false;
   // Reserved launches: the reservation of each "type/zone" override.
   std::map<std::string, std::string> reservation_of;
   std::vector<FleetOverride> overrides;  // each names its template
@@ -329,8 +348,7 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
   for (const cloudprovider::InstanceType& type : types) {
     if (!Fits(node_claim.spec.resources.requests, type.Allocatable())) continue;
     for (const cloudprovider::Offering& offering : type.offerings) {
-      // Interruptible reservations need EC2's reserved-capacity fleets, not written yet.
-      if (!offering.available || offering.reservation_interruptible) continue;
+      if (!offering.available) continue;
       // The node also carries the claim's own labels (karpenter.sh/nodepool, the template's
       // labels), which its requirements name too.
       api::LabelMap labels = OfferingLabels(type, offering);
@@ -356,7 +374,9 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
       .capacity_type = std::string(capacity),
       .spot = capacity == api::kCapacityTypeSpot,
       .capacity_block = capacity == api::kCapacityTypeReserved &&
-                        candidates.front().offering->reservation_type == "capacity-block"};
+                        candidates.front().offering->reservation_type == "capacity-block",
+      .interruptible_reservation = capacity == api::kCapacityTypeReserved &&
+                                   candidates.front().offering->reservation_interruptible};
   // With reservations offered the provider launches as upstream's targeted mode does.
   TemplateSet templates(info_, node_class, node_claim,
                         reservations_ != nullptr ? LaunchMode::kTargeted : LaunchMode::kOpen);
@@ -453,6 +473,7 @@ CloudOr<FleetResult> AwsCloudProvider::LaunchFleet(const Launch& launch,
   const FleetRequest request{.overrides = launch.overrides,
                              .spot = launch.spot,
                              .capacity_block = launch.capacity_block,
+                             .interruptible_reservation = launch.interruptible_reservation,
                              .tags = tags};
   // A template deleted behind our back (by hand, or by another controller's cleanup) is
   // created again once, as upstream does.
@@ -562,6 +583,8 @@ CloudOr<api::NodeClaim> AwsCloudProvider::Create(const api::NodeClaim& node_clai
     out.metadata.labels[std::string(api::kLabelCapacityReservationID)] = reservation->second;
     out.metadata.labels[std::string(api::kLabelCapacityReservationType)] =
         launch.capacity_block ? "capacity-block" : "default";
+    out.metadata.labels[std::string(api::kLabelCapacityReservationInterruptible)] =
+        launch.interruptible_reservation ? "true" : "false";
   }
   for (const auto& [key, value] : node_claim.metadata.labels)
     out.metadata.labels.emplace(key, value);

@@ -70,6 +70,19 @@ api::NodeClaim AwsCloudProvider::ToNodeClaim(
   labels[std::string(api::kLabelTopologyZone)] = instance.zone;
   labels[std::string(api::kCapacityTypeLabelKey)] = std::string(
       instance.lifecycle == "spot" ? api::kCapacityTypeSpot : api::kCapacityTypeOnDemand);
+  // Reserved only when launched targeting its reservation and with the ReservedCapacity gate on
+  // (reservations tracked): an instance that fell into an open reservation stays on demand, as
+  // upstream, or it would drift from the on-demand NodeClaim it was launched for.
+  if (reservations_ != nullptr && instance.lifecycle != "spot" &&
+      !instance.capacity_reservation_id.empty() &&
+      instance.capacity_reservation_preference == "capacity-reservations-only") {
+    labels[std::string(api::kCapacityTypeLabelKey)] = std::string(api::kCapacityTypeReserved);
+    labels[std::string(api::kLabelCapacityReservationID)] = instance.capacity_reservation_id;
+    labels[std::string(api::kLabelCapacityReservationType)] =
+        instance.lifecycle == "capacity-block" ? "capacity-block" : "default";
+    labels[std::string(api::kLabelCapacityReservationInterruptible)] =
+        instance.lifecycle == "interruptible-capacity-reservation" ? "true" : "false";
+  }
   // The instance's age is what instance garbage collection waits on (upstream: CreationTimestamp
   // is the launch time). An unparsable or missing time leaves it unset: never collected.
   if (absl::StatusOr<api::Time> launched = api::Time::ParseRfc3339(instance.launch_time);
@@ -95,7 +108,20 @@ std::variant<std::monostate, CloudError> AwsCloudProvider::Delete(
     const api::NodeClaim& node_claim) {
   const std::string id = InstanceIdOf(node_claim.status.provider_id);
   auto instance = OwnedInstance(id);
-  if (auto* error = std::get_if<CloudError>(&instance)) return *error;
+  if (auto* error = std::get_if<CloudError>(&instance)) {
+    // Gone: its reservation has room for one more (upstream MarkTerminated). EC2 frees the slot
+    // some time between the terminate call and this answer, so counting it now may briefly
+    // overstate what is left, which a failed launch corrects; understating would strand it.
+    auto reservation =
+        node_claim.metadata.labels.find(std::string(api::kLabelCapacityReservationID));
+    if (error->kind == CloudErrorKind::kNotFound && reservations_ != nullptr &&
+        reservation != node_claim.metadata.labels.end() && !reservation->second.empty()) {
+      reservations_->MarkTerminated(reservation->second);
+    }
+    return *error;
+  }
+  // Already shutting down: asking again only spends request budget (upstream skips it too).
+  if (std::get<Instance>(instance).state == "shutting-down") return std::monostate{};
   auto terminated = ec2_.TerminateInstances({id});
   if (!terminated.ok()) {
     if (absl::IsNotFound(terminated.status())) return NotFound(id);

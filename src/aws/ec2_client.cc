@@ -271,16 +271,21 @@ absl::StatusOr<std::vector<Instance>> Ec2Client::DescribeInstances(
   KP_RETURN_IF_ERROR(Paginate(request, [&](const XmlNode& root) {
     for (const XmlNode& reservation : root.Child("reservationSet").Children("item")) {
       for (const XmlNode& item : reservation.Child("instancesSet").Children("item")) {
-        out.push_back({.id = item.ChildText("instanceId"),
-                       .instance_type = item.ChildText("instanceType"),
-                       .state = item.Path({"instanceState", "name"}).Text(),
-                       .zone = item.Path({"placement", "availabilityZone"}).Text(),
-                       .image_id = item.ChildText("imageId"),
-                       .subnet_id = item.ChildText("subnetId"),
-                       .lifecycle = item.ChildText("instanceLifecycle"),
-                       .security_group_ids = GroupIds(item),
-                       .tags = ReadTags(item),
-                       .launch_time = item.ChildText("launchTime")});
+        out.push_back(
+            {.id = item.ChildText("instanceId"),
+             .instance_type = item.ChildText("instanceType"),
+             .state = item.Path({"instanceState", "name"}).Text(),
+             .zone = item.Path({"placement", "availabilityZone"}).Text(),
+             .image_id = item.ChildText("imageId"),
+             .subnet_id = item.ChildText("subnetId"),
+             .lifecycle = item.ChildText("instanceLifecycle"),
+             .capacity_reservation_id = item.ChildText("capacityReservationId"),
+             .capacity_reservation_preference =
+                 item.Path({"capacityReservationSpecification", "capacityReservationPreference"})
+                     .Text(),
+             .security_group_ids = GroupIds(item),
+             .tags = ReadTags(item),
+             .launch_time = item.ChildText("launchTime")});
       }
     }
     return absl::OkStatus();

@@ -101,7 +101,12 @@ struct Instance {
   std::string zone;
   std::string image_id;
   std::string subnet_id;
-  std::string lifecycle;  // "spot", or "" for on-demand
+  // "spot", "capacity-block", "interruptible-capacity-reservation", or "" for on-demand.
+  std::string lifecycle;
+  // The reservation the instance runs in, and the preference it was launched with
+  // ("capacity-reservations-only" for a targeted launch, "open", "none").
+  std::string capacity_reservation_id;
+  std::string capacity_reservation_preference;
   std::vector<std::string> security_group_ids;
   Tags tags;
   std::string launch_time;  // RFC 3339 as EC2 gives it; empty when not described
@@ -172,6 +177,8 @@ struct FleetRequest {
   bool spot = false;
   // Into capacity blocks: DefaultTargetCapacityType capacity-block and no on-demand options.
   bool capacity_block = false;
+  // Into interruptible capacity reservations: DefaultTargetCapacityType reserved-capacity.
+  bool interruptible_reservation = false;
   int count = 1;
   Tags tags;  // on the instances and volumes
   // Makes a retried CreateFleet launch nothing twice; Ec2Client draws one when empty.

@@ -187,13 +187,16 @@ absl::StatusOr<QueryRequest> Ec2Client::FleetRequestOf(const FleetRequest& fleet
     if (!o.image_id.empty()) request.Set(absl::StrCat(prefix, ".ImageId"), o.image_id);
     if (o.priority > 0) request.Set(absl::StrCat(prefix, ".Priority"), absl::StrCat(o.priority));
   }
-  const char* capacity = fleet.spot             ? "spot"
-                         : fleet.capacity_block ? "capacity-block"
-                                                : "on-demand";
+  const char* capacity = fleet.spot                        ? "spot"
+                         : fleet.capacity_block            ? "capacity-block"
+                         : fleet.interruptible_reservation ? "reserved-capacity"
+                                                           : "on-demand";
   request.Set("TargetCapacitySpecification.TotalTargetCapacity", std::to_string(fleet.count))
       .Set("TargetCapacitySpecification.DefaultTargetCapacityType", capacity);
   if (fleet.spot) {
     request.Set("SpotOptions.AllocationStrategy", "price-capacity-optimized");
+  } else if (fleet.interruptible_reservation) {
+    request.Set("ReservedCapacityOptions.ReservationType.1", "interruptible-capacity-reservation");
   } else if (!fleet.capacity_block) {
     request.Set("OnDemandOptions.AllocationStrategy", "lowest-price");
   }

@@ -176,7 +176,11 @@ absl::StatusOr<LaunchTemplateSpec> BuildLaunchTemplate(
   spec.tags = LaunchTemplateTags(cluster, node_class);
   if (reserved != nullptr) {
     spec.capacity_reservation_id = reserved->reservation_id;
-    if (reserved->reservation_type == "capacity-block") spec.market_type = "capacity-block";
+    if (reserved->reservation_type == "capacity-block") {
+      spec.market_type = "capacity-block";
+    } else if (reserved->reservation_interruptible) {
+      spec.market_type = "interruptible-capacity-reservation";
+    }
   } else if (mode == LaunchMode::kTargeted) {
     spec.capacity_reservation_preference = "none";
   }

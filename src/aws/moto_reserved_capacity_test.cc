@@ -5,6 +5,7 @@
 // lacks DescribeCapacityReservations, so FaultInjectingTransport answers it with EC2's XML.
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -27,7 +28,7 @@ class MotoReservedCapacity : public MotoProviderTest {
   }
 
   // EC2's description of cr-1: m5.large in us-west-2a, targeted, `available` left.
-  void AnswerReservation(int available) {
+  void AnswerReservation(int available, bool interruptible = false) {
     faults_.ClearRules();
     faults_.AddRule(
         {.operation = "DescribeCapacityReservations",
@@ -43,7 +44,9 @@ class MotoReservedCapacity : public MotoProviderTest {
                  available,
                  "</availableInstanceCount><totalInstanceCount>4</totalInstanceCount>"
                  "<state>active</state><instanceMatchCriteria>targeted</instanceMatchCriteria>"
-                 "<reservationType>default</reservationType></item>"
+                 "<reservationType>default</reservationType><interruptible>",
+                 interruptible ? "true" : "false",
+                 "</interruptible></item>"
                  "</capacityReservationSet></DescribeCapacityReservationsResponse>")}});
   }
 
@@ -216,6 +219,123 @@ TEST_F(MotoReservedCapacity, ReservationCapacityExceededEmptiesTheReservationOnl
   ASSERT_TRUE(reserved.has_value());
   EXPECT_EQ(reserved->reservation_capacity, 2);
   EXPECT_TRUE(reserved->available);
+}
+
+// EC2's description of instance `id` of NodeClaim `claim` in `state`, launched into cr-1 with
+// `preference` (moto 5.2.1 reports no reservation on instances).
+std::string DescribedInReservation(const std::string& id, const std::string& claim,
+                                   const std::string& state, const std::string& preference) {
+  std::string tags;
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"kubernetes.io/cluster/demo", "owned"},
+           {"karpenter.sh/nodepool", "default"},
+           {"karpenter.sh/nodeclaim", claim},
+           {"karpenter.k8s.aws/ec2nodeclass", "default"}}) {
+    absl::StrAppend(&tags, "<item><key>", key, "</key><value>", value, "</value></item>");
+  }
+  return absl::StrCat(
+      "<DescribeInstancesResponse xmlns=\"http://ec2.amazonaws.com/doc/2016-11-15/\">"
+      "<reservationSet><item><instancesSet><item><instanceId>",
+      id, "</instanceId><instanceType>m5.large</instanceType><instanceState><name>", state,
+      "</name></instanceState><placement><availabilityZone>us-west-2a</availabilityZone>"
+      "</placement><launchTime>2026-01-01T00:00:00.000Z</launchTime>"
+      "<capacityReservationId>cr-1</capacityReservationId><capacityReservationSpecification>"
+      "<capacityReservationPreference>",
+      preference, "</capacityReservationPreference></capacityReservationSpecification><tagSet>",
+      tags, "</tagSet></item></instancesSet></item></reservationSet></DescribeInstancesResponse>");
+}
+
+// Get and List say reserved, with the reservation, for an instance launched targeting it; its
+// end gives the reservation its slot back before the next description.
+TEST_F(MotoReservedCapacity, AReservedInstanceReadsBackAsReservedAndItsEndFreesItsSlot) {
+  auto launched = provider_->Create(ClaimOf("default-a", {"reserved"}));
+  ASSERT_TRUE(std::holds_alternative<api::NodeClaim>(launched));
+  const api::NodeClaim claim = std::get<api::NodeClaim>(launched);
+  EXPECT_EQ(claim.metadata.labels.at("karpenter.k8s.aws/capacity-reservation-interruptible"),
+            "false");
+  ASSERT_EQ(Find(M5LargeOfferings(), "reserved", "us-west-2a")->reservation_capacity, 1);
+  const std::string id = InstanceIdOf(claim.status.provider_id);
+  auto answer = [&](const std::string& state, const std::string& preference) {
+    AnswerReservation(2);
+    faults_.AddRule(
+        {.operation = "DescribeInstances",
+         .kind = FaultKind::kRespond,
+         .response = {.status = 200,
+                      .body = DescribedInReservation(id, "default-a", state, preference)}});
+  };
+
+  answer("running", "capacity-reservations-only");
+  auto got = provider_->Get(claim.status.provider_id);
+  ASSERT_TRUE(std::holds_alternative<api::NodeClaim>(got));
+  for (const api::NodeClaim& read : {std::get<api::NodeClaim>(got),
+                                     std::get<std::vector<api::NodeClaim>>(provider_->List())[0]}) {
+    const auto& labels = read.metadata.labels;
+    EXPECT_EQ(labels.at("karpenter.sh/capacity-type"), "reserved");
+    EXPECT_EQ(labels.at("karpenter.k8s.aws/capacity-reservation-id"), "cr-1");
+    EXPECT_EQ(labels.at("karpenter.k8s.aws/capacity-reservation-type"), "default");
+    EXPECT_EQ(labels.at("karpenter.k8s.aws/capacity-reservation-interruptible"), "false");
+  }
+  // An instance that only fell into an open reservation is an on-demand one.
+  answer("running", "open");
+  got = provider_->Get(claim.status.provider_id);
+  ASSERT_TRUE(std::holds_alternative<api::NodeClaim>(got));
+  EXPECT_EQ(std::get<api::NodeClaim>(got).metadata.labels.at("karpenter.sh/capacity-type"),
+            "on-demand");
+  EXPECT_FALSE(std::get<api::NodeClaim>(got).metadata.labels.contains(
+      "karpenter.k8s.aws/capacity-reservation-id"));
+
+  // Shutting down: not asked to terminate again. Terminated: gone, and its slot is free.
+  answer("shutting-down", "capacity-reservations-only");
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(provider_->Delete(claim)));
+  EXPECT_TRUE(recorder_.Calls("TerminateInstances").empty());
+  EXPECT_EQ(Find(M5LargeOfferings(), "reserved", "us-west-2a")->reservation_capacity, 1);
+  answer("terminated", "capacity-reservations-only");
+  auto gone = provider_->Delete(claim);
+  ASSERT_TRUE(std::holds_alternative<CloudError>(gone));
+  EXPECT_EQ(std::get<CloudError>(gone).kind, CloudErrorKind::kNotFound);
+  EXPECT_EQ(Find(M5LargeOfferings(), "reserved", "us-west-2a")->reservation_capacity, 2);
+}
+
+// An interruptible reservation launches through EC2's reserved-capacity fleets, with the
+// interruptible market in its template.
+TEST_F(MotoReservedCapacity, AnInterruptibleReservationLaunchesAsReservedCapacity) {
+  AnswerReservation(2, /*interruptible=*/true);
+  Refresh();
+  ASSERT_TRUE(node_class_.status.capacity_reservations[0].interruptible);
+  // moto 5.2.1 launches nothing for a reserved-capacity fleet: EC2's answer, canned.
+  faults_.AddRule(
+      {.operation = "CreateFleet",
+       .kind = FaultKind::kRespond,
+       .response = {.status = 200,
+                    .body = absl::StrCat(
+                        "<CreateFleetResponse><fleetId>fleet-icr</fleetId><fleetInstanceSet>"
+                        "<item><instanceIds><item>i-0000000000000abcd</item></instanceIds>"
+                        "<instanceType>m5.large</instanceType><launchTemplateAndOverrides>"
+                        "<overrides><instanceType>m5.large</instanceType><subnetId>",
+                        subnet_a_,
+                        "</subnetId><availabilityZone>us-west-2a</availabilityZone>"
+                        "</overrides></launchTemplateAndOverrides></item></fleetInstanceSet>"
+                        "</CreateFleetResponse>")}});
+  auto launched = provider_->Create(ClaimOf("default-a", {"reserved", "on-demand"}));
+  ASSERT_TRUE(std::holds_alternative<api::NodeClaim>(launched))
+      << std::get<CloudError>(launched).message;
+  const auto& labels = std::get<api::NodeClaim>(launched).metadata.labels;
+  EXPECT_EQ(labels.at("karpenter.sh/capacity-type"), "reserved");
+  EXPECT_EQ(labels.at("karpenter.k8s.aws/capacity-reservation-interruptible"), "true");
+  const auto fleets = recorder_.Calls("CreateFleet");
+  ASSERT_EQ(fleets.size(), 1u);
+  EXPECT_EQ(fleets[0].at("TargetCapacitySpecification.DefaultTargetCapacityType"),
+            "reserved-capacity");
+  EXPECT_EQ(fleets[0].at("ReservedCapacityOptions.ReservationType.1"),
+            "interruptible-capacity-reservation");
+  EXPECT_FALSE(fleets[0].contains("OnDemandOptions.AllocationStrategy"));
+  const auto templates = recorder_.Calls("CreateLaunchTemplate");
+  ASSERT_EQ(templates.size(), 1u);
+  EXPECT_EQ(templates[0].at("LaunchTemplateData.InstanceMarketOptions.MarketType"),
+            "interruptible-capacity-reservation");
+  EXPECT_EQ(templates[0].at("LaunchTemplateData.CapacityReservationSpecification."
+                            "CapacityReservationTarget.CapacityReservationId"),
+            "cr-1");
 }
 
 }  // namespace

@@ -29,6 +29,12 @@ void ReservationAvailability::MarkLaunched(const std::string& reservation_id) {
   --it->second.count;
 }
 
+void ReservationAvailability::MarkTerminated(const std::string& reservation_id) {
+  absl::MutexLock lock(&mu_);
+  auto it = entries_.find(reservation_id);
+  if (it != entries_.end()) ++it->second.count;
+}
+
 void ReservationAvailability::MarkUnavailable(const std::string& reservation_id) {
   absl::MutexLock lock(&mu_);
   auto it = entries_.find(reservation_id);

@@ -29,6 +29,9 @@ class ReservationAvailability {
   int64_t Available(const api::CapacityReservation& reservation);
   // One instance launched into the reservation. A sync newer than the launch already counts it.
   void MarkLaunched(const std::string& reservation_id);
+  // An instance of the reservation is gone: one more fits (until the next sync says otherwise).
+  // A reservation this process has never synced is left alone.
+  void MarkTerminated(const std::string& reservation_id);
   // EC2 refused the reservation for want of capacity: none left until the next sync.
   void MarkUnavailable(const std::string& reservation_id);
 

@@ -46,5 +46,18 @@ TEST(ReservationAvailability, MarkUnavailableEmptiesOnlyThatReservation) {
   EXPECT_EQ(availability.Available(Reservation("cr-2", 3)), 3);
 }
 
+TEST(ReservationAvailability, ATerminatedInstanceGivesItsSlotBack) {
+  FakeClock clock;
+  ReservationAvailability availability(clock);
+  availability.Sync({Reservation("cr-1", 1)});
+  availability.MarkLaunched("cr-1");
+  EXPECT_EQ(availability.Available(Reservation("cr-1", 1)), 0);
+  availability.MarkTerminated("cr-1");
+  EXPECT_EQ(availability.Available(Reservation("cr-1", 1)), 1);
+  // One never described is not invented.
+  availability.MarkTerminated("cr-unknown");
+  EXPECT_EQ(availability.Available(Reservation("cr-unknown", 0)), 0);
+}
+
 }  // namespace
 }  // namespace karpenter::aws
