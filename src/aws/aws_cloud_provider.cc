@@ -185,18 +185,17 @@ std::string_view ChooseCapacityType(std::vector<Candidate>& candidates) {
   return capacity;
 }
 
-// Per zone, the subnet with the most free addresses (ties: the lower id).
-std::map<std::string, Subnet> BestSubnetPerZone(const std::vector<Subnet>& subnets) {
-  std::map<std::string, Subnet> best;
-  for (const Subnet& subnet : subnets) {
-    auto [slot, added] = best.try_emplace(subnet.zone, subnet);
-    if (!added &&
-        (subnet.available_ips > slot->second.available_ips ||
-         (subnet.available_ips == slot->second.available_ips && subnet.id < slot->second.id))) {
-      slot->second = subnet;
-    }
+// Per zone, the addresses a launch is expected to take: the pods of its smallest candidate type
+// there (upstream's minPods; one address per pod with the VPC CNI).
+std::map<std::string, int64_t> PredictedAddressUse(const std::vector<Candidate>& candidates) {
+  std::map<std::string, int64_t> out;
+  for (const Candidate& c : candidates) {
+    auto pods = c.type->capacity.find(std::string(api::kResourcePods));
+    if (pods == c.type->capacity.end()) continue;
+    auto [slot, added] = out.try_emplace(c.offering->zone, pods->second.Value());
+    if (!added) slot->second = std::min(slot->second, pods->second.Value());
   }
-  return best;
+  return out;
 }
 
 // The launch templates of one launch, built once per image and max-pods value: upstream's
@@ -263,6 +262,9 @@ struct AwsCloudProvider::Launch {
   std::vector<FleetOverride> overrides;  // each names its template
   std::map<std::string, std::string> zone_of_subnet;
   std::map<std::string, std::string> image_of_type;
+  // The subnet of each zone and the addresses charged to it (SubnetAddresses).
+  std::map<std::string, Subnet> subnet_of_zone;
+  std::map<std::string, int64_t> predicted_address_use;
 };
 
 std::string InstanceIdOf(std::string_view provider_id) {
@@ -369,7 +371,8 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
   for (const api::Subnet& subnet : node_class.status.subnets) subnet_ids.push_back(subnet.id);
   auto subnets = ec2_.DescribeSubnets({{.name = "subnet-id", .values = subnet_ids}});
   if (!subnets.ok()) return Unavailable(subnets.status());
-  const std::map<std::string, Subnet> best = BestSubnetPerZone(*subnets);
+  const std::map<std::string, int64_t> predicted = PredictedAddressUse(candidates);
+  const std::map<std::string, Subnet> best = subnet_addresses_.ChooseForLaunch(*subnets, predicted);
   Launch launch{
       .capacity_type = std::string(capacity),
       .spot = capacity == api::kCapacityTypeSpot,
@@ -400,7 +403,10 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
           c.offering->reservation_id;
     }
   }
+  launch.subnet_of_zone = best;
+  launch.predicted_address_use = predicted;
   if (launch.overrides.empty()) {
+    subnet_addresses_.Settle(best, predicted, {});
     return CloudError{.kind = CloudErrorKind::kCreateError,
                       .reason = "SubnetsNotFound",
                       .message = "no subnet of the node class is left in the offerings' zones"};
@@ -554,6 +560,13 @@ CloudOr<api::NodeClaim> AwsCloudProvider::Create(const api::NodeClaim& node_clai
   if (auto* error = std::get_if<CloudError>(&planned)) return *error;
   const Launch& launch = std::get<Launch>(planned);
   auto fleet = LaunchFleet(launch, node_claim, node_class);
+  std::vector<std::string> launched_subnets;
+  if (const auto* done = std::get_if<FleetResult>(&fleet)) {
+    for (const FleetInstance& instance : done->instances) {
+      launched_subnets.push_back(instance.subnet_id);
+    }
+  }
+  subnet_addresses_.Settle(launch.subnet_of_zone, launch.predicted_address_use, launched_subnets);
   if (auto* error = std::get_if<CloudError>(&fleet)) return *error;
   const FleetResult& result = std::get<FleetResult>(fleet);
 

@@ -18,6 +18,7 @@
 #include "src/aws/instance_type_provider.h"
 #include "src/aws/launch_template.h"
 #include "src/aws/reservation_availability.h"
+#include "src/aws/subnet_addresses.h"
 #include "src/cloudprovider/unavailable_offerings.h"
 
 namespace karpenter::aws {
@@ -108,6 +109,7 @@ class AwsCloudProvider : public CloudProvider {
   // Where launch failures are counted (upstream's instance_launch_failures_total); may be null.
   Metrics* const metrics_;
   ReservationAvailability* const reservations_;  // may be null
+  SubnetAddresses subnet_addresses_;
   absl::Mutex mu_;
   std::set<std::string> known_templates_ ABSL_GUARDED_BY(mu_);
 };

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <tuple>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "src/aws/errors.h"
 #include "src/aws/test_moto_provider.h"
@@ -336,6 +338,44 @@ TEST_F(MotoProvider, EveryLaunchCallIsCheckedForOwnershipImdsAndEncryption) {
   // The properties must have had something to look at.
   EXPECT_GE(launch_template_calls_, 1);
   EXPECT_EQ(fleet_calls_, 2);
+}
+
+// EC2's subnet counts lag launches: back-to-back launches into one zone take turns between its
+// subnets instead of all landing in the one that looked emptiest (upstream's in-flight IPs).
+TEST_F(MotoProvider, LaunchesInFlightChargeTheirSubnetUntilEc2CatchesUp) {
+  auto answer_subnets = [&](int64_t big, int64_t small) {
+    std::string items;
+    for (const auto& [id, zone, free] : {std::tuple{subnet_a_, "us-west-2a", big},
+                                         std::tuple{small_subnet_a_, "us-west-2a", small},
+                                         std::tuple{subnet_b_, "us-west-2b", int64_t{200}}}) {
+      absl::StrAppend(&items, "<item><subnetId>", id, "</subnetId><vpcId>", vpc_,
+                      "</vpcId><availabilityZone>", zone,
+                      "</availabilityZone><availableIpAddressCount>", free,
+                      "</availableIpAddressCount></item>");
+    }
+    faults_.ClearRules();
+    faults_.AddRule(
+        {.operation = "DescribeSubnets",
+         .kind = FaultKind::kRespond,
+         .response = {.status = 200,
+                      .body = absl::StrCat("<DescribeSubnetsResponse><subnetSet>", items,
+                                           "</subnetSet></DescribeSubnetsResponse>")}});
+  };
+  auto subnet_of_launch = [&](const std::string& name) {
+    api::NodeClaim claim = Claim(name, {"m5.large"});  // 29 pods: 29 addresses
+    claim.spec.requirements.push_back(
+        {.key = "topology.kubernetes.io/zone", .operator_ = "In", .values = {"us-west-2a"}});
+    const api::NodeClaim launched = Launched(provider_->Create(claim));
+    auto instances = ec2_->DescribeInstances({InstanceIdOf(launched.status.provider_id)}, {});
+    return instances.ok() && instances->size() == 1 ? (*instances)[0].subnet_id : "";
+  };
+  answer_subnets(100, 90);
+  EXPECT_EQ(subnet_of_launch("default-a"), subnet_a_);        // 100 -> 71 in flight
+  EXPECT_EQ(subnet_of_launch("default-b"), small_subnet_a_);  // 90 -> 61
+  EXPECT_EQ(subnet_of_launch("default-c"), subnet_a_);        // 71 -> 42
+  // EC2 now counts the big subnet's launches (40 left); the small one's still lags (61).
+  answer_subnets(40, 90);
+  EXPECT_EQ(subnet_of_launch("default-d"), small_subnet_a_);
 }
 
 }  // namespace
