@@ -20,6 +20,7 @@
 #include "nlohmann/json.hpp"
 #include "src/aws/ec2_client.h"
 #include "src/aws/query.h"
+#include "src/aws/test_fault_proxy.h"
 #include "src/aws/test_moto_server.h"
 #include "src/aws/url.h"
 #include "test/cli_runner.h"
@@ -322,23 +323,58 @@ TEST_F(CliPlanAws, AnUnreachableEndpointFailsNamingTheClassItWasReading) {
       << run.err;
 }
 
-TEST_F(CliPlanAws, CapacityReservationTermsAreNotReadAndSaySo) {
-  const CliRun run =
-      Plan(NodeClassFile({{"- alias: al2023@latest", absl::StrCat("- id: ", image_)},
-                          {"  amiSelectorTerms:",
-                           "  capacityReservationSelectorTerms:\n    - id: cr-0123456789abcdef0\n"
-                           "  amiSelectorTerms:"}}),
-           {"--cloud", "aws", "-o", "json"});
+// The class's capacity reservations are read (DescribeCapacityReservations, which moto lacks, is
+// answered by the fault proxy in front of it) and planned as reserved offerings, first choice
+// while they have room, as the controller would launch them.
+TEST_F(CliPlanAws, CapacityReservationsArePlannedAsReservedOfferings) {
+  aws::FaultProxy proxy(moto_->url());
+  ASSERT_FALSE(proxy.url().empty()) << proxy.error();
+  setenv("AWS_ENDPOINT_URL", proxy.url().c_str(), 1);
+  proxy.Add({.operation = "DescribeCapacityReservations",
+             .kind = "respond",
+             .body = "<DescribeCapacityReservationsResponse xmlns=\"http://ec2.amazonaws.com/doc/"
+                     "2016-11-15/\"><capacityReservationSet><item><capacityReservationId>"
+                     "cr-0123456789abcdef0</capacityReservationId><ownerId>123456789012"
+                     "</ownerId><instanceType>m6i.xlarge</instanceType><availabilityZone>"
+                     "us-west-2a</availabilityZone><availableInstanceCount>2"
+                     "</availableInstanceCount><totalInstanceCount>2</totalInstanceCount><state>"
+                     "active</state><instanceMatchCriteria>targeted</instanceMatchCriteria>"
+                     "<reservationType>default</reservationType></item></capacityReservationSet>"
+                     "</DescribeCapacityReservationsResponse>"});
+  std::string pool = ReadTextFile(SourcePath("examples/article/nodepool.yaml"));
+  ASSERT_TRUE(absl::StrContains(pool, R"(values: ["spot", "on-demand"])"));
+  absl::StrReplaceAll(
+      {{R"(values: ["spot", "on-demand"])", R"(values: ["reserved", "spot", "on-demand"])"}},
+      &pool);
+  written_.push_back(WriteFile("reserved-pool.yaml", pool));
+  const std::string pool_file = written_.back();
+  const std::string node_class =
+      NodeClassFile({{"- alias: al2023@latest", absl::StrCat("- id: ", image_)},
+                     {"  amiSelectorTerms:",
+                      "  capacityReservationSelectorTerms:\n    - id: cr-0123456789abcdef0\n"
+                      "  amiSelectorTerms:"}});
+  const CliRun run = RunKarpenter({"plan", "-f", node_class, "-f", pool_file, "-f",
+                                   SourcePath("examples/article/workload-sample.yaml"),
+                                   "--deterministic", "--cloud", "aws", "-o", "json"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_TRUE(absl::StrContains(
-      run.err,
-      "warning: EC2NodeClass/default: spec.capacityReservationSelectorTerms are not "
-      "read with --cloud aws yet"))
-      << run.err;
-  EXPECT_FALSE(absl::StrContains(run.out, "\"reserved\"")) << run.out;
-  for (const std::string& action : RecordedActions()) {
-    EXPECT_NE(action, "DescribeCapacityReservations");
+  EXPECT_FALSE(absl::StrContains(run.err, "capacityReservationSelectorTerms")) << run.err;
+  const nlohmann::json plan = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_TRUE(plan.is_object()) << run.out;
+  EXPECT_EQ(plan["sources"]["nodeClasses"]["default"]["capacityReservations"],
+            "ec2:DescribeCapacityReservations");
+  int reserved = 0;
+  for (const nlohmann::json& claim : plan.value("nodeClaims", nlohmann::json::array())) {
+    if (claim.dump().find("\"reserved\"") == std::string::npos) continue;
+    ++reserved;
+    EXPECT_NE(claim.dump().find("m6i.xlarge"), std::string::npos) << claim.dump();
   }
+  EXPECT_GE(reserved, 1) << run.out;
+  EXPECT_LE(reserved, 2) << run.out;  // the reservation's two instances
+  bool asked = false;
+  for (const aws::ProxiedRequest& request : proxy.Log()) {
+    asked = asked || request.operation == "DescribeCapacityReservations";
+  }
+  EXPECT_TRUE(asked);
 }
 
 TEST_F(CliPlanAws, DisruptionWithTheAccountIsRefused) {

@@ -8,6 +8,7 @@
 #include "karpenter/clock.h"
 #include "karpenter/common/status.h"
 #include "src/api/json_writer.h"
+#include "src/cloudprovider/reserved_offerings.h"
 #include "src/provisioning/node_class_catalog.h"
 
 namespace karpenter::cli {
@@ -65,17 +66,14 @@ absl::Status AccountPlan::ResolveNodeClasses(std::vector<api::Manifest>& manifes
           absl::StrCat(manifest.source, ": ", manifest.Ref(), ": ", status.status().message()));
     }
     node_class->status = *std::move(status);
+    auto& sources = node_class_sources_[node_class->metadata.name];
+    sources = {{"subnets", "ec2:DescribeSubnets"},
+               {"securityGroups", "ec2:DescribeSecurityGroups"},
+               {"amis", UsesAlias(*node_class) ? "ssm:GetParameter,ec2:DescribeImages"
+                                               : "ec2:DescribeImages"}};
     if (!node_class->spec.capacity_reservation_selector_terms.empty()) {
-      warnings_.push_back(absl::StrCat(
-          "EC2NodeClass/", node_class->metadata.name,
-          ": spec.capacityReservationSelectorTerms are not read with --cloud aws yet; the plan "
-          "has no reserved offerings (docs/aws.md)"));
+      sources["capacityReservations"] = "ec2:DescribeCapacityReservations";
     }
-    node_class_sources_[node_class->metadata.name] = {
-        {"subnets", "ec2:DescribeSubnets"},
-        {"securityGroups", "ec2:DescribeSecurityGroups"},
-        {"amis",
-         UsesAlias(*node_class) ? "ssm:GetParameter,ec2:DescribeImages" : "ec2:DescribeImages"}};
   }
   return absl::OkStatus();
 }
@@ -105,6 +103,8 @@ absl::StatusOr<provisioning::PlanResult> AccountPlan::Plan(const state::ClusterS
                                        ": instance types: ", types.status().message()));
     }
     types_read_ = true;
+    // The reservations the class selects, as the controller offers them.
+    cloudprovider::AddReservedOfferings(node_class->status.capacity_reservations, *types);
     std::vector<provisioning::InstanceTypeView> views;
     for (const cloudprovider::InstanceType& type : *types) {
       if (auto view = provisioning::ToInstanceTypeView(type, zones)) views.push_back(*view);

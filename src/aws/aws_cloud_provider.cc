@@ -318,21 +318,8 @@ void AwsCloudProvider::AddReservedOfferings(const api::EC2NodeClass& node_class,
   for (api::CapacityReservation& reservation : reservations) {
     reservation.available_instance_count = reservations_->Available(reservation);
   }
-  for (cloudprovider::InstanceType& type : types) {
-    if (!cloudprovider::HasReservationFor(type.name, reservations)) continue;
-    // Priced as upstream: the on-demand price (the same in every zone) over 10,000,000.
-    double on_demand = 0;
-    for (const cloudprovider::Offering& offering : type.offerings) {
-      if (offering.capacity_type == api::kCapacityTypeOnDemand && offering.price > 0) {
-        on_demand = offering.price;
-        break;
-      }
-    }
-    for (cloudprovider::Offering& reserved :
-         cloudprovider::ReservedOfferings(on_demand, type, reservations)) {
-      type.offerings.push_back(std::move(reserved));
-    }
-  }
+  // Priced as upstream: the on-demand price over 10,000,000.
+  cloudprovider::AddReservedOfferings(reservations, types);
 }
 
 CloudOr<std::vector<cloudprovider::InstanceType>> AwsCloudProvider::GetInstanceTypes(

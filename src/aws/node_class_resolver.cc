@@ -365,6 +365,17 @@ absl::StatusOr<api::EC2NodeClassStatus> NodeClassResolver::ResolveSelectors(
                       Selected(SecurityGroups(node_class.spec), "spec.securityGroupSelectorTerms",
                                "security group"));
   KP_ASSIGN_OR_RETURN(status.amis, Selected(Amis(node_class.spec), "spec.amiSelectorTerms", "AMI"));
+  if (options_.capacity_reservations) {
+    // None found is no error: the class then launches on demand and spot.
+    absl::StatusOr<std::vector<api::CapacityReservation>> reservations =
+        CapacityReservations(node_class.spec);
+    if (!reservations.ok()) {
+      return absl::Status(
+          reservations.status().code(),
+          absl::StrCat("spec.capacityReservationSelectorTerms: ", reservations.status().message()));
+    }
+    status.capacity_reservations = *std::move(reservations);
+  }
   return status;
 }
 

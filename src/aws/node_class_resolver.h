@@ -58,8 +58,8 @@ class NodeClassResolver {
   // (throttling, 5xx) are returned as errors so the caller retries, as a reconciler would.
   absl::StatusOr<api::EC2NodeClassStatus> Resolve(const api::EC2NodeClass& node_class);
 
-  // Only reads (`karpenter plan --cloud aws`): the subnets, security groups and AMIs the selector
-  // terms name, with no instance profile made and no conditions set. A part that resolves to
+  // Only reads (`karpenter plan --cloud aws`): the subnets, security groups, AMIs and capacity
+  // reservations the selector terms name, with no instance profile made and no conditions set. A part that resolves to
   // nothing is NotFound, and any failure is returned, with the spec field in the message
   // ("spec.subnetSelectorTerms: no subnet matches the selector terms").
   absl::StatusOr<api::EC2NodeClassStatus> ResolveSelectors(const api::EC2NodeClass& node_class);

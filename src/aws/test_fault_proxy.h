@@ -19,9 +19,12 @@ namespace karpenter::aws {
 
 struct WireFault {
   std::string operation;  // a query Action or JSON operation; "" for every request
-  std::string kind;       // throttle, server_error, bad_gateway, slow, close, lose_answer, truncate
-  int times = -1;         // how many matching requests; negative for all
+  // throttle, server_error, bad_gateway, slow, close, lose_answer, truncate, respond
+  std::string kind;
+  int times = -1;            // how many matching requests; negative for all
   double delay_seconds = 0;  // for "slow"
+  int status = 200;          // for "respond": the answer in place of the service's
+  std::string body;
 };
 
 // A request as the proxy saw it.
@@ -42,10 +45,9 @@ class FaultProxy {
   const std::string& error() const { return process_.error(); }
 
   void Add(const WireFault& fault) {
-    const nlohmann::json rule = {{"operation", fault.operation},
-                                 {"kind", fault.kind},
-                                 {"times", fault.times},
-                                 {"delay", fault.delay_seconds}};
+    const nlohmann::json rule = {{"operation", fault.operation}, {"kind", fault.kind},
+                                 {"times", fault.times},         {"delay", fault.delay_seconds},
+                                 {"status", fault.status},       {"body", fault.body}};
     Control("POST", "/fault-proxy/rules", rule.dump());
   }
   void Clear() { Control("DELETE", "/fault-proxy/rules", ""); }

@@ -54,4 +54,21 @@ std::vector<Offering> ReservedOfferings(double on_demand_price, const InstanceTy
   return offerings;
 }
 
+void AddReservedOfferings(std::span<const api::CapacityReservation> reservations,
+                          std::vector<InstanceType>& types) {
+  for (InstanceType& type : types) {
+    if (!HasReservationFor(type.name, reservations)) continue;
+    double on_demand = 0;
+    for (const Offering& offering : type.offerings) {
+      if (offering.capacity_type == api::kCapacityTypeOnDemand && offering.price > 0) {
+        on_demand = offering.price;
+        break;
+      }
+    }
+    for (Offering& reserved : ReservedOfferings(on_demand, type, reservations)) {
+      type.offerings.push_back(std::move(reserved));
+    }
+  }
+}
+
 }  // namespace karpenter::cloudprovider

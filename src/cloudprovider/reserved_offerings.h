@@ -29,6 +29,11 @@ std::vector<Offering> ReservedOfferings(const Catalog& catalog, const InstanceTy
 std::vector<Offering> ReservedOfferings(double on_demand_price, const InstanceType& type,
                                         std::span<const api::CapacityReservation> reservations);
 
+// Adds to each of `types` its reserved offerings, priced from its own on-demand offerings (the
+// same price in every zone): what a provider reading types from EC2 offers.
+void AddReservedOfferings(std::span<const api::CapacityReservation> reservations,
+                          std::vector<InstanceType>& types);
+
 // Whether some reservation names `type_name`: only then does the type need a copy with reserved
 // offerings.
 bool HasReservationFor(std::string_view type_name,

@@ -12,7 +12,8 @@ the same port:
          {"operation": "CreateFleet", "kind": "throttle", "times": 2, "delay": 0}
          operation: a query Action or a JSON target's operation ("" or absent: every request);
          times: how many matching requests to fault (absent or negative: all of them);
-         delay: seconds, for "slow".
+         delay: seconds, for "slow";
+         status, body: the answer of "respond" (an XML or JSON body, as the service would send).
   DELETE /fault-proxy/rules   drops every rule
   GET    /fault-proxy/log     every request seen, in order, as JSON:
          [{"operation": "...", "fault": "throttle" or "", "forwarded": true}, ...]
@@ -21,7 +22,8 @@ Kinds: "throttle" (HTTP 400 RequestLimitExceeded, or ThrottlingException for the
 "server_error" (HTTP 500 InternalError / InternalFailure), "bad_gateway" (HTTP 502 with a load
 balancer's HTML page), "slow" (waits `delay` seconds, then forwards), "close" (closes the
 connection without forwarding or answering), "lose_answer" (forwards, so the service acts, then
-closes without answering), "truncate" (forwards, then sends the headers and half the body).
+closes without answering), "truncate" (forwards, then sends the headers and half the body),
+"respond" (answers `status` and `body` without forwarding: a call moto does not implement).
 
 Where moto falls short of EC2 the proxy stands in: EC2 makes CreateFleet and RunInstances
 idempotent by ClientToken, moto ignores the token. A repeated call with a token whose first call
@@ -38,7 +40,8 @@ import threading
 import time
 import urllib.parse
 
-KINDS = {"throttle", "server_error", "bad_gateway", "slow", "close", "lose_answer", "truncate"}
+KINDS = {"throttle", "server_error", "bad_gateway", "slow", "close", "lose_answer", "truncate",
+         "respond"}
 IDEMPOTENT_BY_TOKEN = {"CreateFleet", "RunInstances"}
 MAX_BODY = 64 << 20
 
@@ -67,9 +70,13 @@ class State:
             operation = rule.get("operation", "")
             if not isinstance(operation, str):
                 raise ValueError("operation must be a string")
+            status = rule.get("status", 200)
+            answer = rule.get("body", "")
+            if not isinstance(status, int) or not 100 <= status <= 599 or not isinstance(answer, str):
+                raise ValueError("status must be an HTTP status and body a string")
             with self.lock:
                 self.rules.append({"operation": operation, "kind": kind, "times": times,
-                                   "delay": float(delay)})
+                                   "delay": float(delay), "status": status, "body": answer})
 
     def take_rule(self, operation):
         with self.lock:
@@ -198,6 +205,10 @@ def handler_for(target, state):
             if kind in ("throttle", "server_error", "bad_gateway"):
                 state.record(operation, kind, False)
                 return self.answer(*error_answer(kind, json_protocol))
+            if kind == "respond":
+                state.record(operation, kind, False)
+                content_type = "application/x-amz-json-1.1" if json_protocol else "text/xml"
+                return self.answer(rule["status"], content_type, rule["body"].encode("utf-8"))
             if kind == "close":
                 state.record(operation, kind, False)
                 self.close_connection = True
