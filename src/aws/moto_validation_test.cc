@@ -161,6 +161,26 @@ TEST_F(MotoValidation, EachDeniedCallHasUpstreamsReason) {
   }
 }
 
+// User data over EC2's 16 KiB (a long spec.userData) can never launch: a named reason, cached.
+TEST_F(MotoValidation, UserDataEc2RefusesAsTooLargeIsNamed) {
+  faults_.AddRule(
+      {.operation = "CreateLaunchTemplate",
+       .kind = FaultKind::kRespond,
+       .times = 1,
+       .response = {.status = 400,
+                    .body = "<Response><Errors><Error><Code>InvalidUserData.Malformed</Code>"
+                            "<Message>User data is limited to 16384 bytes</Message></Error>"
+                            "</Errors></Response>"}});
+  auto condition = validator_->Validate(node_class_);
+  ASSERT_TRUE(condition.ok()) << condition.status();
+  EXPECT_EQ(condition->status, "False");
+  EXPECT_EQ(condition->reason, "UserDataSizeLimitExceeded");
+  EXPECT_TRUE(absl::StrContains(condition->message, "16384")) << condition->message;
+  EXPECT_TRUE(recorder_.Calls("CreateFleet").empty());
+  EXPECT_EQ(validator_->Validate(node_class_)->reason, "UserDataSizeLimitExceeded");
+  EXPECT_EQ(validator_->dry_runs(), 1);
+}
+
 TEST_F(MotoValidation, ADeniedCallIsCachedToo) {
   Deny("CreateFleet");
   ASSERT_EQ(validator_->Validate(node_class_)->status, "False");

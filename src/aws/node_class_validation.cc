@@ -169,6 +169,14 @@ absl::StatusOr<api::Condition> NodeClassValidator::DryRun(const api::EC2NodeClas
       LaunchTemplateSpec launch_template,
       BuildLaunchTemplate(cluster_, node_class, claim, DryRunImage(status.amis).id));
   if (absl::Status answer = ec2_.DryRunCreateLaunchTemplate(launch_template); !answer.ok()) {
+    // EC2 caps user data at 16 KiB: a class whose rendered user data is longer can never launch.
+    if (AwsErrorCode(answer) == "InvalidUserData.Malformed" &&
+        absl::StrContains(answer.message(), "User data is limited to")) {
+      return Validation("False", kReasonUserDataTooLarge,
+                        absl::StrCat("ec2:CreateLaunchTemplate rejected the rendered user data as "
+                                     "too large: ",
+                                     answer.message()));
+    }
     return Refused(answer, kReasonCreateLaunchTemplateAuthFailed, "ec2:CreateLaunchTemplate");
   }
   const std::string instance_type = DryRunInstanceType(DryRunImage(status.amis));

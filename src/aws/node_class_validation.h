@@ -27,6 +27,7 @@ inline constexpr std::string_view kReasonCreateLaunchTemplateAuthFailed =
 inline constexpr std::string_view kReasonRunInstancesAuthFailed = "RunInstancesAuthCheckFailed";
 inline constexpr std::string_view kReasonDependenciesNotReady = "DependenciesNotReady";
 inline constexpr std::string_view kReasonInstanceProfileNotFound = "InstanceProfileNotFound";
+inline constexpr std::string_view kReasonUserDataTooLarge = "UserDataSizeLimitExceeded";
 
 struct NodeClassValidatorOptions {
   // Upstream's ValidationTTL.
