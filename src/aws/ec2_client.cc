@@ -217,6 +217,9 @@ absl::StatusOr<std::vector<Image>> Ec2Client::DescribeImages(const ImageQuery& q
   QueryRequest request("DescribeImages", kApiVersion);
   request.SetList("ImageId", query.image_ids).SetList("Owner", query.owners);
   request.SetFilters(query.filters);
+  // Deprecated images stay selectable (the resolver prefers others, as upstream): without this,
+  // EC2 leaves another account's deprecated images out of a filtered answer.
+  request.Set("IncludeDeprecated", "true");
   // EC2 refuses MaxResults together with ImageId.
   if (query.image_ids.empty()) request.Set("MaxResults", "1000");
   std::vector<Image> out;

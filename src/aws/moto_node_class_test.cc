@@ -76,6 +76,10 @@ TEST_F(MotoNodeClass, AnSsmParameterTermSelectsTheImageItHolds) {
   ASSERT_EQ(status->amis.size(), 1u);
   EXPECT_EQ(status->amis[0].id, other_image_);
   EXPECT_EQ(ConditionStatus(*status, "AMIsReady"), "True");
+  // Deprecated images stay in EC2's answers; the resolver ranks them last (upstream asks so too).
+  for (const auto& form : recorder_.Calls("DescribeImages")) {
+    EXPECT_EQ(form.at("IncludeDeprecated"), "true");
+  }
   for (const char* name : {"/team/not-an-image", "/team/missing"}) {
     by_parameter.spec.ami_selector_terms = {{.ssm_parameter = name}};
     status = resolver_->Resolve(by_parameter);
