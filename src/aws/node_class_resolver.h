@@ -59,9 +59,10 @@ class NodeClassResolver {
   absl::StatusOr<api::EC2NodeClassStatus> Resolve(const api::EC2NodeClass& node_class);
 
   // Only reads (`karpenter plan --cloud aws`): the subnets, security groups, AMIs and capacity
-  // reservations the selector terms name, with no instance profile made and no conditions set. A part that resolves to
-  // nothing is NotFound, and any failure is returned, with the spec field in the message
-  // ("spec.subnetSelectorTerms: no subnet matches the selector terms").
+  // reservations the selector terms name, with no instance profile made and no conditions set.
+  // No subnet, group or AMI is NotFound (no reservation is fine), and any failure is returned,
+  // with the spec field in the message ("spec.subnetSelectorTerms: no subnet matches the
+  // selector terms").
   absl::StatusOr<api::EC2NodeClassStatus> ResolveSelectors(const api::EC2NodeClass& node_class);
 
   absl::StatusOr<std::vector<api::Subnet>> Subnets(const api::EC2NodeClassSpec& spec);
