@@ -573,19 +573,19 @@ CloudOr<api::NodeClaim> AwsCloudProvider::Create(const api::NodeClaim& node_clai
       instance.zone.empty() && zone != launch.zone_of_subnet.end()) {
     instance.zone = zone->second;
   }
-  api::NodeClaim out = ToNodeClaim(instance, all_types);
+  // Described as EC2 will describe it, so ToNodeClaim labels a reserved launch as it labels a
+  // reserved instance read back.
   if (auto reservation =
           launch.reservation_of.find(absl::StrCat(instance.instance_type, "/", instance.zone));
       reservation != launch.reservation_of.end()) {
     if (reservations_ != nullptr) reservations_->MarkLaunched(reservation->second);
-    out.metadata.labels[std::string(api::kCapacityTypeLabelKey)] =
-        std::string(api::kCapacityTypeReserved);
-    out.metadata.labels[std::string(api::kLabelCapacityReservationID)] = reservation->second;
-    out.metadata.labels[std::string(api::kLabelCapacityReservationType)] =
-        launch.capacity_block ? "capacity-block" : "default";
-    out.metadata.labels[std::string(api::kLabelCapacityReservationInterruptible)] =
-        launch.interruptible_reservation ? "true" : "false";
+    instance.capacity_reservation_id = reservation->second;
+    instance.capacity_reservation_preference = "capacity-reservations-only";
+    instance.lifecycle = launch.capacity_block              ? "capacity-block"
+                         : launch.interruptible_reservation ? "interruptible-capacity-reservation"
+                                                            : "";
   }
+  api::NodeClaim out = ToNodeClaim(instance, all_types);
   for (const auto& [key, value] : node_claim.metadata.labels)
     out.metadata.labels.emplace(key, value);
   out.metadata.annotations = node_claim.metadata.annotations;

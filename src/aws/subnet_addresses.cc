@@ -1,39 +1,44 @@
 #include "src/aws/subnet_addresses.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace karpenter::aws {
 
 std::map<std::string, Subnet> SubnetAddresses::ChooseForLaunch(
     const std::vector<Subnet>& described, const std::map<std::string, int64_t>& predicted_use) {
   absl::MutexLock lock(&mu_);
-  std::map<std::string, Subnet> best;  // by zone; available_ips as charged so far
+  // By zone: the subnet with available_ips as charged so far, and EC2's count for it.
+  std::map<std::string, std::pair<Subnet, int64_t>> best;
   for (Subnet subnet : described) {
+    const int64_t ec2_count = subnet.available_ips;
     if (auto it = in_flight_.find(subnet.id); it != in_flight_.end()) {
       // EC2 has seen launches since (or the subnet changed): its count is the truth again.
-      if (it->second.described != subnet.available_ips) {
+      if (it->second.described != ec2_count) {
         in_flight_.erase(it);
       } else {
         subnet.available_ips = it->second.left;
       }
     }
-    auto [slot, added] = best.try_emplace(subnet.zone, subnet);
-    if (!added &&
-        (subnet.available_ips > slot->second.available_ips ||
-         (subnet.available_ips == slot->second.available_ips && subnet.id < slot->second.id))) {
-      slot->second = subnet;
+    auto [slot, added] = best.try_emplace(subnet.zone, subnet, ec2_count);
+    const Subnet& held = slot->second.first;
+    if (!added && (subnet.available_ips > held.available_ips ||
+                   (subnet.available_ips == held.available_ips && subnet.id < held.id))) {
+      slot->second = {subnet, ec2_count};
     }
   }
-  for (auto& [zone, subnet] : best) {
+  std::map<std::string, Subnet> out;
+  for (auto& [zone, chosen] : best) {
+    const auto& [subnet, ec2_count] = chosen;
     auto use = predicted_use.find(zone);
-    if (use == predicted_use.end() || use->second <= 0) continue;
-    const auto original = std::find_if(described.begin(), described.end(),
-                                       [&](const Subnet& s) { return s.id == subnet.id; });
-    auto [it, added] = in_flight_.try_emplace(
-        subnet.id, InFlight{.described = original->available_ips, .left = subnet.available_ips});
-    it->second.left -= use->second;
+    if (use != predicted_use.end() && use->second > 0) {
+      auto [it, added] = in_flight_.try_emplace(
+          subnet.id, InFlight{.described = ec2_count, .left = subnet.available_ips});
+      it->second.left -= use->second;
+    }
+    out.emplace(zone, subnet);
   }
-  return best;
+  return out;
 }
 
 void SubnetAddresses::Settle(const std::map<std::string, Subnet>& chosen,

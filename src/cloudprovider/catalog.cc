@@ -79,10 +79,10 @@ absl::StatusOr<Catalog> Catalog::LoadEmbeddedRegion(const CatalogOptions& option
     if (auto price = us_east_1.find(info.name); price != us_east_1.end()) {
       prices.emplace(info.name, price->second * factor);
     }
-    offered.push_back(std::move(info));
+    // The prices are kept either way; without types Build resolves nothing.
+    if (resolve_types) offered.push_back(std::move(info));
   }
-  // The prices are kept either way; without types Build resolves nothing.
-  data.instance_types = resolve_types ? std::move(offered) : std::vector<InstanceTypeInfo>();
+  data.instance_types = std::move(offered);
   data.region = region;
   data.zones = std::move(offerings.zones);
   return Build(std::move(data), std::move(prices), options);
