@@ -88,6 +88,9 @@ absl::StatusOr<std::unique_ptr<DisruptionController::Planning>> DisruptionContro
   // MarkedForDeletion nodes' pods as pending).
   if (seams_.marks != nullptr) plan_options.marked_for_deletion = seams_.marks->provider_ids();
   plan_options.host_supplies_node_pool_types = seams_.cloud != nullptr;
+  // The pending pods a simulation must also place are the provisioner's (upstream's
+  // SimulateScheduling asks it for them).
+  plan_options.pending = state::PendingRule::kFailedToSchedule;
   absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
       provisioning::BuildSchedulerInput(planning->snapshot, plan_options, catalogs_);
   if (!input.ok()) return input.status();

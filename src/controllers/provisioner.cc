@@ -149,7 +149,8 @@ void Provisioner::Start() {
   seams_.reader.Watch("Pod", [this](const ObjectKey& key) {
     std::optional<api::Object> object = seams_.reader.Get(key);
     const auto* pod = object ? std::get_if<api::Pod>(&*object) : nullptr;
-    if (pod != nullptr && state::IsProvisionable(*pod)) Trigger(pod->metadata.uid);
+    if (pod != nullptr && state::IsProvisionable(*pod, state::PendingRule::kFailedToSchedule))
+      Trigger(pod->metadata.uid);
   });
   seams_.reader.Watch("NodeClaim", [this](const ObjectKey& key) {
     unobserved_claims_.erase(key.name);
@@ -176,7 +177,8 @@ void Provisioner::RecheckPendingPods() {
   if (!ClusterViewSynced()) return;
   for (const api::Object& object : seams_.reader.List("Pod")) {
     const auto* pod = std::get_if<api::Pod>(&object);
-    if (pod != nullptr && state::IsProvisionable(*pod)) Trigger(pod->metadata.uid);
+    if (pod != nullptr && state::IsProvisionable(*pod, state::PendingRule::kFailedToSchedule))
+      Trigger(pod->metadata.uid);
   }
   // Upstream's node trigger requeues every 10 s while the taint stays.
   for (const api::Object& object : seams_.reader.List("Node")) {
@@ -245,6 +247,7 @@ absl::StatusOr<ProvisionOutcome> Provisioner::Provision() {
     plan_options.marked_for_deletion = seams_.marks->provider_ids();
   }
   plan_options.host_supplies_node_pool_types = seams_.cloud != nullptr;
+  plan_options.pending = state::PendingRule::kFailedToSchedule;
   absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
       provisioning::BuildSchedulerInput(*snapshot, plan_options, catalogs_);
   if (!input.ok()) return input.status();

@@ -181,6 +181,34 @@ TEST(Provisioner, PodsAlreadyPendingAtStartAreProvisioned) {
   EXPECT_EQ(f.Claims().size(), 1u);
 }
 
+TEST(Provisioner, APodKubeSchedulerHasNotGivenUpOnIsNotProvisionedFor) {
+  Fixture f;
+  f.provisioner.Start();
+  // Created and not yet looked at by kube-scheduler: it may still fit an existing node.
+  api::Pod pod;
+  pod.metadata.name = "fresh";
+  pod.metadata.namespace_ = "default";
+  api::Container container;
+  container.name = "app";
+  container.image = "nginx";
+  container.resources.requests["cpu"] = api::Quantity::Parse("500m").value();
+  pod.spec.containers.push_back(std::move(container));
+  absl::StatusOr<api::Object> created = f.cluster.Create(pod);
+  ASSERT_TRUE(created.ok()) << created.status();
+  f.clock.Advance(2 * kPendingPodRecheckMillis);
+  absl::StatusOr<ProvisionOutcome> outcome = f.provisioner.Provision();
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  EXPECT_TRUE(f.Claims().empty());
+  // kube-scheduler found no node: the status update is the watch event that opens a batch.
+  pod = std::get<api::Pod>(*created);
+  pod.status.phase = "Pending";
+  pod.status.conditions.push_back(
+      {.type = "PodScheduled", .status = "False", .reason = "Unschedulable"});
+  ASSERT_TRUE(f.cluster.UpdateStatus(pod).ok());
+  f.clock.Advance(1000);
+  EXPECT_EQ(f.Claims().size(), 1u);
+}
+
 TEST(Provisioner, PodsStillPendingAreTriedAgainEveryTenSeconds) {
   Fixture f;
   f.provisioner.Start();

@@ -235,7 +235,7 @@ void AddPodVolumes(const state::ClusterSnapshot& snapshot, const api::Pod& pod,
 
 void AddPods(const state::ClusterSnapshot& snapshot, const PlanOptions& options,
              SnapshotSchedulerInput& out) {
-  state::PendingPods pending = state::SelectPendingPods(snapshot);
+  state::PendingPods pending = state::SelectPendingPods(snapshot, options.pending);
   for (const api::Pod* pod : pending.pods) {
     out.input.pending_pods.push_back(*pod);
     state::InjectVolumeRequirements(snapshot, out.input.pending_pods.back());

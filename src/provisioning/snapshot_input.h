@@ -14,6 +14,7 @@
 #include "src/api/time.h"
 #include "src/provisioning/node_class_catalog.h"
 #include "src/provisioning/types.h"
+#include "src/state/pending.h"
 #include "src/state/snapshot.h"
 
 namespace karpenter::provisioning {
@@ -78,6 +79,9 @@ struct PlanOptions {
   // provider): the pools come out with none, and the embedded catalog's views of their node
   // classes are neither built nor kept, which a controller would pay for in memory.
   bool host_supplies_node_pool_types = false;
+  // Which unbound pods are planned for: the in-cluster controller takes only those kube-scheduler
+  // marked unschedulable, as upstream; offline plans and the twin take every unbound pod.
+  state::PendingRule pending = state::PendingRule::kUnbound;
 };
 
 // A pod the plan will not place, with why.

@@ -21,15 +21,16 @@ bool IsInstanceTerminating(const api::NodeClaim& node_claim) {
 
 }  // namespace
 
-bool IsProvisionable(const api::Pod& pod) {
+bool IsProvisionable(const api::Pod& pod, PendingRule rule) {
+  if (rule == PendingRule::kFailedToSchedule && !FailedToSchedule(pod)) return false;
   return !IsScheduled(pod) && !IsTerminal(pod) && !IsTerminating(pod) && !IsPreempting(pod) &&
          !IsSchedulingGated(pod) && !IsOwnedByDaemonSet(pod) && !IsMirrorPod(pod);
 }
 
-PendingPods SelectPendingPods(const ClusterSnapshot& snapshot) {
+PendingPods SelectPendingPods(const ClusterSnapshot& snapshot, PendingRule rule) {
   PendingPods result;
   for (const api::Pod* pod : snapshot.UnboundPods()) {  // bound pods are not provisionable
-    if (!IsProvisionable(*pod)) continue;
+    if (!IsProvisionable(*pod, rule)) continue;
     if (std::optional<IgnoreReason> reason = ValidateForProvisioning(snapshot, *pod)) {
       result.ignored.push_back(IgnoredPod{.pod = pod, .reason = std::move(*reason)});
       continue;

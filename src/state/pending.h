@@ -28,15 +28,26 @@ struct PendingPods {
   std::vector<IgnoredPod> ignored;    // pending but refused, in snapshot order
 };
 
+// Which unbound pods wait for capacity.
+enum class PendingRule {
+  // Every one: a snapshot or a manifest has pods no kube-scheduler has looked at yet
+  // (docs/contracts.md).
+  kUnbound,
+  // Only those kube-scheduler found no node for (FailedToSchedule), as upstream's controller:
+  // a pod just created may still fit the cluster as it is, and planning for it would launch a
+  // node kube-scheduler then leaves empty.
+  kFailedToSchedule,
+};
+
 // A pod waiting for capacity: unbound, not terminal, not being deleted, not nominated to a node
 // by preemption, not held by scheduling gates, and neither a DaemonSet pod (overhead, not work)
-// nor a static pod. Upstream also waits for kube-scheduler's PodScheduled=False/Unschedulable
-// condition; a snapshot's unbound pods count as pending without it (docs/contracts.md).
-bool IsProvisionable(const api::Pod& pod);
+// nor a static pod; under kFailedToSchedule also marked unschedulable by kube-scheduler.
+bool IsProvisionable(const api::Pod& pod, PendingRule rule = PendingRule::kUnbound);
 
 // Every provisionable pod of the snapshot (expanded ones included), split by
 // ValidateForProvisioning into pods to provision for and ignored pods.
-PendingPods SelectPendingPods(const ClusterSnapshot& snapshot);
+PendingPods SelectPendingPods(const ClusterSnapshot& snapshot,
+                              PendingRule rule = PendingRule::kUnbound);
 
 // The node is going away: it has a deletionTimestamp, or its NodeClaim has one or reports
 // InstanceTerminating=True.

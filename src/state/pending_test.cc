@@ -52,6 +52,24 @@ TEST(PendingPods, SelectsOnlyProvisionablePods) {
   EXPECT_THAT(pending.ignored, IsEmpty());
 }
 
+TEST(PendingPods, UnderTheControllersRuleOnlyPodsKubeSchedulerGaveUpOnArePending) {
+  const std::string yaml =
+      PodYaml("untried") + PodYaml("scheduling", "", "", "{conditions: [{type: PodScheduled}]}") +
+      PodYaml("gated", "", "  schedulingGates: [{name: example.com/wait}]\n",
+              "{conditions: [{type: PodScheduled, status: \"False\", reason: SchedulingGated}]}") +
+      PodYaml("unschedulable", "", "",
+              "{conditions: [{type: PodScheduled, status: \"False\", reason: Unschedulable}]}") +
+      PodYaml("unschedulable-bound", "", "  nodeName: n1\n",
+              "{conditions: [{type: PodScheduled, status: \"False\", reason: Unschedulable}]}");
+  absl::StatusOr<ClusterSnapshot> snapshot = SnapshotFromYaml(yaml);
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status();
+  EXPECT_THAT(PodKeys(SelectPendingPods(*snapshot, PendingRule::kFailedToSchedule).pods),
+              ElementsAre("default/unschedulable"));
+  // Offline, every unbound pod the cluster could run waits for capacity.
+  EXPECT_THAT(PodKeys(SelectPendingPods(*snapshot).pods),
+              ElementsAre("default/scheduling", "default/unschedulable", "default/untried"));
+}
+
 TEST(PendingPods, DaemonSetOwnerNeedsTheAppsV1ApiVersion) {
   absl::StatusOr<ClusterSnapshot> snapshot = SnapshotFromYaml(PodYaml(
       "old-daemon",

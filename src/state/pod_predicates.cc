@@ -1,6 +1,7 @@
 // Upstream: pkg/utils/pod/scheduling.go (kubernetes-sigs/karpenter)
 #include "src/state/pod_predicates.h"
 
+#include <algorithm>
 #include <string>
 
 #include "src/api/duration.h"
@@ -22,6 +23,14 @@ bool IsScheduled(const api::Pod& pod) { return !pod.spec.node_name.empty(); }
 bool IsPreempting(const api::Pod& pod) { return !pod.status.nominated_node_name.empty(); }
 
 bool IsSchedulingGated(const api::Pod& pod) { return !pod.spec.scheduling_gates.empty(); }
+
+bool FailedToSchedule(const api::Pod& pod) {
+  return std::any_of(pod.status.conditions.begin(), pod.status.conditions.end(),
+                     [](const api::PodCondition& condition) {
+                       return condition.type == kPodConditionScheduled &&
+                              condition.reason == kPodReasonUnschedulable;
+                     });
+}
 
 bool IsOwnedBy(const api::Pod& pod, std::string_view api_version, std::string_view kind) {
   for (const api::OwnerReference& owner : pod.metadata.owner_references) {

@@ -33,6 +33,9 @@ bool IsScheduled(const api::Pod& pod);
 bool IsPreempting(const api::Pod& pod);
 // Carries scheduling gates, so kube-scheduler holds it back and never marks it unschedulable.
 bool IsSchedulingGated(const api::Pod& pod);
+// kube-scheduler tried the pod and found no node for it: a PodScheduled condition with reason
+// Unschedulable (whatever its status, as upstream reads it).
+bool FailedToSchedule(const api::Pod& pod);
 
 // True when some owner reference has exactly this apiVersion and kind (upstream compares both,
 // so an `extensions/v1beta1` DaemonSet owner does not count as an `apps/v1` one).
