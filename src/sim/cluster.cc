@@ -20,6 +20,21 @@
 namespace karpenter::sim {
 namespace {
 
+// kube-scheduler's PodScheduled condition: False/Unschedulable when it found no node, True on
+// binding.
+void SetScheduledCondition(api::Pod& pod, std::string_view status, std::string_view reason) {
+  auto it = std::find_if(pod.status.conditions.begin(), pod.status.conditions.end(),
+                         [](const api::PodCondition& condition) {
+                           return condition.type == state::kPodConditionScheduled;
+                         });
+  if (it == pod.status.conditions.end()) {
+    it = pod.status.conditions.insert(pod.status.conditions.end(), api::PodCondition{});
+    it->type = std::string(state::kPodConditionScheduled);
+  }
+  it->status = std::string(status);
+  it->reason = std::string(reason);
+}
+
 std::string Key(const api::ObjectMeta& metadata) {
   return metadata.namespace_.empty() ? metadata.name
                                      : absl::StrCat(metadata.namespace_, "/", metadata.name);
@@ -866,6 +881,10 @@ void Cluster::RunSchedulingPass() {
     if (it == pods_.end()) continue;
     if (!it->second.unschedulable) {
       log_.Record(queue_.now(), "PodUnschedulable", {Str("pod", pod), Str("reason", reason)});
+      // What Karpenter waits for before it plans for the pod (upstream's FailedToSchedule).
+      SetScheduledCondition(it->second.pod, "False", state::kPodReasonUnschedulable);
+      PodChanged(it->first, it->second.pod.metadata);
+      ++generation_;
     }
     it->second.unschedulable = true;
     it->second.waited_for_capacity = true;
@@ -880,6 +899,7 @@ void Cluster::Bind(const std::string& pod_key, const std::string& node_name) {
   PodRecord& record = it->second;
   pods_.Bind(it, node_name);
   record.pod.status.phase = "Running";
+  SetScheduledCondition(record.pod, "True", "");
   PodChanged(it->first, record.pod.metadata);
   record.unschedulable = false;
   NotePodEvent(node_name);

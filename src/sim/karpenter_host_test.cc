@@ -45,6 +45,11 @@ TEST(KarpenterHost, BatchesPendingPodsLaunchesANodeClaimAndPodsBind) {
   EXPECT_EQ(instance.request.instance_type, "c6i.xlarge");
   EXPECT_EQ(instance.node.metadata.labels.at("karpenter.sh/nodepool"), "default");
   EXPECT_EQ(instance.node.metadata.labels.at("karpenter.sh/initialized"), "true");
+  // Bound: kube-scheduler's condition turned True.
+  for (const auto& [key, record] : world.cluster.pods()) {
+    ASSERT_EQ(record.pod.status.conditions.size(), 1u) << key;
+    EXPECT_EQ(record.pod.status.conditions[0].status, "True") << key;
+  }
 }
 
 // kube-scheduler marks pods unschedulable 0.2 s after they arrive, so the batcher sees the
@@ -87,6 +92,27 @@ TEST(KarpenterHost, NodesCarryTheNodePoolsTaintsAndClass) {
   EXPECT_EQ(node_claim->spec.node_class_ref->name, "default");
   EXPECT_EQ(BoundPods(world.cluster), 1u);
   EXPECT_EQ(world.cluster.UnschedulablePods().size(), 1u);
+}
+
+TEST(KarpenterHost, PlansOnlyForPodsKubeSchedulerFoundNoNodeFor) {
+  World world;
+  ApplyPool(world, "on-demand");
+  KarpenterHost host(world.cluster);
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 1, "1", "1Gi"), false).ok());
+  // Created, and kube-scheduler (1 s) has not looked at it yet: it may still fit a node.
+  world.queue.RunUntil(500);
+  absl::StatusOr<std::unique_ptr<PlanningInput>> planning = host.BuildPlanningInput();
+  ASSERT_TRUE(planning.ok()) << planning.status();
+  EXPECT_TRUE((*planning)->input.input.pending_pods.empty());
+  world.queue.RunUntil(1500);
+  planning = host.BuildPlanningInput();
+  ASSERT_TRUE(planning.ok()) << planning.status();
+  ASSERT_EQ((*planning)->input.input.pending_pods.size(), 1u);
+  const api::Pod& pod = (*planning)->input.input.pending_pods[0];
+  ASSERT_EQ(pod.status.conditions.size(), 1u);
+  EXPECT_EQ(pod.status.conditions[0].type, "PodScheduled");
+  EXPECT_EQ(pod.status.conditions[0].status, "False");
+  EXPECT_EQ(pod.status.conditions[0].reason, "Unschedulable");
 }
 
 TEST(KarpenterHost, PodsArrivingWithinTheIdleWindowShareOneBatch) {
