@@ -10,6 +10,7 @@
 #include "src/api/karpenter_labels.h"
 #include "src/api/storage.h"
 #include "src/controllers/conditions.h"
+#include "src/controllers/drain_order.h"
 #include "src/controllers/nodeclaim_lifecycle.h"
 #include "src/controllers/object_fields.h"
 #include "src/disruption/node_state.h"
@@ -36,11 +37,6 @@ bool IsDrainable(const api::Pod& pod, const Clock& clock) {
 
 bool Empty(const ReconcileResult& result) {
   return !result.requeue && !result.requeue_after_millis;
-}
-
-bool IsCritical(const api::Pod& pod) {
-  return pod.spec.priority_class_name == "system-cluster-critical" ||
-         pod.spec.priority_class_name == "system-node-critical";
 }
 
 }  // namespace
@@ -178,9 +174,7 @@ absl::Status NodeTermination::Taint(api::Node& node) {
 size_t NodeTermination::Drain(const api::Node& node, const std::optional<api::Time>& deadline) {
   const api::Time now = seams_.clock.Now();
   std::vector<api::Pod> force;
-  // Non-critical before critical, and within each, other pods before DaemonSet pods (the
-  // order of the kubelet's graceful node shutdown).
-  std::vector<api::Pod> tiers[4];
+  std::vector<api::Pod> tiers[kDrainTierCount];
   size_t waiting = 0;
   for (api::Pod& pod : seams_.reader.PodsOnNode(node.metadata.name)) {
     if (state::IsTerminal(pod) || !IsDrainable(pod, seams_.clock)) continue;
@@ -189,7 +183,7 @@ size_t NodeTermination::Drain(const api::Node& node, const std::optional<api::Ti
       force.push_back(std::move(pod));
       continue;
     }
-    const size_t tier = (IsCritical(pod) ? 2 : 0) + (state::IsOwnedByDaemonSet(pod) ? 1 : 0);
+    const auto tier = static_cast<size_t>(DrainTierOf(pod));
     tiers[tier].push_back(std::move(pod));
   }
   // Past the deadline nothing waits for an earlier tier.

@@ -6,15 +6,11 @@
 #include <set>
 #include <utility>
 
+#include "src/controllers/drain_order.h"
 #include "src/state/pod_predicates.h"
 
 namespace karpenter::sim {
 namespace {
-
-bool IsCritical(const api::Pod& pod) {
-  return pod.spec.priority_class_name == "system-cluster-critical" ||
-         pod.spec.priority_class_name == "system-node-critical";
-}
 
 struct DrainState {
   Cluster& cluster;
@@ -27,24 +23,43 @@ struct DrainState {
   std::set<std::string> reported;                 // pods whose refusal was logged
 };
 
-// The pods this drain still has to evict, in the tier it is working on. A tier is done once its
-// pods are gone, not just evicted: `terminating_until` is when the last of the tier's
-// terminating pods leaves (-1: none).
+// The pods the drain waits to see gone: under Karpenter's tiers every pod of the node but static
+// ones, DaemonSet pods included (upstream's drain evicts them too); otherwise, as `kubectl
+// drain` and Cluster Autoscaler, the workload pods.
+std::vector<const PodRecord*> PodsToDrain(const DrainState& drain) {
+  std::vector<const PodRecord*> pods;
+  if (drain.options.priority_tiers) {
+    for (const auto& [key, record] : drain.cluster.pod_store().OnNode(drain.node_name)) {
+      if (!state::IsOwnedByNode(record->pod)) pods.push_back(record);
+    }
+  } else {
+    pods = drain.cluster.WorkloadPodsOn(drain.node_name);
+  }
+  if (drain.options.skip_disrupted_tolerating) {
+    std::erase_if(pods, [](const PodRecord* record) {
+      return state::ToleratesDisruptedNoScheduleTaint(record->pod);
+    });
+  }
+  return pods;
+}
+
+// The pods this drain still has to evict, in the tier it is working on (controllers::DrainTier,
+// the first one with a pod left). A tier is done once its pods are gone, not just evicted:
+// `terminating_until` is when the last of the tier's terminating pods leaves (-1: none).
 std::vector<std::string> PodsToEvict(const DrainState& drain, SimMillis& terminating_until) {
   terminating_until = -1;
-  std::vector<const PodRecord*> pods;
-  for (const PodRecord* record : drain.cluster.WorkloadPodsOn(drain.node_name)) {
-    if (drain.options.skip_disrupted_tolerating &&
-        state::ToleratesDisruptedNoScheduleTaint(record->pod)) {
-      continue;
-    }
-    pods.push_back(record);
+  std::vector<const PodRecord*> pods = PodsToDrain(drain);
+  if (drain.options.priority_tiers && !pods.empty()) {
+    const controllers::DrainTier tier = controllers::DrainTierOf(
+        (*std::min_element(pods.begin(), pods.end(), [](const PodRecord* a, const PodRecord* b) {
+          return controllers::DrainTierOf(a->pod) < controllers::DrainTierOf(b->pod);
+        }))->pod);
+    std::erase_if(pods, [tier](const PodRecord* record) {
+      return controllers::DrainTierOf(record->pod) != tier;
+    });
   }
-  const bool any_non_critical =
-      std::any_of(pods.begin(), pods.end(), [](const PodRecord* r) { return !IsCritical(r->pod); });
   std::vector<std::string> keys;
   for (const PodRecord* record : pods) {
-    if (drain.options.priority_tiers && any_non_critical && IsCritical(record->pod)) continue;
     if (record->terminating()) {
       terminating_until = std::max(terminating_until, record->terminating_until);
       continue;

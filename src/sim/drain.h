@@ -19,8 +19,9 @@ struct DrainOptions {
   // eviction queue: 100 ms to 10 s; Cluster Autoscaler: a flat 10 s).
   SimMillis retry_base = 100;
   SimMillis retry_max = 10000;
-  // Karpenter evicts in tiers: non-critical pods before critical ones (priority classes
-  // system-cluster-critical / system-node-critical), the next tier once the first is gone.
+  // Karpenter's drain: every pod of the node but static ones, DaemonSet pods too, evicted in
+  // the termination controller's tiers (controllers::DrainTier: non-critical before critical,
+  // workload before DaemonSet pods), the next tier once the one before is gone.
   bool priority_tiers = false;
   // Karpenter never evicts pods that tolerate karpenter.sh/disrupted:NoSchedule; they go with
   // the node.

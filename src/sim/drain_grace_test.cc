@@ -1,7 +1,7 @@
 // Pods' own termination grace periods and DaemonSet pods in the drains (upstream: the kubelet's
-// graceful shutdown after an eviction; Karpenter's terminator skips pods that tolerate
-// karpenter.sh/disrupted, which DaemonSets usually do, and Cluster Autoscaler's drain leaves
-// DaemonSet pods to go with the node).
+// graceful shutdown after an eviction; Karpenter's terminator evicts DaemonSet pods last but
+// skips pods that tolerate karpenter.sh/disrupted, which most agents do; Cluster Autoscaler's
+// drain leaves DaemonSet pods to go with the node).
 #include <gtest/gtest.h>
 
 #include "src/sim/cluster_autoscaler.h"
@@ -95,27 +95,43 @@ TEST(TerminationGrace, ClusterAutoscalersDrainWaitsBeyondItsEvictionLimit) {
   EXPECT_TRUE(EventLines(w.world.log, "DrainFailed").empty());
 }
 
-TEST(TerminationGrace, DaemonSetPodsAreNotEvictedTheyGoWithTheNode) {
+// Upstream's terminator drains DaemonSet pods too, in their own tier after the workload, unless
+// they tolerate karpenter.sh/disrupted:NoSchedule (most agents tolerate every taint): those stay
+// and go with the instance.
+TEST(TerminationGrace, DaemonSetPodsGoAfterTheWorkloadUnlessTheyTolerateTheDisruptedTaint) {
   GraceWorld w(0);
-  api::DaemonSet agent;
-  agent.metadata.name = "agent";
-  agent.metadata.namespace_ = "kube-system";
-  agent.spec.template_ = MakeDeployment("agent", 1, "50m", "64Mi").spec.template_;
-  ASSERT_TRUE(w.world.cluster.Apply(agent, true).ok());
+  for (const bool tolerates_everything : {false, true}) {
+    api::DaemonSet daemon_set;
+    daemon_set.metadata.name = tolerates_everything ? "proxy" : "agent";
+    daemon_set.metadata.namespace_ = "kube-system";
+    daemon_set.spec.template_ =
+        MakeDeployment(daemon_set.metadata.name, 1, "50m", "64Mi").spec.template_;
+    if (tolerates_everything) {
+      daemon_set.spec.template_.spec.tolerations = {api::Toleration{.operator_ = "Exists"}};
+    }
+    ASSERT_TRUE(w.world.cluster.Apply(daemon_set, true).ok());
+  }
   bool finished = false;
   StartDrain(w.world.cluster, w.node_a,
              DrainOptions{.priority_tiers = true, .skip_disrupted_tolerating = true},
              [&](bool drained) { finished = drained; });
-  w.world.queue.RunUntil(10000);
+  // The agent is evicted once the web pods (grace 0) are gone, and takes its default 30 s.
+  w.world.queue.RunUntil(31999);
+  EXPECT_FALSE(finished);
+  w.world.queue.RunUntil(32000);
   EXPECT_TRUE(finished);
+  std::vector<std::string> evicted;
   for (const std::string& line : EventLines(w.world.log, "PodEvicted")) {
-    EXPECT_EQ(line.find("agent"), std::string::npos) << line;
+    evicted.push_back(line.find("agent") != std::string::npos   ? "agent"
+                      : line.find("proxy") != std::string::npos ? "proxy"
+                                                                : "web");
   }
-  EXPECT_EQ(w.world.cluster.counters().evictions, 2);
-  // Still there until the instance goes.
-  EXPECT_TRUE(w.world.cluster.pods().contains("kube-system/agent-" + w.a));
-  w.world.cluster.TerminateInstance(w.a);
+  EXPECT_EQ(evicted, (std::vector<std::string>{"web", "web", "agent"}));
   EXPECT_FALSE(w.world.cluster.pods().contains("kube-system/agent-" + w.a));
+  // The tolerating one is still there until the instance goes.
+  EXPECT_TRUE(w.world.cluster.pods().contains("kube-system/proxy-" + w.a));
+  w.world.cluster.TerminateInstance(w.a);
+  EXPECT_FALSE(w.world.cluster.pods().contains("kube-system/proxy-" + w.a));
 }
 
 }  // namespace
