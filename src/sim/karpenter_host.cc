@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/api/karpenter_labels.h"
 #include "src/controllers/offering_availability.h"
+#include "src/controllers/provisioner.h"
 #include "src/interruption/message.h"
 #include "src/metrics/karpenter_metrics.h"
 #include "src/provisioning/plan.h"
@@ -196,28 +197,27 @@ std::string KarpenterHost::LaunchNodeClaim(const provisioning::NewNodeClaim& cla
   metrics_.Add("karpenter_nodeclaims_created_total",
                {{"reason", std::string(reason)},
                 {"nodepool", claim.node_pool},
-                {"min_values_relaxed", "false"}},
+                {"min_values_relaxed", claim.min_values_relaxed ? "true" : "false"}},
                1);
   const uint64_t ordinal = ++claim_count_;
-  api::NodeClaim node_claim;
+  // The controller's NodeClaim (requirements, requests, owner, the template's taints, class,
+  // expireAfter and terminationGracePeriod), named as the API server would name it but
+  // reproducibly.
+  const api::NodePool* pool = cluster_.FindNodePool(claim.node_pool);
+  api::NodeClaim node_claim =
+      pool != nullptr ? controllers::ToNodeClaim(claim, *pool) : api::NodeClaim{};
+  node_claim.metadata.generate_name.clear();
   node_claim.metadata.name = state::GeneratedName(
       claim.node_pool + "-", state::StableHash({claim.node_pool, std::to_string(ordinal)}));
   node_claim.metadata.uid = state::DeterministicUid({"nodeclaim", node_claim.metadata.name});
   node_claim.metadata.creation_timestamp = cluster_.queue().Now();
-  node_claim.metadata.labels = claim.labels;
+  // ToNodeClaim's labels; the same without a pool (deleted since the solve).
+  node_claim.metadata.labels.insert(claim.labels.begin(), claim.labels.end());
   node_claim.metadata.labels[std::string(api::kNodePoolLabelKey)] = claim.node_pool;
+  // The twin names the offering it predicts at once; upstream learns it from the launch.
   node_claim.metadata.labels[std::string(api::kLabelInstanceTypeStable)] = launch.instance_type;
   node_claim.metadata.labels[std::string(api::kLabelTopologyZone)] = launch.zone;
   node_claim.metadata.labels[std::string(api::kCapacityTypeLabelKey)] = launch.capacity_type;
-  // The template's taints (startup taints too: the scheduler expects them to go away) and class.
-  if (const api::NodePool* pool = cluster_.FindNodePool(claim.node_pool)) {
-    node_claim.spec.taints = pool->spec.template_.spec.taints;
-    node_claim.spec.startup_taints = pool->spec.template_.spec.startup_taints;
-    node_claim.spec.node_class_ref = pool->spec.template_.spec.node_class_ref;
-    // NodePool.ToNodeClaim copies these too: expiration and the drain's deadline read the claim.
-    node_claim.spec.expire_after = pool->spec.template_.spec.expire_after;
-    node_claim.spec.termination_grace_period = pool->spec.template_.spec.termination_grace_period;
-  }
   const std::string name = node_claim.metadata.name;
   cluster_.log().Record(now, "NodeClaimCreated",
                         {Str("nodeClaim", name), Str("nodePool", claim.node_pool),

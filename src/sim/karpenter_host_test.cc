@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "src/api/karpenter_labels.h"
 #include "src/sim/sim_test_util.h"
 
 namespace karpenter::sim {
@@ -92,6 +93,35 @@ TEST(KarpenterHost, NodesCarryTheNodePoolsTaintsAndClass) {
   EXPECT_EQ(node_claim->spec.node_class_ref->name, "default");
   EXPECT_EQ(BoundPods(world.cluster), 1u);
   EXPECT_EQ(world.cluster.UnschedulablePods().size(), 1u);
+}
+
+// The twin's NodeClaims are built as the provisioner controller builds them (ToNodeClaim), with a
+// reproducible name in place of the API server's generated one.
+TEST(KarpenterHost, NodeClaimsAreTheProvisionersNodeClaims) {
+  World world;
+  ApplyPool(world, "on-demand");
+  KarpenterHost host(world.cluster);
+  host.Start();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 3, "1", "1Gi"), false).ok());
+  world.queue.RunUntil(10000);
+  ASSERT_EQ(world.cluster.instances().size(), 1u);
+  const Instance& instance = world.cluster.instances().begin()->second;
+  const api::NodeClaim* claim = world.cluster.FindNodeClaim(instance.request.node_claim);
+  ASSERT_NE(claim, nullptr);
+  EXPECT_TRUE(claim->metadata.name.starts_with("default-"));
+  EXPECT_TRUE(claim->metadata.generate_name.empty());
+  ASSERT_EQ(claim->metadata.owner_references.size(), 1u);
+  EXPECT_EQ(claim->metadata.owner_references[0].kind, "NodePool");
+  EXPECT_EQ(claim->metadata.owner_references[0].name, "default");
+  EXPECT_EQ(claim->spec.resources.requests.at("cpu"), api::Quantity::Parse("3").value());
+  bool names_the_type = false;
+  for (const auto& requirement : claim->spec.requirements) {
+    if (requirement.key != api::kLabelInstanceTypeStable) continue;
+    names_the_type = requirement.operator_ == "In" &&
+                     requirement.values == std::vector<std::string>{"c6i.xlarge"};
+  }
+  EXPECT_TRUE(names_the_type);
+  EXPECT_EQ(claim->metadata.labels.at(std::string(api::kLabelInstanceTypeStable)), "c6i.xlarge");
 }
 
 TEST(KarpenterHost, PlansOnlyForPodsKubeSchedulerFoundNoNodeFor) {
