@@ -79,8 +79,9 @@ struct PlanOptions {
   // provider): the pools come out with none, and the embedded catalog's views of their node
   // classes are neither built nor kept, which a controller would pay for in memory.
   bool host_supplies_node_pool_types = false;
-  // Which unbound pods are planned for: the in-cluster controller takes only those kube-scheduler
-  // marked unschedulable, as upstream; offline plans and the twin take every unbound pod.
+  // Which unbound pods are planned for: the in-cluster controller and the twin's Karpenter take
+  // only those kube-scheduler marked unschedulable, as upstream; offline plans take every
+  // unbound pod (a snapshot's may never have met a scheduler).
   state::PendingRule pending = state::PendingRule::kUnbound;
 };
 
