@@ -11,6 +11,7 @@
 #include "src/api/karpenter_labels.h"
 #include "src/controllers/cloud_instance_types.h"
 #include "src/controllers/cluster_snapshot.h"
+#include "src/controllers/provisioner.h"
 #include "src/disruption/validation.h"
 
 namespace karpenter::controllers {
@@ -90,7 +91,7 @@ absl::StatusOr<std::unique_ptr<DisruptionController::Planning>> DisruptionContro
   plan_options.host_supplies_node_pool_types = seams_.cloud != nullptr;
   // The pending pods a simulation must also place are the provisioner's (upstream's
   // SimulateScheduling asks it for them).
-  plan_options.pending = state::PendingRule::kFailedToSchedule;
+  plan_options.pending = kPendingPods;
   absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
       provisioning::BuildSchedulerInput(planning->snapshot, plan_options, catalogs_);
   if (!input.ok()) return input.status();

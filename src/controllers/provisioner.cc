@@ -149,8 +149,7 @@ void Provisioner::Start() {
   seams_.reader.Watch("Pod", [this](const ObjectKey& key) {
     std::optional<api::Object> object = seams_.reader.Get(key);
     const auto* pod = object ? std::get_if<api::Pod>(&*object) : nullptr;
-    if (pod != nullptr && state::IsProvisionable(*pod, state::PendingRule::kFailedToSchedule))
-      Trigger(pod->metadata.uid);
+    if (pod != nullptr && state::IsProvisionable(*pod, kPendingPods)) Trigger(pod->metadata.uid);
   });
   seams_.reader.Watch("NodeClaim", [this](const ObjectKey& key) {
     unobserved_claims_.erase(key.name);
@@ -177,8 +176,7 @@ void Provisioner::RecheckPendingPods() {
   if (!ClusterViewSynced()) return;
   for (const api::Object& object : seams_.reader.List("Pod")) {
     const auto* pod = std::get_if<api::Pod>(&object);
-    if (pod != nullptr && state::IsProvisionable(*pod, state::PendingRule::kFailedToSchedule))
-      Trigger(pod->metadata.uid);
+    if (pod != nullptr && state::IsProvisionable(*pod, kPendingPods)) Trigger(pod->metadata.uid);
   }
   // Upstream's node trigger requeues every 10 s while the taint stays.
   for (const api::Object& object : seams_.reader.List("Node")) {
@@ -247,7 +245,7 @@ absl::StatusOr<ProvisionOutcome> Provisioner::Provision() {
     plan_options.marked_for_deletion = seams_.marks->provider_ids();
   }
   plan_options.host_supplies_node_pool_types = seams_.cloud != nullptr;
-  plan_options.pending = state::PendingRule::kFailedToSchedule;
+  plan_options.pending = kPendingPods;
   absl::StatusOr<provisioning::SnapshotSchedulerInput> input =
       provisioning::BuildSchedulerInput(*snapshot, plan_options, catalogs_);
   if (!input.ok()) return input.status();

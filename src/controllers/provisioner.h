@@ -28,6 +28,7 @@
 #include "src/provisioning/plan.h"
 #include "src/provisioning/snapshot_input.h"
 #include "src/provisioning/types.h"
+#include "src/state/pending.h"
 
 namespace karpenter::controllers {
 
@@ -114,6 +115,10 @@ class Provisioner {
   uint64_t solves_ = 0;
   std::optional<MetricLabels> queue_depth_series_;
 };
+
+// The unbound pods Karpenter plans for, here, in the disruption simulations and in the twin:
+// those kube-scheduler marked unschedulable (upstream's IsProvisionable).
+inline constexpr state::PendingRule kPendingPods = state::PendingRule::kFailedToSchedule;
 
 // The NodeClaim the API gets for `claim`, as upstream's NodeClaimTemplate.ToNodeClaim builds
 // it: generateName "<nodepool>-", the NodePool as owner, its template's taints, startup

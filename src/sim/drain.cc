@@ -49,13 +49,13 @@ std::vector<const PodRecord*> PodsToDrain(const DrainState& drain) {
 std::vector<std::string> PodsToEvict(const DrainState& drain, SimMillis& terminating_until) {
   terminating_until = -1;
   std::vector<const PodRecord*> pods = PodsToDrain(drain);
-  if (drain.options.priority_tiers && !pods.empty()) {
-    const controllers::DrainTier tier = controllers::DrainTierOf(
-        (*std::min_element(pods.begin(), pods.end(), [](const PodRecord* a, const PodRecord* b) {
-          return controllers::DrainTierOf(a->pod) < controllers::DrainTierOf(b->pod);
-        }))->pod);
-    std::erase_if(pods, [tier](const PodRecord* record) {
-      return controllers::DrainTierOf(record->pod) != tier;
+  if (drain.options.priority_tiers) {
+    controllers::DrainTier first = controllers::DrainTier::kCriticalDaemon;
+    for (const PodRecord* record : pods) {
+      first = std::min(first, controllers::DrainTierOf(record->pod));
+    }
+    std::erase_if(pods, [first](const PodRecord* record) {
+      return controllers::DrainTierOf(record->pod) != first;
     });
   }
   std::vector<std::string> keys;

@@ -163,7 +163,7 @@ absl::StatusOr<std::unique_ptr<PlanningInput>> KarpenterHost::PlanningInputFrom(
   options.now = cluster_.queue().Now();
   options.bound_pod_charges = &bound_pod_charges_;
   // As the controller: only pods the twin's kube-scheduler found no node for.
-  options.pending = state::PendingRule::kFailedToSchedule;
+  options.pending = controllers::kPendingPods;
   KP_ASSIGN_OR_RETURN(planning->input,
                       provisioning::BuildSchedulerInput(*planning->snapshot, options, catalogs_));
   controllers::MarkUnavailableOfferings(unavailable_, planning->input.input);
