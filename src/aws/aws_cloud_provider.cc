@@ -14,6 +14,7 @@
 #include "src/api/resource_names.h"
 #include "src/api/selector_match.h"
 #include "src/aws/errors.h"
+#include "src/aws/launch_candidates.h"
 #include "src/aws/node_class_resolver.h"
 #include "src/cloudprovider/reserved_offerings.h"
 
@@ -121,68 +122,6 @@ CloudError NothingLaunched(const FleetResult& result, std::vector<OfferingRef> e
   return CloudError{.kind = CloudErrorKind::kCreateError,
                     .reason = ClassifyLaunchFailure(first).reason,
                     .message = first};
-}
-
-struct Candidate {
-  const cloudprovider::InstanceType* type;
-  const cloudprovider::Offering* offering;
-  std::string image_id;
-};
-
-// One fleet launches into one kind of reservation: default, capacity block or interruptible.
-// Upstream's ranking among kinds with the same cheapest price.
-int ReservationKindRank(const cloudprovider::Offering& offering) {
-  if (offering.reservation_type == "capacity-block") return 1;
-  return offering.reservation_interruptible ? 2 : 0;
-}
-
-bool SameReservationKind(const cloudprovider::Offering& a, const cloudprovider::Offering& b) {
-  return a.reservation_type == b.reservation_type &&
-         a.reservation_interruptible == b.reservation_interruptible;
-}
-
-// A reserved launch, as upstream's reserved-offering filter leaves it: the kind of reservation
-// with the cheapest offering, and per type and zone of that kind the reservation with the most
-// instances left. `candidates` are cheapest first.
-void KeepOneReservationPerZone(std::vector<Candidate>& candidates) {
-  const cloudprovider::Offering* kind = candidates.front().offering;
-  for (const Candidate& c : candidates) {
-    if (c.offering->price != kind->price) break;
-    if (ReservationKindRank(*c.offering) < ReservationKindRank(*kind)) kind = c.offering;
-  }
-  std::map<std::string, const cloudprovider::Offering*> best;
-  for (const Candidate& c : candidates) {
-    if (!SameReservationKind(*c.offering, *kind)) continue;
-    const cloudprovider::Offering*& slot = best[absl::StrCat(c.type->name, "/", c.offering->zone)];
-    if (slot == nullptr || c.offering->reservation_capacity > slot->reservation_capacity) {
-      slot = c.offering;
-    }
-  }
-  std::erase_if(candidates, [&](const Candidate& c) {
-    auto it = best.find(absl::StrCat(c.type->name, "/", c.offering->zone));
-    return it == best.end() || it->second != c.offering;
-  });
-}
-
-// Reserved, else spot, else on demand: the first capacity type some candidate offers (they are
-// already what the requirements allow), as upstream's getCapacityType. Leaves the candidates of
-// that type, cheapest first.
-std::string_view ChooseCapacityType(std::vector<Candidate>& candidates) {
-  auto offered = [&](std::string_view capacity) {
-    return std::any_of(candidates.begin(), candidates.end(),
-                       [&](const Candidate& c) { return c.offering->capacity_type == capacity; });
-  };
-  const std::string_view capacity = offered(api::kCapacityTypeReserved) ? api::kCapacityTypeReserved
-                                    : offered(api::kCapacityTypeSpot)   ? api::kCapacityTypeSpot
-                                                                      : api::kCapacityTypeOnDemand;
-  std::erase_if(candidates,
-                [&](const Candidate& c) { return c.offering->capacity_type != capacity; });
-  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-    return std::tie(a.offering->price, a.type->name, a.offering->zone) <
-           std::tie(b.offering->price, b.type->name, b.offering->zone);
-  });
-  if (capacity == api::kCapacityTypeReserved) KeepOneReservationPerZone(candidates);
-  return capacity;
 }
 
 // Per zone, the addresses a launch is expected to take: the pods of its smallest candidate type
@@ -352,7 +291,7 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
                       .reason = "InsufficientCapacity",
                       .message = "no available offering satisfies the NodeClaim's requirements"};
   }
-  const std::string_view capacity = ChooseCapacityType(candidates);
+  const std::string_view capacity = ChooseLaunchCandidates(node_claim, candidates);
 
   std::vector<std::string> subnet_ids;
   for (const api::Subnet& subnet : node_class.status.subnets) subnet_ids.push_back(subnet.id);

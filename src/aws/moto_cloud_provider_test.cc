@@ -3,6 +3,7 @@
 // runs the launch-call properties of MotoProviderTest::CheckLaunchProperties.
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -118,6 +119,46 @@ TEST_F(MotoProvider, SpotIsPreferredWhenAllowedWithPriceCapacityOptimized) {
   EXPECT_EQ(fleets[0].at("SpotOptions.AllocationStrategy"), "price-capacity-optimized");
   EXPECT_EQ(fleets[0].at("TargetCapacitySpecification.DefaultTargetCapacityType"), "spot");
   EXPECT_EQ(fleets[0].at("Type"), "instant");
+}
+
+TEST_F(MotoProvider, MetalTypesAndSpotDearerThanOnDemandStayOutOfTheFleet) {
+  // moto prices every spot offering alike; here m5.24xlarge's spot price is above m5.large's
+  // on-demand one ($0.096).
+  std::string history;
+  for (const auto& [type, price] : {std::pair{"m5.large", "0.04"}, {"m5.24xlarge", "1.9"}}) {
+    for (const char* zone : {"us-west-2a", "us-west-2b", "us-west-2c"}) {
+      history += absl::StrCat("<item><instanceType>", type, "</instanceType><productDescription>",
+                              "Linux/UNIX</productDescription><spotPrice>", price,
+                              "</spotPrice><timestamp>2026-01-01T00:00:00.000Z</timestamp>",
+                              "<availabilityZone>", zone, "</availabilityZone></item>");
+    }
+  }
+  faults_.AddRule(
+      {.operation = "DescribeSpotPriceHistory",
+       .kind = FaultKind::kRespond,
+       .times = 1,
+       .response = {.status = 200,
+                    .body = "<DescribeSpotPriceHistoryResponse><spotPriceHistorySet>" + history +
+                            "</spotPriceHistorySet>" + "</DescribeSpotPriceHistoryResponse>"}});
+  api::NodeClaim claim = Claim("default-a", {"m5.large", "m5.metal", "m5.24xlarge"}, "spot");
+  claim.spec.requirements[1].values = {"spot", "on-demand"};
+  Launched(provider_->Create(claim));
+  const auto fleets = recorder_.Calls("CreateFleet");
+  ASSERT_EQ(fleets.size(), 1u);
+  std::set<std::string> types;
+  for (const auto& [key, value] : fleets[0]) {
+    if (key.ends_with(".InstanceType")) types.insert(value);
+  }
+  // m5.metal is exotic, and m5.24xlarge's spot offerings are dearer than on demand.
+  EXPECT_EQ(types, std::set<std::string>{"m5.large"});
+  EXPECT_EQ(fleets[0].at("TargetCapacitySpecification.DefaultTargetCapacityType"), "spot");
+
+  // With only metal left, metal is launched.
+  Launched(provider_->Create(Claim("default-b", {"m5.metal"})));
+  ASSERT_EQ(recorder_.Calls("CreateFleet").size(), 2u);
+  EXPECT_EQ(
+      recorder_.Calls("CreateFleet")[1].at("LaunchTemplateConfigs.1.Overrides.1.InstanceType"),
+      "m5.metal");
 }
 
 TEST_F(MotoProvider, InsufficientCapacityMarksTheOfferingsForThreeMinutes) {

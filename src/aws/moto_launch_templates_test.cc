@@ -243,10 +243,12 @@ TEST_F(MotoAcceleratedImages, TheStatusListsOneImagePerVariant) {
 }
 
 // A GPU type launches from the NVIDIA image and an Inferentia type from the Neuron image, each
-// through its own template; a type with neither keeps the standard image.
+// through its own template; a type with neither keeps the standard image. (minValues keeps the
+// accelerated types in the fleet beside m5.large; without it they would be left out as exotic.)
 TEST_F(MotoAcceleratedImages, EachTypeLaunchesFromTheImageOfItsAccelerators) {
-  const api::NodeClaim claim =
-      Launched(provider_->Create(Claim("default-a", {"m5.large", "g4dn.xlarge", "inf1.xlarge"})));
+  api::NodeClaim mixed = Claim("default-a", {"m5.large", "g4dn.xlarge", "inf1.xlarge"});
+  mixed.spec.requirements[0].min_values = 3;
+  const api::NodeClaim claim = Launched(provider_->Create(mixed));
   const auto overrides = FleetOverrides();
   ASSERT_EQ(overrides.size(), 3u);
   const auto templates = CreatedTemplates();

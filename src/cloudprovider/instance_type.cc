@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "fmt/core.h"
 #include "karpenter/common/status.h"
+#include "src/api/karpenter_labels.h"
 #include "src/api/resource_names.h"
 
 namespace karpenter::cloudprovider {
@@ -280,6 +281,18 @@ ResourceList InstanceType::Allocatable() const {
     }
   }
   return allocatable;
+}
+
+bool IsExotic(const InstanceType& type) {
+  if (auto size = type.labels.find(std::string(api::kLabelInstanceSize));
+      size != type.labels.end() && size->second.find("metal") != std::string::npos) {
+    return true;
+  }
+  for (std::string_view resource : api::kExoticResources) {
+    auto it = type.capacity.find(std::string(resource));
+    if (it != type.capacity.end() && !it->second.IsZero()) return true;
+  }
+  return false;
 }
 
 absl::StatusOr<InstanceType> NewInstanceType(const InstanceTypeInfo& info,

@@ -65,6 +65,10 @@ struct InstanceType {
   friend bool operator==(const InstanceType&, const InstanceType&) = default;
 };
 
+// A metal type, or one with an accelerator (api::kExoticResources): upstream's AWS provider
+// launches these only when no other type is left.
+bool IsExotic(const InstanceType& type);
+
 // EC2NodeClass `amiFamily` (or the family an `alias` implies).
 enum class AmiFamily {
   kAL2,

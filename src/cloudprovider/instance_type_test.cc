@@ -191,6 +191,17 @@ TEST(InstanceType, FlexAndHighMemoryNames) {
   EXPECT_EQ(metal.labels.at("karpenter.k8s.aws/instance-hypervisor"), "");
 }
 
+TEST(InstanceType, MetalAndAcceleratorTypesAreExotic) {
+  EXPECT_FALSE(IsExotic(Resolve(Info("m5.large"))));
+  EXPECT_FALSE(IsExotic(Resolve(Info("m5.24xlarge"))));
+  EXPECT_TRUE(IsExotic(Resolve(Info("m5.metal"))));
+  EXPECT_TRUE(IsExotic(Resolve(Info("c5.metal"))));
+  EXPECT_TRUE(IsExotic(Resolve(Info("p4d.24xlarge"))));  // nvidia.com/gpu
+  EXPECT_TRUE(IsExotic(Resolve(Info("g4ad.xlarge"))));   // amd.com/gpu
+  EXPECT_TRUE(IsExotic(Resolve(Info("dl1.24xlarge"))));  // habana.ai/gaudi
+  EXPECT_TRUE(IsExotic(Resolve(Info("inf1.xlarge"))));   // aws.amazon.com/neuron
+}
+
 TEST(KubeReservedCpuMillis, FollowsUpstreamTiers) {
   EXPECT_EQ(KubeReservedCpuMillis(1000), 60);
   EXPECT_EQ(KubeReservedCpuMillis(2000), 70);

@@ -20,9 +20,7 @@ bool IsExotic(const InstanceTypeView& type) {
       if (!size->is_complement() && value.find("metal") != std::string::npos) return true;
     }
   }
-  for (std::string_view resource :
-       {api::kResourceNvidiaGpu, api::kResourceAmdGpu, api::kResourceAwsNeuron,
-        api::kResourceAwsNeuronCore, api::kResourceHabanaGaudi}) {
+  for (std::string_view resource : api::kExoticResources) {
     auto it = type.allocatable.find(std::string(resource));
     if (it != type.allocatable.end() && !it->second.IsZero()) return true;
   }
