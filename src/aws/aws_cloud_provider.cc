@@ -295,7 +295,7 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
 
   std::vector<std::string> subnet_ids;
   for (const api::Subnet& subnet : node_class.status.subnets) subnet_ids.push_back(subnet.id);
-  auto subnets = ec2_.DescribeSubnets({{.name = "subnet-id", .values = subnet_ids}});
+  auto subnets = subnets_.Describe(std::move(subnet_ids));
   if (!subnets.ok()) return Unavailable(subnets.status());
   const std::map<std::string, int64_t> predicted = PredictedAddressUse(candidates);
   const std::map<std::string, Subnet> best = subnet_addresses_.ChooseForLaunch(*subnets, predicted);

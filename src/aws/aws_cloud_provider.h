@@ -19,6 +19,7 @@
 #include "src/aws/launch_template.h"
 #include "src/aws/reservation_availability.h"
 #include "src/aws/subnet_addresses.h"
+#include "src/aws/subnet_cache.h"
 #include "src/cloudprovider/unavailable_offerings.h"
 
 namespace karpenter::aws {
@@ -43,7 +44,7 @@ class AwsCloudProvider : public CloudProvider {
   // offerings (the interruption controller). None of them is owned. With `reservations` (shared
   // with the NodeClassResolver that describes them), the classes' capacity reservations are
   // offered as `reserved` offerings and launched into; without, they are not offered.
-  AwsCloudProvider(Ec2Client& ec2, InstanceTypeProvider& instance_types,
+  AwsCloudProvider(Ec2Client& ec2, Clock& clock, InstanceTypeProvider& instance_types,
                    const ClusterReader& cluster, cloudprovider::UnavailableOfferings& unavailable,
                    ClusterInfo info, Metrics* metrics = nullptr,
                    ReservationAvailability* reservations = nullptr)
@@ -53,7 +54,8 @@ class AwsCloudProvider : public CloudProvider {
         unavailable_(unavailable),
         info_(std::move(info)),
         metrics_(metrics),
-        reservations_(reservations) {}
+        reservations_(reservations),
+        subnets_(ec2, clock) {}
 
   CloudOr<api::NodeClaim> Create(const api::NodeClaim& node_claim) override;
   std::variant<std::monostate, CloudError> Delete(const api::NodeClaim& node_claim) override;
@@ -110,6 +112,7 @@ class AwsCloudProvider : public CloudProvider {
   Metrics* const metrics_;
   ReservationAvailability* const reservations_;  // may be null
   SubnetAddresses subnet_addresses_;
+  SubnetCache subnets_;
   absl::Mutex mu_;
   std::set<std::string> known_templates_ ABSL_GUARDED_BY(mu_);
 };

@@ -164,9 +164,9 @@ absl::StatusOr<std::unique_ptr<AwsStack>> AwsStack::Create(
   p.resolver = std::make_unique<NodeClassResolver>(*p.ec2, *p.ssm, *p.clock, resolver_options,
                                                    p.instance_profiles.get(), p.validator.get(),
                                                    p.reservations.get());
-  p.cloud = std::make_unique<AwsCloudProvider>(*p.ec2, *p.instance_types, cluster, unavailable,
-                                               *std::move(cluster_info), options.metrics,
-                                               p.reservations.get());
+  p.cloud = std::make_unique<AwsCloudProvider>(*p.ec2, *p.clock, *p.instance_types, cluster,
+                                               unavailable, *std::move(cluster_info),
+                                               options.metrics, p.reservations.get());
   if (!options.interruption_queue.empty()) {
     // Receives run on a thread of their own (the controllers share one), long-polling 5 s:
     // upstream's 20 s would cost 3 calls a minute instead of 12, but a receive in flight cannot

@@ -203,7 +203,7 @@ TEST_F(MotoProvider, InsufficientCapacityMarksTheOfferingsForThreeMinutes) {
 
 TEST_F(MotoProvider, EachRefusedOfferingIsCountedByZoneCapacityTypeAndReason) {
   fakes::RecordingMetrics metrics;
-  AwsCloudProvider counting(*ec2_, *instance_types_, cluster_, unavailable_,
+  AwsCloudProvider counting(*ec2_, clock_, *instance_types_, cluster_, unavailable_,
                             ClusterInfo{.name = kCluster, .endpoint = "https://demo.eks.example"},
                             &metrics);
   // EC2 names the zone of the second refusal only; the first is known by its subnet.
@@ -411,12 +411,20 @@ TEST_F(MotoProvider, LaunchesInFlightChargeTheirSubnetUntilEc2CatchesUp) {
     return instances.ok() && instances->size() == 1 ? (*instances)[0].subnet_id : "";
   };
   answer_subnets(100, 90);
+  const size_t described = recorder_.Calls("DescribeSubnets").size();
   EXPECT_EQ(subnet_of_launch("default-a"), subnet_a_);        // 100 -> 71 in flight
   EXPECT_EQ(subnet_of_launch("default-b"), small_subnet_a_);  // 90 -> 61
   EXPECT_EQ(subnet_of_launch("default-c"), subnet_a_);        // 71 -> 42
-  // EC2 now counts the big subnet's launches (40 left); the small one's still lags (61).
-  answer_subnets(40, 90);
-  EXPECT_EQ(subnet_of_launch("default-d"), small_subnet_a_);
+  // One description serves a minute of launches, as upstream's subnet cache.
+  EXPECT_EQ(recorder_.Calls("DescribeSubnets").size(), described + 1);
+  // Other launches took most of the small subnet's addresses: EC2 now counts 20 there.
+  answer_subnets(100, 20);
+  EXPECT_EQ(subnet_of_launch("default-d"), small_subnet_a_);  // cached: 61 against 42
+  clock_.Advance(kSubnetCacheTtl);
+  // Described again: the small subnet's count moved, so EC2's 20 is the truth; the big one's
+  // did not, so its launches stay charged (42).
+  EXPECT_EQ(subnet_of_launch("default-e"), subnet_a_);
+  EXPECT_EQ(recorder_.Calls("DescribeSubnets").size(), described + 2);
 }
 
 }  // namespace

@@ -144,7 +144,7 @@ class MotoProviderTest : public MotoTest {
     resolver_ = std::make_unique<NodeClassResolver>(
         *ec2_, *ssm_, clock_, NodeClassResolverOptions{}, nullptr, nullptr, &reservations_);
     provider_ = std::make_unique<AwsCloudProvider>(
-        *ec2_, *instance_types_, cluster_, unavailable_,
+        *ec2_, clock_, *instance_types_, cluster_, unavailable_,
         ClusterInfo{.name = kCluster, .endpoint = "https://demo.eks.example", .ca_bundle = "Q0E="},
         nullptr, &reservations_);
     MakeWorld();
