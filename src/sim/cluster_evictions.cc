@@ -68,7 +68,10 @@ Cluster::Eviction Cluster::Evict(const std::string& pod_key) {
     DeletePod(pod_key);
   } else {
     PodRecord& record = it->second;
-    record.pod.metadata.deletion_timestamp = queue_.Now();
+    // As the API server stamps a graceful delete: the instant the grace period runs out.
+    record.pod.metadata.deletion_timestamp =
+        queue_.Now() + api::Duration::FromSeconds(grace_seconds);
+    record.pod.metadata.deletion_grace_period_seconds = grace_seconds;
     PodChanged(pod_key, record.pod.metadata);
     record.terminating_until = queue_.now() + grace_seconds * 1000;
     MarkUnconsolidated();

@@ -50,7 +50,11 @@ TEST(TerminationGrace, AnEvictedPodKeepsItsNodeForItsGracePeriodWhileItIsReplace
   EXPECT_EQ(w.world.cluster.Evict(pod), Cluster::Eviction::kNoSuchPod);  // already going
   const PodRecord& record = w.world.cluster.pods().at(pod);
   EXPECT_TRUE(record.terminating());
-  EXPECT_TRUE(record.pod.metadata.deletion_timestamp.has_value());
+  // Stamped as the API server stamps a graceful delete: the end of the grace period.
+  ASSERT_TRUE(record.pod.metadata.deletion_timestamp.has_value());
+  EXPECT_EQ(*record.pod.metadata.deletion_timestamp,
+            w.world.queue.Now() + api::Duration::FromSeconds(10));
+  EXPECT_EQ(record.pod.metadata.deletion_grace_period_seconds, 10);
   EXPECT_EQ(record.pod.spec.node_name, w.node_a);
   w.world.queue.RunUntil(5000);
   // The ReplicaSet did not wait: three pods, the replacement bound on B.
