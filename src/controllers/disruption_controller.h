@@ -8,9 +8,11 @@
 //     at once. After a command the next poll follows at once. Expiration is not executed here:
 //     NodeClaimExpiration deletes expired claims.
 //   - starting a command: its candidates' Nodes get karpenter.sh/disrupted:NoSchedule and
-//     their NodeClaims the DisruptionReason condition, then the replacement NodeClaims are
-//     created (the lifecycle controller launches them), then the candidates are marked for
-//     deletion (DeletionMarks: the provisioner plans their pods onto the replacements);
+//     their NodeClaims the DisruptionReason condition (a command with replacements starts only
+//     if all are marked; one that only deletes goes on with those that are), then the
+//     replacement NodeClaims are created (the lifecycle controller launches them), then the
+//     candidates are marked for deletion (DeletionMarks: the provisioner plans their pods onto
+//     the replacements);
 //   - the orchestration queue, every second while a command is queued: once every replacement
 //     is Initialized the candidates' NodeClaims are deleted (termination drains them); a
 //     replacement that disappears, or the retry timeout, rolls the command back (untaint).

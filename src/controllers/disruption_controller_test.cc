@@ -317,6 +317,37 @@ TEST(DisruptionController, AFailedReplacementCreateUntaintsTheCandidates) {
   EXPECT_TRUE(f.Replacements().empty());
 }
 
+TEST(DisruptionController, ADeleteGoesOnWithTheCandidatesItCouldMark) {
+  Fixture f;
+  f.Apply({NodeYaml({.name = "a"}), NodeYaml({.name = "b"})});
+  f.Poll();
+  f.clock.Advance(15'000);
+  // The first candidate's taint write loses a race; the other is marked.
+  f.cluster.FailNext(fakes::FakeKubeCluster::Verb::kUpdate, absl::AbortedError("conflict"));
+  EXPECT_EQ(f.Poll().requeue_after_millis, std::optional<int64_t>(0));
+  EXPECT_EQ(f.controller.commands_started(), 1u);
+  EXPECT_NE(f.Claim("claim-a").has_value(), f.Claim("claim-b").has_value());
+  const std::string kept = f.Claim("claim-a") ? "a" : "b";
+  EXPECT_FALSE(f.Tainted(kept));
+  EXPECT_FALSE(f.HasDisruptionReason("claim-" + kept));
+  EXPECT_EQ(f.log.lines().size(), 1u);
+  EXPECT_NE(f.log.lines()[0].find("disrupted-node-count=1 "), std::string::npos)
+      << f.log.lines()[0];
+}
+
+TEST(DisruptionController, AReplaceStartsOnlyWhenEveryCandidateIsMarked) {
+  Fixture f;
+  f.Apply({NodeYaml({.name = "big"}), PodYaml({.name = "p", .node = "big"})});
+  f.Poll();
+  f.clock.Advance(15'000);
+  f.cluster.FailNext(fakes::FakeKubeCluster::Verb::kUpdate, absl::AbortedError("conflict"));
+  EXPECT_FALSE(f.controller.Reconcile().ok());
+  EXPECT_EQ(f.controller.commands_started(), 0u);
+  EXPECT_TRUE(f.Replacements().empty());
+  EXPECT_FALSE(f.Tainted("big"));
+  EXPECT_TRUE(f.Claim("claim-big").has_value());
+}
+
 TEST(DisruptionController, AValidationThatNoLongerHoldsAbandonsTheCommand) {
   Fixture f;
   f.Apply({NodeYaml({.name = "a"}), NodeYaml({.name = "b"}),

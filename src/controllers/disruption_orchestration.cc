@@ -61,18 +61,41 @@ absl::Status DisruptionController::Execute(const disruption::Command& command,
     running.claims[node] = claim->metadata.name;
     running.provider_ids[node] = stored->spec.provider_id;
   }
-  std::vector<disruption::QueueAction> actions;
-  const uint64_t id = queue_.Start(command, seams_.clock.Now(), actions);
-  running_[id] = std::move(running);
-  const std::string reason(disruption::ReasonName(command.reason));
   // Candidates are cordoned before their replacements launch, so no new pod lands on them.
-  for (const disruption::QueueAction& action : actions) {
-    if (action.kind != disruption::QueueAction::Kind::kTaintCandidate) continue;
-    if (absl::Status marked = MarkDisrupted(action.node, reason); !marked.ok()) {
-      Apply(queue_.ReplacementFailed(id));
-      return marked;
+  const std::string reason(disruption::ReasonName(command.reason));
+  std::vector<std::string> marked;
+  absl::Status unmarked;
+  for (const std::string& node : command.candidates) {
+    absl::Status status = MarkDisrupted(node, reason);
+    if (status.ok()) {
+      marked.push_back(node);
+    } else {
+      unmarked.Update(status);
     }
   }
+  const disruption::Command* started = &command;
+  disruption::Command narrowed;
+  if (!unmarked.ok()) {
+    // As upstream's queue: replacements are for every candidate's pods, so a command that
+    // launches some starts only whole; one that only deletes goes on with the candidates it
+    // could mark.
+    if (!command.replacements.empty() || marked.empty()) {
+      // Best effort: a taint left behind is removed by the next poll (RemoveOutdatedTaints).
+      for (const std::string& node : command.candidates) MarkDisrupted(node, "").IgnoreError();
+      return unmarked;
+    }
+    narrowed = command;
+    narrowed.candidates = marked;
+    std::erase_if(running.claims, [&](const auto& entry) {
+      return std::find(marked.begin(), marked.end(), entry.first) == marked.end();
+    });
+    std::erase_if(running.provider_ids,
+                  [&](const auto& entry) { return !running.claims.contains(entry.first); });
+    started = &narrowed;
+  }
+  std::vector<disruption::QueueAction> actions;
+  const uint64_t id = queue_.Start(*started, seams_.clock.Now(), actions);
+  running_[id] = std::move(running);
   for (const disruption::QueueAction& action : actions) {
     if (action.kind != disruption::QueueAction::Kind::kLaunchReplacement) continue;
     const provisioning::PlannedNodeClaim& planned = command.replacements[action.replacement];
@@ -105,8 +128,8 @@ absl::Status DisruptionController::Execute(const disruption::Command& command,
     }
     seams_.marks->Mark(provider_ids, running_[id].replacements);
   }
-  CountDecision(command);
-  LogStarted(id, command);
+  CountDecision(*started);
+  LogStarted(id, *started);
   ++commands_started_;
   ReconcileQueue();
   return absl::OkStatus();
