@@ -1,6 +1,7 @@
 // Upstream: the eviction subresource (k8s pkg/registry/core/pod/storage/eviction.go) and the
 // disruption controller's PDB status (k8s pkg/controller/disruption).
 #include <cmath>
+#include <limits>
 
 #include "src/api/pod.h"
 #include "src/api/selector_match.h"
@@ -73,7 +74,14 @@ Cluster::Eviction Cluster::Evict(const std::string& pod_key) {
         queue_.Now() + api::Duration::FromSeconds(grace_seconds);
     record.pod.metadata.deletion_grace_period_seconds = grace_seconds;
     PodChanged(pod_key, record.pod.metadata);
-    record.terminating_until = queue_.now() + grace_seconds * 1000;
+    // A grace period is any int64 the API accepts: saturate rather than overflow (such a pod
+    // outlives the run).
+    SimMillis until = 0;
+    if (__builtin_mul_overflow(grace_seconds, SimMillis{1000}, &until) ||
+        __builtin_add_overflow(until, queue_.now(), &until)) {
+      until = std::numeric_limits<SimMillis>::max();
+    }
+    record.terminating_until = until;
     MarkUnconsolidated();
     queue_.At(record.terminating_until,
               [this, pod_key, uid = record.pod.metadata.uid] { FinishTermination(pod_key, uid); });

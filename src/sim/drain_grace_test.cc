@@ -4,6 +4,8 @@
 // drain leaves DaemonSet pods to go with the node).
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "src/sim/cluster_autoscaler.h"
 #include "src/sim/drain.h"
 #include "src/sim/sim_test_util.h"
@@ -65,6 +67,15 @@ TEST(TerminationGrace, AnEvictedPodKeepsItsNodeForItsGracePeriodWhileItIsReplace
   w.world.queue.RunUntil(12000);
   EXPECT_FALSE(w.world.cluster.pods().contains(pod));
   EXPECT_EQ(w.world.cluster.counters().evictions, 1);
+}
+
+TEST(TerminationGrace, AGracePeriodAsLongAsTheApiAllowsOutlivesTheRun) {
+  GraceWorld w(std::numeric_limits<int64_t>::max());
+  const PodRecord* first = w.world.cluster.WorkloadPodsOn(w.node_a)[0];
+  const std::string pod = first->pod.metadata.namespace_ + "/" + first->pod.metadata.name;
+  ASSERT_EQ(w.world.cluster.Evict(pod), Cluster::Eviction::kEvicted);
+  w.world.queue.RunUntil(24 * 3600 * 1000);
+  EXPECT_TRUE(w.world.cluster.pods().at(pod).terminating());
 }
 
 TEST(TerminationGrace, ADrainEndsWhenTheEvictedPodsAreGone) {
