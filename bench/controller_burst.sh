@@ -162,6 +162,11 @@ print(json.load(sys.stdin)["summary"]["newNodeClaims"])')" || fail "plan: $(cat 
   figure "Nodes launched / karpenter plan's" "${nodes} / ${plan_nodes}"
   figure "NodeClaims (API / created metric)" "${claims} / ${created_metric}"
   figure "CreateFleet calls (moto)" "${fleets}"
+  figure "controller's EC2 calls: DescribeSubnets / CreateFleet" "$(curl -sf \
+    "http://127.0.0.1:${METRICS_PORT}/metrics" | awk '/^aws_sdk_go_request_total/ {
+      if (index($0, "action=\"DescribeSubnets\"")) s += $NF
+      if (index($0, "action=\"CreateFleet\"")) f += $NF
+    } END {print s + 0 " / " f + 0}')"
   figure "instance types" "$(k get nodes -l karpenter.sh/nodepool=default \
     -o jsonpath='{range .items[*]}{.metadata.labels.node\.kubernetes\.io/instance-type}{"\n"}{end}' |
     sort | uniq -c | awk '{printf "%s%s×%s", sep, $1, $2; sep = " "}')"
