@@ -32,7 +32,7 @@ bool IsReserved(const Candidate& c) {
 // kind of reservation with the cheapest offering; of a capacity block only the cheapest one, and
 // of the other kinds per type and zone the reservation with the most instances left.
 // `candidates` are cheapest first and hold a reserved one.
-void KeepOneReservationPerZone(std::vector<Candidate>& candidates) {
+void NarrowReservations(std::vector<Candidate>& candidates) {
   std::erase_if(candidates, [](const Candidate& c) { return !IsReserved(c); });
   const cloudprovider::Offering* kind = candidates.front().offering;
   for (const Candidate& c : candidates) {
@@ -114,7 +114,7 @@ std::string_view ChooseLaunchCandidates(const api::NodeClaim& node_claim,
            std::tie(b.offering->price, b.type->name, b.offering->zone);
   });
   if (std::any_of(candidates.begin(), candidates.end(), IsReserved)) {
-    KeepOneReservationPerZone(candidates);
+    NarrowReservations(candidates);
   }
   if (!HasMinValues(node_claim)) {
     DropExoticTypes(candidates);
