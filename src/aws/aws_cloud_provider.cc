@@ -450,6 +450,10 @@ std::vector<OfferingRef> AwsCloudProvider::MarkRefusedCapacity(const Launch& lau
   // reservation EC2 refused has nothing left until its count is described again.
   std::vector<OfferingRef> exhausted;
   for (const FleetError& error : result.errors) {
+    if (error.code == "InsufficientFreeAddressesInSubnet" &&
+        !error.failed_override.subnet_id.empty()) {
+      subnet_addresses_.MarkFull(error.failed_override.subnet_id);
+    }
     if (!IsUnfulfillableCapacityCode(error.code)) continue;
     OfferingRef ref{error.failed_override.instance_type, FailedZone(error, launch.zone_of_subnet),
                     launch.capacity_type};

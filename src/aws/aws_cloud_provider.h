@@ -96,7 +96,8 @@ class AwsCloudProvider : public CloudProvider {
   void CountLaunchFailures(const Launch& launch, const std::vector<FleetError>& errors,
                            const api::EC2NodeClass& node_class);
   // Marks what EC2 refused for want of capacity (the offering for 3 minutes, or the
-  // reservation until it is described again) and returns the refused offerings.
+  // reservation until it is described again; a subnet out of addresses as full) and returns the
+  // refused offerings.
   std::vector<OfferingRef> MarkRefusedCapacity(const Launch& launch, const FleetResult& result);
   // The live instance behind `instance_id` if it is this cluster's; kNotFound otherwise.
   CloudOr<Instance> OwnedInstance(const std::string& instance_id);

@@ -427,5 +427,50 @@ TEST_F(MotoProvider, LaunchesInFlightChargeTheirSubnetUntilEc2CatchesUp) {
   EXPECT_EQ(recorder_.Calls("DescribeSubnets").size(), described + 2);
 }
 
+TEST_F(MotoProvider, ASubnetEc2FindsFullIsLeftForTheZonesOtherSubnet) {
+  std::string items;
+  for (const auto& [id, zone, free] :
+       {std::tuple{subnet_a_, "us-west-2a", 100}, std::tuple{small_subnet_a_, "us-west-2a", 90},
+        std::tuple{subnet_b_, "us-west-2b", 200}}) {
+    absl::StrAppend(&items, "<item><subnetId>", id, "</subnetId><vpcId>", vpc_,
+                    "</vpcId><availabilityZone>", zone,
+                    "</availabilityZone><availableIpAddressCount>", free,
+                    "</availableIpAddressCount></item>");
+  }
+  faults_.AddRule({.operation = "DescribeSubnets",
+                   .kind = FaultKind::kRespond,
+                   .response = {.status = 200,
+                                .body = absl::StrCat("<DescribeSubnetsResponse><subnetSet>", items,
+                                                     "</subnetSet></DescribeSubnetsResponse>")}});
+  // EC2 says the subnet with most free addresses has none for this launch.
+  faults_.AddRule(
+      {.operation = "CreateFleet",
+       .kind = FaultKind::kRespond,
+       .times = 1,
+       .response = {.status = 200,
+                    .body = absl::StrCat(
+                        "<CreateFleetResponse><fleetId>fleet-full</fleetId><errorSet><item>",
+                        "<launchTemplateAndOverrides><overrides><instanceType>m5.large",
+                        "</instanceType><subnetId>", subnet_a_,
+                        "</subnetId></overrides></launchTemplateAndOverrides>",
+                        "<lifecycle>on-demand</lifecycle><errorCode>",
+                        "InsufficientFreeAddressesInSubnet</errorCode><errorMessage>full",
+                        "</errorMessage></item></errorSet></CreateFleetResponse>")}});
+  auto zone_a = [](const std::string& name, const std::string& type) {
+    api::NodeClaim claim = Claim(name, {type});
+    claim.spec.requirements.push_back(
+        {.key = "topology.kubernetes.io/zone", .operator_ = "In", .values = {"us-west-2a"}});
+    return claim;
+  };
+  ASSERT_TRUE(
+      std::holds_alternative<CloudError>(provider_->Create(zone_a("default-a", "m5.large"))));
+  // Another type (m5.large is out of capacity there for 3 minutes) goes to the other subnet,
+  // though EC2 still counts 100 free addresses in the first.
+  const api::NodeClaim launched = Launched(provider_->Create(zone_a("default-b", "c5.large")));
+  auto instances = ec2_->DescribeInstances({InstanceIdOf(launched.status.provider_id)}, {});
+  ASSERT_TRUE(instances.ok() && instances->size() == 1) << instances.status();
+  EXPECT_EQ((*instances)[0].subnet_id, small_subnet_a_);
+}
+
 }  // namespace
 }  // namespace karpenter::aws

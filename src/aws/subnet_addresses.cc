@@ -12,6 +12,9 @@ std::map<std::string, Subnet> SubnetAddresses::ChooseForLaunch(
   std::map<std::string, std::pair<Subnet, int64_t>> best;
   for (Subnet subnet : described) {
     const int64_t ec2_count = subnet.available_ips;
+    if (full_.erase(subnet.id) > 0) {
+      in_flight_[subnet.id] = InFlight{.described = ec2_count, .left = 0};
+    }
     if (auto it = in_flight_.find(subnet.id); it != in_flight_.end()) {
       // EC2 has seen launches since (or the subnet changed): its count is the truth again.
       if (it->second.described != ec2_count) {
@@ -55,6 +58,12 @@ void SubnetAddresses::Settle(const std::map<std::string, Subnet>& chosen,
     if (use == predicted_use.end() || it == in_flight_.end()) continue;
     it->second.left += use->second;
   }
+}
+
+void SubnetAddresses::MarkFull(const std::string& subnet_id) {
+  absl::MutexLock lock(&mu_);
+  in_flight_.erase(subnet_id);
+  full_.insert(subnet_id);
 }
 
 }  // namespace karpenter::aws

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,12 @@ class SubnetAddresses {
               const std::map<std::string, int64_t>& predicted_use,
               const std::vector<std::string>& launched_subnet_ids) ABSL_LOCKS_EXCLUDED(mu_);
 
+  // EC2 refused a launch into the subnet for want of free addresses
+  // (InsufficientFreeAddressesInSubnet): it counts as having none left until EC2's count for it
+  // moves from what the next description says, so launches try the zone's other subnets first
+  // (upstream's UpdateICEdSubnet).
+  void MarkFull(const std::string& subnet_id) ABSL_LOCKS_EXCLUDED(mu_);
+
  private:
   struct InFlight {
     int64_t described = 0;  // EC2's count when first charged
@@ -40,6 +47,8 @@ class SubnetAddresses {
   };
   absl::Mutex mu_;
   std::map<std::string, InFlight> in_flight_ ABSL_GUARDED_BY(mu_);
+  // Marked full and not described since: the next description fixes the count they wait on.
+  std::set<std::string> full_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace karpenter::aws

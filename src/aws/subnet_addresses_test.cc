@@ -42,6 +42,24 @@ TEST(SubnetAddresses, ASubnetTheFleetDidNotLaunchIntoGetsItsAddressesBack) {
   EXPECT_EQ(chosen.at("z2").available_ips, 21);
 }
 
+TEST(SubnetAddresses, ASubnetEc2FoundFullIsTriedLastUntilItsCountMoves) {
+  SubnetAddresses addresses;
+  const std::vector<Subnet> subnets = {Described("subnet-a", "z1", 100),
+                                       Described("subnet-b", "z1", 90)};
+  const std::map<std::string, int64_t> use = {{"z1", 29}};
+  auto chosen = addresses.ChooseForLaunch(subnets, use);
+  ASSERT_EQ(chosen.at("z1").id, "subnet-a");
+  // EC2 refused it (InsufficientFreeAddressesInSubnet) although it said 100 were free.
+  addresses.Settle(chosen, use, {});
+  addresses.MarkFull("subnet-a");
+  EXPECT_EQ(addresses.ChooseForLaunch(subnets, use).at("z1").id, "subnet-b");  // b: 61 left
+  EXPECT_EQ(addresses.ChooseForLaunch(subnets, use).at("z1").id, "subnet-b");  // a still 0
+  // Addresses were freed there: EC2's count moved, and it is the truth again.
+  const std::vector<Subnet> freed = {Described("subnet-a", "z1", 120),
+                                     Described("subnet-b", "z1", 90)};
+  EXPECT_EQ(addresses.ChooseForLaunch(freed, use).at("z1").id, "subnet-a");
+}
+
 TEST(SubnetAddresses, TiesGoToTheLowerIdWhateverTheOrder) {
   SubnetAddresses first;
   SubnetAddresses second;
