@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "src/aws/errors.h"
+#include "src/aws/test_ec2_answers.h"
 #include "src/aws/test_moto_provider.h"
 #include "src/fakes/recording_metrics.h"
 
@@ -162,23 +163,13 @@ TEST_F(MotoProvider, MetalTypesAndSpotDearerThanOnDemandStayOutOfTheFleet) {
 }
 
 TEST_F(MotoProvider, InsufficientCapacityMarksTheOfferingsForThreeMinutes) {
-  std::string errors;
-  for (const std::string& subnet : {subnet_a_, subnet_b_}) {
-    errors +=
-        "<item><launchTemplateAndOverrides><overrides><instanceType>m5.large</instanceType>"
-        "<subnetId>" +
-        subnet +
-        "</subnetId></overrides></launchTemplateAndOverrides>"
-        "<lifecycle>on-demand</lifecycle><errorCode>InsufficientInstanceCapacity"
-        "</errorCode><errorMessage>none</errorMessage></item>";
-  }
-  faults_.AddRule(
-      {.operation = "CreateFleet",
-       .kind = FaultKind::kRespond,
-       .times = 1,
-       .response = {.status = 200,
-                    .body = "<CreateFleetResponse><fleetId>fleet-ice</fleetId><errorSet>" + errors +
-                            "</errorSet></CreateFleetResponse>"}});
+  faults_.AddRule({.operation = "CreateFleet",
+                   .kind = FaultKind::kRespond,
+                   .times = 1,
+                   .response = {.status = 200,
+                                .body = RefusedFleetXml(
+                                    {{.instance_type = "m5.large", .subnet_id = subnet_a_},
+                                     {.instance_type = "m5.large", .subnet_id = subnet_b_}})}});
   auto result = provider_->Create(Claim("default-a", {"m5.large"}));
   ASSERT_TRUE(std::holds_alternative<CloudError>(result));
   const CloudError& error = std::get<CloudError>(result);
@@ -207,26 +198,20 @@ TEST_F(MotoProvider, EachRefusedOfferingIsCountedByZoneCapacityTypeAndReason) {
                             ClusterInfo{.name = kCluster, .endpoint = "https://demo.eks.example"},
                             &metrics);
   // EC2 names the zone of the second refusal only; the first is known by its subnet.
-  const std::string errors =
-      "<item><launchTemplateAndOverrides><overrides><instanceType>m5.large</instanceType>"
-      "<subnetId>" +
-      subnet_a_ +
-      "</subnetId></overrides></launchTemplateAndOverrides><lifecycle>on-demand</lifecycle>"
-      "<errorCode>InsufficientInstanceCapacity</errorCode><errorMessage>none</errorMessage>"
-      "</item><item><launchTemplateAndOverrides><overrides><instanceType>m5.large</instanceType>"
-      "<subnetId>" +
-      subnet_b_ +
-      "</subnetId><availabilityZone>us-west-2b</availabilityZone></overrides>"
-      "</launchTemplateAndOverrides><lifecycle>on-demand</lifecycle><errorCode>"
-      "VcpuLimitExceeded</errorCode><errorMessage>You have requested more vCPU capacity than "
-      "your current vCPU limit</errorMessage></item>";
   faults_.AddRule(
       {.operation = "CreateFleet",
        .kind = FaultKind::kRespond,
        .times = 1,
-       .response = {.status = 200,
-                    .body = "<CreateFleetResponse><fleetId>fleet-x</fleetId><errorSet>" + errors +
-                            "</errorSet></CreateFleetResponse>"}});
+       .response = {
+           .status = 200,
+           .body = RefusedFleetXml(
+               {{.instance_type = "m5.large", .subnet_id = subnet_a_},
+                {.instance_type = "m5.large",
+                 .subnet_id = subnet_b_,
+                 .zone = "us-west-2b",
+                 .code = "VcpuLimitExceeded",
+                 .message =
+                     "You have requested more vCPU capacity than your current vCPU limit"}})}});
   auto result = counting.Create(Claim("default-a", {"m5.large"}));
   ASSERT_TRUE(std::holds_alternative<CloudError>(result));
 
@@ -385,22 +370,13 @@ TEST_F(MotoProvider, EveryLaunchCallIsCheckedForOwnershipImdsAndEncryption) {
 // subnets instead of all landing in the one that looked emptiest (upstream's in-flight IPs).
 TEST_F(MotoProvider, LaunchesInFlightChargeTheirSubnetUntilEc2CatchesUp) {
   auto answer_subnets = [&](int64_t big, int64_t small) {
-    std::string items;
-    for (const auto& [id, zone, free] : {std::tuple{subnet_a_, "us-west-2a", big},
-                                         std::tuple{small_subnet_a_, "us-west-2a", small},
-                                         std::tuple{subnet_b_, "us-west-2b", int64_t{200}}}) {
-      absl::StrAppend(&items, "<item><subnetId>", id, "</subnetId><vpcId>", vpc_,
-                      "</vpcId><availabilityZone>", zone,
-                      "</availabilityZone><availableIpAddressCount>", free,
-                      "</availableIpAddressCount></item>");
-    }
     faults_.ClearRules();
-    faults_.AddRule(
-        {.operation = "DescribeSubnets",
-         .kind = FaultKind::kRespond,
-         .response = {.status = 200,
-                      .body = absl::StrCat("<DescribeSubnetsResponse><subnetSet>", items,
-                                           "</subnetSet></DescribeSubnetsResponse>")}});
+    faults_.AddRule({.operation = "DescribeSubnets",
+                     .kind = FaultKind::kRespond,
+                     .response = {.status = 200,
+                                  .body = SubnetsXml(vpc_, {{subnet_a_, "us-west-2a", big},
+                                                            {small_subnet_a_, "us-west-2a", small},
+                                                            {subnet_b_, "us-west-2b", 200}})}});
   };
   auto subnet_of_launch = [&](const std::string& name) {
     api::NodeClaim claim = Claim(name, {"m5.large"});  // 29 pods: 29 addresses
@@ -428,34 +404,22 @@ TEST_F(MotoProvider, LaunchesInFlightChargeTheirSubnetUntilEc2CatchesUp) {
 }
 
 TEST_F(MotoProvider, ASubnetEc2FindsFullIsLeftForTheZonesOtherSubnet) {
-  std::string items;
-  for (const auto& [id, zone, free] :
-       {std::tuple{subnet_a_, "us-west-2a", 100}, std::tuple{small_subnet_a_, "us-west-2a", 90},
-        std::tuple{subnet_b_, "us-west-2b", 200}}) {
-    absl::StrAppend(&items, "<item><subnetId>", id, "</subnetId><vpcId>", vpc_,
-                    "</vpcId><availabilityZone>", zone,
-                    "</availabilityZone><availableIpAddressCount>", free,
-                    "</availableIpAddressCount></item>");
-  }
   faults_.AddRule({.operation = "DescribeSubnets",
                    .kind = FaultKind::kRespond,
                    .response = {.status = 200,
-                                .body = absl::StrCat("<DescribeSubnetsResponse><subnetSet>", items,
-                                                     "</subnetSet></DescribeSubnetsResponse>")}});
+                                .body = SubnetsXml(vpc_, {{subnet_a_, "us-west-2a", 100},
+                                                          {small_subnet_a_, "us-west-2a", 90},
+                                                          {subnet_b_, "us-west-2b", 200}})}});
   // EC2 says the subnet with most free addresses has none for this launch.
   faults_.AddRule(
       {.operation = "CreateFleet",
        .kind = FaultKind::kRespond,
        .times = 1,
        .response = {.status = 200,
-                    .body = absl::StrCat(
-                        "<CreateFleetResponse><fleetId>fleet-full</fleetId><errorSet><item>",
-                        "<launchTemplateAndOverrides><overrides><instanceType>m5.large",
-                        "</instanceType><subnetId>", subnet_a_,
-                        "</subnetId></overrides></launchTemplateAndOverrides>",
-                        "<lifecycle>on-demand</lifecycle><errorCode>",
-                        "InsufficientFreeAddressesInSubnet</errorCode><errorMessage>full",
-                        "</errorMessage></item></errorSet></CreateFleetResponse>")}});
+                    .body = RefusedFleetXml({{.instance_type = "m5.large",
+                                              .subnet_id = subnet_a_,
+                                              .code = "InsufficientFreeAddressesInSubnet",
+                                              .message = "full"}})}});
   auto zone_a = [](const std::string& name, const std::string& type) {
     api::NodeClaim claim = Claim(name, {type});
     claim.spec.requirements.push_back(

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "src/aws/test_ec2_answers.h"
 #include "src/aws/test_moto_provider.h"
 #include "src/cloudprovider/reserved_offerings.h"
 
@@ -183,21 +184,15 @@ TEST_F(MotoReservedCapacity, AReservedLaunchTargetsTheReservationAndCountsItDown
 }
 
 TEST_F(MotoReservedCapacity, ReservationCapacityExceededEmptiesTheReservationOnly) {
-  faults_.AddRule(
-      {.operation = "CreateFleet",
-       .kind = FaultKind::kRespond,
-       .times = 1,
-       .response = {.status = 200,
-                    .body = absl::StrCat(
-                        "<CreateFleetResponse><fleetId>fleet-cr</fleetId><errorSet><item>"
-                        "<launchTemplateAndOverrides><overrides><instanceType>m5.large"
-                        "</instanceType><subnetId>",
-                        subnet_a_,
-                        "</subnetId><availabilityZone>us-west-2a</availabilityZone></overrides>"
-                        "</launchTemplateAndOverrides><lifecycle>on-demand</lifecycle>"
-                        "<errorCode>ReservationCapacityExceeded</errorCode>"
-                        "<errorMessage>full</errorMessage></item></errorSet>"
-                        "</CreateFleetResponse>")}});
+  faults_.AddRule({.operation = "CreateFleet",
+                   .kind = FaultKind::kRespond,
+                   .times = 1,
+                   .response = {.status = 200,
+                                .body = RefusedFleetXml({{.instance_type = "m5.large",
+                                                          .subnet_id = subnet_a_,
+                                                          .zone = "us-west-2a",
+                                                          .code = "ReservationCapacityExceeded",
+                                                          .message = "full"}})}});
   auto refused = provider_->Create(ClaimOf("default-a", {"reserved"}));
   ASSERT_TRUE(std::holds_alternative<CloudError>(refused));
   EXPECT_EQ(std::get<CloudError>(refused).kind, CloudErrorKind::kInsufficientCapacity);
