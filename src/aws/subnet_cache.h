@@ -2,8 +2,8 @@
 // (DefaultTTL). A launch needs each subnet's free address count, but upstream reads subnets
 // from EC2 at most once a minute per node class, not once per launch: a burst of NodeClaims
 // would otherwise spend one DescribeSubnets each against the account's EC2 rate limit.
-// Launches in flight are charged on top of the cached counts (SubnetAddresses), so a stale count
-// costs nothing.
+// Launches in flight are charged on top of the cached counts (SubnetAddresses), so a count up to
+// a minute old still steers back-to-back launches apart.
 #pragma once
 
 #include <map>
