@@ -30,12 +30,21 @@ size_t CountEvents(const EventLog& log, const std::string& fragment) {
   return count;
 }
 
-TEST(KarpenterHost, BatchesPendingPodsLaunchesANodeClaimAndPodsBind) {
+// An on-demand c6i.xlarge pool, Karpenter started, and three pods of 1 cpu / 1Gi just created.
+struct ThreeWebPods {
+  ThreeWebPods() {
+    ApplyPool(world, "on-demand");
+    host.Start();
+    EXPECT_TRUE(world.cluster.Apply(MakeDeployment("web", 3, "1", "1Gi"), false).ok());
+  }
   World world;
-  ApplyPool(world, "on-demand");
-  KarpenterHost host(world.cluster);
-  host.Start();
-  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 3, "1", "1Gi"), false).ok());
+  KarpenterHost host{world.cluster};
+};
+
+TEST(KarpenterHost, BatchesPendingPodsLaunchesANodeClaimAndPodsBind) {
+  ThreeWebPods w;
+  World& world = w.world;
+  KarpenterHost& host = w.host;
   world.queue.RunUntil(120000);
   EXPECT_EQ(host.node_claims_created(), 1u);
   EXPECT_EQ(BoundPods(world.cluster), 3u);
@@ -98,11 +107,8 @@ TEST(KarpenterHost, NodesCarryTheNodePoolsTaintsAndClass) {
 // The twin's NodeClaims are built as the provisioner controller builds them (ToNodeClaim), with a
 // reproducible name in place of the API server's generated one.
 TEST(KarpenterHost, NodeClaimsAreTheProvisionersNodeClaims) {
-  World world;
-  ApplyPool(world, "on-demand");
-  KarpenterHost host(world.cluster);
-  host.Start();
-  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 3, "1", "1Gi"), false).ok());
+  ThreeWebPods w;
+  World& world = w.world;
   world.queue.RunUntil(10000);
   ASSERT_EQ(world.cluster.instances().size(), 1u);
   const Instance& instance = world.cluster.instances().begin()->second;
