@@ -17,6 +17,27 @@ namespace {
 // Counts a NodeClaim deleted for `reason` and the pods it was running that must move.
 void CountDisrupted(const api::NodeClaim& claim, std::string_view reason,
                     const ClusterReader& reader, Metrics& metrics) {
+  size_t pods = 0;
+  if (!claim.status.node_name.empty()) {
+    for (const api::Pod& pod : reader.PodsOnNode(claim.status.node_name)) {
+      pods += state::IsReschedulable(pod) ? 1 : 0;
+    }
+  }
+  CountDeletedWithoutDecision(claim, reason, pods, metrics);
+}
+
+}  // namespace
+
+std::optional<api::Time> ExpirationInstant(const api::NodeClaim& claim) {
+  if (!claim.spec.expire_after || !claim.spec.expire_after->duration ||
+      !claim.metadata.creation_timestamp) {
+    return std::nullopt;
+  }
+  return *claim.metadata.creation_timestamp + *claim.spec.expire_after->duration;
+}
+
+void CountDeletedWithoutDecision(const api::NodeClaim& claim, std::string_view reason,
+                                 size_t reschedulable_pods, Metrics& metrics) {
   const MetricLabels labels = {
       {"reason", std::string(reason)},
       {"nodepool", LabelOf(claim.metadata.labels, api::kNodePoolLabelKey)},
@@ -24,16 +45,9 @@ void CountDisrupted(const api::NodeClaim& claim, std::string_view reason,
       {"consolidation_policy", ""},
       {"termination_mode", std::string(TerminationMode(claim))}};
   metrics.Add("karpenter_nodeclaims_disrupted_total", labels, 1);
-  size_t pods = 0;
-  if (!claim.status.node_name.empty()) {
-    for (const api::Pod& pod : reader.PodsOnNode(claim.status.node_name)) {
-      pods += state::IsReschedulable(pod) ? 1 : 0;
-    }
-  }
-  metrics.Add("karpenter_pods_disruption_initiated_total", labels, static_cast<double>(pods));
+  metrics.Add("karpenter_pods_disruption_initiated_total", labels,
+              static_cast<double>(reschedulable_pods));
 }
-
-}  // namespace
 
 NodeClaimExpiration::NodeClaimExpiration(CleanupSeams seams)
     : seams_(seams),
@@ -51,15 +65,11 @@ absl::StatusOr<ReconcileResult> NodeClaimExpiration::Reconcile(const std::string
   std::optional<api::Object> object = seams_.reader.Get(ObjectKey{"NodeClaim", "", name});
   const auto* claim = object ? std::get_if<api::NodeClaim>(&*object) : nullptr;
   if (claim == nullptr || claim->metadata.deletion_timestamp) return ReconcileResult{};
-  if (!claim->spec.expire_after || !claim->spec.expire_after->duration ||
-      !claim->metadata.creation_timestamp) {
-    return ReconcileResult{};
-  }
-  const api::Time expires =
-      *claim->metadata.creation_timestamp + *claim->spec.expire_after->duration;
+  const std::optional<api::Time> expires = ExpirationInstant(*claim);
+  if (!expires) return ReconcileResult{};
   const api::Time now = seams_.clock.Now();
-  if (now < expires) {
-    return ReconcileResult{(expires - now).Nanos() / api::Duration::kMillisecond, false};
+  if (now < *expires) {
+    return ReconcileResult{(*expires - now).Nanos() / api::Duration::kMillisecond, false};
   }
   absl::Status deleted = seams_.writer.Delete(ObjectKey{"NodeClaim", "", name});
   if (absl::IsNotFound(deleted)) return ReconcileResult{};

@@ -269,6 +269,11 @@ void DisruptionController::Decide(disruption::DisruptionResult result, SimMillis
                                   const PollInstant& poll) {
   Cluster& cluster = host_.cluster();
   for (disruption::Method method : result.now_consolidated) consolidated_at_[method] = state;
+  // Expired NodeClaims are the expiration controller's (KarpenterHost::Expire): the engine
+  // reports them, upstream's disruption controller has no such method.
+  std::erase_if(result.commands, [](const disruption::Command& command) {
+    return command.method == disruption::Method::kExpiration;
+  });
   last_found_nothing_ = result.commands.empty();
   last_key_ = std::move(key);
   if (result.commands.empty()) return;
@@ -279,9 +284,9 @@ void DisruptionController::Decide(disruption::DisruptionResult result, SimMillis
                           Str("candidates", absl::StrJoin(command.candidates, ",")),
                           Str("replacements", Replacements(command)),
                           Num("savingsPerHour", command.savings_per_hour)});
-  // Only emptiness and consolidation wait and re-validate upstream; drift and expiration go to
-  // the queue at once (their replacements point into this poll's input, alive until the poll
-  // returns; a background poll has no such command).
+  // Only emptiness and consolidation wait and re-validate upstream; drift goes to the queue at
+  // once (its replacements point into this poll's input, alive until the poll returns; a
+  // background poll has no such command).
   if (!disruption::IsRevalidated(command.method)) {
     Execute(std::move(command));
     return;

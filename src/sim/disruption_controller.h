@@ -2,10 +2,11 @@
 // Karpenter's disruption controller on the twin's virtual clock, around the production engine
 // (src/disruption): each poll with no command in flight computes the commands on a fresh
 // snapshot and takes the first; graceful commands wait `kCommandValidationDelay` and are
-// re-validated on a fresh snapshot (same decision or abandoned), Drift and Expiration go at once. A
-// command then runs through the orchestration queue: candidates are tainted
-// karpenter.sh/disrupted:NoSchedule (kube-scheduler stops placing pods there), replacements are
-// launched through the host's provisioning launch path, and once all are initialized the
+// re-validated on a fresh snapshot (same decision or abandoned), Drift goes at once. Expired
+// NodeClaims are not its work: KarpenterHost deletes them when they expire, as upstream's
+// expiration controller does. A command then runs through the orchestration queue: candidates are
+// tainted karpenter.sh/disrupted:NoSchedule (kube-scheduler stops placing pods there), replacements
+// are launched through the host's provisioning launch path, and once all are initialized the
 // candidates are drained (evictions) and terminated; a replacement that fails or the retry
 // timeout rolls the command back (untaint). Every step is an event in the run's log.
 #pragma once

@@ -24,7 +24,8 @@ std::optional<TimelineLane> TimelineLaneOf(std::string_view event) {
   if (event == "NodeClaimLaunched" || event == "SetDesiredCapacity") return TimelineLane::kLaunch;
   if (event == "NodeReady") return TimelineLane::kReady;
   if (event == "ScaleDown" || event == "NodeCordoned" || event == "InstanceTerminated" ||
-      event == "DisruptionCommandStarted" || event == "DisruptionNodeTainted") {
+      event == "DisruptionCommandStarted" || event == "DisruptionNodeTainted" ||
+      event == "NodeClaimExpired") {
     return TimelineLane::kScaleDown;
   }
   if (event == "NodeClaimLaunchFailed" || event == "ScalingActivityFailed" ||

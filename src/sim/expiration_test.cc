@@ -3,6 +3,7 @@
 // and its pods land on a new node.
 #include <gtest/gtest.h>
 
+#include "src/api/karpenter_labels.h"
 #include "src/sim/disruption_controller.h"
 #include "src/sim/karpenter_host.h"
 #include "src/sim/sim_test_util.h"
@@ -60,12 +61,25 @@ TEST(Expiration, AnExpiredNodeIsDrainedAndReplacedAndItsPodsReschedule) {
   EXPECT_EQ(claim->spec.expire_after->duration, api::Duration::FromSeconds(600));
 
   world.queue.RunUntil(1200000);
-  const std::vector<std::string> computed = EventLines(world.log, "DisruptionCommandComputed");
-  ASSERT_FALSE(computed.empty());
-  EXPECT_NE(computed[0].find("\"method\":\"Expiration\""), std::string::npos) << computed[0];
-  // The claim was created within the first seconds; it expires 600 s later, seen at the next poll.
-  EXPECT_GE(TimeOf(computed[0]), 600);
-  EXPECT_LE(TimeOf(computed[0]), 620);
+  // Upstream's expiration controller deletes the claim at its expiry instant, not the next
+  // disruption poll, and through no disruption command (no replacement launched first).
+  const std::vector<std::string> created = EventLines(world.log, "NodeClaimCreated");
+  const std::vector<std::string> expired = EventLines(world.log, "NodeClaimExpired");
+  ASSERT_FALSE(created.empty());
+  ASSERT_EQ(expired.size(), 1u);
+  EXPECT_DOUBLE_EQ(TimeOf(expired[0]), TimeOf(created[0]) + 600);
+  EXPECT_TRUE(EventLines(world.log, "DisruptionCommandComputed").empty());
+  const MetricLabels labels = {{"reason", "expired"},
+                               {"nodepool", "default"},
+                               {"capacity_type", "on-demand"},
+                               {"consolidation_policy", ""},
+                               {"termination_mode", "graceful"}};
+  EXPECT_EQ(host.metrics().Value("karpenter_nodeclaims_disrupted_total", labels), 1);
+  EXPECT_EQ(host.metrics().Value("karpenter_pods_disruption_initiated_total", labels), 3);
+  EXPECT_EQ(host.metrics().Value(
+                "karpenter_voluntary_disruption_decisions_total",
+                {{"decision", "replace"}, {"reason", "expired"}, {"consolidation_type", ""}}),
+            0);
   EXPECT_EQ(world.cluster.instances().at(first).phase, NodePhase::kTerminated);
   EXPECT_EQ(world.cluster.counters().evictions, 3);
   const std::vector<const Instance*> live = Live(world.cluster);
@@ -102,12 +116,47 @@ TEST(Expiration, TheTerminationGracePeriodForcesADrainAPdbBlocks) {
   EXPECT_EQ(BoundPods(world.cluster), 3u);
 }
 
+// Budgets of zero and a do-not-disrupt pod hold back every disruption method; expiration is
+// none of them.
+TEST(Expiration, DoNotDisruptPodsDoNotHoldItBack) {
+  World world;
+  KarpenterHost host(world.cluster);
+  api::Deployment web = MakeDeployment("web", 3, "1", "1Gi");
+  web.spec.template_.metadata.annotations[std::string(api::kDoNotDisruptAnnotationKey)] = "true";
+  ASSERT_TRUE(world.cluster.Apply(testing::MakeNodeClass(), true).ok());
+  ASSERT_TRUE(
+      world.cluster
+          .Apply(ExpiringPool(api::NillableDuration::Of(api::Duration::FromSeconds(600))), true)
+          .ok());
+  host.Start();
+  ASSERT_TRUE(world.cluster.Apply(web, false).ok());
+  world.queue.RunUntil(900000);
+  EXPECT_EQ(EventLines(world.log, "NodeClaimExpired").size(), 1u);
+  EXPECT_EQ(EventLines(world.log, "DrainStarted").size(), 1u);
+}
+
+// A claim that expires before CreateFleet answers is dropped; its pods are planned again.
+TEST(Expiration, AClaimStillLaunchingIsDroppedAndItsPodsPlannedAgain) {
+  World world;
+  world.latency.create_fleet = {30, 30};
+  KarpenterHost host(world.cluster);
+  Start(world, ExpiringPool(api::NillableDuration::Of(api::Duration::FromSeconds(10))), host);
+  world.queue.RunUntil(120000);
+  const std::vector<std::string> expired = EventLines(world.log, "NodeClaimExpired");
+  ASSERT_FALSE(expired.empty());
+  EXPECT_NE(expired[0].find("\"node\":\"\""), std::string::npos) << expired[0];
+  EXPECT_TRUE(EventLines(world.log, "NodeClaimLaunched").empty());
+  // Each new claim expires before its launch too: the pods keep being planned, none bound.
+  EXPECT_GE(EventLines(world.log, "NodeClaimCreated").size(), 2u);
+  EXPECT_EQ(BoundPods(world.cluster), 0u);
+}
+
 TEST(Expiration, NeverKeepsTheNode) {
   World world;
   KarpenterHost host(world.cluster);
   Start(world, ExpiringPool(api::NillableDuration::Never()), host);
   world.queue.RunUntil(1200000);
-  EXPECT_TRUE(EventLines(world.log, "DisruptionCommandComputed").empty());
+  EXPECT_TRUE(EventLines(world.log, "NodeClaimExpired").empty());
   EXPECT_EQ(world.cluster.counters().evictions, 0);
   EXPECT_EQ(Live(world.cluster).size(), 1u);
 }

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/api/karpenter_labels.h"
+#include "src/controllers/nodeclaim_expiration.h"
 #include "src/controllers/offering_availability.h"
 #include "src/controllers/provisioner.h"
 #include "src/interruption/message.h"
@@ -13,6 +14,7 @@
 #include "src/sim/disruption_controller.h"
 #include "src/sim/drain.h"
 #include "src/state/generated_names.h"
+#include "src/state/pod_predicates.h"
 
 namespace karpenter::sim {
 
@@ -224,6 +226,7 @@ std::string KarpenterHost::LaunchNodeClaim(const provisioning::NewNodeClaim& cla
                          Str("instanceType", launch.instance_type), Str("zone", launch.zone),
                          Str("capacityType", launch.capacity_type),
                          Count("pods", static_cast<int64_t>(claim.pods.size()))});
+  ScheduleExpiration(node_claim);
   cluster_.PutNodeClaim(std::move(node_claim));
   PendingLaunch& pending = launching_[name];
   pending.claim = claim;
@@ -238,6 +241,45 @@ std::string KarpenterHost::LaunchNodeClaim(const provisioning::NewNodeClaim& cla
   cluster_.queue().After(Sample(cluster_.latency().create_fleet, cluster_.random()),
                          [this, name] { Launch(name); });
   return name;
+}
+
+void KarpenterHost::ScheduleExpiration(const api::NodeClaim& node_claim) {
+  const std::optional<api::Time> expires = controllers::ExpirationInstant(node_claim);
+  if (!expires) return;
+  const SimMillis delay = std::max<int64_t>(
+      0, (*expires - cluster_.queue().Now()).Nanos() / api::Duration::kMillisecond);
+  cluster_.queue().After(delay, [this, name = node_claim.metadata.name,
+                                 uid = node_claim.metadata.uid] { Expire(name, uid); });
+}
+
+void KarpenterHost::Expire(const std::string& name, const std::string& uid) {
+  const api::NodeClaim* claim = cluster_.FindNodeClaim(name);
+  if (claim == nullptr || claim->metadata.uid != uid || claim->metadata.deletion_timestamp) return;
+  const Instance* instance = nullptr;
+  for (const auto& [id, candidate] : cluster_.instances()) {
+    if (candidate.request.node_claim == name && candidate.phase != NodePhase::kTerminated) {
+      instance = &candidate;
+    }
+  }
+  size_t pods = 0;
+  if (instance != nullptr && !instance->node.metadata.name.empty()) {
+    for (const PodRecord* record : cluster_.WorkloadPodsOn(instance->node.metadata.name)) {
+      pods += state::IsReschedulable(record->pod) ? 1 : 0;
+    }
+  }
+  cluster_.log().Record(cluster_.queue().now(), "NodeClaimExpired",
+                        {Str("nodeClaim", name),
+                         Str("node", instance != nullptr ? instance->node.metadata.name : "")});
+  controllers::CountDeletedWithoutDecision(*claim, "expired", pods, metrics_);
+  if (instance != nullptr) {
+    TerminateNodeClaim(*instance);
+    return;
+  }
+  // Still waiting for CreateFleet: nothing runs yet, the claim just goes.
+  cluster_.DeleteNodeClaim(name);
+  launching_.erase(name);
+  requested_at_.erase(name);
+  OnPodsPending();
 }
 
 void KarpenterHost::Launch(const std::string& name) {

@@ -100,6 +100,13 @@ class KarpenterHost {
       const std::string& instance_id) const;
   controllers::InterruptionHooks MakeInterruptionHooks();
   void Provision();
+  // Upstream's NodeClaim expiration controller, on the twin's clock: at the claim's
+  // ExpirationInstant (controllers/nodeclaim_expiration.h) it is deleted forcefully, whatever
+  // budgets and do-not-disrupt say: terminated as TerminateNodeClaim does, or, still waiting
+  // for CreateFleet, dropped. Its pods are planned again by provisioning, not by a disruption
+  // command.
+  void ScheduleExpiration(const api::NodeClaim& node_claim);
+  void Expire(const std::string& name, const std::string& uid);
   void Launch(const std::string& name);
   void FailLaunch(const std::string& name, const std::string& reason);
   // Liveness: deletes the NodeClaim (and its instance) if its Node never registered.

@@ -67,6 +67,7 @@ TEST(TimelineLaneOf, SortsDecisionsIntoLanes) {
   EXPECT_EQ(TimelineLaneOf("SetDesiredCapacity"), TimelineLane::kLaunch);
   EXPECT_EQ(TimelineLaneOf("NodeReady"), TimelineLane::kReady);
   EXPECT_EQ(TimelineLaneOf("ScaleDown"), TimelineLane::kScaleDown);
+  EXPECT_EQ(TimelineLaneOf("NodeClaimExpired"), TimelineLane::kScaleDown);
   EXPECT_EQ(TimelineLaneOf("ScalingActivityFailed"), TimelineLane::kFault);
   EXPECT_EQ(TimelineLaneOf("PodBound"), std::nullopt);
 }
