@@ -1,7 +1,6 @@
 // The orchestration half of DisruptionController (upstream queue.go): marking candidates,
 // creating replacements, deleting candidates once the replacements are ready, rolling back.
 #include <algorithm>
-#include <cctype>
 #include <set>
 #include <string>
 #include <utility>
@@ -13,6 +12,7 @@
 #include "src/api/karpenter_labels.h"
 #include "src/api/nodeclaim.h"
 #include "src/controllers/conditions.h"
+#include "src/controllers/disrupted_metrics.h"
 #include "src/controllers/disruption_controller.h"
 #include "src/controllers/nodeclaim_lifecycle.h"
 #include "src/controllers/object_fields.h"
@@ -22,22 +22,6 @@
 
 namespace karpenter::controllers {
 namespace {
-
-// "WhenEmptyOrUnderutilized" -> "when_empty_or_underutilized", as upstream's metric labels
-// spell policies and reasons.
-std::string SnakeCase(std::string_view camel) {
-  std::string out;
-  for (size_t i = 0; i < camel.size(); ++i) {
-    const auto c = static_cast<unsigned char>(camel[i]);
-    if (std::isupper(c) && i > 0 &&
-        (std::islower(static_cast<unsigned char>(camel[i - 1])) ||
-         std::isdigit(static_cast<unsigned char>(camel[i - 1])))) {
-      out += '_';
-    }
-    out += static_cast<char>(std::tolower(c));
-  }
-  return out;
-}
 
 std::string LowerReason(disruption::Reason reason) {
   return absl::AsciiStrToLower(std::string(disruption::ReasonName(reason)));
@@ -284,28 +268,17 @@ absl::Status DisruptionController::DeleteCandidate(const PendingDelete& candidat
                                 absl::StrCat("Disrupting NodeClaim: ", reason)});
   // Drift flows through the queue too; only consolidation reports its policy.
   std::string policy;
-  const std::string pool_name = LabelOf(claim->metadata.labels, api::kNodePoolLabelKey);
   if (!disruption::ConsolidationTypeOf(candidate.method).empty()) {
-    std::optional<api::Object> pool = seams_.reader.Get(ObjectKey{"NodePool", "", pool_name});
-    const auto* typed = pool ? std::get_if<api::NodePool>(&*pool) : nullptr;
-    std::string_view stored = typed != nullptr && typed->spec.disruption
-                                  ? typed->spec.disruption->consolidation_policy
-                                  : std::string_view();
-    policy = SnakeCase(stored.empty() ? api::kConsolidationPolicyWhenEmptyOrUnderutilized : stored);
+    std::optional<api::Object> pool = seams_.reader.Get(
+        ObjectKey{"NodePool", "", LabelOf(claim->metadata.labels, api::kNodePoolLabelKey)});
+    policy = ConsolidationPolicyLabel(pool ? std::get_if<api::NodePool>(&*pool) : nullptr);
   }
-  const MetricLabels labels = {
-      {"reason", LowerReason(candidate.reason)},
-      {"nodepool", pool_name},
-      {"capacity_type", LabelOf(claim->metadata.labels, api::kCapacityTypeLabelKey)},
-      {"consolidation_policy", policy},
-      {"termination_mode", std::string(TerminationMode(*claim))}};
-  seams_.metrics.Add("karpenter_nodeclaims_disrupted_total", labels, 1);
   size_t pods = 0;
   for (const api::Pod& pod : seams_.reader.PodsOnNode(candidate.node)) {
     pods += state::IsReschedulable(pod) ? 1 : 0;
   }
-  seams_.metrics.Add("karpenter_pods_disruption_initiated_total", labels,
-                     static_cast<double>(pods));
+  CountDisrupted(DisruptedLabels(*claim, LowerReason(candidate.reason), policy), pods,
+                 seams_.metrics);
   return absl::OkStatus();
 }
 

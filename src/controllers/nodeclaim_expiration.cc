@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/nodeclaim.h"
+#include "src/controllers/disrupted_metrics.h"
 #include "src/controllers/nodeclaim_lifecycle.h"
 #include "src/controllers/object_fields.h"
 #include "src/disruption/node_state.h"
@@ -15,15 +16,15 @@ namespace karpenter::controllers {
 namespace {
 
 // Counts a NodeClaim deleted for `reason` and the pods it was running that must move.
-void CountDisrupted(const api::NodeClaim& claim, std::string_view reason,
-                    const ClusterReader& reader, Metrics& metrics) {
+void CountDeleted(const api::NodeClaim& claim, std::string_view reason, const ClusterReader& reader,
+                  Metrics& metrics) {
   size_t pods = 0;
   if (!claim.status.node_name.empty()) {
     for (const api::Pod& pod : reader.PodsOnNode(claim.status.node_name)) {
       pods += state::IsReschedulable(pod) ? 1 : 0;
     }
   }
-  CountDeletedWithoutDecision(claim, reason, pods, metrics);
+  CountDisrupted(DisruptedLabels(claim, reason), pods, metrics);
 }
 
 }  // namespace
@@ -34,19 +35,6 @@ std::optional<api::Time> ExpirationInstant(const api::NodeClaim& claim) {
     return std::nullopt;
   }
   return *claim.metadata.creation_timestamp + *claim.spec.expire_after->duration;
-}
-
-void CountDeletedWithoutDecision(const api::NodeClaim& claim, std::string_view reason,
-                                 size_t reschedulable_pods, Metrics& metrics) {
-  const MetricLabels labels = {
-      {"reason", std::string(reason)},
-      {"nodepool", LabelOf(claim.metadata.labels, api::kNodePoolLabelKey)},
-      {"capacity_type", LabelOf(claim.metadata.labels, api::kCapacityTypeLabelKey)},
-      {"consolidation_policy", ""},
-      {"termination_mode", std::string(TerminationMode(claim))}};
-  metrics.Add("karpenter_nodeclaims_disrupted_total", labels, 1);
-  metrics.Add("karpenter_pods_disruption_initiated_total", labels,
-              static_cast<double>(reschedulable_pods));
 }
 
 NodeClaimExpiration::NodeClaimExpiration(CleanupSeams seams)
@@ -74,7 +62,7 @@ absl::StatusOr<ReconcileResult> NodeClaimExpiration::Reconcile(const std::string
   absl::Status deleted = seams_.writer.Delete(ObjectKey{"NodeClaim", "", name});
   if (absl::IsNotFound(deleted)) return ReconcileResult{};
   if (!deleted.ok()) return deleted;
-  CountDisrupted(*claim, "expired", seams_.reader, seams_.metrics);
+  CountDeleted(*claim, "expired", seams_.reader, seams_.metrics);
   return ReconcileResult{};
 }
 
@@ -109,7 +97,7 @@ absl::StatusOr<ReconcileResult> NodeClaimGarbageCollection::Reconcile() {
       if (failed.ok()) failed = deleted;
       continue;
     }
-    CountDisrupted(*claim, "garbage_collected", seams_.reader, seams_.metrics);
+    CountDeleted(*claim, "garbage_collected", seams_.reader, seams_.metrics);
   }
   if (!failed.ok()) return failed;
   return ReconcileResult{kGarbageCollectionPeriodMillis, false};

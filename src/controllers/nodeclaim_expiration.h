@@ -7,10 +7,8 @@
 // Both count karpenter_nodeclaims_disrupted_total and the pods they disrupt.
 #pragma once
 
-#include <cstddef>
 #include <optional>
 #include <string>
-#include <string_view>
 
 #include "karpenter/clock.h"
 #include "karpenter/cloud_provider.h"
@@ -26,13 +24,6 @@ inline constexpr int64_t kGarbageCollectionPeriodMillis = 2 * 60 * 1000;
 // When `claim` expires: its creationTimestamp plus spec.expireAfter. None without either, or
 // with expireAfter "Never". The twin times its expirations by this too.
 std::optional<api::Time> ExpirationInstant(const api::NodeClaim& claim);
-
-// Counts `claim` deleted without a disruption decision, for `reason` ("expired",
-// "garbage_collected"), with the `reschedulable_pods` it was running that must move:
-// karpenter_nodeclaims_disrupted_total and karpenter_pods_disruption_initiated_total, labelled as
-// upstream's expiration and garbage collection label them.
-void CountDeletedWithoutDecision(const api::NodeClaim& claim, std::string_view reason,
-                                 size_t reschedulable_pods, Metrics& metrics);
 
 struct CleanupSeams {
   Clock& clock;

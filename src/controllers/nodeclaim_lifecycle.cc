@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
 #include "src/api/karpenter_labels.h"
+#include "src/controllers/disrupted_metrics.h"
 #include "src/controllers/object_fields.h"
 
 namespace karpenter::controllers {
@@ -195,13 +196,8 @@ absl::Status NodeClaimLifecycle::DeleteForReason(const api::NodeClaim& claim,
       !deleted.ok()) {
     return deleted;
   }
-  seams_.metrics.Add("karpenter_nodeclaims_disrupted_total",
-                     {{"reason", std::string(reason)},
-                      {"nodepool", LabelOf(claim.metadata.labels, api::kNodePoolLabelKey)},
-                      {"capacity_type", LabelOf(claim.metadata.labels, api::kCapacityTypeLabelKey)},
-                      {"consolidation_policy", ""},
-                      {"termination_mode", std::string(TerminationMode(claim))}},
-                     1);
+  // Nothing ran on it: no pods to count.
+  CountDisrupted(DisruptedLabels(claim, reason), std::nullopt, seams_.metrics);
   return absl::OkStatus();
 }
 

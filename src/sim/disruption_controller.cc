@@ -10,10 +10,13 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_join.h"
 #include "src/api/karpenter_labels.h"
+#include "src/controllers/disrupted_metrics.h"
+#include "src/controllers/object_fields.h"
 #include "src/disruption/disruption.h"
 #include "src/disruption/time_state.h"
 #include "src/disruption/validation.h"
 #include "src/sim/karpenter_host.h"
+#include "src/state/pod_predicates.h"
 
 namespace karpenter::sim {
 namespace {
@@ -339,8 +342,9 @@ void DisruptionController::Execute(disruption::Command command) {
       now, "DisruptionCommandStarted",
       {Str("method", method), Str("candidates", absl::StrJoin(command.candidates, ",")),
        Str("replacements", Replacements(command))});
+  const Queued queued{command.method, command.reason};
   const uint64_t id = queue_.Start(std::move(command), cluster.queue().Now(), actions);
-  methods_[id] = method;
+  queued_[id] = queued;
   ++commands_started_;
   // Taints first: upstream cordons the candidates before it launches their replacements.
   Apply(actions);
@@ -355,27 +359,16 @@ void DisruptionController::Execute(disruption::Command command) {
   Reconcile();
 }
 
-// Upstream's decision and disruption counters for a command as it starts: one decision
-// (delete, or replace when it launches replacements) and one disrupted NodeClaim per candidate.
+// Upstream's decision counter for a command as it starts: delete, or replace when it launches
+// replacements. Its candidates count as disrupted once deleted (Terminate).
 void DisruptionController::CountCommand(const disruption::Command& command,
                                         const std::string& reason) {
-  metrics::Registry& metrics = host_.metrics();
-  const std::string consolidation_type(disruption::ConsolidationTypeOf(command.method));
-  metrics.Add("karpenter_voluntary_disruption_decisions_total",
-              {{"decision", command.replacements.empty() ? "delete" : "replace"},
-               {"reason", reason},
-               {"consolidation_type", consolidation_type}},
-              1);
-  for (const std::string& candidate : command.candidates) {
-    const Instance* instance = host_.cluster().FindInstanceByNode(candidate);
-    if (instance == nullptr) continue;
-    auto pool = instance->request.labels.find(std::string(api::kNodePoolLabelKey));
-    metrics.Add("karpenter_nodeclaims_disrupted_total",
-                {{"reason", reason},
-                 {"nodepool", pool == instance->request.labels.end() ? "" : pool->second},
-                 {"capacity_type", instance->request.capacity_type}},
-                1);
-  }
+  host_.metrics().Add(
+      "karpenter_voluntary_disruption_decisions_total",
+      {{"decision", command.replacements.empty() ? "delete" : "replace"},
+       {"reason", reason},
+       {"consolidation_type", std::string(disruption::ConsolidationTypeOf(command.method))}},
+      1);
 }
 
 void DisruptionController::ScheduleReconcile() {
@@ -394,10 +387,28 @@ void DisruptionController::Reconcile() {
   ScheduleReconcile();
 }
 
-void DisruptionController::Terminate(const Instance& instance, const std::string& method) {
+void DisruptionController::Terminate(const Instance& instance, const Queued& queued) {
   Cluster& cluster = host_.cluster();
-  cluster.log().Record(cluster.queue().now(), "DisruptionNodeDeleted",
-                       {Str("method", method), Str("node", instance.node.metadata.name)});
+  const std::string& node = instance.node.metadata.name;
+  cluster.log().Record(
+      cluster.queue().now(), "DisruptionNodeDeleted",
+      {Str("method", std::string(disruption::MethodName(queued.method))), Str("node", node)});
+  if (const api::NodeClaim* claim = cluster.FindNodeClaim(instance.request.node_claim)) {
+    // Drift flows through the queue too; only consolidation reports its policy.
+    std::string policy;
+    if (!disruption::ConsolidationTypeOf(queued.method).empty()) {
+      policy = controllers::ConsolidationPolicyLabel(cluster.FindNodePool(
+          controllers::LabelOf(claim->metadata.labels, api::kNodePoolLabelKey)));
+    }
+    size_t pods = 0;
+    for (const PodRecord* record : cluster.WorkloadPodsOn(node)) {
+      pods += state::IsReschedulable(record->pod) ? 1 : 0;
+    }
+    const std::string reason =
+        absl::AsciiStrToLower(std::string(disruption::ReasonName(queued.reason)));
+    controllers::CountDisrupted(controllers::DisruptedLabels(*claim, reason, policy), pods,
+                                host_.metrics());
+  }
   host_.TerminateNodeClaim(instance);
 }
 
@@ -423,7 +434,8 @@ void DisruptionController::Apply(const std::vector<disruption::QueueAction>& act
   const std::string disrupted(api::kDisruptedTaintKey);
   std::map<uint64_t, bool> finished;  // command id -> deleted (true) or rolled back (false)
   for (const disruption::QueueAction& action : actions) {
-    const std::string& method = methods_[action.command_id];
+    const Queued& queued = queued_[action.command_id];
+    const std::string method(disruption::MethodName(queued.method));
     switch (action.kind) {
       case disruption::QueueAction::Kind::kTaintCandidate:
         cluster.TaintNode(action.node, disrupted);
@@ -436,7 +448,7 @@ void DisruptionController::Apply(const std::vector<disruption::QueueAction>& act
         finished[action.command_id] = true;
         const Instance* instance = cluster.FindInstanceByNode(action.node);
         if (instance == nullptr) break;  // already gone
-        Terminate(*instance, method);
+        Terminate(*instance, queued);
         break;
       }
       case disruption::QueueAction::Kind::kUntaintCandidate:
@@ -449,9 +461,9 @@ void DisruptionController::Apply(const std::vector<disruption::QueueAction>& act
   }
   for (const auto& [id, deleted] : finished) {
     cluster.log().Record(now, deleted ? "DisruptionCommandFinished" : "DisruptionRolledBack",
-                         {Str("method", methods_[id])});
+                         {Str("method", std::string(disruption::MethodName(queued_[id].method)))});
     (deleted ? commands_finished_ : commands_rolled_back_) += 1;
-    methods_.erase(id);
+    queued_.erase(id);
   }
 }
 

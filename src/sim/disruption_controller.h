@@ -84,6 +84,11 @@ class DisruptionController {
   uint64_t polls_after_same_state() const { return polls_after_same_state_; }
 
  private:
+  // What a queued command's events and metrics need of it.
+  struct Queued {
+    disruption::Method method = disruption::Method::kEmptiness;
+    disruption::Reason reason = disruption::Reason::kEmpty;
+  };
   // Everything a poll's decision depends on besides fixed options: the objects, the consolidation
   // state and the methods it has marked consolidated, the clock-dependent predicates
   // (disruption::TimeDependentState) and the offerings the host marks unavailable.
@@ -118,8 +123,9 @@ class DisruptionController {
   void ScheduleReconcile();
   void Apply(const std::vector<disruption::QueueAction>& actions);
   disruption::ReplacementState StateOf(const std::string& node_claim) const;
-  // Deletes a candidate: drains it (PDBs, tiers, terminationGracePeriod), then terminates it.
-  void Terminate(const Instance& instance, const std::string& method);
+  // Deletes a candidate of the queued command `queued`: counts it as upstream's queue does,
+  // drains it (PDBs, tiers, terminationGracePeriod), then terminates it.
+  void Terminate(const Instance& instance, const Queued& queued);
 
   KarpenterHost& host_;
   disruption::OrchestrationQueue queue_;
@@ -128,8 +134,8 @@ class DisruptionController {
   uint64_t commands_started_ = 0;
   uint64_t commands_finished_ = 0;
   uint64_t commands_rolled_back_ = 0;
-  // The method of each queued command, by id, for its events.
-  std::map<uint64_t, std::string> methods_;
+  // The method and reason of each queued command, by id, for its events and metrics.
+  std::map<uint64_t, Queued> queued_;
   // The cluster consolidation state at which each method last found nothing.
   std::map<disruption::Method, SimMillis> consolidated_at_;
   PollKey last_key_;

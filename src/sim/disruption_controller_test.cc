@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
+#include "absl/strings/str_split.h"
 #include "src/sim/karpenter_host.h"
 #include "src/sim/sim_test_util.h"
 
@@ -92,6 +95,14 @@ TEST(DisruptionController, ReplacesAnUnderutilizedNodeWithACheaperOneAfterConsol
   EXPECT_TRUE(world.cluster.UnschedulablePods().empty());
   EXPECT_EQ(host.disruption_controller().commands_finished(), 1u);
   EXPECT_FALSE(host.disruption_controller().busy());
+  // Counted as upstream's queue counts a candidate it deletes.
+  const MetricLabels labels = {{"reason", "underutilized"},
+                               {"nodepool", "default"},
+                               {"capacity_type", "on-demand"},
+                               {"consolidation_policy", "when_empty_or_underutilized"},
+                               {"termination_mode", "graceful"}};
+  EXPECT_EQ(host.metrics().Value("karpenter_nodeclaims_disrupted_total", labels), 1);
+  EXPECT_EQ(host.metrics().Value("karpenter_pods_disruption_initiated_total", labels), 1);
 }
 
 // What a run with background polls counted (DisruptionController's counters).
@@ -315,6 +326,13 @@ TEST(DisruptionController, AFailedReplacementRollsTheCommandBack) {
   }
   EXPECT_EQ(world.cluster.counters().evictions, 0);
   EXPECT_EQ(BoundPods(world.cluster), 1u);
+  // A command rolled back disrupted no candidate: upstream counts candidates as it deletes
+  // them. Its replacement counts, deleted for insufficient capacity.
+  const std::vector<std::string> lines = absl::StrSplit(host.metrics().PrometheusText(), '\n');
+  for (const std::string& line : lines) {
+    if (!line.starts_with("karpenter_nodeclaims_disrupted_total{")) continue;
+    EXPECT_NE(line.find("reason=\"insufficient_capacity\""), std::string::npos) << line;
+  }
 }
 
 // kube-scheduler keeps new pods off a node tainted karpenter.sh/disrupted, and places them once

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/api/karpenter_labels.h"
+#include "src/controllers/disrupted_metrics.h"
 #include "src/controllers/nodeclaim_expiration.h"
 #include "src/controllers/offering_availability.h"
 #include "src/controllers/provisioner.h"
@@ -270,7 +271,7 @@ void KarpenterHost::Expire(const std::string& name, const std::string& uid) {
   cluster_.log().Record(cluster_.queue().now(), "NodeClaimExpired",
                         {Str("nodeClaim", name),
                          Str("node", instance != nullptr ? instance->node.metadata.name : "")});
-  controllers::CountDeletedWithoutDecision(*claim, "expired", pods, metrics_);
+  controllers::CountDisrupted(controllers::DisruptedLabels(*claim, "expired"), pods, metrics_);
   if (instance != nullptr) {
     TerminateNodeClaim(*instance);
     return;
@@ -347,6 +348,10 @@ void KarpenterHost::CheckRegistered(const std::string& name, const std::string& 
   if (it == cluster_.instances().end() || it->second.phase != NodePhase::kBooting) return;
   cluster_.log().Record(cluster_.queue().now(), "NodeClaimRegistrationTimeout",
                         {Str("nodeClaim", name), Str("instance", instance_id)});
+  if (const api::NodeClaim* claim = cluster_.FindNodeClaim(name)) {
+    controllers::CountDisrupted(controllers::DisruptedLabels(*claim, "registration_timeout"),
+                                std::nullopt, metrics_);
+  }
   CountTermination(it->second.request, /*registered=*/false);
   cluster_.TerminateInstance(instance_id);  // the NodeClaim goes with it
   // Its pods still wait; the next batch launches a replacement.
@@ -357,6 +362,13 @@ void KarpenterHost::FailLaunch(const std::string& name, const std::string& reaso
   const SimMillis now = cluster_.queue().now();
   cluster_.log().Record(now, "NodeClaimLaunchFailed",
                         {Str("nodeClaim", name), Str("reason", reason)});
+  // Every offering it could launch was refused for capacity (upstream's
+  // InsufficientCapacityError). Its capacity-type label is the offering the twin predicted at
+  // creation; upstream's claim carries one only when its requirements allow a single type.
+  if (const api::NodeClaim* claim = cluster_.FindNodeClaim(name)) {
+    controllers::CountDisrupted(controllers::DisruptedLabels(*claim, "insufficient_capacity"),
+                                std::nullopt, metrics_);
+  }
   cluster_.DeleteNodeClaim(name);
   launching_.erase(name);
   requested_at_.erase(name);

@@ -214,6 +214,15 @@ TEST(KarpenterHost, NoOfferingLeftFailsTheNodeClaimAndPodsStayPending) {
   EXPECT_EQ(world.cluster.LiveInstanceCount(), 0u);
   EXPECT_EQ(world.cluster.UnschedulablePods().size(), 1u);
   EXPECT_EQ(world.cluster.FindNodeClaim("default-x"), nullptr);
+  // Upstream's launch counts the claim it deletes for insufficient capacity; nothing ran on it.
+  const MetricLabels labels = {{"reason", "insufficient_capacity"},
+                               {"nodepool", "default"},
+                               {"capacity_type", "on-demand"},
+                               {"consolidation_policy", ""},
+                               {"termination_mode", "graceful"}};
+  EXPECT_EQ(host.metrics().Value("karpenter_nodeclaims_disrupted_total", labels), 1);
+  EXPECT_EQ(host.metrics().PrometheusText().find("karpenter_pods_disruption_initiated_total"),
+            std::string::npos);
 }
 
 TEST(KarpenterHost, NodeClaimThatNeverRegistersIsReplacedAfterTheRegistrationTimeout) {
@@ -228,6 +237,13 @@ TEST(KarpenterHost, NodeClaimThatNeverRegistersIsReplacedAfterTheRegistrationTim
   EXPECT_EQ(BoundPods(world.cluster), 0u);
   world.queue.RunUntil(1000000);
   EXPECT_EQ(CountEvents(world.log, "\"NodeClaimRegistrationTimeout\""), 1u);
+  EXPECT_EQ(host.metrics().Value("karpenter_nodeclaims_disrupted_total",
+                                 {{"reason", "registration_timeout"},
+                                  {"nodepool", "default"},
+                                  {"capacity_type", "on-demand"},
+                                  {"consolidation_policy", ""},
+                                  {"termination_mode", "graceful"}}),
+            1);
   EXPECT_EQ(host.node_claims_created(), 2u);
   EXPECT_EQ(world.cluster.LiveInstanceCount(), 1u);
   EXPECT_EQ(BoundPods(world.cluster), 1u);
