@@ -334,6 +334,7 @@ void DisruptionController::Execute(disruption::Command command) {
   const SimMillis now = cluster.queue().now();
   std::vector<disruption::QueueAction> actions;
   const std::vector<provisioning::PlannedNodeClaim> replacements = command.replacements;
+  const std::vector<std::string> candidates = command.candidates;
   const std::string method(disruption::MethodName(command.method));
   const std::string reason =
       absl::AsciiStrToLower(std::string(disruption::ReasonName(command.reason)));
@@ -355,6 +356,13 @@ void DisruptionController::Execute(disruption::Command command) {
     queue_.ReplacementCreated(id, action.replacement, name);
     cluster.log().Record(now, "DisruptionReplacementCreated",
                          {Str("method", method), Str("nodeClaim", name)});
+  }
+  // Marked only now that the replacements exist, as upstream's queue does: marked earlier, a
+  // provisioning pass could launch for the candidates' pods as well.
+  for (const std::string& candidate : candidates) {
+    if (const Instance* instance = cluster.FindInstanceByNode(candidate)) {
+      host_.MarkForDeletion(instance->node.spec.provider_id);
+    }
   }
   Reconcile();
 }
@@ -453,6 +461,9 @@ void DisruptionController::Apply(const std::vector<disruption::QueueAction>& act
       }
       case disruption::QueueAction::Kind::kUntaintCandidate:
         finished[action.command_id] = false;
+        if (const Instance* instance = cluster.FindInstanceByNode(action.node)) {
+          host_.Unmark(instance->node.spec.provider_id);
+        }
         cluster.UntaintNode(action.node, disrupted);
         cluster.log().Record(now, "DisruptionNodeUntainted",
                              {Str("method", method), Str("node", action.node)});

@@ -105,6 +105,36 @@ TEST(DisruptionController, ReplacesAnUnderutilizedNodeWithACheaperOneAfterConsol
   EXPECT_EQ(host.metrics().Value("karpenter_pods_disruption_initiated_total", labels), 1);
 }
 
+// Once a command's replacement exists its candidate is marked for deletion (upstream's
+// MarkForDeletion): a pod that arrives meanwhile is planned beside the candidate's pod, which
+// needs the replacement's room, so it gets capacity of its own at once instead of taking that
+// room and leaving the candidate's pod to wait for a launch after its eviction.
+TEST(DisruptionController, APodArrivingWhileACommandWaitsLeavesItsReplacementsRoom) {
+  World world;
+  ApplyPool(world, Pool({"c6i.xlarge", "c6i.large"}, std::nullopt));
+  KarpenterHost host(world.cluster);
+  host.Start();
+  FillANodeThenScaleToOnePod(world);
+  world.queue.RunUntil(280000);
+  const std::vector<std::string> started = Events(world.log, "DisruptionCommandStarted");
+  ASSERT_EQ(started.size(), 1u);
+  ASSERT_NE(started[0].find("c6i.large"), std::string::npos) << started[0];
+  ASSERT_TRUE(Events(world.log, "DisruptionNodeDeleted").empty());
+  // 1.5 CPU: it fits the c6i.large on its way, but not beside the candidate's 1-CPU pod.
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("extra", 1, "1500m", "1Gi"), false).ok());
+  world.queue.RunUntil(600000);
+  const std::vector<std::string> deleted = Events(world.log, "DisruptionNodeDeleted");
+  ASSERT_EQ(deleted.size(), 1u);
+  size_t created_before_the_deletion = 0;
+  for (const std::string& line : Events(world.log, "NodeClaimCreated")) {
+    if (TimeOf(line) < TimeOf(deleted[0])) ++created_before_the_deletion;
+  }
+  // The first node, the replacement, and the new pod's own.
+  EXPECT_EQ(created_before_the_deletion, 3u);
+  EXPECT_EQ(BoundPods(world.cluster), 2u);
+  EXPECT_TRUE(world.cluster.UnschedulablePods().empty());
+}
+
 // What a run with background polls counted (DisruptionController's counters).
 struct BackgroundCounts {
   uint64_t polls = 0;

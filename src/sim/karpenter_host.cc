@@ -75,6 +75,8 @@ uint64_t KarpenterHost::UnavailableOfferingsVersion() { return unavailable_.Vers
 void KarpenterHost::TerminateNodeClaim(const Instance& instance) {
   const std::string id = instance.id;
   const std::string node = instance.node.metadata.name;
+  // Deleting from here on, which planning counts as a mark does.
+  Unmark(instance.node.spec.provider_id);
   if (instance.phase == NodePhase::kBooting || node.empty()) {
     CountTermination(instance.request, /*registered=*/false);
     cluster_.TerminateInstance(id);  // nothing registered to drain
@@ -167,6 +169,7 @@ absl::StatusOr<std::unique_ptr<PlanningInput>> KarpenterHost::PlanningInputFrom(
   options.bound_pod_charges = &bound_pod_charges_;
   // As the controller: only pods the twin's kube-scheduler found no node for.
   options.pending = controllers::kPendingPods;
+  options.marked_for_deletion = marked_for_deletion_;
   KP_ASSIGN_OR_RETURN(planning->input,
                       provisioning::BuildSchedulerInput(*planning->snapshot, options, catalogs_));
   controllers::MarkUnavailableOfferings(unavailable_, planning->input.input);

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -74,6 +75,13 @@ class KarpenterHost {
   // An offering EC2 cannot serve now: the scheduler skips it for `unavailableOfferingTtl`.
   void MarkOfferingUnavailable(const std::string& instance_type, const std::string& zone,
                                const std::string& capacity_type);
+  // Upstream's MarkForDeletion: a started command's candidates, by provider ID, once their
+  // replacements exist (delete-only commands at once). Provisioning and disruption then plan
+  // their pods as pods that need room and offer none of their capacity, so pods that arrive
+  // meanwhile do not take the room a replacement was launched for. A rollback unmarks them; a
+  // deleted candidate's claim is deleting, which counts the same.
+  void MarkForDeletion(const std::string& provider_id) { marked_for_deletion_.insert(provider_id); }
+  void Unmark(const std::string& provider_id) { marked_for_deletion_.erase(provider_id); }
   // Moves whenever the set of offerings marked unavailable changes (one is marked, or one's
   // TTL has run out by now): scheduler inputs built at equal versions mark the same offerings.
   uint64_t UnavailableOfferingsVersion();
@@ -130,6 +138,7 @@ class KarpenterHost {
   std::map<std::string, PendingLaunch> launching_;
   std::map<std::string, SimMillis> requested_at_;
   cloudprovider::UnavailableOfferings unavailable_;
+  std::set<std::string> marked_for_deletion_;  // provider IDs
   controllers::InterruptionController interruption_;
   DisruptionPass disruption_;
   std::unique_ptr<DisruptionController> controller_;
