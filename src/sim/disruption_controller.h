@@ -1,7 +1,9 @@
 // Upstream: pkg/controllers/disruption/controller.go and queue.go (kubernetes-sigs/karpenter).
 // Karpenter's disruption controller on the twin's virtual clock, around the production engine
-// (src/disruption): each poll with no command in flight computes the commands on a fresh
-// snapshot and takes the first; graceful commands wait `kCommandValidationDelay` and are
+// (src/disruption): each poll not waiting for a validation (upstream's poll blocks for it)
+// computes the commands on a fresh snapshot and takes the first, also while earlier commands
+// wait in the queue (their candidates are tainted and marked, so the engine counts them against
+// the budgets and passes them over); graceful commands wait `kCommandValidationDelay` and are
 // re-validated on a fresh snapshot (same decision or abandoned), Drift goes at once. Expired
 // NodeClaims are not its work: KarpenterHost deletes them when they expire, as upstream's
 // expiration controller does. A command then runs through the orchestration queue: candidates are
@@ -46,8 +48,10 @@ class DisruptionController {
   // One disruption pass (the host calls it every `disruptionPoll`).
   void Poll();
 
-  // A command is waiting for validation or queued.
-  bool busy() const { return validating_ || queue_.size() > 0; }
+  // A command is waiting for validation: polls are skipped meanwhile.
+  bool busy() const { return validating_; }
+  // Commands in the orchestration queue.
+  size_t queued_commands() const { return queue_.size(); }
   uint64_t commands_started() const { return commands_started_; }
   uint64_t commands_finished() const { return commands_finished_; }
   uint64_t commands_rolled_back() const { return commands_rolled_back_; }

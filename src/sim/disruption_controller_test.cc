@@ -135,6 +135,41 @@ TEST(DisruptionController, APodArrivingWhileACommandWaitsLeavesItsReplacementsRo
   EXPECT_TRUE(world.cluster.UnschedulablePods().empty());
 }
 
+// Upstream's controller keeps polling while commands wait in its orchestration queue: their
+// candidates are tainted and marked, so they count against the budget and are no candidates
+// again, and other nodes may go meanwhile. Two pools, each with one underutilized node: the
+// second command starts while the first still waits for its replacement.
+TEST(DisruptionController, KeepsPollingWhileACommandWaitsForItsReplacement) {
+  World world;
+  ASSERT_TRUE(world.cluster.Apply(testing::MakeNodeClass(), true).ok());
+  for (const std::string name : {"a", "b"}) {
+    api::NodePool pool = Pool({"c6i.xlarge", "c6i.large"}, std::nullopt);
+    pool.metadata.name = name;
+    ASSERT_TRUE(world.cluster.Apply(pool, true).ok());
+  }
+  KarpenterHost host(world.cluster);
+  host.Start();
+  for (const std::string name : {"a", "b"}) {
+    api::Deployment web = MakeDeployment("web-" + name, 3, "1", "1Gi");
+    web.spec.template_.spec.node_selector = {{"karpenter.sh/nodepool", name}};
+    ASSERT_TRUE(world.cluster.Apply(web, false).ok());
+  }
+  world.queue.RunUntil(200000);
+  ASSERT_EQ(LiveInstances(world.cluster).size(), 2u);
+  ASSERT_TRUE(world.cluster.ScaleDeployment("default/web-a", 1).ok());
+  ASSERT_TRUE(world.cluster.ScaleDeployment("default/web-b", 1).ok());
+  world.queue.RunUntil(600000);
+  const std::vector<std::string> started = Events(world.log, "DisruptionCommandStarted");
+  const std::vector<std::string> finished = Events(world.log, "DisruptionCommandFinished");
+  ASSERT_EQ(started.size(), 2u);
+  ASSERT_EQ(finished.size(), 2u);
+  EXPECT_LT(TimeOf(started[1]), TimeOf(finished[0]));
+  EXPECT_EQ(host.disruption_controller().commands_finished(), 2u);
+  const std::vector<const Instance*> live = LiveInstances(world.cluster);
+  ASSERT_EQ(live.size(), 2u);
+  for (const Instance* instance : live) EXPECT_EQ(instance->request.instance_type, "c6i.large");
+}
+
 // What a run with background polls counted (DisruptionController's counters).
 struct BackgroundCounts {
   uint64_t polls = 0;
