@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "karpenter/clock.h"
@@ -96,6 +97,21 @@ class NodeClaimLifecycle {
   };
   std::map<std::string, Launched> launched_;
 };
+
+// What registration does to the Node of `claim` (upstream's lifecycle/registration.go): the
+// termination finalizer, the NodeClaim as owner, its labels and annotations and (unless the
+// node opts out) its taints and startup taints, the unregistered taint removed and the
+// registered label set. The twin registers its nodes with it too.
+void RegisterNode(const api::NodeClaim& claim, api::Node& node);
+
+// Why `node` does not initialize `claim` yet (upstream's lifecycle/initialization.go): not
+// Ready, a startup or known ephemeral taint left, or a requested resource not registered.
+struct InitializationBlock {
+  std::string reason;
+  std::string message;
+};
+std::optional<InitializationBlock> InitializationBlocker(const api::NodeClaim& claim,
+                                                         const api::Node& node);
 
 // upstream's metrics label for how a NodeClaim's pods are ended: "graceful" without a
 // terminationGracePeriod, "forceful" with a zero one, "eventual" otherwise.

@@ -83,6 +83,45 @@ void SyncNode(const api::NodeClaim& claim, api::Node& node) {
 
 }  // namespace
 
+void RegisterNode(const api::NodeClaim& claim, api::Node& node) {
+  SyncNode(claim, node);
+  std::erase_if(node.spec.taints, IsUnregisteredTaint);
+  node.metadata.labels[std::string(api::kNodeRegisteredLabelKey)] = "true";
+}
+
+std::optional<InitializationBlock> InitializationBlocker(const api::NodeClaim& claim,
+                                                         const api::Node& node) {
+  if (!disruption::IsNodeReady(node)) {
+    return InitializationBlock{"NodeNotReady", "Node status is NotReady"};
+  }
+  for (const api::Taint& startup : claim.spec.startup_taints) {
+    for (const api::Taint& taint : node.spec.taints) {
+      if (SameTaint(startup, taint)) {
+        return InitializationBlock{
+            "StartupTaintsExist",
+            absl::StrCat("StartupTaint \"", TaintString(taint), "\" still exists")};
+      }
+    }
+  }
+  for (const api::Taint& taint : node.spec.taints) {
+    if (IsKnownEphemeralTaint(taint)) {
+      return InitializationBlock{
+          "KnownEphemeralTaintsExist",
+          absl::StrCat("KnownEphemeralTaint \"", TaintString(taint), "\" still exists")};
+    }
+  }
+  for (const auto& [resource, quantity] : claim.spec.resources.requests) {
+    if (quantity.IsZero()) continue;
+    auto allocatable = node.status.allocatable.find(resource);
+    if (allocatable == node.status.allocatable.end() || allocatable->second.IsZero()) {
+      return InitializationBlock{
+          "ResourceNotRegistered",
+          absl::StrCat("Resource \"", resource, "\" was requested but not registered")};
+    }
+  }
+  return std::nullopt;
+}
+
 absl::StatusOr<ReconcileResult> NodeClaimLifecycle::Register(api::NodeClaim& claim,
                                                              ConditionSet& conditions) {
   if (!conditions.IsUnknown(api::kConditionTypeRegistered)) return ReconcileResult{};
@@ -105,9 +144,7 @@ absl::StatusOr<ReconcileResult> NodeClaimLifecycle::Register(api::NodeClaim& cla
                          "Karpenter-managed nodes"));
   }
   const api::Node stored = *node;
-  SyncNode(claim, *node);
-  std::erase_if(node->spec.taints, IsUnregisteredTaint);
-  node->metadata.labels[std::string(api::kNodeRegisteredLabelKey)] = "true";
+  RegisterNode(claim, *node);
   if (*node != stored) {
     // The Node is written at the resourceVersion it was read at: a kubelet's concurrent update
     // wins and this pass is retried.
@@ -141,38 +178,9 @@ absl::StatusOr<ReconcileResult> NodeClaimLifecycle::Initialize(api::NodeClaim& c
                           "Node not registered with cluster");
     return ReconcileResult{};
   }
-  if (!disruption::IsNodeReady(*node)) {
-    conditions.SetUnknown(api::kConditionTypeInitialized, "NodeNotReady",
-                          "Node status is NotReady");
+  if (std::optional<InitializationBlock> block = InitializationBlocker(claim, *node)) {
+    conditions.SetUnknown(api::kConditionTypeInitialized, block->reason, block->message);
     return ReconcileResult{};
-  }
-  for (const api::Taint& startup : claim.spec.startup_taints) {
-    for (const api::Taint& taint : node->spec.taints) {
-      if (SameTaint(startup, taint)) {
-        conditions.SetUnknown(
-            api::kConditionTypeInitialized, "StartupTaintsExist",
-            absl::StrCat("StartupTaint \"", TaintString(taint), "\" still exists"));
-        return ReconcileResult{};
-      }
-    }
-  }
-  for (const api::Taint& taint : node->spec.taints) {
-    if (IsKnownEphemeralTaint(taint)) {
-      conditions.SetUnknown(
-          api::kConditionTypeInitialized, "KnownEphemeralTaintsExist",
-          absl::StrCat("KnownEphemeralTaint \"", TaintString(taint), "\" still exists"));
-      return ReconcileResult{};
-    }
-  }
-  for (const auto& [resource, quantity] : claim.spec.resources.requests) {
-    if (quantity.IsZero()) continue;
-    auto allocatable = node->status.allocatable.find(resource);
-    if (allocatable == node->status.allocatable.end() || allocatable->second.IsZero()) {
-      conditions.SetUnknown(
-          api::kConditionTypeInitialized, "ResourceNotRegistered",
-          absl::StrCat("Resource \"", resource, "\" was requested but not registered"));
-      return ReconcileResult{};
-    }
   }
   auto initialized = node->metadata.labels.find(std::string(api::kNodeInitializedLabelKey));
   if (initialized == node->metadata.labels.end() || initialized->second != "true") {

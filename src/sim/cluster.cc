@@ -411,9 +411,7 @@ void Cluster::Register(const std::string& id) {
   instance.phase = NodePhase::kRegistered;
   instance.node = BuildNode(instance);
   NodeChanged();
-  if (!instance.request.node_claim.empty()) {
-    instance.node.metadata.labels[std::string(api::kNodeRegisteredLabelKey)] = "true";
-  }
+  if (on_node_registered_) on_node_registered_(instance.request, instance.node);
   instance_by_node_[instance.node.metadata.name] = id;
   MarkUnconsolidated();
   log_.Record(queue_.now(), "NodeRegistered",
@@ -436,9 +434,9 @@ void Cluster::MarkReady(const std::string& id) {
   ready.type = "Ready";
   ready.status = "True";
   instance.node.status.conditions = {ready};
-  if (!instance.request.node_claim.empty()) {
-    instance.node.metadata.labels[std::string(api::kNodeInitializedLabelKey)] = "true";
-  }
+  if (on_node_ready_) on_node_ready_(instance.request, instance.node);
+  // A DaemonSet that a taint gone by now (a startup taint) kept away lands.
+  PlaceDaemonSetPods(instance);
   if (!instance.initial) {
     counters_.node_ready_seconds.push_back(
         MillisToSeconds(instance.ready_at - instance.request.requested_at));

@@ -205,6 +205,13 @@ class Cluster {
   // Shared snapshots made by carrying the last one's pods over rather than built from scratch.
   uint64_t snapshots_carried_over() const { return snapshots_carried_over_; }
 
+  // What an autoscaler's controllers do to a node of theirs at the instant it registers, and at
+  // the instant it turns Ready (Karpenter's registration and initialization), before anything
+  // else sees it.
+  using NodeUpdate = std::function<void(const InstanceRequest& request, api::Node& node)>;
+  void set_on_node_registered(NodeUpdate update) { on_node_registered_ = std::move(update); }
+  void set_on_node_ready(NodeUpdate update) { on_node_ready_ = std::move(update); }
+
   // Called after a scheduling pass that left pods unbound (Karpenter's trigger).
   void set_on_unschedulable(std::function<void()> callback) {
     on_unschedulable_ = std::move(callback);
@@ -338,6 +345,8 @@ class Cluster {
   uint64_t capacity_events_at_last_pass_ = 0;
   SimMillis last_pass_ = 0;
   std::function<void()> on_unschedulable_;
+  NodeUpdate on_node_registered_;
+  NodeUpdate on_node_ready_;
 
   double price_per_hour_ = 0;
   SimMillis cost_settled_at_ = 0;

@@ -7,6 +7,7 @@
 #include "src/api/karpenter_labels.h"
 #include "src/controllers/disrupted_metrics.h"
 #include "src/controllers/nodeclaim_expiration.h"
+#include "src/controllers/nodeclaim_lifecycle.h"
 #include "src/controllers/offering_availability.h"
 #include "src/controllers/provisioner.h"
 #include "src/interruption/message.h"
@@ -37,7 +38,12 @@ KarpenterHost::KarpenterHost(Cluster& cluster)
                      return Sample(cluster_.latency().unavailable_offering_ttl, cluster_.random());
                    }),
       interruption_(unavailable_, metrics_, MakeInterruptionHooks()),
-      controller_(std::make_unique<DisruptionController>(*this)) {}
+      controller_(std::make_unique<DisruptionController>(*this)) {
+  cluster_.set_on_node_registered(
+      [this](const InstanceRequest& request, api::Node& node) { OnNodeRegistered(request, node); });
+  cluster_.set_on_node_ready(
+      [this](const InstanceRequest& request, api::Node& node) { OnNodeReady(request, node); });
+}
 
 KarpenterHost::~KarpenterHost() = default;
 
@@ -247,6 +253,27 @@ std::string KarpenterHost::LaunchNodeClaim(const provisioning::NewNodeClaim& cla
   return name;
 }
 
+void KarpenterHost::OnNodeRegistered(const InstanceRequest& request, api::Node& node) {
+  if (request.node_claim.empty()) return;
+  if (const api::NodeClaim* claim = cluster_.FindNodeClaim(request.node_claim)) {
+    controllers::RegisterNode(*claim, node);
+  }
+}
+
+void KarpenterHost::OnNodeReady(const InstanceRequest& request, api::Node& node) {
+  if (request.node_claim.empty()) return;
+  const api::NodeClaim* claim = cluster_.FindNodeClaim(request.node_claim);
+  if (claim == nullptr) return;
+  for (const api::Taint& startup : claim->spec.startup_taints) {
+    std::erase_if(node.spec.taints, [&](const api::Taint& taint) {
+      return taint.key == startup.key && taint.effect == startup.effect;
+    });
+  }
+  if (!controllers::InitializationBlocker(*claim, node)) {
+    node.metadata.labels[std::string(api::kNodeInitializedLabelKey)] = "true";
+  }
+}
+
 void KarpenterHost::ScheduleExpiration(const api::NodeClaim& node_claim) {
   const std::optional<api::Time> expires = controllers::ExpirationInstant(node_claim);
   if (!expires) return;
@@ -327,9 +354,14 @@ void KarpenterHost::Launch(const std::string& name) {
     request.labels = claim.labels;
     request.labels[std::string(api::kNodePoolLabelKey)] = claim.node_pool;
     request.labels[std::string(api::kCapacityTypeLabelKey)] = launch->capacity_type;
-    // Startup taints are left out: the agent that would remove them is not modelled, and until
-    // Ready the node's not-ready taint keeps pods away just the same.
+    // The kubelet registers with the taints the launch template's user data gives it: the
+    // claim's taints and startup taints, and karpenter.sh/unregistered until Karpenter's
+    // registration (OnNodeRegistered) takes it off.
     request.taints = node_claim.spec.taints;
+    request.taints.insert(request.taints.end(), node_claim.spec.startup_taints.begin(),
+                          node_claim.spec.startup_taints.end());
+    request.taints.push_back(
+        api::Taint{.key = std::string(api::kUnregisteredTaintKey), .effect = "NoExecute"});
     request.requested_at = requested_at_[name];
     const std::string id = cluster_.LaunchInstance(std::move(request));
     node_claim.metadata.labels[std::string(api::kLabelInstanceTypeStable)] = launch->instance_type;

@@ -108,6 +108,12 @@ class KarpenterHost {
       const std::string& instance_id) const;
   controllers::InterruptionHooks MakeInterruptionHooks();
   void Provision();
+  // Karpenter's registration and initialization of a node of its NodeClaims, on the cluster's
+  // hooks, with the controllers' rules (controllers::RegisterNode, InitializationBlocker). The
+  // twin does not run the daemons that remove startup taints (a CNI, a device plugin): they are
+  // taken to be done as the node turns Ready.
+  void OnNodeRegistered(const InstanceRequest& request, api::Node& node);
+  void OnNodeReady(const InstanceRequest& request, api::Node& node);
   // Upstream's NodeClaim expiration controller, on the twin's clock: at the claim's
   // ExpirationInstant (controllers/nodeclaim_expiration.h) it is deleted forcefully, whatever
   // budgets and do-not-disrupt say: terminated as TerminateNodeClaim does, or, still waiting

@@ -130,6 +130,58 @@ TEST(KarpenterHost, NodeClaimsAreTheProvisionersNodeClaims) {
   EXPECT_EQ(claim->metadata.labels.at(std::string(api::kLabelInstanceTypeStable)), "c6i.xlarge");
 }
 
+// Registration and initialization are the lifecycle controller's (controllers::RegisterNode,
+// InitializationBlocker): the node is the NodeClaim's (finalizer, owner, annotations, no
+// karpenter.sh/unregistered taint), and its startup taint keeps pods and a DaemonSet that do not
+// tolerate it away until it is gone; the twin removes it as the node turns Ready, and only then
+// is the node initialized.
+TEST(KarpenterHost, NodesRegisterAndInitializeAsTheLifecycleControllerMakesThem) {
+  World world;
+  ASSERT_TRUE(world.cluster.Apply(NodeClass(), true).ok());
+  api::NodePool pool = NodePool("on-demand");
+  pool.spec.template_.spec.startup_taints = {
+      api::Taint{.key = "node.cilium.io/agent-not-ready", .value = "true", .effect = "NoSchedule"}};
+  ASSERT_TRUE(world.cluster.Apply(pool, true).ok());
+  api::DaemonSet agent;
+  agent.metadata.name = "log-agent";
+  agent.metadata.namespace_ = "kube-system";
+  agent.spec.template_.spec.containers.push_back(api::Container{.name = "agent", .image = "agent"});
+  ASSERT_TRUE(world.cluster.Apply(agent, true).ok());
+  KarpenterHost host(world.cluster);
+  host.Start();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 1, "1", "1Gi"), false).ok());
+  // Registered at 5 + 35 s, Ready 15 s later.
+  world.queue.RunUntil(45000);
+  ASSERT_EQ(world.cluster.instances().size(), 1u);
+  const Instance& instance = world.cluster.instances().begin()->second;
+  ASSERT_EQ(instance.phase, NodePhase::kRegistered);
+  const api::NodeClaim* claim = world.cluster.FindNodeClaim(instance.request.node_claim);
+  ASSERT_NE(claim, nullptr);
+  const api::Node& node = instance.node;
+  EXPECT_EQ(node.metadata.labels.at(std::string(api::kNodeRegisteredLabelKey)), "true");
+  EXPECT_FALSE(node.metadata.labels.contains(std::string(api::kNodeInitializedLabelKey)));
+  EXPECT_EQ(node.metadata.finalizers,
+            std::vector<std::string>{std::string(api::kTerminationFinalizer)});
+  ASSERT_EQ(node.metadata.owner_references.size(), 1u);
+  EXPECT_EQ(node.metadata.owner_references[0].uid, claim->metadata.uid);
+  for (const auto& [key, value] : claim->metadata.annotations) {
+    EXPECT_EQ(node.metadata.annotations.at(key), value) << key;
+  }
+  std::vector<std::string> taints;
+  for (const api::Taint& taint : node.spec.taints) taints.push_back(taint.key);
+  EXPECT_EQ(taints, (std::vector<std::string>{"node.cilium.io/agent-not-ready",
+                                              "node.kubernetes.io/not-ready"}));
+  EXPECT_EQ(world.cluster.WorkloadPodsOn(node.metadata.name).size(), 0u);
+  EXPECT_EQ(world.cluster.pods().size(), 1u);  // no DaemonSet pod while the startup taint holds
+
+  world.queue.RunUntil(120000);
+  ASSERT_EQ(instance.phase, NodePhase::kReady);
+  EXPECT_TRUE(instance.node.spec.taints.empty());
+  EXPECT_EQ(instance.node.metadata.labels.at(std::string(api::kNodeInitializedLabelKey)), "true");
+  EXPECT_EQ(world.cluster.pods().size(), 2u);
+  EXPECT_EQ(BoundPods(world.cluster), 2u);
+}
+
 TEST(KarpenterHost, PlansOnlyForPodsKubeSchedulerFoundNoNodeFor) {
   World world;
   ApplyPool(world, "on-demand");
