@@ -30,8 +30,9 @@ std::optional<TimelineLane> TimelineLaneOf(std::string_view event) {
   }
   if (event == "NodeClaimLaunchFailed" || event == "ScalingActivityFailed" ||
       event == "NodeGroupBackoff" || event == "NodeClaimRegistrationTimeout" ||
-      event == "InstanceNeverRegisters" || event == "DisruptionRolledBack" ||
-      event == "SpotInterruptionWarning" || event == "DrainFailed") {
+      event == "NodeClaimLaunchTimeout" || event == "InstanceNeverRegisters" ||
+      event == "DisruptionRolledBack" || event == "SpotInterruptionWarning" ||
+      event == "DrainFailed") {
     return TimelineLane::kFault;
   }
   return std::nullopt;

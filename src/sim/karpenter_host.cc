@@ -250,7 +250,22 @@ std::string KarpenterHost::LaunchNodeClaim(const provisioning::NewNodeClaim& cla
   requested_at_[name] = now;
   cluster_.queue().After(Sample(cluster_.latency().create_fleet, cluster_.random()),
                          [this, name] { Launch(name); });
+  cluster_.queue().After(controllers::kLaunchTimeoutMillis, [this, name] { CheckLaunched(name); });
   return name;
+}
+
+void KarpenterHost::CheckLaunched(const std::string& name) {
+  if (!launching_.contains(name)) return;
+  cluster_.log().Record(cluster_.queue().now(), "NodeClaimLaunchTimeout", {Str("nodeClaim", name)});
+  if (const api::NodeClaim* claim = cluster_.FindNodeClaim(name)) {
+    controllers::CountDisrupted(controllers::DisruptedLabels(*claim, "launch_timeout"),
+                                std::nullopt, metrics_);
+  }
+  cluster_.DeleteNodeClaim(name);
+  launching_.erase(name);
+  requested_at_.erase(name);
+  // Its pods are still pending; the next batch plans them again.
+  OnPodsPending();
 }
 
 void KarpenterHost::OnNodeRegistered(const InstanceRequest& request, api::Node& node) {
@@ -370,7 +385,11 @@ void KarpenterHost::Launch(const std::string& name) {
     node_claim.status.provider_id = absl::StrCat("aws:///", launch->zone, "/", id);
     cluster_.PutNodeClaim(std::move(node_claim));
     cluster_.log().Record(now, "NodeClaimLaunched", {Str("nodeClaim", name), Str("instance", id)});
-    cluster_.queue().After(Sample(cluster_.latency().registration_timeout, cluster_.random()),
+    // Upstream's liveness times registration from the claim's Registered condition, set
+    // Unknown as the claim is first reconciled: from its creation, not from this launch.
+    const SimMillis since_created = now - requested_at_[name];
+    const SimMillis timeout = Sample(cluster_.latency().registration_timeout, cluster_.random());
+    cluster_.queue().After(std::max<SimMillis>(0, timeout - since_created),
                            [this, name, id] { CheckRegistered(name, id); });
     launching_.erase(it);
     requested_at_.erase(name);

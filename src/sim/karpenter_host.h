@@ -123,7 +123,10 @@ class KarpenterHost {
   void Expire(const std::string& name, const std::string& uid);
   void Launch(const std::string& name);
   void FailLaunch(const std::string& name, const std::string& reason);
-  // Liveness: deletes the NodeClaim (and its instance) if its Node never registered.
+  // Liveness, as upstream's: deletes the NodeClaim if CreateFleet has not answered within
+  // controllers::kLaunchTimeoutMillis of its creation, or (and its instance) if its Node has not
+  // registered within `registrationTimeout` of its creation.
+  void CheckLaunched(const std::string& name);
   void CheckRegistered(const std::string& name, const std::string& instance_id);
   void PollDisruption();
 

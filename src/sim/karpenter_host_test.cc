@@ -299,9 +299,37 @@ TEST(KarpenterHost, NodeClaimThatNeverRegistersIsReplacedAfterTheRegistrationTim
   EXPECT_EQ(host.node_claims_created(), 2u);
   EXPECT_EQ(world.cluster.LiveInstanceCount(), 1u);
   EXPECT_EQ(BoundPods(world.cluster), 1u);
-  // Launched at 5 s, timed out at 905 s; the next batch (unschedulable pods re-batched at
-  // once, closed 1 s later), CreateFleet 3 s, bring-up 50 s, bind 1 s.
-  EXPECT_EQ(world.cluster.counters().pod_pending_seconds, (std::vector<double>{960}));
+  // Created at 2 s, timed out 15 min later at 902 s (upstream times registration from the
+  // claim, not the launch at 5 s); the next batch (unschedulable pods re-batched at once, closed
+  // 1 s later), CreateFleet 3 s, bring-up 50 s, bind 1 s.
+  EXPECT_EQ(world.cluster.counters().pod_pending_seconds, (std::vector<double>{957}));
+}
+
+// CreateFleet that has not answered 5 minutes after the claim was created: the claim is deleted
+// (upstream's launch timeout) and its pods are planned again.
+TEST(KarpenterHost, NodeClaimThatNeverLaunchesIsDeletedAfterTheLaunchTimeout) {
+  World world;
+  world.latency.create_fleet = {400, 400};
+  ApplyPool(world, "on-demand");
+  KarpenterHost host(world.cluster);
+  host.Start();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 1, "1", "1Gi"), false).ok());
+  world.queue.RunUntil(301000);
+  EXPECT_EQ(CountEvents(world.log, "\"NodeClaimLaunchTimeout\""), 0u);
+  world.queue.RunUntil(303000);
+  EXPECT_EQ(CountEvents(world.log, "\"NodeClaimLaunchTimeout\""), 1u);
+  EXPECT_EQ(host.metrics().Value("karpenter_nodeclaims_disrupted_total",
+                                 {{"reason", "launch_timeout"},
+                                  {"nodepool", "default"},
+                                  {"capacity_type", "on-demand"},
+                                  {"consolidation_policy", ""},
+                                  {"termination_mode", "graceful"}}),
+            1);
+  // The answer that comes at 402 s launches nothing for the deleted claim.
+  world.queue.RunUntil(410000);
+  EXPECT_EQ(CountEvents(world.log, "\"NodeClaimLaunched\""), 0u);
+  EXPECT_EQ(world.cluster.LiveInstanceCount(), 0u);
+  EXPECT_EQ(host.node_claims_created(), 2u);  // the pod's next claim
 }
 
 TEST(KarpenterHost, PodsThatFitNoNodePoolLaunchNothing) {

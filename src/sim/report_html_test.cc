@@ -69,6 +69,7 @@ TEST(TimelineLaneOf, SortsDecisionsIntoLanes) {
   EXPECT_EQ(TimelineLaneOf("ScaleDown"), TimelineLane::kScaleDown);
   EXPECT_EQ(TimelineLaneOf("NodeClaimExpired"), TimelineLane::kScaleDown);
   EXPECT_EQ(TimelineLaneOf("ScalingActivityFailed"), TimelineLane::kFault);
+  EXPECT_EQ(TimelineLaneOf("NodeClaimLaunchTimeout"), TimelineLane::kFault);
   EXPECT_EQ(TimelineLaneOf("PodBound"), std::nullopt);
 }
 
