@@ -165,6 +165,11 @@ class Cluster {
   // creates the replacement. A pod already terminating is kNoSuchPod.
   enum class Eviction { kEvicted, kBlockedByPdb, kNoSuchPod };
   Eviction Evict(const std::string& pod_key);
+  // DELETE with `grace_seconds` (at least 1), as Karpenter's termination deletes a pod whose
+  // own grace period would outlast its node's terminationGracePeriod: not the eviction API, so
+  // PDBs do not hold it; counted and replaced as an eviction, logged as PodForceDeleted.
+  // kNoSuchPod when it is gone or already terminating.
+  Eviction DeleteGracefully(const std::string& pod_key, int64_t grace_seconds);
   // A PDB's status from the pods as they are now: expected and healthy pods (bound to a Ready
   // node), desiredHealthy from minAvailable/maxUnavailable (percentages rounded up) and
   // disruptionsAllowed.
@@ -294,6 +299,9 @@ class Cluster {
   // Per owner key, the sets of the pods taken away and not yet replaced, oldest first.
   std::map<std::string, std::deque<PodSet>> replacement_sets_;
   void DeletePod(const std::string& key);
+  // Takes the pod (live, not terminating) away gracefully for `grace_seconds`, logged as `event`.
+  void TakeAwayGracefully(const std::string& pod_key, int64_t grace_seconds,
+                          std::string_view event);
   // The pod's grace period ran out: it is gone (its StatefulSet may now recreate the name).
   void FinishTermination(const std::string& key, const std::string& uid);
   // Recreates the pods of these Deployments after `controllerRecreate` (ReplicaSet controller).

@@ -1,7 +1,10 @@
 // Upstream: the eviction subresource (k8s pkg/registry/core/pod/storage/eviction.go) and the
 // disruption controller's PDB status (k8s pkg/controller/disruption).
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
+#include <string_view>
 
 #include "src/api/pod.h"
 #include "src/api/selector_match.h"
@@ -57,14 +60,30 @@ Cluster::Eviction Cluster::Evict(const std::string& pod_key) {
   }
   // More than one PDB: the API server refuses to pick one.
   if (covering > 1 || !allowed) return Eviction::kBlockedByPdb;
+  TakeAwayGracefully(pod_key,
+                     pod.spec.termination_grace_period_seconds.value_or(
+                         api::kDefaultTerminationGracePeriodSeconds),
+                     "PodEvicted");
+  return Eviction::kEvicted;
+}
+
+Cluster::Eviction Cluster::DeleteGracefully(const std::string& pod_key, int64_t grace_seconds) {
+  auto it = pods_.find(pod_key);
+  if (it == pods_.end() || it->second.terminating()) return Eviction::kNoSuchPod;
+  TakeAwayGracefully(pod_key, std::max<int64_t>(grace_seconds, 1), "PodForceDeleted");
+  return Eviction::kEvicted;
+}
+
+void Cluster::TakeAwayGracefully(const std::string& pod_key, int64_t grace_seconds,
+                                 std::string_view event) {
+  auto it = pods_.find(pod_key);
+  const api::Pod& pod = it->second.pod;
   const std::string node_name = pod.spec.node_name;
   std::set<std::string> owners;
   if (!it->second.owner.empty()) owners.insert(it->second.owner);
   NoteTakenAway(it->second);
   ++counters_.evictions;
-  log_.Record(queue_.now(), "PodEvicted", {Str("pod", pod_key), Str("node", node_name)});
-  const int64_t grace_seconds = pod.spec.termination_grace_period_seconds.value_or(
-      api::kDefaultTerminationGracePeriodSeconds);
+  log_.Record(queue_.now(), event, {Str("pod", pod_key), Str("node", node_name)});
   if (grace_seconds <= 0 || node_name.empty()) {
     DeletePod(pod_key);
   } else {
@@ -87,7 +106,6 @@ Cluster::Eviction Cluster::Evict(const std::string& pod_key) {
               [this, pod_key, uid = record.pod.metadata.uid] { FinishTermination(pod_key, uid); });
   }
   RecreateLater(owners);
-  return Eviction::kEvicted;
 }
 
 void Cluster::FinishTermination(const std::string& key, const std::string& uid) {

@@ -1,12 +1,14 @@
 #include "src/sim/drain.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
 #include <utility>
 
 #include "src/controllers/drain_order.h"
+#include "src/controllers/eviction_queue.h"
 #include "src/state/pod_predicates.h"
 
 namespace karpenter::sim {
@@ -69,10 +71,46 @@ std::vector<std::string> PodsToEvict(const DrainState& drain, SimMillis& termina
   return keys;
 }
 
+// Upstream's terminator deletes, before the node's terminationGracePeriod runs out, every pod
+// whose own grace period would outlast it (controllers::NeedsForceDelete), granting it what is
+// left: PDBs and do-not-disrupt do not hold it, and it is gone by the deadline. Returns when the
+// next such pod is due (max: none).
+SimMillis DeletePodsOutlastingTheDeadline(DrainState& drain, SimMillis now) {
+  Cluster& cluster = drain.cluster;
+  const SimMillis deadline = drain.started + *drain.options.force_after;
+  const api::Time deadline_time = cluster.queue().Now() + api::Duration::FromMillis(deadline - now);
+  SimMillis next = std::numeric_limits<SimMillis>::max();
+  std::vector<std::string> due;
+  for (const PodRecord* record : PodsToDrain(drain)) {
+    // Evicted already: the forced drain at the deadline ends it if it is still there.
+    if (record->terminating()) continue;
+    if (controllers::NeedsForceDelete(record->pod, deadline_time, cluster.queue().Now())) {
+      due.push_back(record->pod.metadata.namespace_ + "/" + record->pod.metadata.name);
+    } else if (record->pod.spec.termination_grace_period_seconds) {
+      // Due the first millisecond after its grace period, started then, would end past it.
+      SimMillis grace = 0;
+      if (!__builtin_mul_overflow(*record->pod.spec.termination_grace_period_seconds,
+                                  SimMillis{1000}, &grace) &&
+          deadline - grace >= now) {
+        next = std::min(next, deadline - grace + 1);
+      }
+    }
+  }
+  for (const std::string& pod : due) {
+    cluster.DeleteGracefully(pod, (deadline - now) / kMillisPerSecond);
+  }
+  return next;
+}
+
 void DrainStep(const std::shared_ptr<DrainState>& drain) {
   Cluster& cluster = drain->cluster;
   const SimMillis now = cluster.queue().now();
   const Instance* instance = cluster.FindInstanceByNode(drain->node_name);
+  SimMillis force_next = std::numeric_limits<SimMillis>::max();
+  if (instance != nullptr && drain->options.force_after &&
+      now - drain->started < *drain->options.force_after) {
+    force_next = DeletePodsOutlastingTheDeadline(*drain, now);
+  }
   SimMillis terminating_until = -1;
   std::vector<std::string> pods =
       instance == nullptr ? std::vector<std::string>{} : PodsToEvict(*drain, terminating_until);
@@ -91,7 +129,7 @@ void DrainStep(const std::shared_ptr<DrainState>& drain) {
   }
   if (pods.empty()) {
     // Everything left was evicted and is shutting down: wait for it (or the forced deadline).
-    SimMillis next = terminating_until;
+    SimMillis next = std::min(terminating_until, force_next);
     if (drain->options.force_after) {
       next = std::min(next, drain->started + *drain->options.force_after);
     }
@@ -129,6 +167,7 @@ void DrainStep(const std::shared_ptr<DrainState>& drain) {
   // Look again right away: the evicted pods may have been the tier's last, or only terminating
   // pods are left to wait for.
   if (evicted_any) next = now;
+  next = std::min(next, force_next);
   if (drain->options.force_after)
     next = std::min(next, drain->started + *drain->options.force_after);
   if (drain->options.give_up_after) {

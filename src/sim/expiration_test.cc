@@ -89,9 +89,12 @@ TEST(Expiration, AnExpiredNodeIsDrainedAndReplacedAndItsPodsReschedule) {
   EXPECT_TRUE(world.cluster.UnschedulablePods().empty());
 }
 
-// A PDB that allows no eviction holds the drain until the pool's terminationGracePeriod (copied
-// to the NodeClaim) runs out; then what is left is deleted.
-TEST(Expiration, TheTerminationGracePeriodForcesADrainAPdbBlocks) {
+// A PDB that allows no eviction holds the drain, but not past the pool's terminationGracePeriod
+// (copied to the NodeClaim). As upstream's terminator: a pod whose own grace period would
+// outlast that deadline is deleted that long before it, with the whole seconds left, whatever
+// its PDB says, so it is gone by the deadline and its replacement starts earlier. Without the
+// claim marked deleting, every poll would start another drain of the expired node.
+TEST(Expiration, PodsThatWouldOutlastTheTerminationGracePeriodAreDeletedAheadOfIt) {
   World world;
   KarpenterHost host(world.cluster);
   api::NodePool pool = ExpiringPool(api::NillableDuration::Of(api::Duration::FromSeconds(600)));
@@ -102,16 +105,28 @@ TEST(Expiration, TheTerminationGracePeriodForcesADrainAPdbBlocks) {
   pdb.spec.selector = api::LabelSelector{.match_labels = {{"app", "web"}}};
   pdb.spec.max_unavailable = api::IntOrString{.is_int = true, .int_value = 0};
   ASSERT_TRUE(world.cluster.Apply(pdb, true).ok());
-  Start(world, pool, host);
-  // Before the replacement expires in turn (about 1340 s). Without the claim marked deleting,
-  // every poll would start another drain of the expired node.
+  ASSERT_TRUE(world.cluster.Apply(testing::MakeNodeClass(), true).ok());
+  ASSERT_TRUE(world.cluster.Apply(pool, true).ok());
+  host.Start();
+  api::Deployment web = MakeDeployment("web", 3, "1", "1Gi");
+  web.spec.template_.spec.termination_grace_period_seconds = 30;
+  ASSERT_TRUE(world.cluster.Apply(web, false).ok());
   world.queue.RunUntil(1000000);
   const std::vector<std::string> started = EventLines(world.log, "DrainStarted");
-  const std::vector<std::string> forced = EventLines(world.log, "DrainForced");
+  const std::vector<std::string> deleted = EventLines(world.log, "PodForceDeleted");
   ASSERT_EQ(started.size(), 1u);
-  ASSERT_EQ(forced.size(), 1u);
-  EXPECT_EQ(TimeOf(forced[0]), TimeOf(started[0]) + 120);
+  ASSERT_EQ(deleted.size(), 3u);
+  for (const std::string& line : deleted) {
+    EXPECT_NEAR(TimeOf(line), TimeOf(started[0]) + 90, 0.002) << line;
+  }
+  EXPECT_TRUE(EventLines(world.log, "DrainForced").empty());
   EXPECT_FALSE(EventLines(world.log, "PodEvictionBlocked").empty());
+  // Deleted 90.001 s in with 29 whole seconds left, they are gone, and the node with them,
+  // just before the deadline.
+  const std::vector<std::string> terminated = EventLines(world.log, "InstanceTerminated");
+  ASSERT_EQ(terminated.size(), 1u);
+  EXPECT_NEAR(TimeOf(terminated[0]), TimeOf(started[0]) + 119.001, 0.002);
+  EXPECT_EQ(world.cluster.counters().evictions, 3);
   EXPECT_EQ(Live(world.cluster).size(), 1u);
   EXPECT_EQ(BoundPods(world.cluster), 3u);
 }

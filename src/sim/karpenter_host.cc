@@ -257,10 +257,18 @@ std::string KarpenterHost::LaunchNodeClaim(const provisioning::NewNodeClaim& cla
 void KarpenterHost::CheckLaunched(const std::string& name) {
   if (!launching_.contains(name)) return;
   cluster_.log().Record(cluster_.queue().now(), "NodeClaimLaunchTimeout", {Str("nodeClaim", name)});
+  CountUnlaunched(name, "launch_timeout");
+  DropUnlaunched(name);
+}
+
+void KarpenterHost::CountUnlaunched(const std::string& name, std::string_view reason) {
   if (const api::NodeClaim* claim = cluster_.FindNodeClaim(name)) {
-    controllers::CountDisrupted(controllers::DisruptedLabels(*claim, "launch_timeout"),
-                                std::nullopt, metrics_);
+    controllers::CountDisrupted(controllers::DisruptedLabels(*claim, reason), std::nullopt,
+                                metrics_);
   }
+}
+
+void KarpenterHost::DropUnlaunched(const std::string& name) {
   cluster_.DeleteNodeClaim(name);
   launching_.erase(name);
   requested_at_.erase(name);
@@ -322,10 +330,7 @@ void KarpenterHost::Expire(const std::string& name, const std::string& uid) {
     return;
   }
   // Still waiting for CreateFleet: nothing runs yet, the claim just goes.
-  cluster_.DeleteNodeClaim(name);
-  launching_.erase(name);
-  requested_at_.erase(name);
-  OnPodsPending();
+  DropUnlaunched(name);
 }
 
 void KarpenterHost::Launch(const std::string& name) {
@@ -402,10 +407,7 @@ void KarpenterHost::CheckRegistered(const std::string& name, const std::string& 
   if (it == cluster_.instances().end() || it->second.phase != NodePhase::kBooting) return;
   cluster_.log().Record(cluster_.queue().now(), "NodeClaimRegistrationTimeout",
                         {Str("nodeClaim", name), Str("instance", instance_id)});
-  if (const api::NodeClaim* claim = cluster_.FindNodeClaim(name)) {
-    controllers::CountDisrupted(controllers::DisruptedLabels(*claim, "registration_timeout"),
-                                std::nullopt, metrics_);
-  }
+  CountUnlaunched(name, "registration_timeout");
   CountTermination(it->second.request, /*registered=*/false);
   cluster_.TerminateInstance(instance_id);  // the NodeClaim goes with it
   // Its pods still wait; the next batch launches a replacement.
@@ -419,15 +421,9 @@ void KarpenterHost::FailLaunch(const std::string& name, const std::string& reaso
   // Every offering it could launch was refused for capacity (upstream's
   // InsufficientCapacityError). Its capacity-type label is the offering the twin predicted at
   // creation; upstream's claim carries one only when its requirements allow a single type.
-  if (const api::NodeClaim* claim = cluster_.FindNodeClaim(name)) {
-    controllers::CountDisrupted(controllers::DisruptedLabels(*claim, "insufficient_capacity"),
-                                std::nullopt, metrics_);
-  }
-  cluster_.DeleteNodeClaim(name);
-  launching_.erase(name);
-  requested_at_.erase(name);
-  // Its pods are still pending; the next batch plans them without the failed offerings.
-  OnPodsPending();
+  CountUnlaunched(name, "insufficient_capacity");
+  // The next batch plans its pods without the failed offerings.
+  DropUnlaunched(name);
 }
 
 void KarpenterHost::CountTermination(const InstanceRequest& request, bool registered) {

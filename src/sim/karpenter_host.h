@@ -127,6 +127,10 @@ class KarpenterHost {
   // controllers::kLaunchTimeoutMillis of its creation, or (and its instance) if its Node has not
   // registered within `registrationTimeout` of its creation.
   void CheckLaunched(const std::string& name);
+  // karpenter_nodeclaims_disrupted_total for a claim deleted before anything ran on it.
+  void CountUnlaunched(const std::string& name, std::string_view reason);
+  // Deletes a claim whose launch has not happened (or failed) and plans its pods again.
+  void DropUnlaunched(const std::string& name);
   void CheckRegistered(const std::string& name, const std::string& instance_id);
   void PollDisruption();
 
