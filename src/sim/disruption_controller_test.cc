@@ -96,11 +96,8 @@ TEST(DisruptionController, ReplacesAnUnderutilizedNodeWithACheaperOneAfterConsol
   EXPECT_EQ(host.disruption_controller().commands_finished(), 1u);
   EXPECT_FALSE(host.disruption_controller().busy());
   // Counted as upstream's queue counts a candidate it deletes.
-  const MetricLabels labels = {{"reason", "underutilized"},
-                               {"nodepool", "default"},
-                               {"capacity_type", "on-demand"},
-                               {"consolidation_policy", "when_empty_or_underutilized"},
-                               {"termination_mode", "graceful"}};
+  const MetricLabels labels =
+      testing::DefaultPoolDisruptedLabels("underutilized", "when_empty_or_underutilized");
   EXPECT_EQ(host.metrics().Value("karpenter_nodeclaims_disrupted_total", labels), 1);
   EXPECT_EQ(host.metrics().Value("karpenter_pods_disruption_initiated_total", labels), 1);
 }

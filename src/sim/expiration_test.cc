@@ -69,11 +69,7 @@ TEST(Expiration, AnExpiredNodeIsDrainedAndReplacedAndItsPodsReschedule) {
   ASSERT_EQ(expired.size(), 1u);
   EXPECT_DOUBLE_EQ(TimeOf(expired[0]), TimeOf(created[0]) + 600);
   EXPECT_TRUE(EventLines(world.log, "DisruptionCommandComputed").empty());
-  const MetricLabels labels = {{"reason", "expired"},
-                               {"nodepool", "default"},
-                               {"capacity_type", "on-demand"},
-                               {"consolidation_policy", ""},
-                               {"termination_mode", "graceful"}};
+  const MetricLabels labels = testing::DefaultPoolDisruptedLabels("expired");
   EXPECT_EQ(host.metrics().Value("karpenter_nodeclaims_disrupted_total", labels), 1);
   EXPECT_EQ(host.metrics().Value("karpenter_pods_disruption_initiated_total", labels), 3);
   EXPECT_EQ(host.metrics().Value(

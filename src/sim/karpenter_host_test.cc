@@ -267,11 +267,7 @@ TEST(KarpenterHost, NoOfferingLeftFailsTheNodeClaimAndPodsStayPending) {
   EXPECT_EQ(world.cluster.UnschedulablePods().size(), 1u);
   EXPECT_EQ(world.cluster.FindNodeClaim("default-x"), nullptr);
   // Upstream's launch counts the claim it deletes for insufficient capacity; nothing ran on it.
-  const MetricLabels labels = {{"reason", "insufficient_capacity"},
-                               {"nodepool", "default"},
-                               {"capacity_type", "on-demand"},
-                               {"consolidation_policy", ""},
-                               {"termination_mode", "graceful"}};
+  const MetricLabels labels = testing::DefaultPoolDisruptedLabels("insufficient_capacity");
   EXPECT_EQ(host.metrics().Value("karpenter_nodeclaims_disrupted_total", labels), 1);
   EXPECT_EQ(host.metrics().PrometheusText().find("karpenter_pods_disruption_initiated_total"),
             std::string::npos);
@@ -290,11 +286,7 @@ TEST(KarpenterHost, NodeClaimThatNeverRegistersIsReplacedAfterTheRegistrationTim
   world.queue.RunUntil(1000000);
   EXPECT_EQ(CountEvents(world.log, "\"NodeClaimRegistrationTimeout\""), 1u);
   EXPECT_EQ(host.metrics().Value("karpenter_nodeclaims_disrupted_total",
-                                 {{"reason", "registration_timeout"},
-                                  {"nodepool", "default"},
-                                  {"capacity_type", "on-demand"},
-                                  {"consolidation_policy", ""},
-                                  {"termination_mode", "graceful"}}),
+                                 testing::DefaultPoolDisruptedLabels("registration_timeout")),
             1);
   EXPECT_EQ(host.node_claims_created(), 2u);
   EXPECT_EQ(world.cluster.LiveInstanceCount(), 1u);
@@ -319,11 +311,7 @@ TEST(KarpenterHost, NodeClaimThatNeverLaunchesIsDeletedAfterTheLaunchTimeout) {
   world.queue.RunUntil(303000);
   EXPECT_EQ(CountEvents(world.log, "\"NodeClaimLaunchTimeout\""), 1u);
   EXPECT_EQ(host.metrics().Value("karpenter_nodeclaims_disrupted_total",
-                                 {{"reason", "launch_timeout"},
-                                  {"nodepool", "default"},
-                                  {"capacity_type", "on-demand"},
-                                  {"consolidation_policy", ""},
-                                  {"termination_mode", "graceful"}}),
+                                 testing::DefaultPoolDisruptedLabels("launch_timeout")),
             1);
   // The answer that comes at 402 s launches nothing for the deleted claim.
   world.queue.RunUntil(410000);

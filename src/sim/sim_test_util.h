@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "karpenter/metrics.h"
 #include "src/api/quantity.h"
 #include "src/cloudprovider/catalog.h"
 #include "src/sim/cluster.h"
@@ -103,6 +104,17 @@ inline std::vector<std::string> EventLines(const EventLog& log, const std::strin
     if (line.find("\"event\":\"" + event + "\"") != std::string::npos) out.push_back(line);
   }
   return out;
+}
+
+// The labels of karpenter_nodeclaims_disrupted_total (and pods_disruption_initiated_total) for
+// an on-demand claim of the "default" NodePool without a terminationGracePeriod.
+inline MetricLabels DefaultPoolDisruptedLabels(const std::string& reason,
+                                               const std::string& consolidation_policy = "") {
+  return {{"reason", reason},
+          {"nodepool", "default"},
+          {"capacity_type", "on-demand"},
+          {"consolidation_policy", consolidation_policy},
+          {"termination_mode", "graceful"}};
 }
 
 inline size_t BoundPods(const Cluster& cluster) {
