@@ -25,8 +25,8 @@ MetricLabels DisruptedLabels(const api::NodeClaim& claim, std::string_view reaso
 // snake case, upstream's default when the pool sets none.
 std::string ConsolidationPolicyLabel(const api::NodePool* pool);
 
-// Counts `claim` deleted; with `reschedulable_pods`, the pods it was running that must move as
-// well (launch failures and liveness count none: nothing ran).
+// Counts one NodeClaim deleted under `labels` (DisruptedLabels); with `reschedulable_pods`, also
+// the pods it was running that must move (launch failures and liveness pass none: nothing ran).
 void CountDisrupted(const MetricLabels& labels, std::optional<size_t> reschedulable_pods,
                     Metrics& metrics);
 
