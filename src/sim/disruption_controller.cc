@@ -16,7 +16,6 @@
 #include "src/disruption/time_state.h"
 #include "src/disruption/validation.h"
 #include "src/sim/karpenter_host.h"
-#include "src/state/pod_predicates.h"
 
 namespace karpenter::sim {
 namespace {
@@ -408,10 +407,7 @@ void DisruptionController::Terminate(const Instance& instance, const Queued& que
       policy = controllers::ConsolidationPolicyLabel(cluster.FindNodePool(
           controllers::LabelOf(claim->metadata.labels, api::kNodePoolLabelKey)));
     }
-    size_t pods = 0;
-    for (const PodRecord* record : cluster.WorkloadPodsOn(node)) {
-      pods += state::IsReschedulable(record->pod) ? 1 : 0;
-    }
+    const size_t pods = host_.ReschedulablePodsOn(node);
     const std::string reason =
         absl::AsciiStrToLower(std::string(disruption::ReasonName(queued.reason)));
     controllers::CountDisrupted(controllers::DisruptedLabels(*claim, reason, policy), pods,

@@ -247,7 +247,7 @@ std::string KarpenterHost::LaunchNodeClaim(const provisioning::NewNodeClaim& cla
   std::vector<const provisioning::InstanceTypeView*>& options =
       pending.claim.instance_type_options.Mutable();
   for (size_t i = 0; i < pending.types.size(); ++i) options[i] = &pending.types[i];
-  requested_at_[name] = now;
+  pending.created_at = now;
   cluster_.queue().After(Sample(cluster_.latency().create_fleet, cluster_.random()),
                          [this, name] { Launch(name); });
   cluster_.queue().After(controllers::kLaunchTimeoutMillis, [this, name] { CheckLaunched(name); });
@@ -271,7 +271,6 @@ void KarpenterHost::CountUnlaunched(const std::string& name, std::string_view re
 void KarpenterHost::DropUnlaunched(const std::string& name) {
   cluster_.DeleteNodeClaim(name);
   launching_.erase(name);
-  requested_at_.erase(name);
   // Its pods are still pending; the next batch plans them again.
   OnPodsPending();
 }
@@ -315,12 +314,7 @@ void KarpenterHost::Expire(const std::string& name, const std::string& uid) {
       instance = &candidate;
     }
   }
-  size_t pods = 0;
-  if (instance != nullptr && !instance->node.metadata.name.empty()) {
-    for (const PodRecord* record : cluster_.WorkloadPodsOn(instance->node.metadata.name)) {
-      pods += state::IsReschedulable(record->pod) ? 1 : 0;
-    }
-  }
+  const size_t pods = instance != nullptr ? ReschedulablePodsOn(instance->node.metadata.name) : 0;
   cluster_.log().Record(cluster_.queue().now(), "NodeClaimExpired",
                         {Str("nodeClaim", name),
                          Str("node", instance != nullptr ? instance->node.metadata.name : "")});
@@ -382,7 +376,7 @@ void KarpenterHost::Launch(const std::string& name) {
                           node_claim.spec.startup_taints.end());
     request.taints.push_back(
         api::Taint{.key = std::string(api::kUnregisteredTaintKey), .effect = "NoExecute"});
-    request.requested_at = requested_at_[name];
+    request.requested_at = it->second.created_at;
     const std::string id = cluster_.LaunchInstance(std::move(request));
     node_claim.metadata.labels[std::string(api::kLabelInstanceTypeStable)] = launch->instance_type;
     node_claim.metadata.labels[std::string(api::kLabelTopologyZone)] = launch->zone;
@@ -392,12 +386,11 @@ void KarpenterHost::Launch(const std::string& name) {
     cluster_.log().Record(now, "NodeClaimLaunched", {Str("nodeClaim", name), Str("instance", id)});
     // Upstream's liveness times registration from the claim's Registered condition, set
     // Unknown as the claim is first reconciled: from its creation, not from this launch.
-    const SimMillis since_created = now - requested_at_[name];
+    const SimMillis since_created = now - it->second.created_at;
     const SimMillis timeout = Sample(cluster_.latency().registration_timeout, cluster_.random());
     cluster_.queue().After(std::max<SimMillis>(0, timeout - since_created),
                            [this, name, id] { CheckRegistered(name, id); });
     launching_.erase(it);
-    requested_at_.erase(name);
     return;
   }
 }
@@ -424,6 +417,15 @@ void KarpenterHost::FailLaunch(const std::string& name, const std::string& reaso
   CountUnlaunched(name, "insufficient_capacity");
   // The next batch plans its pods without the failed offerings.
   DropUnlaunched(name);
+}
+
+size_t KarpenterHost::ReschedulablePodsOn(const std::string& node_name) const {
+  size_t pods = 0;
+  if (node_name.empty()) return pods;
+  for (const PodRecord* record : cluster_.WorkloadPodsOn(node_name)) {
+    pods += state::IsReschedulable(record->pod) ? 1 : 0;
+  }
+  return pods;
 }
 
 void KarpenterHost::CountTermination(const InstanceRequest& request, bool registered) {

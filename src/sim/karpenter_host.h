@@ -82,6 +82,8 @@ class KarpenterHost {
   // deleted candidate's claim is deleting, which counts the same.
   void MarkForDeletion(const std::string& provider_id) { marked_for_deletion_.insert(provider_id); }
   void Unmark(const std::string& provider_id) { marked_for_deletion_.erase(provider_id); }
+  // The pods on the node that must move if it goes (upstream's reschedulable pods).
+  size_t ReschedulablePodsOn(const std::string& node_name) const;
   // Moves whenever the set of offerings marked unavailable changes (one is marked, or one's
   // TTL has run out by now): scheduler inputs built at equal versions mark the same offerings.
   uint64_t UnavailableOfferingsVersion();
@@ -147,9 +149,9 @@ class KarpenterHost {
   struct PendingLaunch {
     provisioning::NewNodeClaim claim;
     std::vector<provisioning::InstanceTypeView> types;
+    SimMillis created_at = 0;  // node-ready and liveness times count from here
   };
   std::map<std::string, PendingLaunch> launching_;
-  std::map<std::string, SimMillis> requested_at_;
   cloudprovider::UnavailableOfferings unavailable_;
   std::set<std::string> marked_for_deletion_;  // provider IDs
   controllers::InterruptionController interruption_;
