@@ -4,7 +4,9 @@
 #include <iterator>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string_view>
+#include <tuple>
 
 #include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
@@ -115,7 +117,13 @@ absl::Status CheckLaunchable(const NewNodeClaim& claim) {
   return NothingToLaunch();
 }
 
-absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim) {
+namespace {
+
+// The types a launch picks from, as upstream's provider narrows them: offerings available (and
+// `usable`), allowed by the claim, through the reservation, exotic-type and spot-price filters;
+// types cheapest first (then by name), at most kMaxLaunchInstanceTypes.
+std::vector<LaunchOption> LaunchOptions(const NewNodeClaim& claim,
+                                        const OfferingPredicate& usable) {
   // Looked up once per claim, not per offering: a plan of 20,000 one-pod claims over 600 types
   // spent most of its time finding the same five requirements again.
   const OfferingFilter allowed(claim.requirements);
@@ -123,7 +131,7 @@ absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim) {
   for (const InstanceTypeView* type : claim.instance_type_options) {
     LaunchOption option{type, {}};
     for (const OfferingView& offering : type->offerings) {
-      if (offering.available && allowed.Allows(offering)) {
+      if (offering.available && allowed.Allows(offering) && (!usable || usable(*type, offering))) {
         option.offerings.push_back(&offering);
       }
     }
@@ -133,7 +141,7 @@ absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim) {
       claim.requirements.Find(api::kCapacityTypeLabelKey);
   if (capacity_type == nullptr || capacity_type->Has(api::kCapacityTypeReserved)) {
     // Upstream's CapacityBlockFilter (one capacity block per CreateFleet, the cheapest) needs
-    // no step here: the prediction below already takes the cheapest reserved offering.
+    // no step here: the launch takes the cheapest reserved offering first.
     KeepOneReservationKind(options);
     KeepLargestReservationPerZone(options);
   }
@@ -177,36 +185,84 @@ absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim) {
     return a.type->name < b.type->name;
   });
   if (options.size() > kMaxLaunchInstanceTypes) options.resize(kMaxLaunchInstanceTypes);
+  return options;
+}
 
+// One fleet asks for one capacity type: reserved, else spot, else on demand, the first some
+// option offers.
+std::optional<std::string_view> FleetCapacityType(const std::vector<LaunchOption>& options) {
   for (std::string_view chosen :
        {api::kCapacityTypeReserved, api::kCapacityTypeSpot, api::kCapacityTypeOnDemand}) {
-    const LaunchOption* best_option = nullptr;
-    const OfferingView* best = nullptr;
     for (const LaunchOption& option : options) {
       for (const OfferingView* offering : option.offerings) {
-        if (offering->capacity_type != chosen) continue;
-        // Options are in price-then-name order, so ties keep the earlier type, then the
-        // alphabetically first zone.
-        if (best == nullptr || offering->price < best->price ||
-            (offering->price == best->price && best_option == &option &&
-             offering->zone < best->zone)) {
-          best_option = &option;
-          best = offering;
-        }
+        if (offering->capacity_type == chosen) return chosen;
       }
     }
-    if (best != nullptr) {
-      return LaunchPrediction{.instance_type = best_option->type->name,
-                              .zone = best->zone,
-                              .capacity_type = best->capacity_type,
-                              .price = best->price,
-                              .reservation_id = best->reservation_id,
-                              .reservation_type = best->reservation_type,
-                              .reservation_interruptible = best->reservation_interruptible,
-                              .allocatable = best_option->type->allocatable};
+  }
+  return std::nullopt;
+}
+
+LaunchPrediction ToPrediction(const LaunchOption& option, const OfferingView& offering) {
+  return LaunchPrediction{.instance_type = option.type->name,
+                          .zone = offering.zone,
+                          .capacity_type = offering.capacity_type,
+                          .price = offering.price,
+                          .reservation_id = offering.reservation_id,
+                          .reservation_type = offering.reservation_type,
+                          .reservation_interruptible = offering.reservation_interruptible,
+                          .allocatable = option.type->allocatable};
+}
+
+}  // namespace
+
+absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim) {
+  const std::vector<LaunchOption> options = LaunchOptions(claim, {});
+  const std::optional<std::string_view> chosen = FleetCapacityType(options);
+  if (!chosen) return NothingToLaunch();
+  // The fleet's first choice (PlanFleet's front), found without ordering the rest: options are
+  // in price-then-name order, so ties keep the earlier type, then the alphabetically first zone.
+  const LaunchOption* best_option = nullptr;
+  const OfferingView* best = nullptr;
+  for (const LaunchOption& option : options) {
+    for (const OfferingView* offering : option.offerings) {
+      if (offering->capacity_type != *chosen) continue;
+      if (best == nullptr || offering->price < best->price ||
+          (offering->price == best->price && best_option == &option &&
+           offering->zone < best->zone)) {
+        best_option = &option;
+        best = offering;
+      }
     }
   }
-  return NothingToLaunch();
+  return ToPrediction(*best_option, *best);
+}
+
+absl::StatusOr<std::vector<LaunchPrediction>> PlanFleet(const NewNodeClaim& claim,
+                                                        const OfferingPredicate& usable) {
+  const std::vector<LaunchOption> options = LaunchOptions(claim, usable);
+  const std::optional<std::string_view> chosen = FleetCapacityType(options);
+  if (!chosen) return NothingToLaunch();
+  struct Entry {
+    double price;
+    size_t option;
+    const OfferingView* offering;
+  };
+  std::vector<Entry> entries;
+  for (size_t i = 0; i < options.size(); ++i) {
+    for (const OfferingView* offering : options[i].offerings) {
+      if (offering->capacity_type == *chosen) entries.push_back({offering->price, i, offering});
+    }
+  }
+  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return std::tie(a.price, a.option, a.offering->zone) <
+           std::tie(b.price, b.option, b.offering->zone);
+  });
+  std::vector<LaunchPrediction> fleet;
+  fleet.reserve(entries.size());
+  for (const Entry& entry : entries) {
+    fleet.push_back(ToPrediction(options[entry.option], *entry.offering));
+  }
+  return fleet;
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "karpenter/common/status.h"
 #include "src/provisioning/node_claim_finalizer.h"
@@ -48,6 +49,18 @@ std::map<std::string, std::string> LaunchLabels(const LaunchPrediction& launch);
 
 // NotFound when no instance type has an available offering the claim allows.
 absl::StatusOr<LaunchPrediction> PredictLaunch(const NewNodeClaim& claim);
+
+// Whether a launch may use an offering the claim's types still call available (a host passes the
+// offerings that failed since the solve).
+using OfferingPredicate = std::function<bool(const InstanceTypeView&, const OfferingView&)>;
+
+// What one CreateFleet asks for (upstream's provider launches one capacity type per fleet): the
+// offerings of the capacity type PredictLaunch would choose, on the types it keeps (at most
+// kMaxLaunchInstanceTypes), in the order EC2's lowest-price strategy tries them: cheapest first,
+// equal prices in PredictLaunch's order, so the front is PredictLaunch's choice. Offerings
+// `usable` refuses are left out first. NotFound when nothing is left.
+absl::StatusOr<std::vector<LaunchPrediction>> PlanFleet(const NewNodeClaim& claim,
+                                                        const OfferingPredicate& usable = {});
 
 // PredictLaunch with a memory: claims that share their instance-type options (one buffer, as a
 // solve shares it between claims that ended with the same types) and the requirements a launch

@@ -226,6 +226,43 @@ TEST(PredictLaunch, OnlyTheCheapestSixtyTypesAreConsidered) {
   EXPECT_EQ(launch->capacity_type, "reserved");
 }
 
+// One fleet, one capacity type: every spot offering of the kept types, cheapest first, equal
+// prices in type order (cheapest type, then name) then by zone; its front is PredictLaunch's.
+TEST(PlanFleet, AsksForTheChosenCapacityTypeCheapestFirstAndStartsWithThePrediction) {
+  std::vector<InstanceTypeView> types = {PricedType("b", 1.0, 0.4), PricedType("a", 1.0, 0.4),
+                                         PricedType("c", 0.9, 0.3)};
+  for (OfferingView& offering : types[2].offerings) {
+    if (offering.capacity_type == "spot" && offering.zone == kZoneB) offering.price = 0.5;
+  }
+  const NewNodeClaim claim = ClaimOf(types);
+  absl::StatusOr<std::vector<LaunchPrediction>> fleet = PlanFleet(claim);
+  ASSERT_TRUE(fleet.ok());
+  std::vector<std::string> tried;
+  for (const LaunchPrediction& offering : *fleet) {
+    EXPECT_EQ(offering.capacity_type, "spot");
+    tried.push_back(offering.instance_type + "/" + offering.zone);
+  }
+  const std::string a = kZoneA, b = kZoneB, c = kZoneC;
+  EXPECT_EQ(tried, (std::vector<std::string>{"c/" + a, "c/" + c, "a/" + a, "a/" + b, "a/" + c,
+                                             "b/" + a, "b/" + b, "b/" + c, "c/" + b}));
+  absl::StatusOr<LaunchPrediction> predicted = PredictLaunch(claim);
+  ASSERT_TRUE(predicted.ok());
+  EXPECT_EQ(predicted->instance_type + "/" + predicted->zone, tried.front());
+}
+
+TEST(PlanFleet, LeavesOutWhatTheHostRefusesBeforeChoosingTheCapacityType) {
+  const std::vector<InstanceTypeView> types = {PricedType("a", 1.0, 0.3)};
+  const NewNodeClaim claim = ClaimOf(types);
+  absl::StatusOr<std::vector<LaunchPrediction>> fleet =
+      PlanFleet(claim, [](const InstanceTypeView&, const OfferingView& offering) {
+        return offering.capacity_type != "spot";
+      });
+  ASSERT_TRUE(fleet.ok());
+  for (const LaunchPrediction& offering : *fleet) EXPECT_EQ(offering.capacity_type, "on-demand");
+  fleet = PlanFleet(claim, [](const InstanceTypeView&, const OfferingView&) { return false; });
+  EXPECT_EQ(fleet.status().code(), absl::StatusCode::kNotFound);
+}
+
 OfferingView ReservedOffering(const std::string& id, const char* zone, int64_t capacity,
                               double price, const char* type = "default") {
   return OfferingView{.zone = zone,
