@@ -18,8 +18,15 @@ std::string Truncated(std::string message) {
   return message;
 }
 
-// The cloud's answer copied onto the NodeClaim: its labels under the user's (a user's label
-// wins), its annotations over the claim's, and what the instance is.
+std::optional<api::NodePool> GetNodePool(const ClusterReader& reader, const std::string& name) {
+  std::optional<api::Object> object = reader.Get(ObjectKey{"NodePool", "", name});
+  if (!object) return std::nullopt;
+  if (auto* pool = std::get_if<api::NodePool>(&*object)) return std::move(*pool);
+  return std::nullopt;
+}
+
+}  // namespace
+
 void CopyLaunched(const api::NodeClaim& launched, api::NodeClaim& claim) {
   std::map<std::string, std::string> labels = launched.metadata.labels;
   for (const auto& [key, value] : claim.metadata.labels) labels[key] = value;
@@ -32,15 +39,6 @@ void CopyLaunched(const api::NodeClaim& launched, api::NodeClaim& claim) {
   claim.status.allocatable = launched.status.allocatable;
   claim.status.capacity = launched.status.capacity;
 }
-
-std::optional<api::NodePool> GetNodePool(const ClusterReader& reader, const std::string& name) {
-  std::optional<api::Object> object = reader.Get(ObjectKey{"NodePool", "", name});
-  if (!object) return std::nullopt;
-  if (auto* pool = std::get_if<api::NodePool>(&*object)) return std::move(*pool);
-  return std::nullopt;
-}
-
-}  // namespace
 
 absl::StatusOr<ReconcileResult> NodeClaimLifecycle::Launch(api::NodeClaim& claim,
                                                            ConditionSet& conditions) {

@@ -98,6 +98,11 @@ class NodeClaimLifecycle {
   std::map<std::string, Launched> launched_;
 };
 
+// The cloud's answer to CloudProvider::Create copied onto the NodeClaim, as the launch step does:
+// its labels under the claim's own (a user's label wins), its annotations over the claim's, and
+// what the instance is (providerID, image, capacity, allocatable). The twin launches with it too.
+void CopyLaunched(const api::NodeClaim& launched, api::NodeClaim& claim);
+
 // What registration does to the Node of `claim` (upstream's lifecycle/registration.go): the
 // termination finalizer, the NodeClaim as owner, its labels and annotations and (unless the
 // node opts out) its taints and startup taints, the unregistered taint removed and the
