@@ -347,6 +347,11 @@ const api::NodePool* Cluster::FindNodePool(const std::string& name) const {
   return it == node_pools_.end() ? nullptr : &it->second;
 }
 
+const api::EC2NodeClass* Cluster::FindNodeClass(const std::string& name) const {
+  auto it = node_classes_.find(name);
+  return it == node_classes_.end() ? nullptr : &it->second;
+}
+
 std::string Cluster::LaunchInstance(InstanceRequest request, bool initial) {
   Instance instance;
   instance.ordinal = ++instance_count_;

@@ -141,6 +141,7 @@ class Cluster {
   bool MarkNodeClaimDeleting(const std::string& name);
   const api::NodeClaim* FindNodeClaim(const std::string& name) const;
   const api::NodePool* FindNodePool(const std::string& name) const;
+  const api::EC2NodeClass* FindNodeClass(const std::string& name) const;
 
   // --- instances ---
   // Starts an instance: it registers after `instanceBootToRegistered` and turns Ready after

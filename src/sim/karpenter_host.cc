@@ -19,6 +19,13 @@
 #include "src/state/pod_predicates.h"
 
 namespace karpenter::sim {
+namespace {
+
+// A launch that failed for another reason than capacity or the node class is tried again this
+// often until the launch timeout (upstream requeues it with backoff).
+constexpr SimMillis kLaunchRetryMillis = 10 * 1000;
+
+}  // namespace
 
 KarpenterHost::KarpenterHost(Cluster& cluster)
     : cluster_(cluster),
@@ -37,6 +44,7 @@ KarpenterHost::KarpenterHost(Cluster& cluster)
                    [this] {
                      return Sample(cluster_.latency().unavailable_offering_ttl, cluster_.random());
                    }),
+      cloud_(cluster, catalogs_, unavailable_),
       interruption_(unavailable_, metrics_, MakeInterruptionHooks()),
       controller_(std::make_unique<DisruptionController>(*this)) {
   cluster_.set_on_node_registered(
@@ -238,16 +246,7 @@ std::string KarpenterHost::LaunchNodeClaim(const provisioning::NewNodeClaim& cla
                          Count("pods", static_cast<int64_t>(claim.pods.size()))});
   ScheduleExpiration(node_claim);
   cluster_.PutNodeClaim(std::move(node_claim));
-  PendingLaunch& pending = launching_[name];
-  pending.claim = claim;
-  pending.types.reserve(claim.instance_type_options.size());
-  for (const provisioning::InstanceTypeView* type : claim.instance_type_options) {
-    pending.types.push_back(*type);
-  }
-  std::vector<const provisioning::InstanceTypeView*>& options =
-      pending.claim.instance_type_options.Mutable();
-  for (size_t i = 0; i < pending.types.size(); ++i) options[i] = &pending.types[i];
-  pending.created_at = now;
+  launching_[name].created_at = now;
   cluster_.queue().After(Sample(cluster_.latency().create_fleet, cluster_.random()),
                          [this, name] { Launch(name); });
   cluster_.queue().After(controllers::kLaunchTimeoutMillis, [this, name] { CheckLaunched(name); });
@@ -330,69 +329,50 @@ void KarpenterHost::Expire(const std::string& name, const std::string& uid) {
 void KarpenterHost::Launch(const std::string& name) {
   auto it = launching_.find(name);
   if (it == launching_.end()) return;
-  provisioning::NewNodeClaim& claim = it->second.claim;
-  const SimMillis now = cluster_.queue().now();
-  while (true) {
-    absl::StatusOr<provisioning::LaunchPrediction> launch = provisioning::PredictLaunch(claim);
-    if (!launch.ok()) {
-      FailLaunch(name, std::string(launch.status().message()));
-      return;
-    }
-    absl::StatusOr<double> price =
-        cluster_.ec2().RunInstance(launch->instance_type, launch->zone, launch->capacity_type, now);
-    if (!price.ok()) {
-      cluster_.log().Record(
-          now, "InsufficientCapacity",
-          {Str("nodeClaim", name), Str("instanceType", launch->instance_type),
-           Str("zone", launch->zone), Str("capacityType", launch->capacity_type)});
-      MarkOfferingUnavailable(launch->instance_type, launch->zone, launch->capacity_type);
-      for (provisioning::InstanceTypeView& type : it->second.types) {
-        if (type.name != launch->instance_type) continue;
-        for (provisioning::OfferingView& offering : type.offerings) {
-          if (offering.zone == launch->zone && offering.capacity_type == launch->capacity_type) {
-            offering.available = false;
-          }
-        }
-      }
-      continue;
-    }
-    const api::NodeClaim* stored = cluster_.FindNodeClaim(name);
-    if (stored == nullptr) return;
-    api::NodeClaim node_claim = *stored;
-    InstanceRequest request;
-    request.instance_type = launch->instance_type;
-    request.zone = launch->zone;
-    request.capacity_type = launch->capacity_type;
-    request.price = *price;
-    request.node_claim = name;
-    request.labels = claim.labels;
-    request.labels[std::string(api::kNodePoolLabelKey)] = claim.node_pool;
-    request.labels[std::string(api::kCapacityTypeLabelKey)] = launch->capacity_type;
-    // The kubelet registers with the taints the launch template's user data gives it: the
-    // claim's taints and startup taints, and karpenter.sh/unregistered until Karpenter's
-    // registration (OnNodeRegistered) takes it off.
-    request.taints = node_claim.spec.taints;
-    request.taints.insert(request.taints.end(), node_claim.spec.startup_taints.begin(),
-                          node_claim.spec.startup_taints.end());
-    request.taints.push_back(
-        api::Taint{.key = std::string(api::kUnregisteredTaintKey), .effect = "NoExecute"});
-    request.requested_at = it->second.created_at;
-    const std::string id = cluster_.LaunchInstance(std::move(request));
-    node_claim.metadata.labels[std::string(api::kLabelInstanceTypeStable)] = launch->instance_type;
-    node_claim.metadata.labels[std::string(api::kLabelTopologyZone)] = launch->zone;
-    node_claim.metadata.labels[std::string(api::kCapacityTypeLabelKey)] = launch->capacity_type;
-    node_claim.status.provider_id = absl::StrCat("aws:///", launch->zone, "/", id);
-    cluster_.PutNodeClaim(std::move(node_claim));
-    cluster_.log().Record(now, "NodeClaimLaunched", {Str("nodeClaim", name), Str("instance", id)});
-    // Upstream's liveness times registration from the claim's Registered condition, set
-    // Unknown as the claim is first reconciled: from its creation, not from this launch.
-    const SimMillis since_created = now - it->second.created_at;
-    const SimMillis timeout = Sample(cluster_.latency().registration_timeout, cluster_.random());
-    cluster_.queue().After(std::max<SimMillis>(0, timeout - since_created),
-                           [this, name, id] { CheckRegistered(name, id); });
+  const api::NodeClaim* stored = cluster_.FindNodeClaim(name);
+  if (stored == nullptr) {
     launching_.erase(it);
     return;
   }
+  const SimMillis now = cluster_.queue().now();
+  CloudOr<api::NodeClaim> created = cloud_.Create(*stored);
+  if (const CloudError* error = std::get_if<CloudError>(&created)) {
+    switch (error->kind) {
+      case CloudErrorKind::kInsufficientCapacity:
+        FailLaunch(name, error->message);
+        return;
+      case CloudErrorKind::kNodeClassNotReady:
+        cluster_.log().Record(now, "NodeClaimLaunchFailed",
+                              {Str("nodeClaim", name), Str("reason", error->message)});
+        CountUnlaunched(name, "nodeclass_not_ready");
+        DropUnlaunched(name);
+        return;
+      default:
+        // Upstream leaves Launched Unknown and retries until the launch timeout deletes it.
+        cluster_.log().Record(now, "NodeClaimLaunchFailed",
+                              {Str("nodeClaim", name), Str("reason", error->message)});
+        cluster_.queue().After(kLaunchRetryMillis, [this, name] { Launch(name); });
+        return;
+    }
+  }
+  const api::NodeClaim& launched = std::get<api::NodeClaim>(created);
+  api::NodeClaim node_claim = *stored;
+  // The twin labelled the claim with the offering it predicted; the launch says which it got.
+  for (std::string_view key :
+       {api::kLabelInstanceTypeStable, api::kLabelTopologyZone, api::kCapacityTypeLabelKey}) {
+    node_claim.metadata.labels.erase(std::string(key));
+  }
+  controllers::CopyLaunched(launched, node_claim);
+  const std::string id = InstanceIdOf(node_claim.status.provider_id);
+  cluster_.PutNodeClaim(std::move(node_claim));
+  cluster_.log().Record(now, "NodeClaimLaunched", {Str("nodeClaim", name), Str("instance", id)});
+  // Upstream's liveness times registration from the claim's Registered condition, set
+  // Unknown as the claim is first reconciled: from its creation, not from this launch.
+  const SimMillis since_created = now - it->second.created_at;
+  const SimMillis timeout = Sample(cluster_.latency().registration_timeout, cluster_.random());
+  cluster_.queue().After(std::max<SimMillis>(0, timeout - since_created),
+                         [this, name, id] { CheckRegistered(name, id); });
+  launching_.erase(it);
 }
 
 void KarpenterHost::CheckRegistered(const std::string& name, const std::string& instance_id) {
@@ -411,9 +391,10 @@ void KarpenterHost::FailLaunch(const std::string& name, const std::string& reaso
   const SimMillis now = cluster_.queue().now();
   cluster_.log().Record(now, "NodeClaimLaunchFailed",
                         {Str("nodeClaim", name), Str("reason", reason)});
-  // Every offering it could launch was refused for capacity (upstream's
-  // InsufficientCapacityError). Its capacity-type label is the offering the twin predicted at
-  // creation; upstream's claim carries one only when its requirements allow a single type.
+  // Its fleet was refused for capacity on every offering, or no offering was left to ask for
+  // (upstream's InsufficientCapacityError). Its capacity-type label is the offering the twin
+  // predicted at creation; upstream's claim carries one only when its requirements allow a single
+  // type.
   CountUnlaunched(name, "insufficient_capacity");
   // The next batch plans its pods without the failed offerings.
   DropUnlaunched(name);

@@ -1,9 +1,10 @@
 // Karpenter on the twin's virtual clock: the production provisioning engine
 // (provisioning::BuildSchedulerInput, Solve and launch prediction) driven by a pod batcher
-// (BATCH_IDLE_DURATION / BATCH_MAX_DURATION), NodeClaims launched through the twin's EC2 with the
-// predicted offering and a fallback to the next offering on InsufficientInstanceCapacity (the
-// failed offering is then unavailable to the scheduler for `unavailableOfferingTtl`), and
-// registration/initialization as the emulated nodes come up. Start() also installs the
+// (BATCH_IDLE_DURATION / BATCH_MAX_DURATION), NodeClaims launched through a CloudProvider over the
+// twin's EC2 (twin_cloud_provider.h: one fleet of one capacity type; the offerings it refuses are
+// unavailable to the scheduler for `unavailableOfferingTtl`, and a claim whose whole fleet was
+// refused is deleted and its pods planned again), and registration/initialization as the
+// emulated nodes come up. Start() also installs the
 // disruption controller (disruption_controller.h) on the disruption poll. There is no
 // simulation version of the scheduling or disruption logic here: only the host loop around it.
 #pragma once
@@ -24,6 +25,7 @@
 #include "src/provisioning/node_class_catalog.h"
 #include "src/provisioning/snapshot_input.h"
 #include "src/sim/cluster.h"
+#include "src/sim/twin_cloud_provider.h"
 
 namespace karpenter::sim {
 
@@ -60,8 +62,9 @@ class KarpenterHost {
   // The same on a snapshot the caller already took of this instant.
   absl::StatusOr<std::unique_ptr<PlanningInput>> PlanningInputFrom(
       std::shared_ptr<const state::ClusterSnapshot> snapshot);
-  // Creates a NodeClaim for `claim` and launches it as provisioning does (CreateFleet latency,
-  // ICE fallback, registration liveness); returns its name. `claim`'s instance types are copied.
+  // Creates a NodeClaim for `claim` and launches it as the lifecycle controller does
+  // (CloudProvider::Create after the CreateFleet latency, launch and registration liveness);
+  // returns its name. `launch` is the offering the twin labels the claim with until then.
   // `reason` labels karpenter_nodeclaims_created_total: "provisioning", or the disruption
   // reason a replacement is for.
   std::string LaunchNodeClaim(const provisioning::NewNodeClaim& claim,
@@ -123,6 +126,7 @@ class KarpenterHost {
   // command.
   void ScheduleExpiration(const api::NodeClaim& node_claim);
   void Expire(const std::string& name, const std::string& uid);
+  // CloudProvider::Create for the claim, then its answer copied onto the NodeClaim.
   void Launch(const std::string& name);
   void FailLaunch(const std::string& name, const std::string& reason);
   // Liveness, as upstream's: deletes the NodeClaim if CreateFleet has not answered within
@@ -143,16 +147,14 @@ class KarpenterHost {
   // BATCH_IDLE_DURATION / BATCH_MAX_DURATION, drawn from the latency model.
   controllers::Batcher batcher_;
   uint64_t claim_count_ = 0;
-  // A NodeClaim waiting for CreateFleet. The solve's claim points into its SchedulerInput, which
-  // is gone by then, so the launch keeps its own copies of the instance types and repoints the
-  // claim at them; ICE marks offerings unavailable in these copies.
+  // A NodeClaim waiting for CreateFleet's answer.
   struct PendingLaunch {
-    provisioning::NewNodeClaim claim;
-    std::vector<provisioning::InstanceTypeView> types;
     SimMillis created_at = 0;  // node-ready and liveness times count from here
   };
   std::map<std::string, PendingLaunch> launching_;
   cloudprovider::UnavailableOfferings unavailable_;
+  // Launches, as upstream's lifecycle controller does, through CloudProvider::Create.
+  TwinCloudProvider cloud_;
   std::set<std::string> marked_for_deletion_;  // provider IDs
   controllers::InterruptionController interruption_;
   DisruptionPass disruption_;

@@ -255,6 +255,27 @@ TEST(KarpenterHost, InsufficientCapacityFallsBackToTheNextOffering) {
   EXPECT_EQ(BoundPods(world.cluster), 1u);
 }
 
+// Upstream's provider launches one capacity type per CreateFleet. With every spot offering
+// refused, the fleet fails and its NodeClaim is deleted; the next batch, with those offerings
+// unavailable, launches on demand. One launch never switches capacity type.
+TEST(KarpenterHost, AFleetRefusedOnEveryOfferingIsDeletedAndTheNextClaimTakesOnDemand) {
+  World world({CapacityFault{"c6i.xlarge", "spot", {}, 0, 1000}});
+  ASSERT_TRUE(world.cluster.Apply(NodeClass(), true).ok());
+  ASSERT_TRUE(
+      world.cluster.Apply(testing::MakeNodePool({"c6i.xlarge"}, {"spot", "on-demand"}), true).ok());
+  KarpenterHost host(world.cluster);
+  host.Start();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 1, "1", "1Gi"), false).ok());
+  world.queue.RunUntil(120000);
+  // The spot fleet asked for the type in each of the three zones, and each was refused.
+  EXPECT_EQ(CountEvents(world.log, "\"InsufficientCapacity\""), 3u);
+  EXPECT_EQ(CountEvents(world.log, "\"NodeClaimLaunchFailed\""), 1u);
+  EXPECT_EQ(host.node_claims_created(), 2u);
+  ASSERT_EQ(world.cluster.LiveInstanceCount(), 1u);
+  EXPECT_EQ(world.cluster.instances().begin()->second.request.capacity_type, "on-demand");
+  EXPECT_EQ(BoundPods(world.cluster), 1u);
+}
+
 TEST(KarpenterHost, NoOfferingLeftFailsTheNodeClaimAndPodsStayPending) {
   World world({CapacityFault{"c6i.xlarge", "on-demand", {}, 0, 1000}});
   ApplyPool(world, "on-demand");
