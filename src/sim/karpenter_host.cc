@@ -92,8 +92,7 @@ void KarpenterHost::TerminateNodeClaim(const Instance& instance) {
   // Deleting from here on, which planning counts as a mark does.
   Unmark(instance.node.spec.provider_id);
   if (instance.phase == NodePhase::kBooting || node.empty()) {
-    CountTermination(instance.request, /*registered=*/false);
-    cluster_.TerminateInstance(id);  // nothing registered to drain
+    DeleteInstance(id, /*registered=*/false);  // nothing registered to drain
     return;
   }
   // A claim whose termination already started keeps its one drain (a later command or
@@ -113,10 +112,21 @@ void KarpenterHost::TerminateNodeClaim(const Instance& instance) {
     options.force_after =
         claim->spec.termination_grace_period->value.Nanos() / api::Duration::kMillisecond;
   }
-  StartDrain(cluster_, node, options, [this, id, request = instance.request](bool) {
-    CountTermination(request, /*registered=*/true);
-    cluster_.TerminateInstance(id);
-  });
+  StartDrain(cluster_, node, options,
+             [this, id](bool) { DeleteInstance(id, /*registered=*/true); });
+}
+
+void KarpenterHost::DeleteInstance(const std::string& id, bool registered) {
+  auto it = cluster_.instances().find(id);
+  if (it == cluster_.instances().end()) return;
+  CountTermination(it->second.request, registered);
+  // The provider reads only the claim's provider ID. The twin's EC2 terminates at once; a
+  // NotFound says the instance is already gone, which is what the finalizer waits to hear.
+  api::NodeClaim claim;
+  claim.metadata.name = it->second.request.node_claim;
+  claim.status.provider_id = absl::StrCat("aws:///", it->second.request.zone, "/", id);
+  std::variant<std::monostate, CloudError> deleted = cloud_.Delete(claim);
+  (void)deleted;
 }
 
 void KarpenterHost::EnqueueInterruptionMessage(std::string body) {
@@ -381,8 +391,7 @@ void KarpenterHost::CheckRegistered(const std::string& name, const std::string& 
   cluster_.log().Record(cluster_.queue().now(), "NodeClaimRegistrationTimeout",
                         {Str("nodeClaim", name), Str("instance", instance_id)});
   CountUnlaunched(name, "registration_timeout");
-  CountTermination(it->second.request, /*registered=*/false);
-  cluster_.TerminateInstance(instance_id);  // the NodeClaim goes with it
+  DeleteInstance(instance_id, /*registered=*/false);  // the NodeClaim goes with it
   // Its pods still wait; the next batch launches a replacement.
   OnPodsPending();
 }

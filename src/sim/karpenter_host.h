@@ -108,6 +108,9 @@ class KarpenterHost {
   // karpenter_nodeclaims_terminated_total, and karpenter_nodes_terminated_total for an instance
   // whose Node had registered.
   void CountTermination(const InstanceRequest& request, bool registered);
+  // The lifecycle's last step for a claim's instance, as its finalizer takes it:
+  // CloudProvider::Delete, counted by CountTermination.
+  void DeleteInstance(const std::string& id, bool registered);
   // The interruption controller's view of the twin: its instances and how a NodeClaim goes.
   std::optional<controllers::InterruptedInstance> FindInterrupted(
       const std::string& instance_id) const;
