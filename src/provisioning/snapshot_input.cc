@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/pod_resources.h"
+#include "src/provisioning/resources.h"
 #include "src/provisioning/scheduler.h"
 #include "src/state/daemonset_pods.h"
 #include "src/state/pending.h"
@@ -66,11 +67,15 @@ bool ChargeBoundPods(const state::ClusterSnapshot& snapshot,
                      const std::vector<const state::SharedPod*>& pods, ExistingNodeView& view,
                      std::vector<const api::Pod*>& live_pods) {
   bool claims_volumes = false;
+  int64_t live = 0;
+  int64_t daemons = 0;
   for (const state::SharedPod* shared : pods) {
     const api::Pod* pod = &(*shared)->pod;
     const state::PodCharge& charge = (*shared)->charge;
     if (charge.terminal) continue;
     live_pods.push_back(pod);
+    ++live;
+    daemons += charge.daemon ? 1 : 0;
     if (charge.claims_volumes) {
       claims_volumes = true;
       state::AddVolumes(view.volumes_in_use, state::PodVolumes(snapshot, *pod));
@@ -83,6 +88,16 @@ bool ChargeBoundPods(const state::ClusterSnapshot& snapshot,
         if (port.host_port > 0) view.host_ports_used.push_back(port);
       }
     }
+  }
+  // Each takes one of the node's pod slots (upstream's RequestsForPods counts them), as a pod
+  // the solve places there does (RequestsForPod).
+  if (live > 0) {
+    view.requested[kResourcePods].Add(
+        api::Quantity::FromInt(live, api::Quantity::Format::kDecimalSI));
+  }
+  if (daemons > 0) {
+    view.daemon_requested[kResourcePods].Add(
+        api::Quantity::FromInt(daemons, api::Quantity::Format::kDecimalSI));
   }
   return claims_volumes;
 }
