@@ -400,6 +400,8 @@ api::Node Cluster::BuildNode(const Instance& instance) const {
     node.status.capacity = type->capacity;
     node.status.allocatable = type->Allocatable();
   }
+  if (!instance.request.allocatable.empty()) node.status.allocatable = instance.request.allocatable;
+  if (!instance.request.capacity.empty()) node.status.capacity = instance.request.capacity;
   for (const auto& [key, value] : instance.request.labels) node.metadata.labels[key] = value;
   node.metadata.labels[std::string(api::kLabelTopologyZone)] = instance.request.zone;
   node.metadata.labels[std::string(api::kLabelHostname)] = node.metadata.name;

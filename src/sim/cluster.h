@@ -46,6 +46,10 @@ struct InstanceRequest {
   std::vector<api::Taint> taints;
   // When the autoscaler decided to add capacity: node-ready time is measured from here.
   SimMillis requested_at = 0;
+  // What the kubelet reports when its configuration differs from the catalog's defaults (an
+  // EC2NodeClass's kubelet maxPods or reservations); empty: the catalog type's.
+  api::ResourceList allocatable;
+  api::ResourceList capacity;
 };
 
 enum class NodePhase { kBooting, kRegistered, kReady, kTerminated };

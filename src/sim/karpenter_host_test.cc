@@ -276,6 +276,27 @@ TEST(KarpenterHost, AFleetRefusedOnEveryOfferingIsDeletedAndTheNextClaimTakesOnD
   EXPECT_EQ(BoundPods(world.cluster), 1u);
 }
 
+// The kubelet runs with the class's settings: a node of a class with maxPods 4 registers with
+// room for 4 pods, as Karpenter planned, not with the type's default.
+TEST(KarpenterHost, NodesReportTheAllocatableOfTheirClassesKubeletSettings) {
+  World world({}, QuickScheduler());
+  api::EC2NodeClass node_class = NodeClass();
+  node_class.spec.kubelet = api::KubeletConfiguration{};
+  node_class.spec.kubelet->max_pods = 4;
+  ASSERT_TRUE(world.cluster.Apply(node_class, true).ok());
+  ASSERT_TRUE(world.cluster.Apply(NodePool("on-demand"), true).ok());
+  KarpenterHost host(world.cluster);
+  host.Start();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 6, "100m", "128Mi"), false).ok());
+  world.queue.RunUntil(120000);
+  EXPECT_EQ(host.node_claims_created(), 2u);
+  EXPECT_EQ(BoundPods(world.cluster), 6u);
+  for (const auto& [id, instance] : world.cluster.instances()) {
+    EXPECT_EQ(instance.node.status.allocatable.at("pods").Value(), 4) << id;
+    EXPECT_LE(world.cluster.WorkloadPodsOn(instance.node.metadata.name).size(), 4u) << id;
+  }
+}
+
 TEST(KarpenterHost, NoOfferingLeftFailsTheNodeClaimAndPodsStayPending) {
   World world({CapacityFault{"c6i.xlarge", "on-demand", {}, 0, 1000}});
   ApplyPool(world, "on-demand");

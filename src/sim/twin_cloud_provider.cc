@@ -137,6 +137,12 @@ CloudOr<api::NodeClaim> TwinCloudProvider::Create(const api::NodeClaim& node_cla
         node_claim.metadata.creation_timestamp.value_or(cluster_.queue().Now());
     request.requested_at = now - std::max<int64_t>(0, (cluster_.queue().Now() - created).Nanos() /
                                                           api::Duration::kMillisecond);
+    // The kubelet runs with the class's settings (maxPods, reservations), as the scheduler
+    // planned for.
+    request.allocatable = offering.allocatable;
+    for (const provisioning::InstanceTypeView& type : *types) {
+      if (type.name == offering.instance_type) request.capacity = type.capacity;
+    }
     const std::string id = cluster_.LaunchInstance(std::move(request));
     api::NodeClaim launched = Describe(cluster_.instances().at(id));
     for (auto& [key, value] : provisioning::LaunchLabels(offering)) {
@@ -147,13 +153,6 @@ CloudOr<api::NodeClaim> TwinCloudProvider::Create(const api::NodeClaim& node_cla
     }
     launched.metadata.annotations = node_claim.metadata.annotations;
     launched.spec = node_claim.spec;
-    // What pods may use, as the scheduler planned it (the class's kubelet settings included).
-    launched.status.allocatable = offering.allocatable;
-    for (const provisioning::InstanceTypeView& type : *types) {
-      if (type.name == offering.instance_type && !type.capacity.empty()) {
-        launched.status.capacity = type.capacity;
-      }
-    }
     return launched;
   }
   return CloudError{.kind = CloudErrorKind::kInsufficientCapacity,
@@ -173,6 +172,8 @@ api::NodeClaim TwinCloudProvider::Describe(const Instance& instance) const {
     out.status.capacity = type->capacity;
     out.status.allocatable = type->Allocatable();
   }
+  if (!request.allocatable.empty()) out.status.allocatable = request.allocatable;
+  if (!request.capacity.empty()) out.status.capacity = request.capacity;
   auto& labels = out.metadata.labels;
   labels[std::string(api::kLabelInstanceTypeStable)] = request.instance_type;
   labels[std::string(api::kLabelTopologyZone)] = request.zone;
