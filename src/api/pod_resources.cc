@@ -66,6 +66,15 @@ void AddResources(ResourceList& list, const ResourceList& other) {
   }
 }
 
+bool FitsWithin(const ResourceList& requests, const ResourceList& allocatable) {
+  for (const auto& [name, quantity] : requests) {
+    if (quantity.MilliValue() <= 0) continue;
+    auto it = allocatable.find(name);
+    if (it == allocatable.end() || it->second.Cmp(quantity) < 0) return false;
+  }
+  return true;
+}
+
 void MaxResources(ResourceList& list, const ResourceList& other) {
   for (const auto& [name, quantity] : other) {
     auto [it, inserted] = list.try_emplace(name, quantity);

@@ -20,6 +20,10 @@ bool IsSidecar(const Container& container);
 void AddResources(ResourceList& list, const ResourceList& other);
 // list[name] = max(list[name], other[name]) for every entry of `other`.
 void MaxResources(ResourceList& list, const ResourceList& other);
+// Whether every positive request is at most the quantity of its name in `allocatable` (a
+// resource `allocatable` lacks holds nothing): what a cloud provider checks before launching a
+// type for a NodeClaim's requests.
+bool FitsWithin(const ResourceList& requests, const ResourceList& allocatable);
 
 // Resources that may be set at pod level (spec.resources): cpu, memory and hugepages-*.
 bool IsSupportedPodLevelResource(std::string_view name);

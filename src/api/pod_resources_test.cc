@@ -198,5 +198,15 @@ TEST(IsSupportedPodLevelResource, CpuMemoryAndHugePages) {
   EXPECT_FALSE(IsSupportedPodLevelResource("nvidia.com/gpu"));
 }
 
+TEST(FitsWithin, EveryPositiveRequestNeedsAsMuchOfItsName) {
+  const ResourceList allocatable = Res({{"cpu", "2"}, {"memory", "4Gi"}});
+  EXPECT_TRUE(FitsWithin(Res({{"cpu", "2"}, {"memory", "1Gi"}}), allocatable));
+  EXPECT_FALSE(FitsWithin(Res({{"cpu", "2001m"}}), allocatable));
+  // A resource the type lacks holds nothing, unless nothing of it is asked.
+  EXPECT_FALSE(FitsWithin(Res({{"nvidia.com/gpu", "1"}}), allocatable));
+  EXPECT_TRUE(FitsWithin(Res({{"nvidia.com/gpu", "0"}}), allocatable));
+  EXPECT_TRUE(FitsWithin({}, {}));
+}
+
 }  // namespace
 }  // namespace karpenter::api

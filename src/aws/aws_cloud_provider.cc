@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "src/api/karpenter_labels.h"
+#include "src/api/pod_resources.h"
 #include "src/api/resource_names.h"
 #include "src/api/selector_match.h"
 #include "src/aws/errors.h"
@@ -46,15 +47,6 @@ bool Allows(const api::NodeClaim& node_claim, const api::LabelMap& labels) {
     if (!api::Matches({requirement.key, requirement.operator_, requirement.values}, labels)) {
       return false;
     }
-  }
-  return true;
-}
-
-bool Fits(const api::ResourceList& requests, const api::ResourceList& allocatable) {
-  for (const auto& [name, quantity] : requests) {
-    if (quantity.MilliValue() <= 0) continue;
-    auto it = allocatable.find(name);
-    if (it == allocatable.end() || it->second.Cmp(quantity) < 0) return false;
   }
   return true;
 }
@@ -274,7 +266,7 @@ CloudOr<AwsCloudProvider::Launch> AwsCloudProvider::Plan(
     const std::vector<cloudprovider::InstanceType>& types) {
   std::vector<Candidate> candidates;
   for (const cloudprovider::InstanceType& type : types) {
-    if (!Fits(node_claim.spec.resources.requests, type.Allocatable())) continue;
+    if (!api::FitsWithin(node_claim.spec.resources.requests, type.Allocatable())) continue;
     for (const cloudprovider::Offering& offering : type.offerings) {
       if (!offering.available) continue;
       // The node also carries the claim's own labels (karpenter.sh/nodepool, the template's

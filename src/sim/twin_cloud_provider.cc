@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/api/karpenter_labels.h"
+#include "src/api/pod_resources.h"
 #include "src/provisioning/launch.h"
 #include "src/scheduling/selector_conversion.h"
 
@@ -21,15 +22,6 @@ CloudError CreateError(std::string reason, const absl::Status& status) {
   return {.kind = CloudErrorKind::kCreateError,
           .reason = std::move(reason),
           .message = std::string(status.message())};
-}
-
-bool Fits(const api::ResourceList& requests, const api::ResourceList& allocatable) {
-  for (const auto& [name, quantity] : requests) {
-    if (quantity.MilliValue() <= 0) continue;
-    auto it = allocatable.find(name);
-    if (it == allocatable.end() || it->second.Cmp(quantity) < 0) return false;
-  }
-  return true;
 }
 
 absl::StatusOr<scheduling::Requirements> RequirementsOf(const api::NodeClaim& node_claim) {
@@ -72,7 +64,7 @@ CloudOr<api::NodeClaim> TwinCloudProvider::Create(const api::NodeClaim& node_cla
   std::vector<const provisioning::InstanceTypeView*> options;
   auto consider = [&](const provisioning::InstanceTypeView& type) {
     if (type.requirements.HasIntersection(claim.requirements) &&
-        Fits(node_claim.spec.resources.requests, type.allocatable)) {
+        api::FitsWithin(node_claim.spec.resources.requests, type.allocatable)) {
       options.push_back(&type);
     }
   };
