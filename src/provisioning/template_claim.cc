@@ -14,11 +14,8 @@ absl::StatusOr<scheduling::Requirements> TemplateRequirements(const api::NodePoo
   const api::NodeClaimTemplate& tmpl = pool.spec.template_;
   scheduling::Requirements requirements = scheduling::FromLabels(tmpl.metadata.labels);
   for (const api::NodeSelectorRequirementWithMinValues& in : tmpl.spec.requirements) {
-    api::NodeSelectorRequirement selector{in.key, in.operator_, in.values};
-    std::optional<int32_t> min_values;
-    if (in.min_values) min_values = static_cast<int32_t>(*in.min_values);
     KP_ASSIGN_OR_RETURN(scheduling::Requirement requirement,
-                        scheduling::FromNodeSelectorRequirement(selector, min_values));
+                        scheduling::FromRequirementWithMinValues(in));
     requirements.Add(std::move(requirement));
   }
   requirements.Add(scheduling::Requirement::In(api::kNodePoolLabelKey, {pool.metadata.name}));

@@ -35,6 +35,14 @@ absl::StatusOr<Requirement> FromNodeSelectorRequirement(
                              min_values);
 }
 
+absl::StatusOr<Requirement> FromRequirementWithMinValues(
+    const api::NodeSelectorRequirementWithMinValues& requirement) {
+  Requirement::MinValues min_values;
+  if (requirement.min_values) min_values = static_cast<int32_t>(*requirement.min_values);
+  return Requirement::Create(requirement.key, requirement.operator_, requirement.values,
+                             min_values);
+}
+
 absl::StatusOr<Requirements> FromNodeSelectorRequirements(
     std::span<const api::NodeSelectorRequirement> requirements) {
   Requirements out;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "karpenter/common/status.h"
+#include "src/api/nodeclaim.h"
 #include "src/api/pod.h"
 #include "src/api/selector.h"
 #include "src/scheduling/requirement.h"
@@ -24,6 +25,10 @@ namespace karpenter::scheduling {
 absl::StatusOr<Requirement> FromNodeSelectorRequirement(
     const api::NodeSelectorRequirement& requirement,
     Requirement::MinValues min_values = std::nullopt);
+
+// A NodePool's or NodeClaim's requirement, with its minValues.
+absl::StatusOr<Requirement> FromRequirementWithMinValues(
+    const api::NodeSelectorRequirementWithMinValues& requirement);
 
 // The conjunction of a term's matchExpressions (repeated keys intersect).
 absl::StatusOr<Requirements> FromNodeSelectorRequirements(

@@ -125,8 +125,7 @@ void KarpenterHost::DeleteInstance(const std::string& id, bool registered) {
   api::NodeClaim claim;
   claim.metadata.name = it->second.request.node_claim;
   claim.status.provider_id = absl::StrCat("aws:///", it->second.request.zone, "/", id);
-  std::variant<std::monostate, CloudError> deleted = cloud_.Delete(claim);
-  (void)deleted;
+  cloud_.Delete(claim);
 }
 
 void KarpenterHost::EnqueueInterruptionMessage(std::string body) {

@@ -27,9 +27,8 @@ CloudError CreateError(std::string reason, const absl::Status& status) {
 absl::StatusOr<scheduling::Requirements> RequirementsOf(const api::NodeClaim& node_claim) {
   scheduling::Requirements out;
   for (size_t i = 0; i < node_claim.spec.requirements.size(); ++i) {
-    const api::NodeSelectorRequirementWithMinValues& requirement = node_claim.spec.requirements[i];
-    absl::StatusOr<scheduling::Requirement> converted = scheduling::FromNodeSelectorRequirement(
-        {requirement.key, requirement.operator_, requirement.values}, requirement.min_values);
+    absl::StatusOr<scheduling::Requirement> converted =
+        scheduling::FromRequirementWithMinValues(node_claim.spec.requirements[i]);
     if (!converted.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("spec.requirements[", i, "]: ", converted.status().message()));
@@ -37,6 +36,16 @@ absl::StatusOr<scheduling::Requirements> RequirementsOf(const api::NodeClaim& no
     out.Add(*std::move(converted));
   }
   return out;
+}
+
+// The type named `name` among types sorted by name, or null.
+const provisioning::InstanceTypeView* FindType(
+    const provisioning::SharedVector<provisioning::InstanceTypeView>& types,
+    std::string_view name) {
+  auto it = std::lower_bound(types.begin(), types.end(), name,
+                             [](const provisioning::InstanceTypeView& type,
+                                std::string_view wanted) { return type.name < wanted; });
+  return it != types.end() && it->name == name ? &*it : nullptr;
 }
 
 }  // namespace
@@ -73,10 +82,7 @@ CloudOr<api::NodeClaim> TwinCloudProvider::Create(const api::NodeClaim& node_cla
   const scheduling::Requirement* named = claim.requirements.Find(api::kLabelInstanceTypeStable);
   if (named != nullptr && !named->is_complement()) {
     for (const std::string& name : named->Values()) {
-      auto it = std::lower_bound(types->begin(), types->end(), name,
-                                 [](const provisioning::InstanceTypeView& type,
-                                    const std::string& wanted) { return type.name < wanted; });
-      if (it != types->end() && it->name == name) consider(*it);
+      if (const provisioning::InstanceTypeView* type = FindType(*types, name)) consider(*type);
     }
   } else {
     for (const provisioning::InstanceTypeView& type : *types) consider(type);
@@ -132,19 +138,16 @@ CloudOr<api::NodeClaim> TwinCloudProvider::Create(const api::NodeClaim& node_cla
     // The kubelet runs with the class's settings (maxPods, reservations), as the scheduler
     // planned for.
     request.allocatable = offering.allocatable;
-    for (const provisioning::InstanceTypeView& type : *types) {
-      if (type.name == offering.instance_type) request.capacity = type.capacity;
+    if (const provisioning::InstanceTypeView* type = FindType(*types, offering.instance_type)) {
+      request.capacity = type->capacity;
     }
     const std::string id = cluster_.LaunchInstance(std::move(request));
     api::NodeClaim launched = Describe(cluster_.instances().at(id));
     for (auto& [key, value] : provisioning::LaunchLabels(offering)) {
       launched.metadata.labels[key] = value;
     }
-    for (const auto& [key, value] : node_claim.metadata.labels) {
-      launched.metadata.labels.emplace(key, value);
-    }
-    launched.metadata.annotations = node_claim.metadata.annotations;
-    launched.spec = node_claim.spec;
+    // The claim's own labels, annotations and spec are its caller's to keep (CopyLaunched
+    // merges the answer under them), so the answer carries only what the launch decided.
     return launched;
   }
   return CloudError{.kind = CloudErrorKind::kInsufficientCapacity,
