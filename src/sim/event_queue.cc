@@ -27,7 +27,17 @@ void EventQueue::At(SimMillis when, Action action) {
   queue_.push(Event{when, next_sequence_++, std::move(action)});
 }
 
+void EventQueue::RunEventEnds() {
+  // An action may add more; they run too, in order.
+  for (size_t i = 0; i < at_event_end_.size(); ++i) {
+    Action action = std::move(at_event_end_[i]);
+    action();
+  }
+  at_event_end_.clear();
+}
+
 void EventQueue::RunUntil(SimMillis end) {
+  if (!at_event_end_.empty()) RunEventEnds();
   while (!queue_.empty() && queue_.top().when <= end) {
     // Copied out before popping: the action may schedule more events.
     Event event = queue_.top();
@@ -35,6 +45,7 @@ void EventQueue::RunUntil(SimMillis end) {
     now_ = event.when;
     ++executed_;
     event.action();
+    if (!at_event_end_.empty()) RunEventEnds();
   }
   if (end > now_) now_ = end;
 }

@@ -42,6 +42,12 @@ class EventQueue final : public Clock {
   // `end`. Events scheduled while running are honoured if they fall within `end`.
   void RunUntil(SimMillis end);
 
+  // Runs `action` once the event running now has returned, before the next one (outside a run:
+  // when the next run starts). Not an event: it is not counted and takes no place in the order.
+  // Watches use it so their handlers see a change complete, as an informer's do, and a run
+  // that watches executes the same events as one that does not.
+  void AtEventEnd(Action action) { at_event_end_.push_back(std::move(action)); }
+
   size_t pending() const { return queue_.size(); }
   // How many events have run.
   uint64_t executed() const { return executed_; }
@@ -59,7 +65,10 @@ class EventQueue final : public Clock {
     }
   };
 
+  void RunEventEnds();
+
   std::priority_queue<Event, std::vector<Event>, Later> queue_;
+  std::vector<Action> at_event_end_;
   SimMillis now_ = 0;
   uint64_t next_sequence_ = 0;
   uint64_t executed_ = 0;

@@ -58,6 +58,25 @@ TEST(EventQueue, PastTimesRunNowAfterWhatIsDue) {
   EXPECT_EQ(order, (std::vector<std::string>{"first", "second", "late"}));
 }
 
+TEST(EventQueue, EventEndActionsRunAfterTheirEventBeforeTheNextAndAreNotEvents) {
+  EventQueue queue;
+  std::vector<std::string> order;
+  queue.AtEventEnd([&] { order.push_back("before the run"); });
+  queue.At(100, [&] {
+    queue.AtEventEnd([&] {
+      order.push_back("end of a");
+      queue.AtEventEnd([&] { order.push_back("added by an end action"); });
+    });
+    order.push_back("a");
+  });
+  queue.At(100, [&] { order.push_back("b"); });
+  queue.RunUntil(1000);
+  EXPECT_EQ(order, (std::vector<std::string>{"before the run", "a", "end of a",
+                                             "added by an end action", "b"}));
+  EXPECT_EQ(queue.executed(), 2u);
+  EXPECT_EQ(queue.now(), 1000);
+}
+
 TEST(EventQueue, NowIsEpochPlusVirtualTime) {
   EventQueue queue;
   queue.set_epoch(api::Time::FromUnixSeconds(1000));
