@@ -20,17 +20,18 @@
 namespace karpenter::sim {
 namespace {
 
-// kube-scheduler's PodScheduled condition: False/Unschedulable when it found no node, True on
-// binding.
-void SetScheduledCondition(api::Pod& pod, std::string_view status, std::string_view reason) {
-  auto it = std::find_if(pod.status.conditions.begin(), pod.status.conditions.end(),
-                         [](const api::PodCondition& condition) {
-                           return condition.type == state::kPodConditionScheduled;
-                         });
+// A pod condition as the kubelet and kube-scheduler keep them: its transition time moves only
+// when its status does.
+void SetCondition(api::Pod& pod, std::string_view type, std::string_view status,
+                  std::string_view reason, api::Time now) {
+  auto it =
+      std::find_if(pod.status.conditions.begin(), pod.status.conditions.end(),
+                   [type](const api::PodCondition& condition) { return condition.type == type; });
   if (it == pod.status.conditions.end()) {
     it = pod.status.conditions.insert(pod.status.conditions.end(), api::PodCondition{});
-    it->type = std::string(state::kPodConditionScheduled);
+    it->type = std::string(type);
   }
+  if (it->status != status) it->last_transition_time = now;
   it->status = std::string(status);
   it->reason = std::string(reason);
 }
@@ -101,7 +102,7 @@ absl::Status Cluster::Apply(api::Object object, bool initial) {
   }
   if (auto* daemon_set = std::get_if<api::DaemonSet>(&object)) {
     const std::string key = Key(daemon_set->metadata);
-    daemon_sets_[key] = std::move(*daemon_set);
+    Notify("DaemonSet", (daemon_sets_[key] = std::move(*daemon_set)).metadata);
     for (const auto& [id, instance] : instances_) {
       if (instance.phase == NodePhase::kRegistered || instance.phase == NodePhase::kReady) {
         PlaceDaemonSetPods(instance);
@@ -111,7 +112,7 @@ absl::Status Cluster::Apply(api::Object object, bool initial) {
   }
   if (auto* node_pool = std::get_if<api::NodePool>(&object)) {
     log_.Record(queue_.now(), "NodePoolApplied", {Str("nodePool", node_pool->metadata.name)});
-    node_pools_[node_pool->metadata.name] = std::move(*node_pool);
+    Notify("NodePool", (node_pools_[node_pool->metadata.name] = std::move(*node_pool)).metadata);
     return absl::OkStatus();
   }
   if (auto* node_class = std::get_if<api::EC2NodeClass>(&object)) {
@@ -124,7 +125,8 @@ absl::Status Cluster::Apply(api::Object object, bool initial) {
     }
     log_.Record(queue_.now(), "EC2NodeClassApplied",
                 {Str("ec2NodeClass", node_class->metadata.name)});
-    node_classes_[node_class->metadata.name] = std::move(*node_class);
+    Notify("EC2NodeClass",
+           (node_classes_[node_class->metadata.name] = std::move(*node_class)).metadata);
     return absl::OkStatus();
   }
   if (auto* job = std::get_if<api::Job>(&object)) {
@@ -149,7 +151,7 @@ absl::Status Cluster::Apply(api::Object object, bool initial) {
   if (auto* pdb = std::get_if<api::PodDisruptionBudget>(&object)) {
     const std::string key = Key(pdb->metadata);
     log_.Record(queue_.now(), "PodDisruptionBudgetApplied", {Str("podDisruptionBudget", key)});
-    pdbs_[key] = std::move(*pdb);
+    Notify("PodDisruptionBudget", (pdbs_[key] = std::move(*pdb)).metadata);
     return absl::OkStatus();
   }
   return absl::InvalidArgumentError(
@@ -315,12 +317,17 @@ void Cluster::DeletePod(const std::string& key) {
 
 void Cluster::PutNodeClaim(api::NodeClaim node_claim) {
   std::string name = node_claim.metadata.name;
-  node_claims_[name] = std::move(node_claim);
+  const api::NodeClaim& stored = node_claims_[name] = std::move(node_claim);
+  Notify("NodeClaim", stored.metadata);
   MarkUnconsolidated();
 }
 
 void Cluster::DeleteNodeClaim(const std::string& name) {
-  node_claims_.erase(name);
+  auto it = node_claims_.find(name);
+  if (it != node_claims_.end()) {
+    Notify("NodeClaim", it->second.metadata);
+    node_claims_.erase(it);
+  }
   MarkUnconsolidated();
 }
 
@@ -328,6 +335,7 @@ bool Cluster::MarkNodeClaimDeleting(const std::string& name) {
   auto it = node_claims_.find(name);
   if (it == node_claims_.end() || it->second.metadata.deletion_timestamp) return false;
   it->second.metadata.deletion_timestamp = queue_.Now();
+  Notify("NodeClaim", it->second.metadata);
   MarkUnconsolidated();
   return true;
 }
@@ -345,6 +353,15 @@ const api::NodeClaim* Cluster::FindNodeClaim(const std::string& name) const {
 const api::NodePool* Cluster::FindNodePool(const std::string& name) const {
   auto it = node_pools_.find(name);
   return it == node_pools_.end() ? nullptr : &it->second;
+}
+
+bool Cluster::SetNodePoolStatus(const std::string& name, api::NodePoolStatus status) {
+  auto it = node_pools_.find(name);
+  if (it == node_pools_.end()) return false;
+  it->second.status = std::move(status);
+  Notify("NodePool", it->second.metadata);
+  ++generation_;
+  return true;
 }
 
 const api::EC2NodeClass* Cluster::FindNodeClass(const std::string& name) const {
@@ -366,8 +383,7 @@ std::string Cluster::LaunchInstance(InstanceRequest request, bool initial) {
       {Str("instance", id), Str("instanceType", instance.request.instance_type),
        Str("zone", instance.request.zone), Str("capacityType", instance.request.capacity_type),
        Str("owner", Owner(instance.request)), Num("pricePerHour", instance.request.price)});
-  instances_[id] = std::move(instance);
-  NodeChanged();
+  NodeChanged(instances_[id] = std::move(instance));
   counters_.max_instances = std::max(counters_.max_instances, LiveInstanceCount());
   if (initial) {
     Register(id);
@@ -417,7 +433,7 @@ void Cluster::Register(const std::string& id) {
   Instance& instance = it->second;
   instance.phase = NodePhase::kRegistered;
   instance.node = BuildNode(instance);
-  NodeChanged();
+  NodeChanged(instance);
   if (on_node_registered_) on_node_registered_(instance.request, instance.node);
   instance_by_node_[instance.node.metadata.name] = id;
   MarkUnconsolidated();
@@ -433,7 +449,7 @@ void Cluster::MarkReady(const std::string& id) {
   Instance& instance = it->second;
   instance.phase = NodePhase::kReady;
   instance.ready_at = queue_.now();
-  NodeChanged();
+  NodeChanged(instance);
   NoteCapacityEvent();
   MarkUnconsolidated();
   RemoveTaint(instance.node.spec.taints, kNotReadyTaintKey);
@@ -500,11 +516,14 @@ void Cluster::TerminateInstance(const std::string& id) {
   for (const std::string& key : on_node) DeletePod(key);
   instance.phase = NodePhase::kTerminated;
   instance.terminated_at = queue_.now();
-  NodeChanged();
+  NodeChanged(instance);
   ++counters_.nodes_terminated;
   MarkUnconsolidated();
   // The NodeClaim goes with its instance; left behind it would count as capacity in flight.
-  if (!instance.request.node_claim.empty()) node_claims_.erase(instance.request.node_claim);
+  if (auto claim = node_claims_.find(instance.request.node_claim); claim != node_claims_.end()) {
+    Notify("NodeClaim", claim->second.metadata);
+    node_claims_.erase(claim);
+  }
   instance_by_node_.erase(node_name);
   ChangeBilling(instance.request.capacity_type, instance.request.price, -1);
   log_.Record(queue_.now(), "InstanceTerminated", {Str("instance", id), Str("node", node_name)});
@@ -538,7 +557,7 @@ void Cluster::Cordon(const std::string& id) {
   if (it == instances_.end() || it->second.node.spec.unschedulable) return;
   it->second.node.spec.unschedulable = true;
   it->second.node.spec.taints.push_back(MakeTaint(kUnschedulableTaintKey));
-  NodeChanged();
+  NodeChanged(it->second);
   ++generation_;
   log_.Record(queue_.now(), "NodeCordoned", {Str("node", it->second.node.metadata.name)});
 }
@@ -548,7 +567,7 @@ void Cluster::Uncordon(const std::string& id) {
   if (it == instances_.end() || !it->second.node.spec.unschedulable) return;
   it->second.node.spec.unschedulable = false;
   RemoveTaint(it->second.node.spec.taints, kUnschedulableTaintKey);
-  NodeChanged();
+  NodeChanged(it->second);
   NoteCapacityEvent();
   MarkUnconsolidated();
   log_.Record(queue_.now(), "NodeUncordoned", {Str("node", it->second.node.metadata.name)});
@@ -586,12 +605,13 @@ int Cluster::Drain(const std::string& id) {
 bool Cluster::TaintNode(const std::string& node_name, const std::string& key) {
   auto it = instance_by_node_.find(node_name);
   if (it == instance_by_node_.end()) return false;
-  std::vector<api::Taint>& taints = instances_.at(it->second).node.spec.taints;
+  Instance& instance = instances_.at(it->second);
+  std::vector<api::Taint>& taints = instance.node.spec.taints;
   for (const api::Taint& taint : taints) {
     if (taint.key == key) return true;
   }
   taints.push_back(MakeTaint(key));
-  NodeChanged();
+  NodeChanged(instance);
   MarkUnconsolidated();
   return true;
 }
@@ -599,8 +619,9 @@ bool Cluster::TaintNode(const std::string& node_name, const std::string& key) {
 bool Cluster::UntaintNode(const std::string& node_name, const std::string& key) {
   auto it = instance_by_node_.find(node_name);
   if (it == instance_by_node_.end()) return false;
-  RemoveTaint(instances_.at(it->second).node.spec.taints, key);
-  NodeChanged();
+  Instance& instance = instances_.at(it->second);
+  RemoveTaint(instance.node.spec.taints, key);
+  NodeChanged(instance);
   NoteCapacityEvent();
   MarkUnconsolidated();
   // A node update: kube-scheduler retries the pods it could not place.
@@ -612,7 +633,9 @@ void Cluster::NotePodEvent(const std::string& node_name) {
   auto it = instance_by_node_.find(node_name);
   if (it == instance_by_node_.end()) return;
   auto claim = node_claims_.find(instances_.at(it->second).request.node_claim);
-  if (claim != node_claims_.end()) claim->second.status.last_pod_event_time = queue_.Now();
+  if (claim == node_claims_.end()) return;
+  claim->second.status.last_pod_event_time = queue_.Now();
+  Notify("NodeClaim", claim->second.metadata);
 }
 
 const Instance* Cluster::FindInstanceByNode(const std::string& node_name) const {
@@ -664,7 +687,17 @@ std::pair<std::string, std::string> SnapshotKeyOf(const api::ObjectMeta& metadat
 
 }  // namespace
 
+uint64_t Cluster::AddObserver(ObjectObserver observer) {
+  observers_.emplace_back(next_observer_, std::move(observer));
+  return next_observer_++;
+}
+
+void Cluster::RemoveObserver(uint64_t id) {
+  std::erase_if(observers_, [id](const auto& entry) { return entry.first == id; });
+}
+
 void Cluster::PodChanged(const std::string& key, const api::ObjectMeta& metadata) {
+  Notify("Pod", metadata);
   for (CachedSnapshot& cached : snapshot_cache_) {
     if (cached.snapshot == nullptr) continue;
     cached.changed_pods.emplace(SnapshotKeyOf(metadata), key);
@@ -887,7 +920,8 @@ void Cluster::RunSchedulingPass() {
     if (!it->second.unschedulable) {
       log_.Record(queue_.now(), "PodUnschedulable", {Str("pod", pod), Str("reason", reason)});
       // What Karpenter waits for before it plans for the pod (upstream's FailedToSchedule).
-      SetScheduledCondition(it->second.pod, "False", state::kPodReasonUnschedulable);
+      SetCondition(it->second.pod, state::kPodConditionScheduled, "False",
+                   state::kPodReasonUnschedulable, queue_.Now());
       PodChanged(it->first, it->second.pod.metadata);
       ++generation_;
     }
@@ -904,7 +938,7 @@ void Cluster::Bind(const std::string& pod_key, const std::string& node_name) {
   PodRecord& record = it->second;
   pods_.Bind(it, node_name);
   record.pod.status.phase = "Running";
-  SetScheduledCondition(record.pod, "True", "");
+  SetCondition(record.pod, state::kPodConditionScheduled, "True", "", queue_.Now());
   PodChanged(it->first, record.pod.metadata);
   record.unschedulable = false;
   NotePodEvent(node_name);

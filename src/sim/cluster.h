@@ -145,6 +145,8 @@ class Cluster {
   bool MarkNodeClaimDeleting(const std::string& name);
   const api::NodeClaim* FindNodeClaim(const std::string& name) const;
   const api::NodePool* FindNodePool(const std::string& name) const;
+  // Replaces a NodePool's status (the NodePool counter's write); false if there is no such pool.
+  bool SetNodePoolStatus(const std::string& name, api::NodePoolStatus status);
   const api::EC2NodeClass* FindNodeClass(const std::string& name) const;
 
   // --- instances ---
@@ -186,6 +188,13 @@ class Cluster {
   bool UntaintNode(const std::string& node_name, const std::string& key);
 
   const std::map<std::string, Instance>& instances() const { return instances_; }
+  // The applied and created Karpenter and workload objects, by name (namespaced ones by
+  // "namespace/name").
+  const std::map<std::string, api::NodeClaim>& node_claims() const { return node_claims_; }
+  const std::map<std::string, api::NodePool>& node_pools() const { return node_pools_; }
+  const std::map<std::string, api::EC2NodeClass>& node_classes() const { return node_classes_; }
+  const std::map<std::string, api::DaemonSet>& daemon_sets() const { return daemon_sets_; }
+  const std::map<std::string, api::PodDisruptionBudget>& pdbs() const { return pdbs_; }
   const Instance* FindInstanceByNode(const std::string& node_name) const;
   const std::map<std::string, PodRecord>& pods() const { return pods_.all(); }
   // The pods with their indexes and the requests bound to nodes (the report's utilisation).
@@ -221,6 +230,16 @@ class Cluster {
   using NodeUpdate = std::function<void(const InstanceRequest& request, api::Node& node)>;
   void set_on_node_registered(NodeUpdate update) { on_node_registered_ = std::move(update); }
   void set_on_node_ready(NodeUpdate update) { on_node_ready_ = std::move(update); }
+
+  // --- watches ---
+  // Called with the kind and metadata of every Pod, Node, NodeClaim, NodePool, EC2NodeClass,
+  // DaemonSet and PodDisruptionBudget created, changed or deleted from now on (a PDB's status,
+  // computed when read, is not announced). Called at the change, which may not be complete
+  // yet: read the object later (EventQueue::AtEventEnd). Returns the id RemoveObserver takes.
+  using ObjectObserver =
+      std::function<void(std::string_view kind, const api::ObjectMeta& metadata)>;
+  uint64_t AddObserver(ObjectObserver observer);
+  void RemoveObserver(uint64_t id);
 
   // Called after a scheduling pass that left pods unbound (Karpenter's trigger).
   void set_on_unschedulable(std::function<void()> callback) {
@@ -376,8 +395,17 @@ class Cluster {
     std::map<std::pair<std::string, std::string>, std::string> changed_pods;
   };
   mutable CachedSnapshot snapshot_cache_[2];
-  // Moves on every change to an instance's phase or node, which snapshots copy from.
-  void NodeChanged() { ++node_changes_; }
+  // Moves on every change to an instance's phase or node, which snapshots copy from; announces
+  // the Node once it has registered.
+  void NodeChanged(const Instance& instance) {
+    ++node_changes_;
+    if (!instance.node.metadata.name.empty()) Notify("Node", instance.node.metadata);
+  }
+  void Notify(std::string_view kind, const api::ObjectMeta& metadata) const {
+    for (const auto& [id, observer] : observers_) observer(kind, metadata);
+  }
+  std::vector<std::pair<uint64_t, ObjectObserver>> observers_;
+  uint64_t next_observer_ = 0;
   uint64_t node_changes_ = 0;
   bool verify_snapshots_ = false;
   mutable uint64_t snapshots_carried_over_ = 0;
