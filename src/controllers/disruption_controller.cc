@@ -11,28 +11,12 @@
 #include "src/api/karpenter_labels.h"
 #include "src/controllers/cloud_instance_types.h"
 #include "src/controllers/cluster_snapshot.h"
+#include "src/controllers/disruption_gauges.h"
 #include "src/controllers/provisioner.h"
 #include "src/disruption/validation.h"
 
 namespace karpenter::controllers {
 namespace {
-
-// The reason label of a method's eligible-node gauge: upstream's lower-cased disruption reason.
-std::string EligibilityReason(disruption::Method method) {
-  switch (method) {
-    case disruption::Method::kEmptiness:
-      return "empty";
-    case disruption::Method::kStaticDrift:
-    case disruption::Method::kDrift:
-      return "drifted";
-    case disruption::Method::kMultiNodeConsolidation:
-    case disruption::Method::kSingleNodeConsolidation:
-      return "underutilized";
-    case disruption::Method::kExpiration:
-      return "expired";
-  }
-  return "";
-}
 
 // The validation wait on the controllers' clock.
 int64_t ValidationDelayMillis() {
@@ -125,17 +109,7 @@ absl::StatusOr<ReconcileResult> DisruptionController::Reconcile() {
         seconds);
   }
   for (disruption::Method method : result.now_consolidated) consolidated_at_[method] = state;
-  for (const auto& [key, budget] : result.budgets) {
-    // Upstream labels these with the reason as the API spells it ("Underutilized").
-    const MetricLabels labels = {{"nodepool", key.first},
-                                 {"reason", std::string(disruption::ReasonName(key.second))}};
-    seams_.metrics.Set("karpenter_nodepools_allowed_disruptions", labels, budget.allowed);
-    seams_.metrics.Set("karpenter_nodepools_nodes_consuming_budgets", labels, budget.disrupting);
-  }
-  for (const auto& [method, count] : result.eligible_nodes) {
-    seams_.metrics.Set("karpenter_voluntary_disruption_eligible_nodes",
-                       {{"reason", EligibilityReason(method)}}, static_cast<double>(count));
-  }
+  SetDisruptionGauges(result, seams_.metrics);
   std::vector<disruption::Command> commands;
   for (disruption::Command& command : result.commands) {
     // NodeClaimExpiration deletes expired claims; the engine only reports them.

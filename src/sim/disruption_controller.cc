@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "src/api/karpenter_labels.h"
 #include "src/controllers/disrupted_metrics.h"
+#include "src/controllers/disruption_gauges.h"
 #include "src/controllers/object_fields.h"
 #include "src/disruption/disruption.h"
 #include "src/disruption/time_state.h"
@@ -270,6 +271,7 @@ void DisruptionController::Discard() {
 void DisruptionController::Decide(disruption::DisruptionResult result, SimMillis state, PollKey key,
                                   const PollInstant& poll) {
   Cluster& cluster = host_.cluster();
+  controllers::SetDisruptionGauges(result, host_.metrics());
   for (disruption::Method method : result.now_consolidated) consolidated_at_[method] = state;
   // Expired NodeClaims are the expiration controller's (KarpenterHost::Expire): the engine
   // reports them, upstream's disruption controller has no such method.

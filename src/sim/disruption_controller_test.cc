@@ -100,6 +100,16 @@ TEST(DisruptionController, ReplacesAnUnderutilizedNodeWithACheaperOneAfterConsol
       testing::DefaultPoolDisruptedLabels("underutilized", "when_empty_or_underutilized");
   EXPECT_EQ(host.metrics().Value("karpenter_nodeclaims_disrupted_total", labels), 1);
   EXPECT_EQ(host.metrics().Value("karpenter_pods_disruption_initiated_total", labels), 1);
+  // The gauges of the methods' last evaluation, as the production controller sets them.
+  const std::string text = host.metrics().PrometheusText();
+  EXPECT_NE(text.find(R"(karpenter_voluntary_disruption_eligible_nodes{reason="underutilized"})"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find(
+          R"(karpenter_nodepools_allowed_disruptions{nodepool="default",reason="Underutilized"})"),
+      std::string::npos)
+      << text;
 }
 
 // Once a command's replacement exists its candidate is marked for deletion (upstream's
