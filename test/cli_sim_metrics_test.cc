@@ -112,4 +112,31 @@ TEST(CliSimMetrics, TheMigrationsDisruptionDecisionsAreCounted) {
   EXPECT_GE(nodes_created, 1);
 }
 
+TEST(CliSimMetrics, TheDashboardsStateGaugesAndPodDurationsAreScraped) {
+  std::set<std::string> declared;
+  for (const auto& description : karpenter::metrics::KarpenterCatalog()) {
+    declared.insert(description.name);
+  }
+  const std::map<std::string, double> karpenter =
+      Section(RunForMetrics("--seed 2", "dashboards"), "karpenter");
+  std::set<std::string> families;
+  for (const auto& [series, value] : karpenter) families.insert(Family(series, declared));
+  // The capacity and performance dashboards' panels the twin can feed: the state metrics
+  // controller's node, pod and cluster gauges, the pod metrics' startup summary, the disruption
+  // methods' gauges.
+  for (const char* family :
+       {"karpenter_nodes_allocatable", "karpenter_nodes_total_pod_requests",
+        "karpenter_nodes_total_daemon_requests", "karpenter_nodes_system_overhead",
+        "karpenter_nodes_current_lifetime_seconds", "karpenter_cluster_utilization_percent",
+        "karpenter_cluster_state_node_count", "karpenter_pods_state",
+        "karpenter_pods_startup_duration_seconds", "karpenter_pods_bound_duration_seconds",
+        "karpenter_nodepools_limit", "karpenter_nodepools_usage",
+        "karpenter_voluntary_disruption_eligible_nodes",
+        "karpenter_nodepools_allowed_disruptions"}) {
+    EXPECT_TRUE(families.contains(family)) << family;
+  }
+  EXPECT_GE(karpenter.at("karpenter_pods_startup_duration_seconds_count"), 1);
+  EXPECT_GE(karpenter.at("karpenter_cluster_state_node_count"), 1);
+}
+
 }  // namespace

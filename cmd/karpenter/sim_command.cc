@@ -205,8 +205,9 @@ int RunSim(const SimCommandOptions& options, const std::function<int64_t()>& mon
       indicator.Update(autoscaler, now, end);
     };
   }
-  absl::StatusOr<sim::SimReport> report =
-      sim::RunScenario(*scenario, options.seed, *catalog, log, progress);
+  absl::StatusOr<sim::SimReport> report = sim::RunScenario(
+      *scenario, options.seed, *catalog, log, progress, sim::RunMode::kParallel,
+      options.metrics.empty() ? sim::MetricsScrape::kNone : sim::MetricsScrape::kFinal);
   indicator.Finish();
   if (!report.ok()) {
     err << "sim: " << report.status().message() << "\n";

@@ -114,6 +114,11 @@ api::ResourceList NodePoolResources(const ClusterReader& reader, std::string_vie
   return total;
 }
 
+void CountNodePool(const ClusterReader& reader, api::NodePool& pool) {
+  pool.status.resources = NodePoolResources(reader, pool.metadata.name);
+  pool.status.nodes = pool.status.resources["nodes"].Value();
+}
+
 NodePoolHashController::NodePoolHashController(NodePoolSeams seams)
     : seams_(seams),
       controller_(
@@ -201,8 +206,7 @@ absl::StatusOr<ReconcileResult> NodePoolCounter::Reconcile(const std::string& na
   const auto* stored = object ? std::get_if<api::NodePool>(&*object) : nullptr;
   if (stored == nullptr) return ReconcileResult{};
   api::NodePool pool = *stored;
-  pool.status.resources = NodePoolResources(seams_.reader, name);
-  pool.status.nodes = pool.status.resources["nodes"].Value();
+  CountNodePool(seams_.reader, pool);
   if (pool.status != stored->status) {
     absl::StatusOr<api::Object> written = seams_.writer.UpdateStatus(pool);
     if (!written.ok()) {

@@ -32,6 +32,8 @@ std::string NodePoolHash(const api::NodePool& pool);
 
 // The pool's status.resources as upstream's counter computes it, "nodes" included.
 api::ResourceList NodePoolResources(const ClusterReader& reader, std::string_view pool);
+// Sets the pool's status.resources and status.nodes from the cluster, as one counter pass.
+void CountNodePool(const ClusterReader& reader, api::NodePool& pool);
 
 struct NodePoolSeams {
   Clock& clock;

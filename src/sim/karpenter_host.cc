@@ -8,6 +8,7 @@
 #include "src/controllers/disrupted_metrics.h"
 #include "src/controllers/nodeclaim_expiration.h"
 #include "src/controllers/nodeclaim_lifecycle.h"
+#include "src/controllers/nodepool_status.h"
 #include "src/controllers/offering_availability.h"
 #include "src/controllers/provisioner.h"
 #include "src/interruption/message.h"
@@ -30,6 +31,8 @@ constexpr SimMillis kLaunchRetryMillis = 10 * 1000;
 KarpenterHost::KarpenterHost(Cluster& cluster)
     : cluster_(cluster),
       metrics_(metrics::KarpenterCatalog()),
+      reader_(cluster),
+      state_metrics_(cluster.queue(), reader_, metrics_),
       catalogs_(cluster.ec2().catalog().spot_prices(), cluster.ec2().catalog().region()),
       batcher_(
           cluster.queue(),
@@ -58,6 +61,18 @@ KarpenterHost::~KarpenterHost() = default;
 void KarpenterHost::Start() {
   cluster_.set_on_unschedulable([this] { OnPodsPending(); });
   SetDisruptionPass([this](KarpenterHost&) { controller_->Poll(); });
+}
+
+void KarpenterHost::WatchPodMetrics() {
+  // What the controller's pod loop does, each pod once its change is complete; its 30 s
+  // refresh of a waiting pod's age is left to the final scrape, the only one a run shows.
+  reader_.Watch("Pod", [this](const ObjectKey& key) { ReconcilePodMetrics(key); });
+  for (const api::Object& pod : reader_.List("Pod")) ReconcilePodMetrics(KeyOf(pod));
+}
+
+void KarpenterHost::ReconcilePodMetrics(const ObjectKey& key) {
+  // It only reads the cluster: it has no error to retry.
+  (void)state_metrics_.ReconcilePod(key.namespace_ + "/" + key.name);
 }
 
 void KarpenterHost::SetDisruptionPass(DisruptionPass pass) {
@@ -433,9 +448,19 @@ void KarpenterHost::CountTermination(const InstanceRequest& request, bool regist
 }
 
 void KarpenterHost::FinishMetrics() {
-  size_t nodes = 0;
+  // The NodePool counter's pass (every 5 s upstream; the engine never reads it, so only this
+  // last one is kept): status.resources, which the NodePool usage gauges show.
+  for (const auto& [name, stored] : std::map(cluster_.node_pools())) {
+    api::NodePool pool = stored;
+    controllers::CountNodePool(reader_, pool);
+    cluster_.SetNodePoolStatus(name, std::move(pool.status));
+  }
+  // It only reads the cluster: it has no error to retry.
+  (void)state_metrics_.ReconcileNodes();
+  for (const auto& [key, record] : cluster_.pods()) {
+    ReconcilePodMetrics(ObjectKey{"Pod", record.pod.metadata.namespace_, record.pod.metadata.name});
+  }
   for (const auto& [id, instance] : cluster_.instances()) {
-    if (instance.phase != NodePhase::kTerminated && !instance.node.metadata.name.empty()) ++nodes;
     // Every Karpenter instance whose Node registered during the run (initial nodes are not).
     if (instance.request.node_claim.empty() || instance.initial ||
         instance.node.metadata.name.empty()) {
@@ -447,7 +472,6 @@ void KarpenterHost::FinishMetrics() {
                   {"zone", instance.request.zone}},
                  1);
   }
-  metrics_.Set("karpenter_cluster_state_node_count", {}, static_cast<double>(nodes));
   metrics_.Set("karpenter_cluster_state_synced", {}, 1);
 }
 

@@ -20,12 +20,14 @@
 #include "src/cloudprovider/unavailable_offerings.h"
 #include "src/controllers/batcher.h"
 #include "src/controllers/interruption.h"
+#include "src/controllers/state_metrics.h"
 #include "src/metrics/registry.h"
 #include "src/provisioning/launch.h"
 #include "src/provisioning/node_class_catalog.h"
 #include "src/provisioning/snapshot_input.h"
 #include "src/sim/cluster.h"
 #include "src/sim/twin_cloud_provider.h"
+#include "src/sim/twin_cluster_reader.h"
 
 namespace karpenter::sim {
 
@@ -52,6 +54,12 @@ class KarpenterHost {
   // host to act through. Start() sets the real controller; tests may replace it.
   using DisruptionPass = std::function<void(KarpenterHost&)>;
   void SetDisruptionPass(DisruptionPass pass);
+
+  // Runs upstream's pod metrics controller on every pod as it changes, so the final scrape also
+  // has the startup and binding durations (karpenter_pods_startup_duration_seconds,
+  // _bound_duration_seconds). Off by default: it costs about a tenth of a busy run's time, and
+  // only a run asked for its metrics shows them.
+  void WatchPodMetrics();
 
   // A pod became unschedulable: opens a batch or extends the open one.
   void OnPodsPending();
@@ -96,8 +104,9 @@ class KarpenterHost {
   Cluster& cluster() { return cluster_; }
   // Upstream's metrics as the controllers emit them (src/metrics/karpenter_metrics.h).
   metrics::Registry& metrics() { return metrics_; }
-  // Sets the gauges read at the end of a run (cluster state) and counts the nodes that
-  // registered; call once, after the run.
+  // The final scrape: the state metrics controller's pass over Nodes, NodeClaims and NodePools
+  // and over every pod (upstream refreshes each pod's series every 30 s; this is the last
+  // refresh), and the nodes that registered during the run counted; call once, after it.
   void FinishMetrics();
   uint64_t node_claims_created() const { return claim_count_; }
   const DisruptionController& disruption_controller() const { return *controller_; }
@@ -105,6 +114,7 @@ class KarpenterHost {
 
  private:
   void HandleInterruptionMessage(const std::string& body);
+  void ReconcilePodMetrics(const ObjectKey& key);
   // karpenter_nodeclaims_terminated_total, and karpenter_nodes_terminated_total for an instance
   // whose Node had registered.
   void CountTermination(const InstanceRequest& request, bool registered);
@@ -145,6 +155,11 @@ class KarpenterHost {
 
   Cluster& cluster_;
   metrics::Registry metrics_;
+  // The controllers' view of the cluster (the cluster seam's read side).
+  TwinClusterReader reader_;
+  // Upstream's pod, node and NodePool gauges (the dashboards'), read through `reader_` at the
+  // final scrape, and each pod as it changes once WatchPodMetrics is called.
+  controllers::StateMetrics state_metrics_;
   provisioning::CatalogCache catalogs_;
   provisioning::BoundPodCharges bound_pod_charges_;  // across the host's scheduler inputs
   // BATCH_IDLE_DURATION / BATCH_MAX_DURATION, drawn from the latency model.

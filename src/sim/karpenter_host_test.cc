@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_split.h"
 #include "src/api/karpenter_labels.h"
 #include "src/sim/sim_test_util.h"
 
@@ -60,6 +61,67 @@ TEST(KarpenterHost, BatchesPendingPodsLaunchesANodeClaimAndPodsBind) {
     ASSERT_EQ(record.pod.status.conditions.size(), 1u) << key;
     EXPECT_EQ(record.pod.status.conditions[0].status, "True") << key;
   }
+}
+
+TEST(KarpenterHost, TheFinalScrapeHasTheDashboardsGaugesFromTheStateMetricsController) {
+  ThreeWebPods w;
+  w.world.queue.RunUntil(120000);
+  w.host.FinishMetrics();
+  const metrics::Registry& metrics = w.host.metrics();
+  EXPECT_EQ(metrics.Value("karpenter_cluster_state_node_count", {}), 1);
+  // The NodePool counter's status.resources: one c6i.xlarge, 4 vCPU.
+  EXPECT_EQ(metrics.Value("karpenter_nodepools_usage",
+                          {{"nodepool", "default"}, {"resource_type", "cpu"}}),
+            4);
+  EXPECT_EQ(w.world.cluster.FindNodePool("default")->status.nodes, 1);
+  const std::string text = metrics.PrometheusText();
+  // The Karpenter node's requests: the three web pods of 1 cpu each.
+  const Instance& instance = w.world.cluster.instances().begin()->second;
+  const std::string node_label = "node_name=\"" + instance.node.metadata.name + "\"";
+  bool requests_seen = false;
+  for (const std::string& line : std::vector<std::string>(absl::StrSplit(text, '\n'))) {
+    if (line.starts_with("karpenter_nodes_total_pod_requests{") &&
+        line.find(R"(resource_type="cpu")") != std::string::npos) {
+      EXPECT_NE(line.find(node_label), std::string::npos) << line;
+      EXPECT_NE(line.find(R"(managed="true")"), std::string::npos) << line;
+      EXPECT_NE(line.find(R"(nodepool="default")"), std::string::npos) << line;
+      EXPECT_TRUE(line.ends_with(" 3")) << line;
+      requests_seen = true;
+    }
+  }
+  EXPECT_TRUE(requests_seen) << text;
+  EXPECT_NE(text.find("karpenter_nodes_allocatable{"), std::string::npos);
+  // Every web pod runs, bound and Ready, on that node.
+  size_t running = 0;
+  for (size_t at = text.find("karpenter_pods_state{"); at != std::string::npos;
+       at = text.find("karpenter_pods_state{", at + 1)) {
+    const std::string line = text.substr(at, text.find('\n', at) - at);
+    running += line.find(R"(phase="Running")") != std::string::npos &&
+               line.find(R"(ready="true")") != std::string::npos &&
+               line.find(R"(nodepool="default")") != std::string::npos;
+  }
+  EXPECT_EQ(running, 3u) << text;
+  // The pods were not watched as they changed: no startup durations.
+  EXPECT_EQ(metrics.Value("karpenter_pods_startup_duration_seconds", {}), 0);
+}
+
+TEST(KarpenterHost, WatchedPodsReportTheirStartupAndBindingDurations) {
+  World world;
+  ApplyPool(world, "on-demand");
+  KarpenterHost host{world.cluster};
+  host.Start();
+  host.WatchPodMetrics();
+  ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 3, "1", "1Gi"), false).ok());
+  world.queue.RunUntil(120000);
+  host.FinishMetrics();
+  // Seen pending, bound and Ready 56 s after their creation (the twin's pending time).
+  EXPECT_EQ(host.metrics().Value("karpenter_pods_startup_duration_seconds", {}), 3);
+  EXPECT_EQ(host.metrics().Value("karpenter_pods_bound_duration_seconds", {}), 3);
+  const std::string text = host.metrics().PrometheusText();
+  EXPECT_NE(text.find("karpenter_pods_startup_duration_seconds_sum 168"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("karpenter_pods_unbound_time_seconds{"), std::string::npos)
+      << "no pod is waiting";
 }
 
 // kube-scheduler marks pods unschedulable 0.2 s after they arrive, so the batcher sees the

@@ -137,7 +137,8 @@ Percentiles ComputePercentiles(std::vector<double> samples) {
 
 absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler, uint64_t seed,
                                  const cloudprovider::Catalog& catalog, EventLog& log,
-                                 const ProgressCallback& progress, RunMode mode) {
+                                 const ProgressCallback& progress, RunMode mode,
+                                 MetricsScrape scrape) {
   log.set_run(std::string(AutoscalerName(autoscaler)));
   log.TakeMarks();  // marks of an earlier run belong to it
   EventQueue queue;
@@ -158,6 +159,7 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
         scenario.karpenter.consolidation_search);
     karpenter->disruption_controller().set_background(mode == RunMode::kParallel);
     karpenter->Start();
+    if (scrape == MetricsScrape::kFinal) karpenter->WatchPodMetrics();
   } else {
     cluster_autoscaler =
         std::make_unique<ClusterAutoscaler>(cluster, groups, scenario.cluster_autoscaler);
@@ -232,9 +234,11 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
   result.pod_pending_samples = counters.pod_pending_seconds;
   std::sort(result.pod_pending_samples.begin(), result.pod_pending_samples.end());
   result.timeline = log.TakeMarks();
-  if (karpenter) {
+  if (karpenter && scrape == MetricsScrape::kFinal) {
     karpenter->FinishMetrics();
     result.metrics_text = karpenter->metrics().PrometheusText();
+  }
+  if (karpenter) {
     result.undeclared_metrics.assign(karpenter->metrics().undeclared().begin(),
                                      karpenter->metrics().undeclared().end());
   }
@@ -243,7 +247,8 @@ absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler
 
 absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
                                       const cloudprovider::Catalog& catalog, EventLog& log,
-                                      const ProgressCallback& progress, RunMode mode) {
+                                      const ProgressCallback& progress, RunMode mode,
+                                      MetricsScrape scrape) {
   KP_RETURN_IF_ERROR(CheckScenarioAgainstCatalog(scenario, catalog));
   SimReport report;
   report.scenario = scenario.name;
@@ -261,7 +266,8 @@ absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
     LaggingProgress lagging(scenario.autoscalers, progress);
     auto run = [&](size_t i) {
       results[i] = RunOrOutOfMemory(scenario.autoscalers[i], [&] {
-        return RunOne(scenario, scenario.autoscalers[i], seed, catalog, logs[i], lagging.ForRun(i));
+        return RunOne(scenario, scenario.autoscalers[i], seed, catalog, logs[i], lagging.ForRun(i),
+                      mode, scrape);
       });
     };
     std::vector<std::thread> threads;
@@ -271,7 +277,8 @@ absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
   } else {
     for (size_t i = 0; i < runs; ++i) {
       results[i] = RunOrOutOfMemory(scenario.autoscalers[i], [&] {
-        return RunOne(scenario, scenario.autoscalers[i], seed, catalog, logs[i], progress, mode);
+        return RunOne(scenario, scenario.autoscalers[i], seed, catalog, logs[i], progress, mode,
+                      scrape);
       });
       if (!results[i].ok()) break;
     }

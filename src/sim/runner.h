@@ -103,8 +103,8 @@ struct RunResult {
   std::vector<ClusterSample> samples;
   std::vector<TimelineMark> timeline;
   // Karpenter's metrics at the end of the run in the Prometheus text format (empty for Cluster
-  // Autoscaler), and any metric name its controllers wrote that upstream does not declare
-  // (a bug: none are expected).
+  // Autoscaler and for runs without MetricsScrape::kFinal), and any metric name its controllers
+  // wrote that upstream does not declare (a bug: none are expected).
   std::string metrics_text;
   std::vector<std::string> undeclared_metrics;
 };
@@ -130,12 +130,20 @@ struct SimReport {
 // it runs on the calling thread.
 enum class RunMode { kParallel, kSequential };
 
+// Whether a run ends with a scrape of Karpenter's metrics (RunResult::metrics_text). A scrape
+// runs upstream's state metrics controller through the run, on every pod as it changes
+// (KarpenterHost::WatchPodMetrics: pod startup and binding durations), and over the whole
+// cluster at the end (KarpenterHost::FinishMetrics). That costs run time (a tenth of a busy
+// hour), so only runs whose metrics are wanted pay it; the decisions are the same either way.
+enum class MetricsScrape { kNone, kFinal };
+
 // Runs `autoscaler` through `scenario`. Step errors (a step naming a missing Deployment) are
 // logged as events and do not stop the run.
 absl::StatusOr<RunResult> RunOne(const Scenario& scenario, Autoscaler autoscaler, uint64_t seed,
                                  const cloudprovider::Catalog& catalog, EventLog& log,
                                  const ProgressCallback& progress = {},
-                                 RunMode mode = RunMode::kParallel);
+                                 RunMode mode = RunMode::kParallel,
+                                 MetricsScrape scrape = MetricsScrape::kNone);
 
 // `run`, with a std::bad_alloc (from the run or from a worker thread of its disruption
 // controller) turned into a ResourceExhausted error naming the run.
@@ -147,6 +155,7 @@ absl::StatusOr<RunResult> RunOrOutOfMemory(Autoscaler autoscaler,
 absl::StatusOr<SimReport> RunScenario(const Scenario& scenario, uint64_t seed,
                                       const cloudprovider::Catalog& catalog, EventLog& log,
                                       const ProgressCallback& progress = {},
-                                      RunMode mode = RunMode::kParallel);
+                                      RunMode mode = RunMode::kParallel,
+                                      MetricsScrape scrape = MetricsScrape::kNone);
 
 }  // namespace karpenter::sim
