@@ -58,12 +58,11 @@ void Append(const std::map<std::string, T>& objects, std::vector<api::Object>& o
 
 }  // namespace
 
-TwinClusterReader::TwinClusterReader(Cluster& cluster) : cluster_(cluster) {
-  observer_id_ = cluster_.AddObserver(
-      [this](std::string_view kind, const api::ObjectMeta& meta) { Announce(kind, meta); });
-}
+TwinClusterReader::TwinClusterReader(Cluster& cluster) : cluster_(cluster) {}
 
-TwinClusterReader::~TwinClusterReader() { cluster_.RemoveObserver(observer_id_); }
+TwinClusterReader::~TwinClusterReader() {
+  if (observer_id_) cluster_.RemoveObserver(*observer_id_);
+}
 
 const Instance* TwinClusterReader::RegisteredInstance(const std::string& node_name) const {
   const Instance* instance = cluster_.FindInstanceByNode(node_name);
@@ -164,6 +163,12 @@ std::optional<api::NodeClaim> TwinClusterReader::NodeClaimByProviderId(
 
 void TwinClusterReader::Watch(std::string_view kind,
                               std::function<void(const ObjectKey&)> on_change) {
+  // The cluster announces changes only once someone watches: a run without watches pays
+  // nothing for them.
+  if (!observer_id_) {
+    observer_id_ = cluster_.AddObserver(
+        [this](std::string_view changed, const api::ObjectMeta& meta) { Announce(changed, meta); });
+  }
   auto it = watches_->handlers.find(kind);
   if (it == watches_->handlers.end())
     it = watches_->handlers.emplace(std::string(kind), HandlerList{}).first;

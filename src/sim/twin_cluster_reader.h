@@ -56,7 +56,7 @@ class TwinClusterReader final : public ClusterReader {
 
   Cluster& cluster_;
   std::shared_ptr<Watches> watches_ = std::make_shared<Watches>();
-  uint64_t observer_id_ = 0;
+  std::optional<uint64_t> observer_id_;  // once watched
 };
 
 }  // namespace karpenter::sim
