@@ -8,6 +8,12 @@
 
 namespace karpenter::controllers {
 
+bool RecordsPodEvent(const api::NodeClaim& claim, api::Time now) {
+  return !claim.status.last_pod_event_time ||
+         (now - *claim.status.last_pod_event_time).Nanos() >=
+             kPodEventDedupeMillis * api::Duration::kMillisecond;
+}
+
 PodEvents::PodEvents(PodEventSeams seams)
     : seams_(seams),
       controller_("nodeclaim.podevents", seams.clock,
@@ -54,11 +60,7 @@ absl::StatusOr<ReconcileResult> PodEvents::Reconcile(const std::string& pod_key)
       seams_.reader.NodeClaimByProviderId(typed->spec.provider_id);
   if (!claim) return ReconcileResult{};
   const api::Time now = seams_.clock.Now();
-  if (claim->status.last_pod_event_time &&
-      (now - *claim->status.last_pod_event_time).Nanos() <
-          kPodEventDedupeMillis * api::Duration::kMillisecond) {
-    return ReconcileResult{};
-  }
+  if (!RecordsPodEvent(*claim, now)) return ReconcileResult{};
   claim->status.last_pod_event_time = now;
   absl::StatusOr<api::Object> written = seams_.writer.UpdateStatus(*claim);
   if (!written.ok()) {

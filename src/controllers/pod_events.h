@@ -11,11 +11,16 @@
 
 #include "karpenter/clock.h"
 #include "karpenter/kube_cluster.h"
+#include "src/api/nodeclaim.h"
 #include "src/controllers/reconciler.h"
 
 namespace karpenter::controllers {
 
 inline constexpr int64_t kPodEventDedupeMillis = 10 * 1000;
+
+// Whether a pod event at `now` moves the claim's status.lastPodEventTime: it has none yet, or
+// the one it has is at least kPodEventDedupeMillis old. Shared with the twin's cluster.
+bool RecordsPodEvent(const api::NodeClaim& claim, api::Time now);
 
 struct PodEventSeams {
   Clock& clock;

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
+#include "src/controllers/pod_events.h"
 #include "src/provisioning/daemon_overhead.h"
 #include "src/provisioning/scheduler.h"
 #include "src/scheduling/selector_conversion.h"
@@ -304,7 +305,8 @@ void Cluster::CompleteJobPod(const std::string& pod_key, const std::string& uid)
 void Cluster::DeletePod(const std::string& key) {
   auto it = pods_.find(key);
   if (it != pods_.end() && !it->second.pod.spec.node_name.empty()) {
-    NotePodEvent(it->second.pod.spec.node_name);
+    // A pod that was terminating had its event as it started to; its removal is none.
+    if (!it->second.terminating()) NotePodEvent(it->second.pod);
     NoteCapacityEvent();
   }
   MarkUnconsolidated();
@@ -587,11 +589,11 @@ int Cluster::Drain(const std::string& id) {
     if (!record->terminating()) NoteTakenAway(*record);
   }
   for (const std::string& key : terminating) DeletePod(key);
-  if (!evicted.empty()) NotePodEvent(node_name);
   MarkUnconsolidated();
   if (!evicted.empty()) NoteCapacityEvent();
   for (const std::string& key : evicted) {
     if (auto evicted_pod = pods_.find(key); evicted_pod != pods_.end()) {
+      NotePodEvent(evicted_pod->second.pod);
       PodChanged(key, evicted_pod->second.pod.metadata);
       pods_.Erase(evicted_pod);
     }
@@ -629,11 +631,14 @@ bool Cluster::UntaintNode(const std::string& node_name, const std::string& key) 
   return true;
 }
 
-void Cluster::NotePodEvent(const std::string& node_name) {
-  auto it = instance_by_node_.find(node_name);
+void Cluster::NotePodEvent(const api::Pod& pod) {
+  if (pod.spec.node_name.empty() || state::IsOwnedByDaemonSet(pod)) return;
+  auto it = instance_by_node_.find(pod.spec.node_name);
   if (it == instance_by_node_.end()) return;
   auto claim = node_claims_.find(instances_.at(it->second).request.node_claim);
-  if (claim == node_claims_.end()) return;
+  if (claim == node_claims_.end() || !controllers::RecordsPodEvent(claim->second, queue_.Now())) {
+    return;
+  }
   claim->second.status.last_pod_event_time = queue_.Now();
   Notify("NodeClaim", claim->second.metadata);
 }
@@ -941,7 +946,7 @@ void Cluster::Bind(const std::string& pod_key, const std::string& node_name) {
   SetCondition(record.pod, state::kPodConditionScheduled, "True", "", queue_.Now());
   PodChanged(it->first, record.pod.metadata);
   record.unschedulable = false;
-  NotePodEvent(node_name);
+  NotePodEvent(record.pod);
   MarkUnconsolidated();
   if (record.job) {
     auto job = jobs_.find(record.owner);

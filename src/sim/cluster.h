@@ -338,9 +338,11 @@ class Cluster {
   api::Node BuildNode(const Instance& instance) const;
   // An instance of `capacity_type` at `price` starts (+1) or stops (-1) being billed.
   void ChangeBilling(const std::string& capacity_type, double price, int direction);
-  // A pod bound to or left the node: its NodeClaim's status.lastPodEventTime is now, which is
-  // what consolidateAfter counts from.
-  void NotePodEvent(const std::string& node_name);
+  // The pod (bound, not a DaemonSet's) was bound, started terminating or went: its node's
+  // NodeClaim's status.lastPodEventTime, which consolidateAfter counts from, moves to now
+  // unless it moved within the last 10 s (upstream's podevents controller,
+  // controllers::RecordsPodEvent).
+  void NotePodEvent(const api::Pod& pod);
 
   EventQueue& queue_;
   Random& random_;

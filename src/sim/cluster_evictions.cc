@@ -92,6 +92,7 @@ void Cluster::TakeAwayGracefully(const std::string& pod_key, int64_t grace_secon
     record.pod.metadata.deletion_timestamp =
         queue_.Now() + api::Duration::FromSeconds(grace_seconds);
     record.pod.metadata.deletion_grace_period_seconds = grace_seconds;
+    NotePodEvent(record.pod);  // terminating: upstream's pod event, not its removal later
     PodChanged(pod_key, record.pod.metadata);
     // A grace period is any int64 the API accepts: saturate rather than overflow (such a pod
     // outlives the run).

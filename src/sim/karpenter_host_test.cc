@@ -63,6 +63,39 @@ TEST(KarpenterHost, BatchesPendingPodsLaunchesANodeClaimAndPodsBind) {
   }
 }
 
+// Upstream's podevents controller: a NodeClaim's lastPodEventTime moves when a pod binds to its
+// node, starts terminating or goes, at most once per 10 s; consolidateAfter counts from it.
+TEST(KarpenterHost, PodEventsMoveTheClaimsLastPodEventTimeAtMostOncePerTenSeconds) {
+  ThreeWebPods w;
+  World& world = w.world;
+  world.queue.RunUntil(59000);
+  ASSERT_EQ(BoundPods(world.cluster), 3u);
+  const std::string claim_name = world.cluster.node_claims().begin()->first;
+  auto last_event_seconds = [&] {
+    const api::NodeClaim* claim = world.cluster.FindNodeClaim(claim_name);
+    EXPECT_TRUE(claim != nullptr && claim->status.last_pod_event_time.has_value());
+    if (claim == nullptr || !claim->status.last_pod_event_time) return int64_t{-1};
+    return (*claim->status.last_pod_event_time - world.queue.Now()).Nanos() /
+               api::Duration::kSecond +
+           world.queue.now() / kMillisPerSecond;
+  };
+  EXPECT_EQ(last_event_seconds(), 56) << "the pods bound at 56 s";
+  world.queue.At(60000, [&] { ASSERT_TRUE(world.cluster.ScaleDeployment("default/web", 2).ok()); });
+  world.queue.RunUntil(61000);
+  EXPECT_EQ(last_event_seconds(), 56) << "a pod went 4 s later: de-duplicated";
+  world.queue.At(70000, [&] {
+    std::string pod;
+    for (const auto& [key, record] : world.cluster.pods()) {
+      if (!record.pod.spec.node_name.empty()) pod = key;
+    }
+    EXPECT_EQ(world.cluster.Evict(pod), Cluster::Eviction::kEvicted);
+  });
+  world.queue.RunUntil(71000);
+  EXPECT_EQ(last_event_seconds(), 70) << "the evicted pod started terminating";
+  world.queue.RunUntil(105000);
+  EXPECT_EQ(last_event_seconds(), 70) << "its removal after the 30 s grace period is no event";
+}
+
 TEST(KarpenterHost, TheFinalScrapeHasTheDashboardsGaugesFromTheStateMetricsController) {
   ThreeWebPods w;
   w.world.queue.RunUntil(120000);
