@@ -50,6 +50,17 @@ struct World {
   Cluster cluster;
 };
 
+// An on-demand instance of node group "group" (no NodeClaim) in us-east-1a.
+inline InstanceRequest NodeGroupInstance(const std::string& type) {
+  InstanceRequest request;
+  request.instance_type = type;
+  request.zone = "us-east-1a";
+  request.capacity_type = "on-demand";
+  request.price = 0.19;
+  request.node_group = "group";
+  return request;
+}
+
 inline api::Deployment MakeDeployment(const std::string& name, int replicas, const std::string& cpu,
                                       const std::string& memory) {
   api::Deployment deployment;

@@ -8,17 +8,8 @@ namespace karpenter::sim {
 namespace {
 
 using testing::EventLines;
+using testing::NodeGroupInstance;
 using testing::World;
-
-InstanceRequest Node(const std::string& type) {
-  InstanceRequest request;
-  request.instance_type = type;
-  request.zone = "us-east-1a";
-  request.capacity_type = "on-demand";
-  request.price = 0.19;
-  request.node_group = "group";
-  return request;
-}
 
 api::StatefulSet MakeStatefulSet(const std::string& name, int replicas, const std::string& cpu,
                                  const std::string& policy = "") {
@@ -44,7 +35,7 @@ std::vector<std::string> PodStates(const Cluster& cluster) {
 
 TEST(StatefulSet, OrderedReadyCreatesOnePodAtATimeWithOrdinalNames) {
   World world;
-  world.cluster.LaunchInstance(Node("m6i.2xlarge"), /*initial=*/true);
+  world.cluster.LaunchInstance(NodeGroupInstance("m6i.2xlarge"), /*initial=*/true);
   ASSERT_TRUE(world.cluster.Apply(MakeStatefulSet("db", 3, "1"), false).ok());
   // Only db-0 exists until it runs (bind after 1 s), then db-1 after the controller's 1 s.
   EXPECT_EQ(PodStates(world.cluster), (std::vector<std::string>{"db-0:pending"}));
@@ -63,7 +54,8 @@ TEST(StatefulSet, OrderedReadyCreatesOnePodAtATimeWithOrdinalNames) {
 
 TEST(StatefulSet, OrderedReadyWaitsForAPendingPredecessor) {
   World world;
-  world.cluster.LaunchInstance(Node("m6i.large"), /*initial=*/true);  // 2 vCPUs: db-0 only
+  world.cluster.LaunchInstance(NodeGroupInstance("m6i.large"),
+                               /*initial=*/true);  // 2 vCPUs: db-0 only
   ASSERT_TRUE(world.cluster.Apply(MakeStatefulSet("db", 3, "1500m"), false).ok());
   world.queue.RunUntil(30000);
   EXPECT_EQ(PodStates(world.cluster), (std::vector<std::string>{"db-0:bound", "db-1:pending"}));
@@ -71,7 +63,7 @@ TEST(StatefulSet, OrderedReadyWaitsForAPendingPredecessor) {
 
 TEST(StatefulSet, ParallelCreatesEveryPodAtOnce) {
   World world;
-  world.cluster.LaunchInstance(Node("m6i.large"), /*initial=*/true);
+  world.cluster.LaunchInstance(NodeGroupInstance("m6i.large"), /*initial=*/true);
   ASSERT_TRUE(world.cluster.Apply(MakeStatefulSet("db", 3, "1500m", "Parallel"), false).ok());
   // All three exist at once, though only one fits: nothing waits for a predecessor.
   ASSERT_EQ(world.cluster.pods().size(), 3u);
@@ -84,7 +76,7 @@ TEST(StatefulSet, ParallelCreatesEveryPodAtOnce) {
 
 TEST(StatefulSet, ScaleDownRemovesTheHighestOrdinalsAndScaleUpRefillsThem) {
   World world;
-  world.cluster.LaunchInstance(Node("m6i.2xlarge"), /*initial=*/true);
+  world.cluster.LaunchInstance(NodeGroupInstance("m6i.2xlarge"), /*initial=*/true);
   ASSERT_TRUE(world.cluster.Apply(MakeStatefulSet("db", 4, "1"), false).ok());
   world.queue.RunUntil(20000);
   ASSERT_EQ(PodStates(world.cluster).size(), 4u);
@@ -103,7 +95,7 @@ TEST(StatefulSet, ScaleDownRemovesTheHighestOrdinalsAndScaleUpRefillsThem) {
 
 TEST(StatefulSet, AnEvictedPodComesBackUnderItsOwnName) {
   World world;
-  world.cluster.LaunchInstance(Node("m6i.2xlarge"), /*initial=*/true);
+  world.cluster.LaunchInstance(NodeGroupInstance("m6i.2xlarge"), /*initial=*/true);
   ASSERT_TRUE(world.cluster.Apply(MakeStatefulSet("db", 2, "1"), false).ok());
   world.queue.RunUntil(20000);
   const std::string old_uid = world.cluster.pods().at("default/db-0").pod.metadata.uid;

@@ -13,17 +13,8 @@ namespace karpenter::sim {
 namespace {
 
 using testing::MakeDeployment;
+using testing::NodeGroupInstance;
 using testing::World;
-
-InstanceRequest OnDemand(const std::string& type) {
-  InstanceRequest request;
-  request.instance_type = type;
-  request.zone = "us-east-1a";
-  request.capacity_type = "on-demand";
-  request.price = 0.19;
-  request.node_group = "group";
-  return request;
-}
 
 const api::PodCondition* ConditionOf(const api::Pod& pod, std::string_view type) {
   for (const api::PodCondition& condition : pod.status.conditions) {
@@ -41,7 +32,7 @@ std::vector<std::string> Names(const std::vector<api::Object>& objects) {
 TEST(TwinClusterReader, ANodeExistsFromRegistrationUntilItsInstanceGoes) {
   World world;
   TwinClusterReader reader(world.cluster);
-  const std::string id = world.cluster.LaunchInstance(OnDemand("m6i.large"));
+  const std::string id = world.cluster.LaunchInstance(NodeGroupInstance("m6i.large"));
   world.queue.RunUntil(34999);
   EXPECT_TRUE(reader.List("Node").empty()) << "booting: no Node yet";
   world.queue.RunUntil(35000);
@@ -63,7 +54,7 @@ TEST(TwinClusterReader, PodsCarryTheirSchedulingAndReadinessConditions) {
   World world;
   TwinClusterReader reader(world.cluster);
   ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 2, "500m", "512Mi"), false).ok());
-  world.cluster.LaunchInstance(OnDemand("m6i.xlarge"));
+  world.cluster.LaunchInstance(NodeGroupInstance("m6i.xlarge"));
   world.queue.RunUntil(10000);
   std::vector<api::Object> pods = reader.List("Pod");
   ASSERT_EQ(pods.size(), 2u);
@@ -106,7 +97,7 @@ TEST(TwinClusterReader, ServesTheKarpenterObjectsAndComputesBudgetStatus) {
   pdb.spec.selector = api::LabelSelector{.match_labels = {{"app", "web"}}};
   pdb.spec.min_available = api::IntOrString{.is_int = true, .int_value = 1};
   ASSERT_TRUE(world.cluster.Apply(pdb, true).ok());
-  world.cluster.LaunchInstance(OnDemand("m6i.xlarge"), /*initial=*/true);
+  world.cluster.LaunchInstance(NodeGroupInstance("m6i.xlarge"), /*initial=*/true);
   ASSERT_TRUE(world.cluster.Apply(MakeDeployment("web", 2, "500m", "512Mi"), false).ok());
   world.queue.RunUntil(5000);
 
@@ -142,7 +133,7 @@ TEST(TwinClusterReader, WatchHandlersSeeEachChangedKeyOnceAfterItsEventAndAddNoE
         seen.push_back("Node " + key.name + (reader.Get(key) ? " present" : " gone"));
       });
     }
-    const std::string id = world.cluster.LaunchInstance(OnDemand("m6i.xlarge"));
+    const std::string id = world.cluster.LaunchInstance(NodeGroupInstance("m6i.xlarge"));
     EXPECT_TRUE(world.cluster.Apply(MakeDeployment("web", 1, "500m", "512Mi"), false).ok());
     world.queue.RunUntil(60000);
     world.queue.At(70000, [&] { world.cluster.TerminateInstance(id); });
