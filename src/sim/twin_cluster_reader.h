@@ -1,11 +1,12 @@
 // The read side of the cluster seam (karpenter/kube_cluster.h) over the twin's world: what an
 // informer cache shows a controller, taken from the emulated objects as they stand. Nodes exist
-// from registration until their instance terminates; pods carry the conditions kube-scheduler
-// and the kubelet set (PodScheduled, Ready once bound: the twin runs no containers); a
-// PodDisruptionBudget's status is computed as it is read, as the disruption controller would
-// have it. The twin has no volumes, so VolumeAttachments and PersistentVolumeClaims are never
-// found, and it serves no workload objects (Deployments, Jobs, StatefulSets) here: no controller
-// reads them.
+// from registration until their instance terminates; pods carry kube-scheduler's PodScheduled
+// and, while Running, the kubelet's Ready from the instant they bound (the twin runs no
+// containers; the condition exists in this view only, so the engine's copies of pods stay
+// small); a PodDisruptionBudget's status is computed as it is read, as the disruption controller
+// would have it (and its changes are not announced to watches). The twin has no volumes, so
+// VolumeAttachments and PersistentVolumeClaims are never found, and it serves no workload objects
+// (Deployments, Jobs, StatefulSets) here: no controller reads them.
 //
 // Watch handlers run once the event that changed the object has returned
 // (EventQueue::AtEventEnd), each key once per event, so they read the change complete, as an
