@@ -41,6 +41,21 @@ bool Empty(const ReconcileResult& result) {
 
 }  // namespace
 
+void CountNodeTerminated(const api::Node& node, api::Time now, Metrics& metrics) {
+  const std::string pool = LabelOf(node.metadata.labels, api::kNodePoolLabelKey);
+  metrics.Add(
+      "karpenter_nodes_terminated_total",
+      {{"nodepool", pool}, {"zone", LabelOf(node.metadata.labels, api::kLabelTopologyZone)}}, 1);
+  if (node.metadata.deletion_timestamp) {
+    metrics.Observe("karpenter_nodes_termination_duration_seconds", {{"nodepool", pool}},
+                    (now - *node.metadata.deletion_timestamp).Seconds());
+  }
+  if (node.metadata.creation_timestamp) {
+    metrics.Observe("karpenter_nodes_lifetime_duration_seconds", {{"nodepool", pool}},
+                    (now - *node.metadata.creation_timestamp).Seconds());
+  }
+}
+
 NodeTermination::NodeTermination(TerminationSeams seams, EvictionQueue& evictions)
     : seams_(seams),
       evictions_(evictions),
@@ -316,17 +331,7 @@ absl::Status NodeTermination::RemoveFinalizer(const api::Node& node) {
       seams_.writer.MergePatch(ObjectKey{"Node", "", node.metadata.name}, patch.dump());
   if (!patched.ok()) return patched.status();
   if (seams_.logger != nullptr) seams_.logger->Info("deleted node", {{"Node", node.metadata.name}});
-  const std::string pool = LabelOf(node.metadata.labels, api::kNodePoolLabelKey);
-  seams_.metrics.Add(
-      "karpenter_nodes_terminated_total",
-      {{"nodepool", pool}, {"zone", LabelOf(node.metadata.labels, api::kLabelTopologyZone)}}, 1);
-  const api::Time now = seams_.clock.Now();
-  seams_.metrics.Observe("karpenter_nodes_termination_duration_seconds", {{"nodepool", pool}},
-                         (now - *node.metadata.deletion_timestamp).Seconds());
-  if (node.metadata.creation_timestamp) {
-    seams_.metrics.Observe("karpenter_nodes_lifetime_duration_seconds", {{"nodepool", pool}},
-                           (now - *node.metadata.creation_timestamp).Seconds());
-  }
+  CountNodeTerminated(node, seams_.clock.Now(), seams_.metrics);
   return absl::OkStatus();
 }
 

@@ -33,6 +33,12 @@ namespace karpenter::controllers {
 // draining started (pods the scheduler bound before it saw the taint get evicted too).
 inline constexpr int64_t kMinDrainMillis = 5 * 1000;
 
+// What a Node whose termination finished counts, written once for the controller and the
+// twin: karpenter_nodes_terminated_total{nodepool,zone}, and the
+// karpenter_nodes_termination_duration_seconds (from its deletionTimestamp) and
+// karpenter_nodes_lifetime_duration_seconds (from its creation) of its NodePool.
+void CountNodeTerminated(const api::Node& node, api::Time now, Metrics& metrics);
+
 struct TerminationSeams {
   Clock& clock;
   ClusterReader& reader;

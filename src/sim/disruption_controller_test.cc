@@ -100,6 +100,15 @@ TEST(DisruptionController, ReplacesAnUnderutilizedNodeWithACheaperOneAfterConsol
       testing::DefaultPoolDisruptedLabels("underutilized", "when_empty_or_underutilized");
   EXPECT_EQ(host.metrics().Value("karpenter_nodeclaims_disrupted_total", labels), 1);
   EXPECT_EQ(host.metrics().Value("karpenter_pods_disruption_initiated_total", labels), 1);
+  // The candidate's Node terminated as the termination controller counts it: drained, and the
+  // time from its deletion (the command's taint, 15 s after the decision) to the instance gone.
+  EXPECT_EQ(host.metrics().Value("karpenter_nodes_drained_total", {{"nodepool", "default"}}), 1);
+  EXPECT_EQ(host.metrics().Value("karpenter_nodes_termination_duration_seconds",
+                                 {{"nodepool", "default"}}),
+            1);
+  EXPECT_EQ(
+      host.metrics().Value("karpenter_nodes_lifetime_duration_seconds", {{"nodepool", "default"}}),
+      1);
   // The gauges of the methods' last evaluation, as the production controller sets them.
   const std::string text = host.metrics().PrometheusText();
   EXPECT_NE(text.find(R"(karpenter_voluntary_disruption_eligible_nodes{reason="underutilized"})"),

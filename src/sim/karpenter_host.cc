@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/api/karpenter_labels.h"
 #include "src/controllers/disrupted_metrics.h"
+#include "src/controllers/node_termination.h"
 #include "src/controllers/nodeclaim_expiration.h"
 #include "src/controllers/nodeclaim_lifecycle.h"
 #include "src/controllers/nodepool_status.h"
@@ -107,7 +108,7 @@ void KarpenterHost::TerminateNodeClaim(const Instance& instance) {
   // Deleting from here on, which planning counts as a mark does.
   Unmark(instance.node.spec.provider_id);
   if (instance.phase == NodePhase::kBooting || node.empty()) {
-    DeleteInstance(id, /*registered=*/false);  // nothing registered to drain
+    DeleteInstance(id, nullptr);  // nothing registered to drain
     return;
   }
   // A claim whose termination already started keeps its one drain (a later command or
@@ -127,14 +128,27 @@ void KarpenterHost::TerminateNodeClaim(const Instance& instance) {
     options.force_after =
         claim->spec.termination_grace_period->value.Nanos() / api::Duration::kMillisecond;
   }
-  StartDrain(cluster_, node, options,
-             [this, id](bool) { DeleteInstance(id, /*registered=*/true); });
+  StartDrain(cluster_, node, options, [this, id, started = cluster_.queue().Now()](bool drained) {
+    auto it = cluster_.instances().find(id);
+    if (it == cluster_.instances().end()) return;
+    api::Node terminated = it->second.node;
+    terminated.metadata.deletion_timestamp = started;
+    // The termination controller's Drained condition; a drain that gave up is not drained.
+    if (drained) {
+      metrics_.Add("karpenter_nodes_drained_total",
+                   {{"nodepool", terminated.metadata.labels[std::string(api::kNodePoolLabelKey)]}},
+                   1);
+    }
+    DeleteInstance(id, &terminated);
+  });
 }
 
-void KarpenterHost::DeleteInstance(const std::string& id, bool registered) {
+void KarpenterHost::DeleteInstance(const std::string& id, const api::Node* drained) {
   auto it = cluster_.instances().find(id);
   if (it == cluster_.instances().end()) return;
-  CountTermination(it->second.request, registered);
+  CountTermination(it->second.request);
+  if (drained != nullptr)
+    controllers::CountNodeTerminated(*drained, cluster_.queue().Now(), metrics_);
   // The provider reads only the claim's provider ID. The twin's EC2 terminates at once; a
   // NotFound says the instance is already gone, which is what the finalizer waits to hear.
   api::NodeClaim claim;
@@ -405,7 +419,7 @@ void KarpenterHost::CheckRegistered(const std::string& name, const std::string& 
   cluster_.log().Record(cluster_.queue().now(), "NodeClaimRegistrationTimeout",
                         {Str("nodeClaim", name), Str("instance", instance_id)});
   CountUnlaunched(name, "registration_timeout");
-  DeleteInstance(instance_id, /*registered=*/false);  // the NodeClaim goes with it
+  DeleteInstance(instance_id, nullptr);  // the NodeClaim goes with it
   // Its pods still wait; the next batch launches a replacement.
   OnPodsPending();
 }
@@ -432,7 +446,7 @@ size_t KarpenterHost::ReschedulablePodsOn(const std::string& node_name) const {
   return pods;
 }
 
-void KarpenterHost::CountTermination(const InstanceRequest& request, bool registered) {
+void KarpenterHost::CountTermination(const InstanceRequest& request) {
   auto label = [&](std::string_view key) {
     auto it = request.labels.find(std::string(key));
     return it == request.labels.end() ? std::string() : it->second;
@@ -441,10 +455,6 @@ void KarpenterHost::CountTermination(const InstanceRequest& request, bool regist
   metrics_.Add(
       "karpenter_nodeclaims_terminated_total",
       {{"nodepool", pool}, {"capacity_type", request.capacity_type}, {"zone", request.zone}}, 1);
-  if (registered) {
-    metrics_.Add("karpenter_nodes_terminated_total", {{"nodepool", pool}, {"zone", request.zone}},
-                 1);
-  }
 }
 
 void KarpenterHost::FinishMetrics() {

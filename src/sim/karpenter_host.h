@@ -115,12 +115,13 @@ class KarpenterHost {
  private:
   void HandleInterruptionMessage(const std::string& body);
   void ReconcilePodMetrics(const ObjectKey& key);
-  // karpenter_nodeclaims_terminated_total, and karpenter_nodes_terminated_total for an instance
-  // whose Node had registered.
-  void CountTermination(const InstanceRequest& request, bool registered);
+  // karpenter_nodeclaims_terminated_total.
+  void CountTermination(const InstanceRequest& request);
   // The lifecycle's last step for a claim's instance, as its finalizer takes it:
-  // CloudProvider::Delete, counted by CountTermination.
-  void DeleteInstance(const std::string& id, bool registered);
+  // CloudProvider::Delete, counted by CountTermination. `drained` is its Node, deletionTimestamp
+  // set to when its termination started, for a Node that registered and was drained: the
+  // termination controller counts it (controllers::CountNodeTerminated).
+  void DeleteInstance(const std::string& id, const api::Node* drained);
   // The interruption controller's view of the twin: its instances and how a NodeClaim goes.
   std::optional<controllers::InterruptedInstance> FindInterrupted(
       const std::string& instance_id) const;
