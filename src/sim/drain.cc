@@ -115,6 +115,11 @@ void DrainStep(const std::shared_ptr<DrainState>& drain) {
   std::vector<std::string> pods =
       instance == nullptr ? std::vector<std::string>{} : PodsToEvict(*drain, terminating_until);
   if (pods.empty() && terminating_until < 0) {
+    if (instance != nullptr && now - drain->started < drain->options.min_duration) {
+      cluster.queue().At(drain->started + drain->options.min_duration,
+                         [drain] { DrainStep(drain); });
+      return;
+    }
     drain->done(true);
     return;
   }

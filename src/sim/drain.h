@@ -26,6 +26,9 @@ struct DrainOptions {
   // Karpenter never evicts pods that tolerate karpenter.sh/disrupted:NoSchedule; they go with
   // the node.
   bool skip_disrupted_tolerating = false;
+  // The drain is not done before this long, even with nothing to evict (Karpenter's
+  // controllers::kMinDrainMillis: pods bound before the taint was seen get evicted too).
+  SimMillis min_duration = 0;
   // Past this long, the pods left are deleted regardless of PDBs (terminationGracePeriod).
   std::optional<SimMillis> force_after;
   // Past this long, the drain fails (Cluster Autoscaler: 2 min, the node is kept).

@@ -122,7 +122,9 @@ void KarpenterHost::TerminateNodeClaim(const Instance& instance) {
   // Upstream's provisioning node controller triggers a batch for a node that carries the
   // disrupted taint: the pods of a deleting node are planned for before they are evicted.
   OnPodsPending();
-  DrainOptions options{.priority_tiers = true, .skip_disrupted_tolerating = true};
+  DrainOptions options{.priority_tiers = true,
+                       .skip_disrupted_tolerating = true,
+                       .min_duration = controllers::kMinDrainMillis};
   if (const api::NodeClaim* claim = cluster_.FindNodeClaim(instance.request.node_claim);
       claim != nullptr && claim->spec.termination_grace_period) {
     options.force_after =

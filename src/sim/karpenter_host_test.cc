@@ -468,6 +468,24 @@ TEST(KarpenterHost, PodsThatFitNoNodePoolLaunchNothing) {
   EXPECT_EQ(world.cluster.UnschedulablePods().size(), 1u);
 }
 
+// Upstream's termination controller keeps a Node draining at least 5 s (MinDrainTime), empty or
+// not: a pod bound before kube-scheduler saw the taint is evicted too.
+TEST(KarpenterHost, AnEmptyNodesTerminationTakesTheMinimumDrainTime) {
+  ThreeWebPods w;
+  World& world = w.world;
+  world.queue.RunUntil(100000);
+  ASSERT_TRUE(world.cluster.ScaleDeployment("default/web", 0).ok());
+  world.queue.RunUntil(110000);
+  ASSERT_EQ(BoundPods(world.cluster), 0u);
+  const Instance& instance = world.cluster.instances().begin()->second;
+  world.queue.At(120000, [&] { w.host.TerminateNodeClaim(instance); });
+  world.queue.RunUntil(124999);
+  EXPECT_NE(instance.phase, NodePhase::kTerminated) << "still draining";
+  world.queue.RunUntil(125000);
+  EXPECT_EQ(instance.phase, NodePhase::kTerminated);
+  EXPECT_EQ(instance.terminated_at, 125000);
+}
+
 // Upstream's provisioning node controller triggers a batch when a node gets the disrupted taint,
 // and the pods of a deleting node are planned for while still bound: here a PDB refuses the
 // evictions for now, yet the replacement NodeClaim is launched as soon as the termination starts.
