@@ -81,7 +81,8 @@ class KarpenterHost {
 
   // Deletes the instance's NodeClaim as the termination controller would: taints the node
   // karpenter.sh/disrupted, drains it (PDBs, critical pods last, the claim's
-  // terminationGracePeriod), then terminates the instance.
+  // terminationGracePeriod, never in less than 5 s), then terminates the instance and counts
+  // the Node (controllers::CountNodeTerminated).
   void TerminateNodeClaim(const Instance& instance);
   // An offering EC2 cannot serve now: the scheduler skips it for `unavailableOfferingTtl`.
   void MarkOfferingUnavailable(const std::string& instance_type, const std::string& zone,
