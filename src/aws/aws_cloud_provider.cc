@@ -198,14 +198,6 @@ struct AwsCloudProvider::Launch {
   std::map<std::string, int64_t> predicted_address_use;
 };
 
-std::string InstanceIdOf(std::string_view provider_id) {
-  constexpr std::string_view kScheme = "aws:///";
-  if (provider_id.substr(0, kScheme.size()) != kScheme) return "";
-  const size_t slash = provider_id.rfind('/');
-  std::string_view id = provider_id.substr(slash + 1);
-  return id.substr(0, 2) == "i-" ? std::string(id) : "";
-}
-
 Tags OwnershipTags(const ClusterInfo& cluster, const api::NodeClaim& node_claim) {
   auto label = [&](std::string_view key) {
     auto it = node_claim.metadata.labels.find(std::string(key));

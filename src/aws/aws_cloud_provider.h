@@ -20,6 +20,7 @@
 #include "src/aws/reservation_availability.h"
 #include "src/aws/subnet_addresses.h"
 #include "src/aws/subnet_cache.h"
+#include "src/cloudprovider/aws_conventions.h"
 #include "src/cloudprovider/unavailable_offerings.h"
 
 namespace karpenter::aws {
@@ -32,8 +33,8 @@ inline constexpr std::string_view kSubnetDrift = "SubnetDrift";
 inline constexpr std::string_view kSecurityGroupDrift = "SecurityGroupDrift";
 inline constexpr std::string_view kNodeClassDrift = "NodeClassDrift";
 
-// The EC2 instance id of "aws:///us-west-2a/i-0123"; "" when the provider ID is not of that form.
-std::string InstanceIdOf(std::string_view provider_id);
+// The EC2 instance id of a provider ID (shared with the twin).
+using cloudprovider::InstanceIdOf;
 
 // The instance tags every launch carries and List filters on.
 Tags OwnershipTags(const ClusterInfo& cluster, const api::NodeClaim& node_claim);

@@ -55,7 +55,7 @@ api::NodeClaim AwsCloudProvider::ToNodeClaim(
     const Instance& instance, const std::vector<cloudprovider::InstanceType>& types) const {
   api::NodeClaim out;
   out.metadata.name = TagOr(instance.tags, "karpenter.sh/nodeclaim");
-  out.status.provider_id = absl::StrCat("aws:///", instance.zone, "/", instance.id);
+  out.status.provider_id = cloudprovider::AwsProviderId(instance.zone, instance.id);
   out.status.image_id = instance.image_id;
   auto type = std::find_if(types.begin(), types.end(), [&](const cloudprovider::InstanceType& t) {
     return t.name == instance.instance_type;
@@ -231,9 +231,7 @@ absl::StatusOr<bool> AwsCloudProvider::TagInstance(std::string_view provider_id,
 }
 
 std::vector<RepairPolicy> AwsCloudProvider::RepairPolicies() const {
-  // Upstream's: a node whose Ready condition is False or Unknown for 30 minutes is repaired.
-  constexpr int64_t kThirtyMinutes = 30 * 60 * 1000;
-  return {{"Ready", "False", kThirtyMinutes}, {"Ready", "Unknown", kThirtyMinutes}};
+  return cloudprovider::AwsRepairPolicies();
 }
 
 }  // namespace karpenter::aws

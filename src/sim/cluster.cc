@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "fmt/format.h"
 #include "src/api/karpenter_labels.h"
+#include "src/cloudprovider/aws_conventions.h"
 #include "src/controllers/pod_events.h"
 #include "src/provisioning/daemon_overhead.h"
 #include "src/provisioning/scheduler.h"
@@ -423,7 +424,7 @@ api::Node Cluster::BuildNode(const Instance& instance) const {
   for (const auto& [key, value] : instance.request.labels) node.metadata.labels[key] = value;
   node.metadata.labels[std::string(api::kLabelTopologyZone)] = instance.request.zone;
   node.metadata.labels[std::string(api::kLabelHostname)] = node.metadata.name;
-  node.spec.provider_id = absl::StrCat("aws:///", instance.request.zone, "/", instance.id);
+  node.spec.provider_id = cloudprovider::AwsProviderId(instance.request.zone, instance.id);
   node.spec.taints = instance.request.taints;
   node.spec.taints.push_back(MakeTaint(kNotReadyTaintKey));
   return node;

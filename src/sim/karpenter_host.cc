@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/api/karpenter_labels.h"
+#include "src/cloudprovider/aws_conventions.h"
 #include "src/controllers/disrupted_metrics.h"
 #include "src/controllers/node_termination.h"
 #include "src/controllers/nodeclaim_expiration.h"
@@ -155,7 +156,7 @@ void KarpenterHost::DeleteInstance(const std::string& id, const api::Node* drain
   // NotFound says the instance is already gone, which is what the finalizer waits to hear.
   api::NodeClaim claim;
   claim.metadata.name = it->second.request.node_claim;
-  claim.status.provider_id = absl::StrCat("aws:///", it->second.request.zone, "/", id);
+  claim.status.provider_id = cloudprovider::AwsProviderId(it->second.request.zone, id);
   cloud_.Delete(claim);
 }
 
@@ -403,7 +404,7 @@ void KarpenterHost::Launch(const std::string& name) {
     node_claim.metadata.labels.erase(std::string(key));
   }
   controllers::CopyLaunched(launched, node_claim);
-  const std::string id = InstanceIdOf(node_claim.status.provider_id);
+  const std::string id = cloudprovider::InstanceIdOf(node_claim.status.provider_id);
   cluster_.PutNodeClaim(std::move(node_claim));
   cluster_.log().Record(now, "NodeClaimLaunched", {Str("nodeClaim", name), Str("instance", id)});
   // Upstream's liveness times registration from the claim's Registered condition, set

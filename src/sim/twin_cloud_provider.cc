@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/pod_resources.h"
+#include "src/cloudprovider/aws_conventions.h"
 #include "src/provisioning/launch.h"
 #include "src/scheduling/selector_conversion.h"
 
@@ -49,11 +50,6 @@ const provisioning::InstanceTypeView* FindType(
 }
 
 }  // namespace
-
-std::string InstanceIdOf(std::string_view provider_id) {
-  const size_t slash = provider_id.rfind('/');
-  return std::string(slash == std::string_view::npos ? provider_id : provider_id.substr(slash + 1));
-}
 
 CloudOr<api::NodeClaim> TwinCloudProvider::Create(const api::NodeClaim& node_claim) {
   const std::optional<api::NodeClassReference>& ref = node_claim.spec.node_class_ref;
@@ -161,7 +157,7 @@ api::NodeClaim TwinCloudProvider::Describe(const Instance& instance) const {
   const InstanceRequest& request = instance.request;
   api::NodeClaim out;
   out.metadata.name = request.node_claim;
-  out.status.provider_id = absl::StrCat("aws:///", request.zone, "/", instance.id);
+  out.status.provider_id = cloudprovider::AwsProviderId(request.zone, instance.id);
   if (const cloudprovider::InstanceType* type =
           cluster_.ec2().catalog().Find(request.instance_type)) {
     out.status.capacity = type->capacity;
@@ -182,7 +178,7 @@ api::NodeClaim TwinCloudProvider::Describe(const Instance& instance) const {
 
 std::variant<std::monostate, CloudError> TwinCloudProvider::Delete(
     const api::NodeClaim& node_claim) {
-  const std::string id = InstanceIdOf(node_claim.status.provider_id);
+  const std::string id = cloudprovider::InstanceIdOf(node_claim.status.provider_id);
   auto it = cluster_.instances().find(id);
   if (id.empty() || it == cluster_.instances().end() ||
       it->second.phase == NodePhase::kTerminated) {
@@ -194,7 +190,7 @@ std::variant<std::monostate, CloudError> TwinCloudProvider::Delete(
 }
 
 CloudOr<api::NodeClaim> TwinCloudProvider::Get(std::string_view provider_id) {
-  const std::string id = InstanceIdOf(provider_id);
+  const std::string id = cloudprovider::InstanceIdOf(provider_id);
   auto it = cluster_.instances().find(id);
   if (id.empty() || it == cluster_.instances().end() ||
       it->second.phase == NodePhase::kTerminated || it->second.request.node_claim.empty()) {
@@ -244,9 +240,7 @@ CloudOr<std::vector<cloudprovider::InstanceType>> TwinCloudProvider::GetInstance
 }
 
 std::vector<RepairPolicy> TwinCloudProvider::RepairPolicies() const {
-  // The AWS provider's: a node whose Ready condition is False or Unknown for 30 minutes.
-  constexpr int64_t kThirtyMinutes = 30 * 60 * 1000;
-  return {{"Ready", "False", kThirtyMinutes}, {"Ready", "Unknown", kThirtyMinutes}};
+  return cloudprovider::AwsRepairPolicies();
 }
 
 }  // namespace karpenter::sim

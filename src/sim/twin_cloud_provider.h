@@ -20,9 +20,6 @@
 
 namespace karpenter::sim {
 
-// The instance ID at the end of an "aws:///<zone>/<id>" provider ID.
-std::string InstanceIdOf(std::string_view provider_id);
-
 class TwinCloudProvider : public CloudProvider {
  public:
   // Prices and types come from `catalogs`, the ones the twin's Karpenter plans with.

@@ -5,7 +5,7 @@
 #include <tuple>
 #include <utility>
 
-#include "src/sim/twin_cloud_provider.h"
+#include "src/cloudprovider/aws_conventions.h"
 #include "src/state/pod_predicates.h"
 
 namespace karpenter::sim {
@@ -141,7 +141,7 @@ std::vector<api::Pod> TwinClusterReader::PodsOnNode(std::string_view node_name) 
 }
 
 std::optional<api::Node> TwinClusterReader::NodeByProviderId(std::string_view provider_id) const {
-  auto it = cluster_.instances().find(InstanceIdOf(provider_id));
+  auto it = cluster_.instances().find(cloudprovider::InstanceIdOf(provider_id));
   if (it == cluster_.instances().end()) return std::nullopt;
   const Instance& instance = it->second;
   if (RegisteredInstance(instance.node.metadata.name) != &instance ||
