@@ -9,42 +9,14 @@
 #include "nlohmann/json.hpp"
 #include "src/api/manifest.h"
 #include "src/api/selector_match.h"
+#include "src/apiserver/object_writes.h"
 
 namespace karpenter::fakes {
 
-namespace {
-
-api::ObjectMeta& MetaOf(api::Object& object) {
-  return std::visit([](auto& typed) -> api::ObjectMeta& { return typed.metadata; }, object);
-}
-
-const api::ObjectMeta& MetaOf(const api::Object& object) {
-  return std::visit([](const auto& typed) -> const api::ObjectMeta& { return typed.metadata; },
-                    object);
-}
-
-// Copies `from`'s status into `to` (same kind), for kinds that have one.
-void CopyStatus(const api::Object& from, api::Object& to) {
-  std::visit(
-      [&](auto& typed) {
-        using T = std::decay_t<decltype(typed)>;
-        if constexpr (requires { typed.status; }) typed.status = std::get<T>(from).status;
-      },
-      to);
-}
-
-absl::Status ConflictError(const ObjectKey& key) {
-  return absl::AbortedError(absl::StrCat("Operation cannot be fulfilled on ", key.kind, " \"",
-                                         key.name,
-                                         "\": the object has been modified; please apply your "
-                                         "changes to the latest version and try again"));
-}
-
-absl::Status NotFoundError(const ObjectKey& key) {
-  return absl::NotFoundError(absl::StrCat(key.kind, " \"", key.name, "\" not found"));
-}
-
-}  // namespace
+using apiserver::ConflictError;
+using apiserver::CopyStatus;
+using apiserver::MetaOf;
+using apiserver::NotFoundError;
 
 std::optional<absl::Status> FakeKubeCluster::TakeFailure(Verb verb) {
   if (conflicts_left_ > 0) {
@@ -142,7 +114,7 @@ absl::StatusOr<api::Object> FakeKubeCluster::Create(const api::Object& object) {
   if (key.name.empty()) return absl::InvalidArgumentError("metadata.name: Required value");
   if (objects_.contains(key)) {
     Log("Create", key, "AlreadyExists");
-    return absl::AlreadyExistsError(absl::StrCat(key.kind, " \"", key.name, "\" already exists"));
+    return apiserver::AlreadyExistsError(key);
   }
   meta.uid = absl::StrCat("uid-", ++uids_);
   meta.resource_version = NextResourceVersion();
@@ -162,7 +134,7 @@ absl::StatusOr<api::Object*> FakeKubeCluster::FindForWrite(Verb verb, std::strin
   auto it = objects_.find(key);
   if (it == objects_.end()) return NotFoundError(key);
   const std::string& given = MetaOf(object).resource_version;
-  if (!given.empty() && given != MetaOf(it->second).resource_version) {
+  if (!apiserver::VersionMatches(given, MetaOf(it->second).resource_version)) {
     Log(name, key, "Conflict");
     return ConflictError(key);
   }
@@ -170,9 +142,7 @@ absl::StatusOr<api::Object*> FakeKubeCluster::FindForWrite(Verb verb, std::strin
 }
 
 void FakeKubeCluster::KeepServerFields(const api::ObjectMeta& stored, api::ObjectMeta& meta) {
-  meta.uid = stored.uid;
-  meta.creation_timestamp = stored.creation_timestamp;
-  meta.deletion_timestamp = stored.deletion_timestamp;
+  apiserver::KeepServerFields(stored, meta);
   meta.resource_version = NextResourceVersion();
 }
 
@@ -203,35 +173,12 @@ absl::StatusOr<api::Object> FakeKubeCluster::MergePatch(const ObjectKey& key,
   }
   auto it = objects_.find(key);
   if (it == objects_.end()) return NotFoundError(key);
-  nlohmann::json patch_json = nlohmann::json::parse(patch, nullptr, /*allow_exceptions=*/false);
-  if (patch_json.is_discarded() || !patch_json.is_object()) {
-    return absl::InvalidArgumentError("the patch is not a JSON object");
-  }
-  const nlohmann::json* precondition = nullptr;
-  if (auto meta = patch_json.find("metadata"); meta != patch_json.end() && meta->is_object()) {
-    if (auto rv = meta->find("resourceVersion"); rv != meta->end()) precondition = &*rv;
-  }
-  if (precondition != nullptr &&
-      (!precondition->is_string() ||
-       precondition->get<std::string>() != MetaOf(it->second).resource_version)) {
-    Log("MergePatch", key, "Conflict");
-    return ConflictError(key);
-  }
-  patch_json.erase("status");  // the main resource ignores status; that is UpdateStatus's
-  nlohmann::json document =
-      nlohmann::json::parse(api::EncodeObject(it->second), nullptr, /*allow_exceptions=*/false);
-  document.merge_patch(patch_json);
-  absl::StatusOr<std::vector<api::Manifest>> decoded =
-      api::DecodeManifests(document.dump(), "merge patch");
-  if (!decoded.ok()) return decoded.status();
-  if (decoded->size() != 1 || !(*decoded)[0].object || !(*decoded)[0].report.errors.empty() ||
-      KeyOf(*(*decoded)[0].object) != key) {
-    return absl::InvalidArgumentError("the patched object is invalid");
-  }
-  api::Object patched = std::move(*(*decoded)[0].object);
-  KeepServerFields(MetaOf(it->second), MetaOf(patched));
+  absl::StatusOr<api::Object> patched = apiserver::ApplyMergePatch(it->second, patch);
+  if (absl::IsAborted(patched.status())) Log("MergePatch", key, "Conflict");
+  if (!patched.ok()) return patched.status();
+  MetaOf(*patched).resource_version = NextResourceVersion();
   Log("MergePatch", key);
-  return Store(key, std::move(patched));
+  return Store(key, *std::move(patched));
 }
 
 absl::Status FakeKubeCluster::Delete(const ObjectKey& key, const DeleteOptions& options) {
