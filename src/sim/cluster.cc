@@ -367,6 +367,35 @@ bool Cluster::SetNodePoolStatus(const std::string& name, api::NodePoolStatus sta
   return true;
 }
 
+void Cluster::PutNodePool(api::NodePool pool) {
+  MarkUnconsolidated();
+  Notify("NodePool", (node_pools_[pool.metadata.name] = std::move(pool)).metadata);
+}
+
+void Cluster::PutNodeClass(api::EC2NodeClass node_class) {
+  MarkUnconsolidated();
+  Notify("EC2NodeClass",
+         (node_classes_[node_class.metadata.name] = std::move(node_class)).metadata);
+}
+
+bool Cluster::RemoveNodePool(const std::string& name) {
+  auto it = node_pools_.find(name);
+  if (it == node_pools_.end()) return false;
+  MarkUnconsolidated();
+  Notify("NodePool", it->second.metadata);
+  node_pools_.erase(it);
+  return true;
+}
+
+bool Cluster::RemoveNodeClass(const std::string& name) {
+  auto it = node_classes_.find(name);
+  if (it == node_classes_.end()) return false;
+  MarkUnconsolidated();
+  Notify("EC2NodeClass", it->second.metadata);
+  node_classes_.erase(it);
+  return true;
+}
+
 const api::EC2NodeClass* Cluster::FindNodeClass(const std::string& name) const {
   auto it = node_classes_.find(name);
   return it == node_classes_.end() ? nullptr : &it->second;
@@ -629,6 +658,41 @@ bool Cluster::UntaintNode(const std::string& node_name, const std::string& key) 
   MarkUnconsolidated();
   // A node update: kube-scheduler retries the pods it could not place.
   RequestSchedulingPass();
+  return true;
+}
+
+bool Cluster::PutNode(const api::Node& node) {
+  auto it = instance_by_node_.find(node.metadata.name);
+  if (it == instance_by_node_.end()) return false;
+  Instance& instance = instances_.at(it->second);
+  if (instance.phase == NodePhase::kBooting || instance.phase == NodePhase::kTerminated) {
+    return false;
+  }
+  api::Node& stored = instance.node;
+  const bool taint_removed = std::any_of(
+      stored.spec.taints.begin(), stored.spec.taints.end(), [&](const api::Taint& taint) {
+        return std::find(node.spec.taints.begin(), node.spec.taints.end(), taint) ==
+               node.spec.taints.end();
+      });
+  const bool may_fit_more = taint_removed ||
+                            (stored.spec.unschedulable && !node.spec.unschedulable) ||
+                            stored.metadata.labels != node.metadata.labels;
+  stored.metadata = node.metadata;
+  stored.spec = node.spec;
+  const bool tainted =
+      std::any_of(stored.spec.taints.begin(), stored.spec.taints.end(),
+                  [](const api::Taint& taint) { return taint.key == kUnschedulableTaintKey; });
+  if (stored.spec.unschedulable && !tainted) {
+    stored.spec.taints.push_back(MakeTaint(kUnschedulableTaintKey));
+  } else if (!stored.spec.unschedulable && tainted) {
+    RemoveTaint(stored.spec.taints, kUnschedulableTaintKey);
+  }
+  NodeChanged(instance);
+  MarkUnconsolidated();
+  if (may_fit_more) {
+    NoteCapacityEvent();
+    RequestSchedulingPass();
+  }
   return true;
 }
 

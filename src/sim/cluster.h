@@ -148,6 +148,18 @@ class Cluster {
   // Replaces a NodePool's status (the NodePool counter's write); false if there is no such pool.
   bool SetNodePoolStatus(const std::string& name, api::NodePoolStatus status);
   const api::EC2NodeClass* FindNodeClass(const std::string& name) const;
+  // The cluster seam's writes (twin_cluster_writer.h) store these whole, as the API server
+  // would, and remove them once their last finalizer is gone. Remove* return false if there is
+  // no such object.
+  void PutNodePool(api::NodePool pool);
+  void PutNodeClass(api::EC2NodeClass node_class);
+  bool RemoveNodePool(const std::string& name);
+  bool RemoveNodeClass(const std::string& name);
+  // Replaces a registered Node's metadata and spec (its status is the kubelet's); the node
+  // lifecycle controller's unschedulable taint follows spec.unschedulable. A taint removed, the
+  // node uncordoned or its labels changed make kube-scheduler retry the pods it could not place.
+  // False if there is no such registered Node.
+  bool PutNode(const api::Node& node);
 
   // --- instances ---
   // Starts an instance: it registers after `instanceBootToRegistered` and turns Ready after
@@ -169,8 +181,9 @@ class Cluster {
   // one whose disruptionsAllowed (computed now, as the disruption controller would) is 0;
   // otherwise counts an eviction and deletes the pod gracefully: it stays on its node,
   // terminating, for its terminationGracePeriodSeconds (defaulted to 30) while its controller
-  // creates the replacement. A pod already terminating is kNoSuchPod.
-  enum class Eviction { kEvicted, kBlockedByPdb, kNoSuchPod };
+  // creates the replacement. A pod already terminating is kNoSuchPod; one covered by more than
+  // one PDB is kMultiplePdbs (the API server refuses to pick one).
+  enum class Eviction { kEvicted, kBlockedByPdb, kMultiplePdbs, kNoSuchPod };
   Eviction Evict(const std::string& pod_key);
   // DELETE with `grace_seconds` (at least 1), as Karpenter's termination deletes a pod whose
   // own grace period would outlast its node's terminationGracePeriod: not the eviction API, so

@@ -59,7 +59,8 @@ Cluster::Eviction Cluster::Evict(const std::string& pod_key) {
     if (PdbStatus(pdb).disruptions_allowed <= 0) allowed = false;
   }
   // More than one PDB: the API server refuses to pick one.
-  if (covering > 1 || !allowed) return Eviction::kBlockedByPdb;
+  if (covering > 1) return Eviction::kMultiplePdbs;
+  if (!allowed) return Eviction::kBlockedByPdb;
   TakeAwayGracefully(pod_key,
                      pod.spec.termination_grace_period_seconds.value_or(
                          api::kDefaultTerminationGracePeriodSeconds),

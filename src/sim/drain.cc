@@ -156,7 +156,9 @@ void DrainStep(const std::shared_ptr<DrainState>& drain) {
       next = std::min(next, attempt->second);
       continue;
     }
-    if (cluster.Evict(pod) != Cluster::Eviction::kBlockedByPdb) {
+    const Cluster::Eviction eviction = cluster.Evict(pod);
+    if (eviction != Cluster::Eviction::kBlockedByPdb &&
+        eviction != Cluster::Eviction::kMultiplePdbs) {
       evicted_any = true;
       continue;
     }

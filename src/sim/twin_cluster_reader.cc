@@ -56,16 +56,9 @@ void Append(const std::map<std::string, T>& objects, std::vector<api::Object>& o
   for (const auto& [key, object] : objects) out.emplace_back(object);
 }
 
-}  // namespace
-
-TwinClusterReader::TwinClusterReader(Cluster& cluster) : cluster_(cluster) {}
-
-TwinClusterReader::~TwinClusterReader() {
-  if (observer_id_) cluster_.RemoveObserver(*observer_id_);
-}
-
-const Instance* TwinClusterReader::RegisteredInstance(const std::string& node_name) const {
-  const Instance* instance = cluster_.FindInstanceByNode(node_name);
+// The instance whose registered Node is `node_name`, if any.
+const Instance* RegisteredInstance(const Cluster& cluster, const std::string& node_name) {
+  const Instance* instance = cluster.FindInstanceByNode(node_name);
   if (instance == nullptr || instance->phase == NodePhase::kBooting ||
       instance->phase == NodePhase::kTerminated) {
     return nullptr;
@@ -73,14 +66,50 @@ const Instance* TwinClusterReader::RegisteredInstance(const std::string& node_na
   return instance;
 }
 
+// Whether the twin holds the object now.
+bool Exists(const Cluster& cluster, const ObjectKey& key) {
+  if (key.kind == "Pod")
+    return cluster.pod_store().find(NamespacedKey(key)) != cluster.pod_store().end();
+  if (key.kind == "Node") return RegisteredInstance(cluster, key.name) != nullptr;
+  if (key.kind == "NodeClaim") return cluster.node_claims().contains(key.name);
+  if (key.kind == "NodePool") return cluster.node_pools().contains(key.name);
+  if (key.kind == "EC2NodeClass") return cluster.node_classes().contains(key.name);
+  if (key.kind == "DaemonSet") return cluster.daemon_sets().contains(NamespacedKey(key));
+  if (key.kind == "PodDisruptionBudget") return cluster.pdbs().contains(NamespacedKey(key));
+  return false;
+}
+
+}  // namespace
+
+TwinClusterReader::TwinClusterReader(Cluster& cluster) : cluster_(cluster) {
+  watches_->cluster = &cluster_;
+}
+
+TwinClusterReader::~TwinClusterReader() {
+  if (observer_id_) cluster_.RemoveObserver(*observer_id_);
+}
+
+void TwinClusterReader::Stamp(std::string_view kind, api::ObjectMeta& metadata) const {
+  if (!watches_->tracking_versions) return;
+  auto it =
+      watches_->versions.find(ObjectKey{std::string(kind), metadata.namespace_, metadata.name});
+  metadata.resource_version = it == watches_->versions.end() ? "1" : std::to_string(it->second);
+}
+
 std::optional<api::Object> TwinClusterReader::Get(const ObjectKey& key) const {
+  std::optional<api::Object> object = GetUnstamped(key);
+  if (object) std::visit([&](auto& typed) { Stamp(key.kind, typed.metadata); }, *object);
+  return object;
+}
+
+std::optional<api::Object> TwinClusterReader::GetUnstamped(const ObjectKey& key) const {
   if (key.kind == "Pod") {
     auto it = cluster_.pod_store().find(NamespacedKey(key));
     if (it == cluster_.pod_store().end()) return std::nullopt;
     return api::Object(PodView(it->second.pod));
   }
   if (key.kind == "Node") {
-    const Instance* instance = RegisteredInstance(key.name);
+    const Instance* instance = RegisteredInstance(cluster_, key.name);
     if (instance == nullptr) return std::nullopt;
     return api::Object(instance->node);
   }
@@ -105,7 +134,7 @@ std::vector<api::Object> TwinClusterReader::List(std::string_view kind) const {
     for (const auto& [key, record] : cluster_.pods()) out.emplace_back(PodView(record.pod));
   } else if (kind == "Node") {
     for (const auto& [id, instance] : cluster_.instances()) {
-      if (RegisteredInstance(instance.node.metadata.name) == &instance) {
+      if (RegisteredInstance(cluster_, instance.node.metadata.name) == &instance) {
         out.emplace_back(instance.node);
       }
     }
@@ -125,13 +154,16 @@ std::vector<api::Object> TwinClusterReader::List(std::string_view kind) const {
     }
   }
   SortByKey(out);
+  for (api::Object& object : out) {
+    std::visit([&](auto& typed) { Stamp(kind, typed.metadata); }, object);
+  }
   return out;
 }
 
 std::vector<api::Pod> TwinClusterReader::PodsOnNode(std::string_view node_name) const {
   std::vector<api::Pod> pods;
   for (const auto& [key, record] : cluster_.pod_store().OnNode(node_name)) {
-    pods.push_back(PodView(record->pod));
+    pods.push_back(Stamped("Pod", PodView(record->pod)));
   }
   std::sort(pods.begin(), pods.end(), [](const api::Pod& a, const api::Pod& b) {
     return std::tie(a.metadata.namespace_, a.metadata.name) <
@@ -144,18 +176,18 @@ std::optional<api::Node> TwinClusterReader::NodeByProviderId(std::string_view pr
   auto it = cluster_.instances().find(cloudprovider::InstanceIdOf(provider_id));
   if (it == cluster_.instances().end()) return std::nullopt;
   const Instance& instance = it->second;
-  if (RegisteredInstance(instance.node.metadata.name) != &instance ||
+  if (RegisteredInstance(cluster_, instance.node.metadata.name) != &instance ||
       instance.node.spec.provider_id != provider_id) {
     return std::nullopt;
   }
-  return instance.node;
+  return Stamped("Node", instance.node);
 }
 
 std::optional<api::NodeClaim> TwinClusterReader::NodeClaimByProviderId(
     std::string_view provider_id) const {
   for (const auto& [name, claim] : cluster_.node_claims()) {
     if (!claim.status.provider_id.empty() && claim.status.provider_id == provider_id) {
-      return claim;
+      return Stamped("NodeClaim", claim);
     }
   }
   return std::nullopt;
@@ -163,21 +195,31 @@ std::optional<api::NodeClaim> TwinClusterReader::NodeClaimByProviderId(
 
 void TwinClusterReader::Watch(std::string_view kind,
                               std::function<void(const ObjectKey&)> on_change) {
-  // The cluster announces changes only once someone watches: a run without watches pays
-  // nothing for them.
-  if (!observer_id_) {
-    observer_id_ = cluster_.AddObserver(
-        [this](std::string_view changed, const api::ObjectMeta& meta) { Announce(changed, meta); });
-  }
+  Subscribe();
   auto it = watches_->handlers.find(kind);
   if (it == watches_->handlers.end())
     it = watches_->handlers.emplace(std::string(kind), HandlerList{}).first;
   it->second.push_back(std::move(on_change));
 }
 
+void TwinClusterReader::TrackResourceVersions() {
+  watches_->tracking_versions = true;
+  Subscribe();
+}
+
+void TwinClusterReader::Subscribe() {
+  // The cluster announces changes only once someone watches or tracks versions: a run without
+  // either pays nothing for them.
+  if (observer_id_) return;
+  observer_id_ = cluster_.AddObserver(
+      [this](std::string_view changed, const api::ObjectMeta& meta) { Announce(changed, meta); });
+}
+
 void TwinClusterReader::Announce(std::string_view kind, const api::ObjectMeta& metadata) {
-  if (!watches_->handlers.contains(kind)) return;
-  watches_->changed.push_back(ObjectKey{std::string(kind), metadata.namespace_, metadata.name});
+  if (!watches_->tracking_versions && !watches_->handlers.contains(kind)) return;
+  ObjectKey key{std::string(kind), metadata.namespace_, metadata.name};
+  if (watches_->tracking_versions) watches_->versions[key] = ++watches_->last_version;
+  watches_->changed.push_back(std::move(key));
   if (watches_->delivery_scheduled) return;
   watches_->delivery_scheduled = true;
   cluster_.queue().AtEventEnd([weak = std::weak_ptr<Watches>(watches_)] {
@@ -192,6 +234,7 @@ void TwinClusterReader::Watches::Deliver() {
   std::set<ObjectKey> delivered;
   for (const ObjectKey& key : keys) {
     if (!delivered.insert(key).second) continue;
+    if (tracking_versions && !Exists(*cluster, key)) versions.erase(key);
     auto it = handlers.find(key.kind);
     if (it == handlers.end()) continue;
     // By index: a handler may add another watch.

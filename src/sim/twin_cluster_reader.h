@@ -8,6 +8,11 @@
 // VolumeAttachments and PersistentVolumeClaims are never found, and it serves no workload objects
 // (Deployments, Jobs, StatefulSets) here: no controller reads them.
 //
+// Once TrackResourceVersions is called (the write side does), every object read carries a
+// resourceVersion that moves on each change the twin announces, its own or a writer's: "1" for
+// an object unchanged since, a number never given out before otherwise (the versions of objects
+// gone are forgotten at the end of the event, and a new object's creation moves its version).
+//
 // Watch handlers run once the event that changed the object has returned
 // (EventQueue::AtEventEnd), each key once per event, so they read the change complete, as an
 // informer's handlers do, and a run with watches executes the same events as one without.
@@ -42,18 +47,34 @@ class TwinClusterReader final : public ClusterReader {
   std::optional<api::NodeClaim> NodeClaimByProviderId(std::string_view provider_id) const override;
   void Watch(std::string_view kind, std::function<void(const ObjectKey&)> on_change) override;
 
+  // Reads carry resourceVersions from now on.
+  void TrackResourceVersions();
+
  private:
   // The changes announced during the running event, delivered at its end. Shared with the
   // delivery action, which may run after the reader is gone.
   using HandlerList = std::vector<std::function<void(const ObjectKey&)>>;
   struct Watches {
+    const Cluster* cluster = nullptr;
     std::map<std::string, HandlerList, std::less<>> handlers;
     std::vector<ObjectKey> changed;  // in the order first announced, each key once
     bool delivery_scheduled = false;
+    // Tracked versions of the objects changed since tracking began.
+    bool tracking_versions = false;
+    uint64_t last_version = 1;
+    std::map<ObjectKey, uint64_t> versions;
     void Deliver();
   };
+  void Subscribe();
+  std::optional<api::Object> GetUnstamped(const ObjectKey& key) const;
   void Announce(std::string_view kind, const api::ObjectMeta& metadata);
-  const Instance* RegisteredInstance(const std::string& node_name) const;
+  // Sets `metadata`'s resourceVersion when versions are tracked.
+  void Stamp(std::string_view kind, api::ObjectMeta& metadata) const;
+  template <class T>
+  T Stamped(std::string_view kind, T object) const {
+    Stamp(kind, object.metadata);
+    return object;
+  }
 
   Cluster& cluster_;
   std::shared_ptr<Watches> watches_ = std::make_shared<Watches>();
