@@ -18,6 +18,7 @@
 #include "src/provisioning/plan.h"
 #include "src/sim/disruption_controller.h"
 #include "src/sim/drain.h"
+#include "src/sim/twin_cluster_writer.h"
 #include "src/state/generated_names.h"
 #include "src/state/pod_predicates.h"
 
@@ -462,11 +463,18 @@ void KarpenterHost::CountTermination(const InstanceRequest& request) {
 
 void KarpenterHost::FinishMetrics() {
   // The NodePool counter's pass (every 5 s upstream; the engine never reads it, so only this
-  // last one is kept): status.resources, which the NodePool usage gauges show.
-  for (const auto& [name, stored] : std::map(cluster_.node_pools())) {
-    api::NodePool pool = stored;
-    controllers::CountNodePool(reader_, pool);
-    cluster_.SetNodePoolStatus(name, std::move(pool.status));
+  // last one is run): status.resources, which the NodePool usage gauges show, written through
+  // the cluster seam as the controller writes it in a cluster.
+  TwinClusterWriter writer(cluster_, reader_);
+  controllers::NodePoolCounter counter(
+      controllers::NodePoolSeams{cluster_.queue(), reader_, writer});
+  for (const auto& [name, pool] : std::map(cluster_.node_pools())) {
+    if (absl::StatusOr<controllers::ReconcileResult> counted = counter.Reconcile(name);
+        !counted.ok()) {
+      cluster_.log().Record(cluster_.queue().now(), "ControllerFailed",
+                            {Str("controller", "nodepool.counter"), Str("nodePool", name),
+                             Str("error", counted.status().ToString())});
+    }
   }
   // It only reads the cluster: it has no error to retry.
   (void)state_metrics_.ReconcileNodes();
