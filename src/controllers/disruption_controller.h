@@ -126,8 +126,7 @@ class DisruptionController {
   disruption::ReplacementState StateOf(const std::string& node_claim);
   bool IsInitialized(const std::string& node_claim) const;
   void ScheduleQueue();
-  // Sets or clears the disrupted taint on `node` and the DisruptionReason condition on its
-  // NodeClaim (`reason` empty: clear).
+  // MarkNodeDisrupted through this controller's seams.
   absl::Status MarkDisrupted(const std::string& node, const std::string& reason);
   // Deletes the NodeClaim; termination drains the node.
   absl::Status DeleteCandidate(const PendingDelete& candidate);

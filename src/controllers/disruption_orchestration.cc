@@ -11,7 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "src/api/karpenter_labels.h"
 #include "src/api/nodeclaim.h"
-#include "src/controllers/conditions.h"
+#include "src/controllers/disrupted_mark.h"
 #include "src/controllers/disrupted_metrics.h"
 #include "src/controllers/disruption_controller.h"
 #include "src/controllers/nodeclaim_lifecycle.h"
@@ -284,42 +284,7 @@ absl::Status DisruptionController::DeleteCandidate(const PendingDelete& candidat
 
 absl::Status DisruptionController::MarkDisrupted(const std::string& node_name,
                                                  const std::string& reason) {
-  const bool mark = !reason.empty();
-  std::optional<api::Object> object = seams_.reader.Get(ObjectKey{"Node", "", node_name});
-  if (!object) {
-    if (!mark) return absl::OkStatus();
-    return absl::NotFoundError(absl::StrCat("node ", node_name, " is gone"));
-  }
-  api::Node node = std::get<api::Node>(std::move(*object));
-  if (mark != disruption::HasDisruptedTaint(node)) {
-    std::erase_if(node.spec.taints,
-                  [](const api::Taint& taint) { return taint.key == api::kDisruptedTaintKey; });
-    if (mark) {
-      node.spec.taints.push_back(
-          api::Taint{.key = std::string(api::kDisruptedTaintKey), .effect = "NoSchedule"});
-    }
-    // With the resourceVersion read: a concurrent change of the taints is never overwritten.
-    if (absl::StatusOr<api::Object> updated = seams_.writer.Update(node); !updated.ok()) {
-      return updated.status();
-    }
-  }
-  if (node.spec.provider_id.empty()) return absl::OkStatus();
-  std::optional<api::NodeClaim> claim = seams_.reader.NodeClaimByProviderId(node.spec.provider_id);
-  if (!claim) return absl::OkStatus();
-  const std::vector<api::Condition> before = claim->status.conditions;
-  if (mark) {
-    ConditionSet conditions(claim->status.conditions, NodeClaimDependentConditions(), seams_.clock,
-                            claim->metadata.generation);
-    conditions.SetTrue(api::kConditionTypeDisruptionReason, reason, reason);
-  } else {
-    std::erase_if(claim->status.conditions, [](const api::Condition& condition) {
-      return condition.type == api::kConditionTypeDisruptionReason;
-    });
-  }
-  if (claim->status.conditions == before) return absl::OkStatus();
-  absl::StatusOr<api::Object> written = seams_.writer.UpdateStatus(*claim);
-  if (!written.ok() && !absl::IsNotFound(written.status())) return written.status();
-  return absl::OkStatus();
+  return MarkNodeDisrupted(seams_.reader, seams_.writer, seams_.clock, node_name, reason);
 }
 
 absl::Status DisruptionController::RemoveOutdatedTaints() {
