@@ -10,6 +10,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_join.h"
 #include "src/api/karpenter_labels.h"
+#include "src/controllers/disrupted_mark.h"
 #include "src/controllers/disrupted_metrics.h"
 #include "src/controllers/disruption_gauges.h"
 #include "src/controllers/object_fields.h"
@@ -434,17 +435,27 @@ disruption::ReplacementState DisruptionController::StateOf(const std::string& no
   return disruption::ReplacementState::kLaunching;
 }
 
+void DisruptionController::Mark(const std::string& node, const std::string& reason) {
+  Cluster& cluster = host_.cluster();
+  absl::Status marked =
+      controllers::MarkNodeDisrupted(host_.reader(), host_.writer(), cluster.queue(), node, reason);
+  // Only the twin writes its Nodes, so nothing conflicts; a Node gone already needs no mark.
+  if (!marked.ok() && !absl::IsNotFound(marked)) {
+    cluster.log().Record(cluster.queue().now(), "DisruptionError",
+                         {Str("node", node), Str("error", marked.ToString())});
+  }
+}
+
 void DisruptionController::Apply(const std::vector<disruption::QueueAction>& actions) {
   Cluster& cluster = host_.cluster();
   const SimMillis now = cluster.queue().now();
-  const std::string disrupted(api::kDisruptedTaintKey);
   std::map<uint64_t, bool> finished;  // command id -> deleted (true) or rolled back (false)
   for (const disruption::QueueAction& action : actions) {
     const Queued& queued = queued_[action.command_id];
     const std::string method(disruption::MethodName(queued.method));
     switch (action.kind) {
       case disruption::QueueAction::Kind::kTaintCandidate:
-        cluster.TaintNode(action.node, disrupted);
+        Mark(action.node, std::string(disruption::ReasonName(queued.reason)));
         cluster.log().Record(now, "DisruptionNodeTainted",
                              {Str("method", method), Str("node", action.node)});
         break;
@@ -462,7 +473,7 @@ void DisruptionController::Apply(const std::vector<disruption::QueueAction>& act
         if (const Instance* instance = cluster.FindInstanceByNode(action.node)) {
           host_.Unmark(instance->node.spec.provider_id);
         }
-        cluster.UntaintNode(action.node, disrupted);
+        Mark(action.node, "");
         cluster.log().Record(now, "DisruptionNodeUntainted",
                              {Str("method", method), Str("node", action.node)});
         break;

@@ -126,6 +126,9 @@ class DisruptionController {
   void Reconcile();
   void ScheduleReconcile();
   void Apply(const std::vector<disruption::QueueAction>& actions);
+  // Marks (a reason) or unmarks (none) a candidate as upstream's queue does, through the cluster
+  // seam: the disrupted taint on its Node and the DisruptionReason condition on its NodeClaim.
+  void Mark(const std::string& node, const std::string& reason);
   disruption::ReplacementState StateOf(const std::string& node_claim) const;
   // Deletes a candidate of the queued command `queued`: counts it as upstream's queue does,
   // drains it (PDBs, tiers, terminationGracePeriod), then terminates it.

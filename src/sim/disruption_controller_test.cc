@@ -395,7 +395,25 @@ TEST(DisruptionController, AFailedReplacementRollsTheCommandBack) {
   KarpenterHost host(world.cluster);
   host.Start();
   FillANodeThenScaleToOnePod(world);
+  // Marked through the cluster seam as upstream's queue marks a candidate: the taint on its Node
+  // and the DisruptionReason condition on its NodeClaim.
+  for (SimMillis t = 200000; t < 400000 && Events(world.log, "DisruptionNodeTainted").empty();
+       t += 1000) {
+    world.queue.RunUntil(t);
+  }
+  ASSERT_EQ(LiveInstances(world.cluster).size(), 1u);
+  const std::string claim = LiveInstances(world.cluster)[0]->request.node_claim;
+  const auto disruption_reason = [&]() -> const api::Condition* {
+    for (const api::Condition& condition : world.cluster.FindNodeClaim(claim)->status.conditions) {
+      if (condition.type == api::kConditionTypeDisruptionReason) return &condition;
+    }
+    return nullptr;
+  };
+  ASSERT_NE(disruption_reason(), nullptr);
+  EXPECT_EQ(disruption_reason()->status, "True");
+  EXPECT_EQ(disruption_reason()->reason, "Underutilized");
   world.queue.RunUntil(400000);
+  EXPECT_EQ(disruption_reason(), nullptr) << "unmarked with the rollback";
   EXPECT_FALSE(Events(world.log, "DisruptionRolledBack").empty());
   EXPECT_FALSE(Events(world.log, "DisruptionNodeUntainted").empty());
   EXPECT_TRUE(Events(world.log, "DisruptionNodeDeleted").empty());

@@ -18,7 +18,6 @@
 #include "src/provisioning/plan.h"
 #include "src/sim/disruption_controller.h"
 #include "src/sim/drain.h"
-#include "src/sim/twin_cluster_writer.h"
 #include "src/state/generated_names.h"
 #include "src/state/pod_predicates.h"
 
@@ -35,6 +34,7 @@ KarpenterHost::KarpenterHost(Cluster& cluster)
     : cluster_(cluster),
       metrics_(metrics::KarpenterCatalog()),
       reader_(cluster),
+      writer_(cluster, reader_),
       state_metrics_(cluster.queue(), reader_, metrics_),
       catalogs_(cluster.ec2().catalog().spot_prices(), cluster.ec2().catalog().region()),
       batcher_(

@@ -28,6 +28,7 @@
 #include "src/sim/cluster.h"
 #include "src/sim/twin_cloud_provider.h"
 #include "src/sim/twin_cluster_reader.h"
+#include "src/sim/twin_cluster_writer.h"
 
 namespace karpenter::sim {
 
@@ -103,6 +104,9 @@ class KarpenterHost {
   void EnqueueInterruptionMessage(std::string body);
 
   Cluster& cluster() { return cluster_; }
+  // The cluster seam over the twin, as the controllers see and write it.
+  ClusterReader& reader() { return reader_; }
+  ClusterWriter& writer() { return writer_; }
   // Upstream's metrics as the controllers emit them (src/metrics/karpenter_metrics.h).
   metrics::Registry& metrics() { return metrics_; }
   // The final scrape: the state metrics controller's pass over Nodes, NodeClaims and NodePools
@@ -159,6 +163,7 @@ class KarpenterHost {
   metrics::Registry metrics_;
   // The controllers' view of the cluster (the cluster seam's read side).
   TwinClusterReader reader_;
+  TwinClusterWriter writer_;
   // Upstream's pod, node and NodePool gauges (the dashboards'), read through `reader_` at the
   // final scrape, and each pod as it changes once WatchPodMetrics is called.
   controllers::StateMetrics state_metrics_;
