@@ -465,9 +465,8 @@ void KarpenterHost::FinishMetrics() {
   // The NodePool counter's pass (every 5 s upstream; the engine never reads it, so only this
   // last one is run): status.resources, which the NodePool usage gauges show, written through
   // the cluster seam as the controller writes it in a cluster.
-  TwinClusterWriter writer(cluster_, reader_);
   controllers::NodePoolCounter counter(
-      controllers::NodePoolSeams{cluster_.queue(), reader_, writer});
+      controllers::NodePoolSeams{cluster_.queue(), reader_, writer_});
   for (const auto& [name, pool] : std::map(cluster_.node_pools())) {
     if (absl::StatusOr<controllers::ReconcileResult> counted = counter.Reconcile(name);
         !counted.ok()) {

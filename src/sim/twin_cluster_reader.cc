@@ -68,8 +68,9 @@ const Instance* RegisteredInstance(const Cluster& cluster, const std::string& no
 
 // Whether the twin holds the object now.
 bool Exists(const Cluster& cluster, const ObjectKey& key) {
-  if (key.kind == "Pod")
+  if (key.kind == "Pod") {
     return cluster.pod_store().find(NamespacedKey(key)) != cluster.pod_store().end();
+  }
   if (key.kind == "Node") return RegisteredInstance(cluster, key.name) != nullptr;
   if (key.kind == "NodeClaim") return cluster.node_claims().contains(key.name);
   if (key.kind == "NodePool") return cluster.node_pools().contains(key.name);
