@@ -358,15 +358,6 @@ const api::NodePool* Cluster::FindNodePool(const std::string& name) const {
   return it == node_pools_.end() ? nullptr : &it->second;
 }
 
-bool Cluster::SetNodePoolStatus(const std::string& name, api::NodePoolStatus status) {
-  auto it = node_pools_.find(name);
-  if (it == node_pools_.end()) return false;
-  it->second.status = std::move(status);
-  Notify("NodePool", it->second.metadata);
-  ++generation_;
-  return true;
-}
-
 void Cluster::PutNodePool(api::NodePool pool) {
   MarkUnconsolidated();
   Notify("NodePool", (node_pools_[pool.metadata.name] = std::move(pool)).metadata);
@@ -645,19 +636,6 @@ bool Cluster::TaintNode(const std::string& node_name, const std::string& key) {
   taints.push_back(MakeTaint(key));
   NodeChanged(instance);
   MarkUnconsolidated();
-  return true;
-}
-
-bool Cluster::UntaintNode(const std::string& node_name, const std::string& key) {
-  auto it = instance_by_node_.find(node_name);
-  if (it == instance_by_node_.end()) return false;
-  Instance& instance = instances_.at(it->second);
-  RemoveTaint(instance.node.spec.taints, key);
-  NodeChanged(instance);
-  NoteCapacityEvent();
-  MarkUnconsolidated();
-  // A node update: kube-scheduler retries the pods it could not place.
-  RequestSchedulingPass();
   return true;
 }
 

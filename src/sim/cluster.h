@@ -145,8 +145,6 @@ class Cluster {
   bool MarkNodeClaimDeleting(const std::string& name);
   const api::NodeClaim* FindNodeClaim(const std::string& name) const;
   const api::NodePool* FindNodePool(const std::string& name) const;
-  // Replaces a NodePool's status (the NodePool counter's write); false if there is no such pool.
-  bool SetNodePoolStatus(const std::string& name, api::NodePoolStatus status);
   const api::EC2NodeClass* FindNodeClass(const std::string& name) const;
   // The cluster seam's writes (twin_cluster_writer.h) store these whole, as the API server
   // would, and remove them once their last finalizer is gone. Remove* return false if there is
@@ -195,10 +193,8 @@ class Cluster {
   // disruptionsAllowed.
   api::PodDisruptionBudgetStatus PdbStatus(const api::PodDisruptionBudget& pdb) const;
   // Adds a NoSchedule taint to a registered node (kube-scheduler then keeps new pods off it,
-  // unless they tolerate it) or removes every taint with that key (and asks for a scheduling
-  // pass, as a node update does). False if there is no such node.
+  // unless they tolerate it); PutNode removes it. False if there is no such node.
   bool TaintNode(const std::string& node_name, const std::string& key);
-  bool UntaintNode(const std::string& node_name, const std::string& key);
 
   const std::map<std::string, Instance>& instances() const { return instances_; }
   // The applied and created Karpenter and workload objects, by name (namespaced ones by

@@ -449,7 +449,10 @@ TEST(DisruptionController, TheDisruptedTaintKeepsKubeSchedulerAway) {
   world.queue.RunUntil(10000);
   EXPECT_EQ(BoundPods(world.cluster), 0u);
   EXPECT_EQ(world.cluster.UnschedulablePods().size(), 1u);
-  ASSERT_TRUE(world.cluster.UntaintNode(node, "karpenter.sh/disrupted"));
+  api::Node untainted = world.cluster.instances().at(id).node;
+  std::erase_if(untainted.spec.taints,
+                [](const api::Taint& taint) { return taint.key == "karpenter.sh/disrupted"; });
+  ASSERT_TRUE(world.cluster.PutNode(untainted));
   world.queue.RunUntil(20000);
   EXPECT_EQ(BoundPods(world.cluster), 1u);
   EXPECT_FALSE(world.cluster.TaintNode("no-such-node", "karpenter.sh/disrupted"));

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "absl/strings/str_cat.h"
 #include "src/api/karpenter_labels.h"
 #include "src/cloudprovider/aws_conventions.h"
 #include "src/controllers/disrupted_metrics.h"
@@ -151,8 +150,9 @@ void KarpenterHost::DeleteInstance(const std::string& id, const api::Node* drain
   auto it = cluster_.instances().find(id);
   if (it == cluster_.instances().end()) return;
   CountTermination(it->second.request);
-  if (drained != nullptr)
+  if (drained != nullptr) {
     controllers::CountNodeTerminated(*drained, cluster_.queue().Now(), metrics_);
+  }
   // The provider reads only the claim's provider ID. The twin's EC2 terminates at once; a
   // NotFound says the instance is already gone, which is what the finalizer waits to hear.
   api::NodeClaim claim;

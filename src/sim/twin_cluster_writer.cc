@@ -43,11 +43,14 @@ TwinClusterWriter::TwinClusterWriter(Cluster& cluster, TwinClusterReader& reader
   reader_.TrackResourceVersions();
 }
 
-absl::StatusOr<api::Object> TwinClusterWriter::Stored(const ObjectKey& key,
-                                                      std::string_view verb) const {
+absl::StatusOr<api::Object> TwinClusterWriter::Stored(const ObjectKey& key, std::string_view verb,
+                                                      std::string_view version) const {
   if (!Takes(verb, key.kind)) return Refused(verb, key.kind);
   std::optional<api::Object> stored = reader_.Get(key);
   if (!stored) return apiserver::NotFoundError(key);
+  if (!apiserver::VersionMatches(version, MetaOf(*stored).resource_version)) {
+    return apiserver::ConflictError(key);
+  }
   return *std::move(stored);
 }
 
@@ -76,11 +79,7 @@ absl::StatusOr<api::Object> TwinClusterWriter::Create(const api::Object& object)
 
 absl::StatusOr<api::Object> TwinClusterWriter::Update(const api::Object& object) {
   const ObjectKey key = KeyOf(object);
-  KP_ASSIGN_OR_RETURN(api::Object stored, Stored(key, "Update"));
-  if (!apiserver::VersionMatches(MetaOf(object).resource_version,
-                                 MetaOf(stored).resource_version)) {
-    return apiserver::ConflictError(key);
-  }
+  KP_ASSIGN_OR_RETURN(api::Object stored, Stored(key, "Update", MetaOf(object).resource_version));
   api::Object updated = object;
   apiserver::CopyStatus(stored, updated);
   apiserver::KeepServerFields(MetaOf(stored), MetaOf(updated));
@@ -89,11 +88,8 @@ absl::StatusOr<api::Object> TwinClusterWriter::Update(const api::Object& object)
 
 absl::StatusOr<api::Object> TwinClusterWriter::UpdateStatus(const api::Object& object) {
   const ObjectKey key = KeyOf(object);
-  KP_ASSIGN_OR_RETURN(api::Object stored, Stored(key, "UpdateStatus"));
-  if (!apiserver::VersionMatches(MetaOf(object).resource_version,
-                                 MetaOf(stored).resource_version)) {
-    return apiserver::ConflictError(key);
-  }
+  KP_ASSIGN_OR_RETURN(api::Object stored,
+                      Stored(key, "UpdateStatus", MetaOf(object).resource_version));
   apiserver::CopyStatus(object, stored);
   return Store(std::move(stored));
 }

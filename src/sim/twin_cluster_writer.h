@@ -38,8 +38,10 @@ class TwinClusterWriter final : public ClusterWriter {
   absl::StatusOr<EvictionResult> Evict(const ObjectKey& pod, std::string_view uid) override;
 
  private:
-  // The stored object a write of `key` by `verb` replaces, after the kind check.
-  absl::StatusOr<api::Object> Stored(const ObjectKey& key, std::string_view verb) const;
+  // The stored object a write of `key` by `verb` replaces, after the kind check and, when the
+  // writer names a resourceVersion (`version`), the precondition on it.
+  absl::StatusOr<api::Object> Stored(const ObjectKey& key, std::string_view verb,
+                                     std::string_view version = {}) const;
   // Stores `object` in the twin, or removes it when it is being deleted and has no finalizers
   // left; returns it as stored (with its new resourceVersion) or as it was last.
   absl::StatusOr<api::Object> Store(api::Object object);
