@@ -126,11 +126,12 @@ void ChargeBoundPods(const state::ClusterSnapshot& snapshot,
                   .live_pods = std::move(live_pods)});
 }
 
-// The node as the scheduler sees it; the pods bound to it are charged by ChargeBoundPods.
+// The node (one of the snapshot's) as the scheduler sees it, its labels borrowed from the
+// snapshot; the pods bound to it are charged by ChargeBoundPods.
 ExistingNodeView NodeView(const state::ClusterSnapshot& snapshot, const api::Node& node) {
   ExistingNodeView view;
   view.name = node.metadata.name;
-  view.labels = node.metadata.labels;
+  view.labels = SharedLabels::Borrow(snapshot.shared_nodes(), node.metadata.labels);
   view.taints = node.spec.taints;
   view.allocatable = node.status.allocatable;
   view.capacity = node.status.capacity;

@@ -14,6 +14,7 @@
 #include "src/api/pod.h"
 #include "src/api/resource_list.h"
 #include "src/api/taint.h"
+#include "src/provisioning/shared_labels.h"
 #include "src/provisioning/shared_vector.h"
 #include "src/scheduling/requirements.h"
 #include "src/scheduling/well_known_labels.h"
@@ -54,7 +55,7 @@ struct InstanceTypeView {
 // A node (or an in-flight NodeClaim without a node yet) already in the cluster.
 struct ExistingNodeView {
   std::string name;
-  std::map<std::string, std::string> labels;
+  SharedLabels labels;  // shared with the snapshot's Node when read from one
   std::vector<api::Taint> taints;
   api::ResourceList allocatable;
   // Charged against its NodePool's limits (a `nodes: 1` is added); empty means allocatable.
