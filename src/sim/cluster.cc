@@ -321,14 +321,14 @@ void Cluster::DeletePod(const std::string& key) {
 void Cluster::PutNodeClaim(api::NodeClaim node_claim) {
   std::string name = node_claim.metadata.name;
   const api::NodeClaim& stored = node_claims_[name] = std::move(node_claim);
-  Notify("NodeClaim", stored.metadata);
+  NodeClaimChanged(stored.metadata);
   MarkUnconsolidated();
 }
 
 void Cluster::DeleteNodeClaim(const std::string& name) {
   auto it = node_claims_.find(name);
   if (it != node_claims_.end()) {
-    Notify("NodeClaim", it->second.metadata);
+    NodeClaimChanged(it->second.metadata);
     node_claims_.erase(it);
   }
   MarkUnconsolidated();
@@ -338,7 +338,7 @@ bool Cluster::MarkNodeClaimDeleting(const std::string& name) {
   auto it = node_claims_.find(name);
   if (it == node_claims_.end() || it->second.metadata.deletion_timestamp) return false;
   it->second.metadata.deletion_timestamp = queue_.Now();
-  Notify("NodeClaim", it->second.metadata);
+  NodeClaimChanged(it->second.metadata);
   MarkUnconsolidated();
   return true;
 }
@@ -544,7 +544,7 @@ void Cluster::TerminateInstance(const std::string& id) {
   MarkUnconsolidated();
   // The NodeClaim goes with its instance; left behind it would count as capacity in flight.
   if (auto claim = node_claims_.find(instance.request.node_claim); claim != node_claims_.end()) {
-    Notify("NodeClaim", claim->second.metadata);
+    NodeClaimChanged(claim->second.metadata);
     node_claims_.erase(claim);
   }
   instance_by_node_.erase(node_name);
@@ -683,7 +683,7 @@ void Cluster::NotePodEvent(const api::Pod& pod) {
     return;
   }
   claim->second.status.last_pod_event_time = queue_.Now();
-  Notify("NodeClaim", claim->second.metadata);
+  NodeClaimChanged(claim->second.metadata);
 }
 
 const Instance* Cluster::FindInstanceByNode(const std::string& node_name) const {
@@ -769,7 +769,8 @@ absl::StatusOr<state::ClusterSnapshot> Cluster::SnapshotFrom(
 }
 
 std::vector<state::SourcedObject> Cluster::SnapshotObjects(bool schedulable_only,
-                                                           std::set<std::string>* nodes) const {
+                                                           std::set<std::string>* nodes,
+                                                           bool node_claims) const {
   std::vector<state::SourcedObject> objects;
   for (const auto& [id, instance] : instances_) {
     if (nodes == nullptr) break;  // the caller shares the last snapshot's nodes
@@ -792,7 +793,9 @@ std::vector<state::SourcedObject> Cluster::SnapshotObjects(bool schedulable_only
   if (!schedulable_only) {
     for (const auto& [name, pool] : node_pools_) objects.push_back({pool, name});
     for (const auto& [name, node_class] : node_classes_) objects.push_back({node_class, name});
-    for (const auto& [name, node_claim] : node_claims_) objects.push_back({node_claim, name});
+    if (node_claims) {
+      for (const auto& [name, claim] : node_claims_) objects.push_back({claim, name});
+    }
   }
   return objects;
 }
@@ -839,18 +842,24 @@ absl::StatusOr<std::shared_ptr<const state::ClusterSnapshot>> Cluster::SharedSna
     bool schedulable_only) const {
   CachedSnapshot& cached = snapshot_cache_[schedulable_only ? 1 : 0];
   if (cached.snapshot != nullptr && cached.generation == generation_) return cached.snapshot;
-  // The last snapshot's unchanged pods are shared with the new one, and so are its nodes when
-  // none changed since.
+  // The last snapshot's unchanged pods are shared with the new one, and so are its nodes, and
+  // its NodeClaims, when none of them changed since.
   const bool carry_over = cached.snapshot != nullptr;
   const bool same_nodes = carry_over && cached.node_changes == node_changes_;
+  // Only the full snapshot lists NodeClaims.
+  const bool same_node_claims =
+      carry_over && !schedulable_only && cached.node_claim_changes == node_claim_changes_;
   std::set<std::string> fresh_nodes;
   std::vector<state::SourcedObject> objects =
-      SnapshotObjects(schedulable_only, same_nodes ? nullptr : &fresh_nodes);
+      SnapshotObjects(schedulable_only, same_nodes ? nullptr : &fresh_nodes, !same_node_claims);
   const std::set<std::string>& nodes = same_nodes ? cached.nodes : fresh_nodes;
   std::shared_ptr<state::ClusterSnapshot> snapshot;
   if (carry_over) {
     snapshot = RefreshedSnapshot(schedulable_only, std::move(objects), nodes, cached);
     if (snapshot != nullptr && same_nodes) snapshot->ShareNodes(cached.snapshot->shared_nodes());
+    if (snapshot != nullptr && same_node_claims) {
+      snapshot->ShareNodeClaims(cached.snapshot->shared_node_claims());
+    }
     if (snapshot != nullptr) ++snapshots_carried_over_;
     if (snapshot != nullptr && verify_snapshots_) VerifySnapshot(*snapshot, schedulable_only);
   }
@@ -863,6 +872,7 @@ absl::StatusOr<std::shared_ptr<const state::ClusterSnapshot>> Cluster::SharedSna
   }
   cached.generation = generation_;
   cached.node_changes = node_changes_;
+  cached.node_claim_changes = node_claim_changes_;
   cached.snapshot = std::move(snapshot);
   if (!same_nodes) cached.nodes = std::move(fresh_nodes);
   cached.changed_pods.clear();
@@ -901,6 +911,9 @@ void Cluster::VerifySnapshot(const state::ClusterSnapshot& refreshed, bool sched
   } else if (built->nodes().size() != refreshed.nodes().size()) {
     difference = fmt::format("{} nodes, built from scratch {}", refreshed.nodes().size(),
                              built->nodes().size());
+  } else if (built->node_claims().size() != refreshed.node_claims().size()) {
+    difference = fmt::format("{} NodeClaims, built from scratch {}", refreshed.node_claims().size(),
+                             built->node_claims().size());
   } else if (built->pods().size() != refreshed.pods().size()) {
     difference = fmt::format("{} pods, built from scratch {}", refreshed.pods().size(),
                              built->pods().size());
@@ -914,6 +927,7 @@ void Cluster::VerifySnapshot(const state::ClusterSnapshot& refreshed, bool sched
       }
     };
     compare("node", built->nodes(), refreshed.nodes());
+    compare("NodeClaim", built->node_claims(), refreshed.node_claims());
     compare("pod", built->pods(), refreshed.pods());
     if (difference.empty()) difference = PodIndexDifference(*built, refreshed);
   }

@@ -400,7 +400,8 @@ class Cluster {
   // namespace as snapshots list it, and name; the value is the pods_ key).
   struct CachedSnapshot {
     uint64_t generation = 0;
-    uint64_t node_changes = 0;  // node_changes_ when it was built
+    uint64_t node_changes = 0;        // node_changes_ when it was built
+    uint64_t node_claim_changes = 0;  // node_claim_changes_ when it was built
     std::shared_ptr<state::ClusterSnapshot> snapshot;
     std::set<std::string> nodes;  // the nodes whose pods it keeps (SnapshotObjects)
     std::map<std::pair<std::string, std::string>, std::string> changed_pods;
@@ -412,12 +413,19 @@ class Cluster {
     ++node_changes_;
     if (!instance.node.metadata.name.empty()) Notify("Node", instance.node.metadata);
   }
+  // Every change to a NodeClaim in node_claims_ (added, any field changed, removed) comes here,
+  // before the removal: snapshots share the last one's NodeClaims while none changed.
+  void NodeClaimChanged(const api::ObjectMeta& metadata) {
+    ++node_claim_changes_;
+    Notify("NodeClaim", metadata);
+  }
   void Notify(std::string_view kind, const api::ObjectMeta& metadata) const {
     for (const auto& [id, observer] : observers_) observer(kind, metadata);
   }
   std::vector<std::pair<uint64_t, ObjectObserver>> observers_;
   uint64_t next_observer_ = 0;
   uint64_t node_changes_ = 0;
+  uint64_t node_claim_changes_ = 0;
   bool verify_snapshots_ = false;
   mutable uint64_t snapshots_carried_over_ = 0;
   // Every change to a pod in pods_ (added, any field changed, removed) must be reported here,
@@ -429,9 +437,11 @@ class Cluster {
                                                       std::vector<state::SourcedObject> objects,
                                                       const std::set<std::string>& nodes) const;
   // The snapshot's objects other than pods, and in `nodes` the nodes whose pods it keeps. With
-  // `nodes` null, the objects other than nodes (the caller shares the last snapshot's).
+  // `nodes` null, the objects other than nodes, and without `node_claims` those other than
+  // NodeClaims (the caller shares the last snapshot's).
   std::vector<state::SourcedObject> SnapshotObjects(bool schedulable_only,
-                                                    std::set<std::string>* nodes) const;
+                                                    std::set<std::string>* nodes,
+                                                    bool node_claims = true) const;
   // The snapshot of this generation made from `cached`'s: the other objects anew, sharing its
   // pods but for those changed since or whose node joined or left `nodes`, which are copied
   // again. Null when that cannot be done (a full build is needed).

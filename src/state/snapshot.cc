@@ -205,6 +205,9 @@ ClusterSnapshot::ClusterSnapshot(ObjectLists objects) : objects_(std::move(objec
   nodes_ = std::make_shared<const std::vector<api::Node>>(
       std::move(std::get<std::vector<api::Node>>(objects_)));
   std::get<std::vector<api::Node>>(objects_).clear();
+  node_claims_ = std::make_shared<const std::vector<api::NodeClaim>>(
+      std::move(std::get<std::vector<api::NodeClaim>>(objects_)));
+  std::get<std::vector<api::NodeClaim>>(objects_).clear();
   BuildPodIndex();
   BuildProviderIdIndexes();
 }
@@ -212,6 +215,11 @@ ClusterSnapshot::ClusterSnapshot(ObjectLists objects) : objects_(std::move(objec
 void ClusterSnapshot::ShareNodes(SharedNodes nodes) {
   nodes_ = std::move(nodes);
   BuildNodeProviderIdIndex();
+}
+
+void ClusterSnapshot::ShareNodeClaims(SharedNodeClaims node_claims) {
+  node_claims_ = std::move(node_claims);
+  BuildNodeClaimProviderIdIndex();
 }
 
 absl::StatusOr<ClusterSnapshot> ClusterSnapshot::FromManifests(std::vector<api::Manifest> manifests,
@@ -291,6 +299,10 @@ void ClusterSnapshot::BuildNodeProviderIdIndex() {
 
 void ClusterSnapshot::BuildProviderIdIndexes() {
   BuildNodeProviderIdIndex();
+  BuildNodeClaimProviderIdIndex();
+}
+
+void ClusterSnapshot::BuildNodeClaimProviderIdIndex() {
   node_claim_by_provider_id_.clear();
   const std::vector<api::NodeClaim>& all_claims = node_claims();
   node_claim_by_provider_id_.reserve(all_claims.size());

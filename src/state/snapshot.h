@@ -109,6 +109,8 @@ class ClusterSnapshot {
     static_assert(!std::is_same_v<T, api::Pod>, "pods are held by pointer: use pods()");
     if constexpr (std::is_same_v<T, api::Node>) {
       return *nodes_;
+    } else if constexpr (std::is_same_v<T, api::NodeClaim>) {
+      return *node_claims_;
     } else {
       return std::get<std::vector<T>>(objects_);
     }
@@ -188,6 +190,10 @@ class ClusterSnapshot {
   // Makes `nodes` (another snapshot's shared_nodes()) this snapshot's nodes, in place of those it
   // was built with, and rebuilds the indexes that point into them.
   void ShareNodes(SharedNodes nodes);
+  // The same for the NodeClaim list.
+  using SharedNodeClaims = std::shared_ptr<const std::vector<api::NodeClaim>>;
+  const SharedNodeClaims& shared_node_claims() const { return node_claims_; }
+  void ShareNodeClaims(SharedNodeClaims node_claims);
   // How many pods and claims expansion added.
   size_t expanded_pod_count() const { return expanded_pods_.size(); }
   size_t expanded_claim_count() const { return expanded_claims_; }
@@ -207,10 +213,13 @@ class ClusterSnapshot {
   void BuildPodIndex();
   std::vector<const api::Pod*> PodsAt(const std::vector<size_t>& indexes) const;
   void BuildProviderIdIndexes();
-  void BuildNodeProviderIdIndex();  // the nodes' half of BuildProviderIdIndexes
+  void BuildNodeProviderIdIndex();       // the nodes' half of BuildProviderIdIndexes
+  void BuildNodeClaimProviderIdIndex();  // the NodeClaims' half
 
-  ObjectLists objects_;  // its pod and node lists stay empty: pods_ and nodes_ hold them
+  // Its pod, node and NodeClaim lists stay empty: pods_, nodes_ and node_claims_ hold them.
+  ObjectLists objects_;
   SharedNodes nodes_ = std::make_shared<const std::vector<api::Node>>();
+  SharedNodeClaims node_claims_ = std::make_shared<const std::vector<api::NodeClaim>>();
   std::vector<SharedPod> pods_;
   std::vector<std::string> skipped_;
   // What the pod index finds by: node (or none), and carrying do-not-disrupt. Keys view the pods'
