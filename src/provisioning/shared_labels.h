@@ -24,9 +24,8 @@ class SharedLabels {
   SharedLabels(Map labels)  // NOLINT(google-explicit-constructor)
       : labels_(labels.empty() ? nullptr : std::make_shared<Map>(std::move(labels))),
         owned_(true) {}
-  SharedLabels(
-      std::initializer_list<Map::value_type> labels)  // NOLINT(google-explicit-constructor)
-      : SharedLabels(Map(labels)) {}
+  // NOLINTNEXTLINE(google-explicit-constructor)
+  SharedLabels(std::initializer_list<Map::value_type> labels) : SharedLabels(Map(labels)) {}
   // Borrows `labels`, which `owner` keeps alive and nobody modifies while it does.
   template <class Owner>
   static SharedLabels Borrow(const std::shared_ptr<Owner>& owner, const Map& labels) {
