@@ -182,6 +182,7 @@ CandidateSet BuildCandidates(const state::ClusterSnapshot& snapshot,
       rescheduling_cost += eviction_cost;
       if (!held.charge.reschedulable) continue;
       candidate.reschedulable_pods.push_back(pod);
+      candidate.reschedulable_charges.push_back(&held.charge);
       candidate.reschedule_disruption_cost += std::max(0.0, eviction_cost);
     }
     candidate.disruption_cost =

@@ -40,6 +40,9 @@ struct Candidate {
   // Pods bound to the node that are not terminal, and those of them that must move elsewhere.
   std::vector<const api::Pod*> pods;
   std::vector<const api::Pod*> reschedulable_pods;
+  // The snapshot's charges of reschedulable_pods, index for index (BuildCandidates fills both; a
+  // candidate made otherwise may leave it empty).
+  std::vector<const state::PodCharge*> reschedulable_charges;
   // Σ eviction costs × fraction of lifetime left (ordering, D3).
   double disruption_cost = 0;
   // 1 + Σ max(0, eviction cost) over reschedulable pods; ≤ 1 means empty.

@@ -175,6 +175,31 @@ const provisioning::SolveCache& Simulator::SolveCacheOf() const {
   return *solve_cache_;
 }
 
+const Simulator::RoomFacts& Simulator::RoomFactsOf(const Candidate& candidate, size_t pod,
+                                                   api::Time now) const {
+  if (room_facts_now_ != now) {
+    room_facts_.clear();
+    room_facts_now_ = now;
+  }
+  const api::Pod& moved = *candidate.reschedulable_pods[pod];
+  auto [it, inserted] = room_facts_.try_emplace(&moved);
+  RoomFacts& facts = it->second;
+  if (!inserted) return facts;
+  facts.moves = pdbs_.IsCurrentlyReschedulable(moved, now);
+  if (!facts.moves) return facts;
+  const state::PodCharge* charge =
+      pod < candidate.reschedulable_charges.size() ? candidate.reschedulable_charges[pod] : nullptr;
+  // RequestsForPod is the charge's requests and one pod slot, whose footprint the charge gives
+  // without building the list, unless a container asks for pod slots itself.
+  if (charge != nullptr && !charge->requests.contains(provisioning::kResourcePods)) {
+    facts.need = provisioning::FootprintOf(charge->requests);
+    facts.need.pods = 1000;
+  } else {
+    facts.need = provisioning::FootprintOf(provisioning::RequestsForPod(moved));
+  }
+  return facts;
+}
+
 std::optional<std::string> Simulator::PodWithoutInitializedRoom(
     std::span<const Candidate* const> candidates, api::Time now) const {
   const provisioning::SolveCache& cache = SolveCacheOf();
@@ -185,13 +210,11 @@ std::optional<std::string> Simulator::PodWithoutInitializedRoom(
                        [&](const Candidate* c) { return c->name() == node.name(); });
   };
   for (const Candidate* candidate : candidates) {
-    for (const api::Pod* pod : candidate->reschedulable_pods) {
-      if (!pdbs_.IsCurrentlyReschedulable(*pod, now)) continue;
-      auto [footprint, inserted] = footprints_.try_emplace(pod);
-      if (inserted) {
-        footprint->second = provisioning::FootprintOf(provisioning::RequestsForPod(*pod));
-      }
-      const provisioning::ResourceFootprint need = footprint->second;
+    for (size_t i = 0; i < candidate->reschedulable_pods.size(); ++i) {
+      const RoomFacts& facts = RoomFactsOf(*candidate, i, now);
+      if (!facts.moves) continue;
+      const api::Pod* pod = candidate->reschedulable_pods[i];
+      const provisioning::ResourceFootprint need = facts.need;
       // Relaxing a pod only adds a PreferNoSchedule toleration, so a NoSchedule or NoExecute
       // taint it does not tolerate keeps it off the node for good.
       const auto closed = [&](const provisioning::ExistingNode& node) {

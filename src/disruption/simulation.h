@@ -141,9 +141,16 @@ class Simulator {
   // By candidate; only looked up, never iterated. Node-based, so a simulation may hold
   // references into it while it adds entries.
   mutable std::unordered_map<const Candidate*, MovedPods> moved_pods_;
-  // PodWithoutInitializedRoom's footprint of each pod it has looked at: multi-node consolidation
-  // asks about the same candidates' pods at every step of its search.
-  mutable absl::flat_hash_map<const api::Pod*, provisioning::ResourceFootprint> footprints_;
+  // What PodWithoutInitializedRoom knows of a pod at `room_facts_now_`: whether it moves and,
+  // if so, its footprint. Multi-node consolidation asks about the same candidates' pods at every
+  // step of its search.
+  struct RoomFacts {
+    bool moves = false;
+    provisioning::ResourceFootprint need;
+  };
+  const RoomFacts& RoomFactsOf(const Candidate& candidate, size_t pod, api::Time now) const;
+  mutable absl::flat_hash_map<const api::Pod*, RoomFacts> room_facts_;
+  mutable api::Time room_facts_now_;
 };
 
 // Whether the node's NodeClaim is still inside its pool's consolidateAfter (from lastPodEventTime,

@@ -46,6 +46,7 @@ class SharedLabels {
   bool contains(const Key& key) const {
     return map().contains(key);
   }
+  const std::string& at(const std::string& key) const { return map().at(key); }
   size_t size() const { return map().size(); }
   bool empty() const { return map().empty(); }
   // Whether the two read one map (a test of sharing; equality is operator==).

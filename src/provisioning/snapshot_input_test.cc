@@ -232,6 +232,24 @@ TEST(BuildSchedulerInput, BoundPodsAreChargedToTheirNode) {
   EXPECT_THAT(input.input.pending_pods, IsEmpty());
 }
 
+// A node's view reads the labels of the snapshot's Node without copying them, and they stay
+// readable after the snapshot goes (the view keeps the snapshot's node list alive).
+TEST(BuildSchedulerInput, NodeLabelsAreBorrowedFromTheSnapshot) {
+  auto snapshot = std::make_unique<state::ClusterSnapshot>();
+  SnapshotSchedulerInput input =
+      BuildFrom(*snapshot, std::string(kPool) + NodeClass("") + kNodeWithPods);
+  input.input.bound_pods.clear();
+  const ExistingNodeView* node = FindNode(input, "node-a");
+  ASSERT_NE(node, nullptr);
+  const api::Node* live = snapshot->FindNode("node-a");
+  ASSERT_NE(live, nullptr);
+  EXPECT_TRUE(node->labels.SharesWith(live->metadata.labels));
+  const SharedLabels::Map want = live->metadata.labels;
+  ASSERT_FALSE(want.empty());
+  snapshot.reset();
+  EXPECT_EQ(node->labels.map(), want);
+}
+
 // The parts of a node's view that its bound pods decide, as text.
 std::string ChargeText(const SnapshotSchedulerInput& input, const std::string& node_name) {
   const ExistingNodeView* node = FindNode(input, node_name);
