@@ -772,6 +772,12 @@ std::vector<state::SourcedObject> Cluster::SnapshotObjects(bool schedulable_only
                                                            std::set<std::string>* nodes,
                                                            bool node_claims) const {
   std::vector<state::SourcedObject> objects;
+  // Moving the objects as the list grows cost a tenth of the copying them did.
+  objects.reserve(
+      (nodes != nullptr ? instance_by_node_.size() : 0) + daemon_sets_.size() + pdbs_.size() +
+      (schedulable_only
+           ? 0
+           : node_pools_.size() + node_classes_.size() + (node_claims ? node_claims_.size() : 0)));
   for (const auto& [id, instance] : instances_) {
     if (nodes == nullptr) break;  // the caller shares the last snapshot's nodes
     if (instance.phase == NodePhase::kBooting || instance.phase == NodePhase::kTerminated) {
