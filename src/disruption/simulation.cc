@@ -187,8 +187,9 @@ const Simulator::RoomFacts& Simulator::RoomFactsOf(const Candidate& candidate, s
   if (!inserted) return facts;
   facts.moves = pdbs_.IsCurrentlyReschedulable(moved, now);
   if (!facts.moves) return facts;
-  const state::PodCharge* charge =
-      pod < candidate.reschedulable_charges.size() ? candidate.reschedulable_charges[pod] : nullptr;
+  const bool charged =
+      candidate.reschedulable_charges.size() == candidate.reschedulable_pods.size();
+  const state::PodCharge* charge = charged ? candidate.reschedulable_charges[pod] : nullptr;
   // RequestsForPod is the charge's requests and one pod slot, whose footprint the charge gives
   // without building the list, unless a container asks for pod slots itself.
   if (charge != nullptr && !charge->requests.contains(provisioning::kResourcePods)) {
