@@ -193,8 +193,9 @@ const Simulator::RoomFacts& Simulator::RoomFactsOf(const Candidate& candidate, s
   // RequestsForPod is the charge's requests and one pod slot, whose footprint the charge gives
   // without building the list, unless a container asks for pod slots itself.
   if (charge != nullptr && !charge->requests.contains(provisioning::kResourcePods)) {
+    constexpr int64_t kOnePodSlotMilli = 1000;  // footprints count in milli-units
     facts.need = provisioning::FootprintOf(charge->requests);
-    facts.need.pods = 1000;
+    facts.need.pods = kOnePodSlotMilli;
   } else {
     facts.need = provisioning::FootprintOf(provisioning::RequestsForPod(moved));
   }
@@ -215,7 +216,7 @@ std::optional<std::string> Simulator::PodWithoutInitializedRoom(
       const RoomFacts& facts = RoomFactsOf(*candidate, i, now);
       if (!facts.moves) continue;
       const api::Pod* pod = candidate->reschedulable_pods[i];
-      const provisioning::ResourceFootprint need = facts.need;
+      const provisioning::ResourceFootprint& need = facts.need;
       // Relaxing a pod only adds a PreferNoSchedule toleration, so a NoSchedule or NoExecute
       // taint it does not tolerate keeps it off the node for good.
       const auto closed = [&](const provisioning::ExistingNode& node) {
